@@ -1,0 +1,37 @@
+# Thin wrapper around CMake. `make run`: install deps, build, run the default scenario.
+# `make test`: install deps, build (normal + ASan/UBSan), run the whole suite with ctest.
+DEBS := libsimgrid-dev libcjson-dev libgtest-dev cmake g++ make pkg-config clang-format python3 python3-pandas python3-matplotlib
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: deps build build-asan run test test-asan format-check bench clean
+
+deps:
+	@missing=""; for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+build: deps
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIOSIM_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build build -j $(JOBS)
+
+build-asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DIOSIM_WERROR=ON -DIOSIM_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build build-asan -j $(JOBS)
+
+run: build
+	./build/iosim
+
+format-check: deps
+	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' '*.cpp' 2>/dev/null || find src policies test -name '*.[ch]' -o -name '*.cpp')
+
+test: format-check build build-asan
+	cd build && ctest --output-on-failure -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) -LE slow
+
+bench: build
+	analysis/bench.sh
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,150 @@
+/* iosim — the three policy families (allocation, placement, bandwidth sharing) and the bandwidth profile.
+ *
+ * Policies are pure functions over a snapshot of the controller's view; they never call SimGrid, never keep
+ * hidden global state and never exit. Each family has one function table; policies/registry.c lists them.
+ * Units: bytes, seconds, bytes/s. Vocabulary follows shared/DESIGN.md. */
+#ifndef IOS_POLICY_H
+#define IOS_POLICY_H
+
+#include "ios_rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Return codes shared by the whole project (0 = success). */
+enum {
+  IOS_OK = 0,
+  IOS_EINVAL = -1,   /**< bad input (a user error: exit code 2) */
+  IOS_ENOMEM = -2,   /**< out of memory */
+  IOS_EIO = -3,      /**< a file could not be read or written */
+  IOS_EINTERNAL = -4 /**< a bug or an engine failure (exit code 1) */
+};
+
+/** Human-readable name of an IOS_E* code. */
+const char *ios_strerror(int code);
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/** Maximum number of points of a bandwidth profile. */
+#define IOS_PROFILE_MAX 16
+
+/** Bandwidth profile b_j(n) of one application (RR-9549 §3.2, Table 1): bandwidth in isolation, in bytes/s, when it
+ * uses n I/O resources. Points sorted by increasing n; n = 0 means direct access to the PFS (IPDPS'21 §2). */
+typedef struct {
+  int npoints;                /**< number of valid points, 1..IOS_PROFILE_MAX */
+  int n[IOS_PROFILE_MAX];     /**< resource counts, strictly increasing, >= 0 */
+  double bw[IOS_PROFILE_MAX]; /**< bytes/s, > 0 */
+} ios_profile_t;
+
+/** b_j(n) in bytes/s: the point's value when n is a point; linear interpolation between the two nearest points
+ * with n >= 1 otherwise; the last point's value beyond the last point, the first point's (n >= 1) below it.
+ * n = 0 is answered only by a point n = 0 (else 0: the application cannot bypass the resources). */
+double ios_profile_bw(const ios_profile_t *p, int n);
+
+/** n_perf (RR-9549 Eq. 1): the count in 1..nmax maximising b_j(n) (smallest such n). Points above nmax are ignored. */
+int ios_profile_nperf(const ios_profile_t *p, int nmax);
+
+/** I/O-Stress(j, n) = n·T_io(n) / (T_cpu + T_io(n)), T_io(n) = V_io / b_j(n) (RR-9549 §3.2). Dimensionless.
+ * @param volume V_io in bytes  @param work T_cpu in seconds. Returns 0 when both are 0. */
+double ios_io_stress(const ios_profile_t *p, int n, double volume, double work);
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/** Maximum number of parameters of one policy. */
+#define IOS_MAX_PARAMS 8
+
+/** One numeric policy parameter, given in the scenario beside the policy name (e.g. "sharing": {"delta_s": 10}). */
+typedef struct {
+  const char *name;        /**< key in the scenario object */
+  double def;              /**< default value */
+  const char *unit;        /**< "s", "bytes", "" ... */
+  const char *description; /**< one line */
+} ios_param_spec_t;
+
+/** Parameter values, in the order of the policy's ios_param_spec_t array. */
+typedef struct {
+  double v[IOS_MAX_PARAMS];
+} ios_params_t;
+
+/** What allocation and placement policies know of one application (RR-9549 Table 2 inputs). */
+typedef struct {
+  int nodes;                    /**< Q_j, compute nodes */
+  double volume;                /**< V_io^j, total I/O volume in bytes */
+  double work;                  /**< T_cpu^j, total compute time in seconds */
+  const ios_profile_t *profile; /**< b_j(n), never NULL (the engine synthesises one when none is given) */
+  int requested_n;              /**< resource count asked by the scenario for this application, or -1 */
+} ios_app_view_t;
+
+/** Snapshot given to allocation and placement policies. Arrays are borrowed. */
+typedef struct {
+  int napps;                  /**< K */
+  const ios_app_view_t *apps; /**< [napps] */
+  int nres;                   /**< N, resources in the pool */
+  const double *res_capacity; /**< [nres] bytes/s */
+  int total_nodes;            /**< Q^cpu, compute nodes of the platform */
+} ios_pool_view_t;
+
+/** Allocation family: how many resources each application gets. */
+typedef struct {
+  const char *name, *alias, *description, *source; /**< alias may be NULL; source = paper, section */
+  int nparams;
+  const ios_param_spec_t *params; /**< [nparams] */
+  /** Writes n_out[j] in 0..nres for each application. Returns IOS_OK or IOS_EINVAL (with nothing written). */
+  int (*allocate)(const ios_pool_view_t *in, const ios_params_t *p, ios_rng_t *rng, int *n_out);
+} ios_allocation_policy_t;
+
+/** Placement family: which resources each application uses. */
+typedef struct {
+  const char *name, *alias, *description, *source;
+  int nparams;
+  const ios_param_spec_t *params;
+  /** Given n[j] (0..nres) per application, writes the resource indices of application j, distinct, at
+   * res_out[off_j .. off_j + n[j]) where off_j = n[0] + ... + n[j-1]. Returns IOS_OK or IOS_EINVAL. */
+  int (*place)(const ios_pool_view_t *in, const int *n, const ios_params_t *p, ios_rng_t *rng, int *res_out);
+} ios_placement_policy_t;
+
+/** One pending transfer on a resource, as the sharing policy sees it (RR-9502 §3.1.2, §4). */
+typedef struct {
+  int app;          /**< application index (stable within a run) */
+  double cap;       /**< bytes/s: the most this transfer may get (b_j(n)/n, or b_i = min(p_i·b, B)) */
+  double remaining; /**< bytes still to transfer (V_i of RR-9502 §4) */
+  double posted;    /**< s: posting time R_i of its I/O operation */
+  long seq;         /**< posting order, breaks ties between equal posting times */
+} ios_transfer_view_t;
+
+/** Snapshot of one resource given to a sharing policy. */
+typedef struct {
+  double now;                   /**< s, current simulated time */
+  double capacity;              /**< B: resource bandwidth in bytes/s */
+  int ntransfers;               /**< pending transfers on this resource (>= 1) */
+  const ios_transfer_view_t *t; /**< [ntransfers] */
+} ios_share_view_t;
+
+/** Bandwidth-sharing family: at what rate each pending transfer of one resource proceeds. */
+typedef struct {
+  const char *name, *alias, *description, *source;
+  int nparams;
+  const ios_param_spec_t *params;
+  /** Writes rate_out[i] in [0, t[i].cap] bytes/s with sum <= capacity (policies that cap nothing write cap and
+   * let SimGrid's max-min share decide; they set `uncapped`). Returns IOS_OK. */
+  int (*share)(const ios_share_view_t *in, const ios_params_t *p, double *rate_out);
+  int uncapped; /**< 1 when rates may exceed the resource capacity in sum (max-min decides) */
+} ios_sharing_policy_t;
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/** Registry: NULL-terminated tables of every policy of each family. */
+extern const ios_allocation_policy_t *const ios_allocation_policies[];
+extern const ios_placement_policy_t *const ios_placement_policies[];
+extern const ios_sharing_policy_t *const ios_sharing_policies[];
+
+/** Look-ups by name or alias; NULL when unknown. */
+const ios_allocation_policy_t *ios_allocation_find(const char *name);
+const ios_placement_policy_t *ios_placement_find(const char *name);
+const ios_sharing_policy_t *ios_sharing_find(const char *name);
+
+/** Fills p with the defaults of the nparams specs. */
+void ios_params_defaults(int nparams, const ios_param_spec_t *specs, ios_params_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* iosim — the registry of every policy, by family. Add a policy: write its file, declare it here, list it. */
+#include "ios_policy.h"
+
+#include <stddef.h>
+#include <string.h>
+
+extern const ios_allocation_policy_t ios_allocation_fixed, ios_allocation_static;
+extern const ios_placement_policy_t ios_placement_random, ios_placement_gnc;
+extern const ios_sharing_policy_t ios_sharing_fairshare, ios_sharing_fcfs, ios_sharing_maxmin;
+
+const ios_allocation_policy_t *const ios_allocation_policies[] = {&ios_allocation_fixed, &ios_allocation_static, NULL};
+const ios_placement_policy_t *const ios_placement_policies[] = {&ios_placement_random, &ios_placement_gnc, NULL};
+const ios_sharing_policy_t *const ios_sharing_policies[] = {&ios_sharing_fairshare, &ios_sharing_fcfs,
+                                                            &ios_sharing_maxmin, NULL};
+
+static int matches(const char *name, const char *alias, const char *wanted) {
+  return wanted != NULL && (strcmp(name, wanted) == 0 || (alias != NULL && strcmp(alias, wanted) == 0));
+}
+
+const ios_allocation_policy_t *ios_allocation_find(const char *name) {
+  for (int i = 0; ios_allocation_policies[i] != NULL; i++)
+    if (matches(ios_allocation_policies[i]->name, ios_allocation_policies[i]->alias, name))
+      return ios_allocation_policies[i];
+  return NULL;
+}
+
+const ios_placement_policy_t *ios_placement_find(const char *name) {
+  for (int i = 0; ios_placement_policies[i] != NULL; i++)
+    if (matches(ios_placement_policies[i]->name, ios_placement_policies[i]->alias, name))
+      return ios_placement_policies[i];
+  return NULL;
+}
+
+const ios_sharing_policy_t *ios_sharing_find(const char *name) {
+  for (int i = 0; ios_sharing_policies[i] != NULL; i++)
+    if (matches(ios_sharing_policies[i]->name, ios_sharing_policies[i]->alias, name)) return ios_sharing_policies[i];
+  return NULL;
+}

@@ -1,0 +1,655 @@
+/* iosim — the engine (see ios_engine.h).
+ *
+ * Actors: one per application (on its first compute node: work phases, then post an I/O operation and wait), one
+ * controller (on the controller host: the only caller of policies), one short-lived transfer actor per flow segment
+ * (on the application's node: starts a rate-capped mailbox flow and reports its completion), one permanent receiver
+ * per resource host, and a timer for window snapshots and periodic ticks. Actors talk through an in-memory event
+ * queue and semaphores: no simulated time passes in control messages. */
+#include "ios_engine.h"
+#include "ios_diag.h"
+#include "ios_sg.h"
+
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <xbt/asserts.h>
+#include <xbt/log.h>
+
+XBT_LOG_NEW_CATEGORY(iosim, "iosim: I/O resource sharing simulator");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_engine, iosim, "iosim engine");
+
+enum { EV_POST, EV_COMPLETE, EV_APP_END, EV_SNAPSHOT_BEGIN, EV_SNAPSHOT_END, EV_TICK };
+enum { ST_WAITING, ST_WORK, ST_IO, ST_DONE };
+
+typedef struct transfer {
+  int app, res;     /* res = -1: the PFS (direct access) */
+  double volume;    /* bytes of this transfer */
+  double remaining; /* bytes left when the current flow started (or when it was stopped) */
+  double cap;       /* bytes/s: application cap */
+  double rate;      /* bytes/s: current rate (0 = waiting) */
+  ios_flow_t *flow; /* running flow, or NULL */
+  unsigned gen;     /* bumped at every re-rate; stale actors and events compare it */
+  int starting;     /* a transfer actor was spawned and has not started its flow yet */
+  int slot;         /* index in its resource's active list, -1 when not pending */
+} transfer_t;
+
+typedef struct {
+  const ios_app_t *a;
+  int n;      /* resources allocated */
+  int *res;   /* [n] resource indices */
+  double b;   /* dedicated bandwidth b_j(n) */
+  double cap; /* per-transfer cap b_j(n)/n */
+  sg_host_t host;
+  sg_sem_t sem;
+  int state, phase;
+  double phase_start, posted;
+  double work_done, bytes_done, io_time;
+  double start, end;
+  long seq;
+  int ntransfers, nleft;
+  transfer_t *t; /* [max(n,1)] reused by every operation */
+} app_state_t;
+
+typedef struct {
+  const ios_resource_t *r;
+  sg_mailbox_t mbox;
+  transfer_t **active;
+  int nactive, cap_active;
+  int dirty;
+  double busy_since, busy_time, bytes;
+} res_state_t;
+
+typedef struct {
+  int type, app;
+  transfer_t *t;
+  unsigned gen;
+} event_t;
+
+typedef struct {
+  const ios_scenario_t *s;
+  const ios_platform_t *p;
+  int napps, nres;
+  app_state_t *apps;
+  res_state_t *res; /* [nres + 1]: index nres is the PFS for direct access */
+  event_t *q;
+  int qhead, qlen, qcap;
+  sg_sem_t sem;
+  int apps_left;
+  long seq, events, rate_changes;
+  double t_begin, t_end;
+  int snap_end_done;
+  ios_transfer_view_t *views;
+  transfer_t **vt;
+  double *rates;
+  int vcap;
+  ios_results_t *r;
+  struct timespec wall0;
+  double last_progress;
+} engine_t;
+
+static engine_t E; /* one engine per process */
+
+static double now(void) {
+  return simgrid_get_clock();
+}
+
+static double wall_since(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void push_event(int type, int app, transfer_t *t, unsigned gen) {
+  if (E.qlen == E.qcap) {
+    int ncap = E.qcap ? 2 * E.qcap : 256;
+    event_t *q = malloc(sizeof *q * (size_t)ncap);
+    if (q == NULL) xbt_die("iosim: out of memory for the event queue");
+    for (int i = 0; i < E.qlen; i++)
+      q[i] = E.q[(E.qhead + i) % E.qcap];
+    free(E.q);
+    E.q = q;
+    E.qhead = 0;
+    E.qcap = ncap;
+  }
+  E.q[(E.qhead + E.qlen) % E.qcap] = (event_t){type, app, t, gen};
+  E.qlen++;
+  sg_sem_release(E.sem);
+}
+
+/* ---------------------------------------------------------------- transfer layer */
+
+static void transfer_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  transfer_t *t = sg_actor_self_get_data();
+  unsigned gen = t->gen;
+  if (!t->starting) return;
+  t->starting = 0;
+  ios_flow_t *flow = ios_flow_start(E.res[t->res < 0 ? E.nres : t->res].mbox, t->remaining, t->rate);
+  t->flow = flow;
+  if (ios_flow_wait(flow) == 0 && t->flow == flow) {
+    t->flow = NULL;
+    t->remaining = 0;
+    push_event(EV_COMPLETE, t->app, t, gen);
+  }
+  ios_flow_free(flow);
+}
+
+/* Gives transfer t the rate r: cancel the running flow (keeping its exact remaining bytes) and restart. */
+static void set_rate(transfer_t *t, double r) {
+  if (r == t->rate && (t->flow != NULL || t->starting || r == 0)) return;
+  if (t->flow != NULL) {
+    double rem = ios_flow_remaining(t->flow);
+    if (rem <= 0) return; /* already done: its completion is being delivered at this very date */
+    ios_flow_cancel(t->flow);
+    t->flow = NULL;
+    t->remaining = rem;
+  }
+  t->gen++;
+  t->rate = r;
+  t->starting = 0;
+  if (r > 0) {
+    t->starting = 1;
+    E.rate_changes++;
+    sg_actor_t a = sg_actor_init("transfer", E.apps[t->app].host);
+    sg_actor_set_data(a, t);
+    sg_actor_start(a, transfer_actor, 0, NULL);
+  }
+}
+
+static double transferred(const transfer_t *t) {
+  double rem = t->flow != NULL ? ios_flow_remaining(t->flow) : t->remaining;
+  return t->volume - rem;
+}
+
+/* ---------------------------------------------------------------- resources */
+
+static void res_add(res_state_t *rs, transfer_t *t) {
+  if (rs->nactive == rs->cap_active) {
+    int ncap = rs->cap_active ? 2 * rs->cap_active : 8;
+    transfer_t **a = realloc(rs->active, sizeof *a * (size_t)ncap);
+    if (a == NULL) xbt_die("iosim: out of memory");
+    rs->active = a;
+    rs->cap_active = ncap;
+  }
+  if (rs->nactive == 0) rs->busy_since = now();
+  t->slot = rs->nactive;
+  rs->active[rs->nactive++] = t;
+  rs->dirty = 1;
+}
+
+static void res_remove(res_state_t *rs, transfer_t *t) {
+  rs->active[t->slot] = rs->active[--rs->nactive];
+  rs->active[t->slot]->slot = t->slot;
+  t->slot = -1;
+  if (rs->nactive == 0) rs->busy_time += now() - rs->busy_since;
+  rs->dirty = 1;
+}
+
+static void decide(res_state_t *rs) {
+  int k = rs->nactive;
+  if (k == 0) return;
+  if (k > E.vcap) {
+    E.vcap = 2 * k;
+    E.views = realloc(E.views, sizeof *E.views * (size_t)E.vcap);
+    E.rates = realloc(E.rates, sizeof *E.rates * (size_t)E.vcap);
+    E.vt = realloc(E.vt, sizeof *E.vt * (size_t)E.vcap);
+    if (!E.views || !E.rates || !E.vt) xbt_die("iosim: out of memory");
+  }
+  for (int i = 0; i < k; i++) {
+    transfer_t *t = rs->active[i];
+    const app_state_t *as = &E.apps[t->app];
+    E.vt[i] = t;
+    E.views[i] = (ios_transfer_view_t){
+        .app = t->app, .cap = t->cap, .remaining = t->volume - transferred(t), .posted = as->posted, .seq = as->seq};
+  }
+  ios_share_view_t view = {.now = now(), .capacity = rs->r->capacity, .ntransfers = k, .t = E.views};
+  if (E.s->sharing->share(&view, &E.s->sharing_params, E.rates) != IOS_OK)
+    xbt_die("iosim: sharing policy %s failed", E.s->sharing->name);
+  for (int i = 0; i < k; i++)
+    set_rate(E.vt[i], E.rates[i] > 0 ? E.rates[i] : 0.0);
+}
+
+/* ---------------------------------------------------------------- metrics snapshots */
+
+static void snapshot(double *w, double *v) {
+  for (int j = 0; j < E.napps; j++) {
+    app_state_t *as = &E.apps[j];
+    w[j] = as->work_done + (as->state == ST_WORK ? now() - as->phase_start : 0.0);
+    v[j] = as->bytes_done;
+    if (as->state == ST_IO)
+      for (int i = 0; i < as->ntransfers; i++)
+        v[j] += transferred(&as->t[i]);
+  }
+}
+
+static void take_snapshot(int end) {
+  double *w = malloc(sizeof *w * (size_t)E.napps), *v = malloc(sizeof *v * (size_t)E.napps);
+  if (w == NULL || v == NULL) xbt_die("iosim: out of memory");
+  snapshot(w, v);
+  for (int j = 0; j < E.napps; j++) {
+    if (end) {
+      E.r->apps[j].w_end = w[j];
+      E.r->apps[j].v_end = v[j];
+    } else {
+      E.r->apps[j].w_begin = w[j];
+      E.r->apps[j].v_begin = v[j];
+    }
+  }
+  free(w);
+  free(v);
+  if (end) E.snap_end_done = 1;
+}
+
+/* ---------------------------------------------------------------- controller */
+
+static void on_post(int j) {
+  app_state_t *as = &E.apps[j];
+  double volume = as->a->phases[as->phase].value;
+  int n = as->n;
+  as->ntransfers = n > 0 ? n : 1;
+  as->nleft = as->ntransfers;
+  as->seq = E.seq++;
+  for (int i = 0; i < as->ntransfers; i++) {
+    transfer_t *t = &as->t[i];
+    t->app = j;
+    t->res = n > 0 ? as->res[i] : -1;
+    t->volume = volume / as->ntransfers;
+    t->remaining = t->volume;
+    t->cap = as->cap;
+    t->rate = 0;
+    t->flow = NULL;
+    t->starting = 0;
+    res_add(&E.res[t->res < 0 ? E.nres : t->res], t);
+  }
+}
+
+static void on_complete(transfer_t *t, unsigned gen) {
+  if (gen != t->gen || t->slot < 0) return; /* stale: the flow was re-rated after it had finished */
+  res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
+  rs->bytes += t->volume;
+  res_remove(rs, t);
+  t->rate = 0;
+  app_state_t *as = &E.apps[t->app];
+  if (--as->nleft == 0) {
+    double v = as->a->phases[as->phase].value;
+    as->bytes_done += v;
+    as->io_time += now() - (as->posted > 0 ? as->posted : 0.0);
+    as->state = ST_WAITING;
+    sg_sem_release(as->sem);
+  }
+}
+
+static void progress_line(int force) {
+  if (!E.s->progress) return;
+  double wall = wall_since(&E.wall0);
+  if (!force && wall - E.last_progress < (isatty(2) ? 1.0 : 30.0)) return;
+  E.last_progress = wall;
+  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s",
+          isatty(2) ? "\r" : "", now(), E.napps - E.apps_left, E.napps, E.events, wall, isatty(2) ? "   " : "\n");
+  if (force && isatty(2)) fputc('\n', stderr);
+}
+
+static void controller_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  int stop = E.s->stop_at_end && !isnan(E.t_end);
+  while (E.apps_left > 0 || (stop && !E.snap_end_done)) {
+    sg_sem_acquire(E.sem);
+    /* let every actor woken at this date report first, so one decision covers all simultaneous events */
+    int before;
+    do {
+      before = E.qlen;
+      sg_actor_yield();
+    } while (E.qlen != before);
+    int handled = 0;
+    while (E.qlen > 0) {
+      event_t ev = E.q[E.qhead];
+      E.qhead = (E.qhead + 1) % E.qcap;
+      E.qlen--;
+      handled++;
+      E.events++;
+      switch (ev.type) {
+      case EV_POST:
+        on_post(ev.app);
+        break;
+      case EV_COMPLETE:
+        on_complete(ev.t, ev.gen);
+        break;
+      case EV_APP_END:
+        E.apps_left--;
+        break;
+      case EV_SNAPSHOT_BEGIN:
+        take_snapshot(0);
+        break;
+      case EV_SNAPSHOT_END:
+        take_snapshot(1);
+        break;
+      case EV_TICK:
+        for (int r = 0; r <= E.nres; r++)
+          E.res[r].dirty = 1;
+        break;
+      }
+    }
+    for (int i = 1; i < handled; i++)
+      sg_sem_acquire(E.sem); /* consume the releases of the events handled in this batch */
+    for (int r = 0; r <= E.nres; r++)
+      if (E.res[r].dirty) {
+        E.res[r].dirty = 0;
+        decide(&E.res[r]);
+      }
+    progress_line(0);
+    if (stop && E.snap_end_done) {
+      sg_actor_kill_all();
+      return;
+    }
+  }
+}
+
+static void timer_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  if (E.t_begin > 0) sg_actor_sleep_for(E.t_begin);
+  push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0);
+  if (!isnan(E.t_end)) {
+    sg_actor_sleep_for(E.t_end - now());
+    push_event(EV_SNAPSHOT_END, -1, NULL, 0);
+  }
+}
+
+static void tick_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  while (E.apps_left > 0) {
+    sg_actor_sleep_for(E.s->tick_s);
+    push_event(EV_TICK, -1, NULL, 0);
+  }
+}
+
+static void app_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  app_state_t *as = sg_actor_self_get_data();
+  int j = (int)(as - E.apps);
+  if (as->start > 0) sg_actor_sleep_for(as->start);
+  for (as->phase = 0; as->phase < as->a->nphases; as->phase++) {
+    const ios_phase_t *ph = &as->a->phases[as->phase];
+    if (!ph->is_io) {
+      as->state = ST_WORK;
+      as->phase_start = now();
+      sg_actor_sleep_for(ph->value);
+      as->work_done += ph->value;
+      as->state = ST_WAITING;
+    } else if (ph->value > 0) {
+      as->state = ST_IO;
+      as->posted = (as->phase == 0 && as->a->first_posted < 0) ? as->a->first_posted : now();
+      push_event(EV_POST, j, NULL, 0);
+      sg_sem_acquire(as->sem);
+    }
+  }
+  as->state = ST_DONE;
+  as->end = now();
+  push_event(EV_APP_END, j, NULL, 0);
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+/* b_j(n) with the platform's default when the application has no profile: min(Q_j·b_nic, n·C) (RR-9502 Eq. 1). */
+static void fill_profile(const ios_app_t *a, ios_profile_t *prof) {
+  if (a->has_profile) {
+    *prof = a->profile;
+    return;
+  }
+  memset(prof, 0, sizeof *prof);
+  int nmax = E.nres < IOS_PROFILE_MAX ? E.nres : IOS_PROFILE_MAX;
+  double c = 0;
+  for (int r = 0; r < E.nres; r++)
+    c += E.p->res[r].capacity;
+  c /= E.nres;
+  double nic = a->nodes * E.p->nic_bw;
+  for (int n = 1; n <= nmax; n++) {
+    prof->n[prof->npoints] = n;
+    prof->bw[prof->npoints++] = nic < n * c ? nic : n * c;
+  }
+  if (E.nres > IOS_PROFILE_MAX) {
+    prof->n[prof->npoints - 1] = E.nres;
+    prof->bw[prof->npoints - 1] = nic < E.nres * c ? nic : E.nres * c;
+  }
+}
+
+static void receiver_start(sg_host_t host, const char *mbox) {
+  char *argv[] = {"receiver", (char *)mbox, NULL};
+  sg_actor_t a = sg_actor_init("receiver", host);
+  sg_actor_daemonize(a);
+  sg_actor_start(a, ios_sg_receiver_main, 2, argv);
+}
+
+int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
+  memset(&E, 0, sizeof E);
+  memset(r, 0, sizeof *r);
+  clock_gettime(CLOCK_MONOTONIC, &E.wall0);
+  E.s = s;
+  E.p = p;
+  E.r = r;
+  E.napps = w->napps;
+  E.nres = p->nres;
+  E.apps = calloc((size_t)w->napps, sizeof *E.apps);
+  E.res = calloc((size_t)p->nres + 1, sizeof *E.res);
+  r->apps = calloc((size_t)w->napps, sizeof *r->apps);
+  r->res = calloc((size_t)p->nres, sizeof *r->res);
+  ios_profile_t *profiles = calloc((size_t)w->napps, sizeof *profiles);
+  ios_app_view_t *views = calloc((size_t)w->napps, sizeof *views);
+  int *alloc_n = calloc((size_t)w->napps, sizeof *alloc_n);
+  double *caps = calloc((size_t)p->nres, sizeof *caps);
+  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !alloc_n || !caps) return IOS_ENOMEM;
+  r->napps = w->napps;
+  r->nres = p->nres;
+
+  /* allocation and placement, once for the whole workload (RR-9549 §4: decisions for entire executions) */
+  int total_nodes = 0;
+  for (int j = 0; j < w->napps; j++) {
+    fill_profile(&w->apps[j], &profiles[j]);
+    ios_app_totals(&w->apps[j], &views[j].work, &views[j].volume);
+    views[j].nodes = w->apps[j].nodes;
+    views[j].profile = &profiles[j];
+    views[j].requested_n = w->apps[j].requested_n;
+    total_nodes += w->apps[j].nodes;
+  }
+  if (total_nodes > p->ncompute) {
+    ios_diag_set(s->platform, "compute nodes",
+                 "the applications need %d compute nodes but the platform has %d: use a larger platform "
+                 "(platforms/genplatform.py --compute) or fewer applications",
+                 total_nodes, p->ncompute);
+    return IOS_EINVAL;
+  }
+  for (int i = 0; i < p->nres; i++)
+    caps[i] = p->res[i].capacity;
+  ios_pool_view_t pool = {
+      .napps = w->napps, .apps = views, .nres = p->nres, .res_capacity = caps, .total_nodes = p->ncompute};
+  ios_rng_t rng;
+  ios_rng_seed(&rng, s->seed, 1);
+  if (s->allocation->allocate(&pool, &s->allocation_params, &rng, alloc_n) != IOS_OK) {
+    ios_diag_set(s->file, "allocation",
+                 "policy '%s' rejected the workload: resource counts must be 0..%d (0 only with a profile point n=0 "
+                 "and a PFS host)",
+                 s->allocation->name, p->nres);
+    return IOS_EINVAL;
+  }
+  int total_n = 0;
+  for (int j = 0; j < w->napps; j++) {
+    if (alloc_n[j] == 0 && (!p->has_pfs || ios_profile_bw(&profiles[j], 0) <= 0)) {
+      ios_diag_set(s->file, w->apps[j].name,
+                   "gets 0 resources (direct PFS access) but %s: give it a profile point \"0\" or at least 1 resource",
+                   p->has_pfs ? "its profile has no point n = 0" : "the platform has no separate PFS host");
+      return IOS_EINVAL;
+    }
+    total_n += alloc_n[j];
+  }
+  int *placed = calloc((size_t)total_n + 1, sizeof *placed);
+  if (placed == NULL) return IOS_ENOMEM;
+  ios_rng_seed(&rng, s->seed, 2);
+  if (s->placement->place(&pool, alloc_n, &s->placement_params, &rng, placed) != IOS_OK) {
+    free(placed);
+    ios_diag_set(s->file, "placement", "policy '%s' failed on this workload", s->placement->name);
+    return IOS_EINVAL;
+  }
+
+  /* engine state */
+  E.sem = sg_sem_init(0);
+  int host_cursor = 0, off = 0;
+  for (int j = 0; j < w->napps; j++) {
+    app_state_t *as = &E.apps[j];
+    as->a = &w->apps[j];
+    as->n = alloc_n[j];
+    as->res = malloc(sizeof *as->res * (size_t)(as->n > 0 ? as->n : 1));
+    as->t = calloc((size_t)(as->n > 0 ? as->n : 1), sizeof *as->t);
+    if (!as->res || !as->t) return IOS_ENOMEM;
+    memcpy(as->res, placed + off, sizeof *as->res * (size_t)as->n);
+    off += as->n;
+    as->b = ios_profile_bw(&profiles[j], as->n);
+    as->cap = as->b / (as->n > 0 ? as->n : 1);
+    as->host = p->compute[host_cursor];
+    host_cursor += as->a->nodes;
+    as->sem = sg_sem_init(0);
+    as->start = ios_app_start(as->a);
+    as->end = NAN;
+    for (int i = 0; i < (as->n > 0 ? as->n : 1); i++)
+      as->t[i].slot = -1;
+    for (int i = 0; i < as->n; i++)
+      if (as->cap > p->res[as->res[i]].capacity * (1 + 1e-12))
+        XBT_WARN("application %s: its cap %.6g B/s per resource exceeds the capacity of %s (%.6g B/s); the platform "
+                 "limits it",
+                 as->a->name, as->cap, p->res[as->res[i]].name, p->res[as->res[i]].capacity);
+    ios_app_result_t *ar = &r->apps[j];
+    ar->n_resources = as->n;
+    ar->resources = malloc(sizeof *ar->resources * (size_t)(as->n > 0 ? as->n : 1));
+    if (ar->resources == NULL) return IOS_ENOMEM;
+    memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
+    ar->bandwidth = as->b;
+  }
+  free(placed);
+  for (int i = 0; i <= p->nres; i++) {
+    if (i == p->nres && !p->has_pfs) break;
+    const ios_resource_t *res = i < p->nres ? &p->res[i] : &p->pfs;
+    E.res[i].r = res;
+    E.res[i].mbox = sg_mailbox_by_name(res->name);
+    receiver_start(res->host, res->name);
+  }
+
+  /* the window: given, or automatic steady-state (RR-9502 §3.2): from the last start to the earliest dedicated
+   * completion (scaled by length_fraction); "whole-run" when no application set is concurrent throughout */
+  if (!isnan(s->window_begin)) {
+    E.t_begin = s->window_begin;
+    E.t_end = s->window_end;
+    r->window_kind = "given";
+  } else {
+    double tb = 0, te = INFINITY;
+    for (int j = 0; j < w->napps; j++) {
+      double st = E.apps[j].start;
+      tb = st > tb ? st : tb;
+      double fin = st + ios_dedicated_length(&w->apps[j], E.apps[j].b);
+      te = fin < te ? fin : te;
+    }
+    if (te > tb && isfinite(te)) {
+      E.t_begin = tb;
+      E.t_end = tb + s->window_fraction * (te - tb);
+      r->window_kind = "steady-state";
+    } else {
+      E.t_begin = 0;
+      E.t_end = NAN;
+      r->window_kind = "whole-run";
+    }
+  }
+
+  E.apps_left = w->napps;
+  for (int j = 0; j < w->napps; j++) {
+    sg_actor_t a = sg_actor_init(w->apps[j].name, E.apps[j].host);
+    sg_actor_set_data(a, &E.apps[j]);
+    sg_actor_start(a, app_actor, 0, NULL);
+  }
+  sg_actor_start(sg_actor_init("controller", p->controller), controller_actor, 0, NULL);
+  sg_actor_t timer = sg_actor_init("window", p->controller);
+  sg_actor_daemonize(timer);
+  sg_actor_start(timer, timer_actor, 0, NULL);
+  if (s->tick_s > 0) {
+    sg_actor_t tick = sg_actor_init("tick", p->controller);
+    sg_actor_daemonize(tick);
+    sg_actor_start(tick, tick_actor, 0, NULL);
+  }
+  simgrid_run();
+  if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
+    progress_line(1);
+
+  /* results */
+  r->complete = E.apps_left == 0;
+  double first = INFINITY, last = 0;
+  for (int j = 0; j < w->napps; j++) {
+    app_state_t *as = &E.apps[j];
+    ios_app_result_t *ar = &r->apps[j];
+    ar->start = as->start;
+    ar->end = as->end;
+    ar->work_time = as->work_done;
+    ar->io_volume = as->bytes_done;
+    ar->io_time = as->io_time;
+    if (!r->complete) { /* stopped at the window's end: count the operations and work in progress */
+      ar->work_time = ar->w_end;
+      ar->io_volume = ar->v_end;
+      if (as->state == ST_IO) ar->io_time += E.t_end - (as->posted > 0 ? as->posted : 0.0);
+    }
+    first = as->start < first ? as->start : first;
+    last = (!isnan(as->end) && as->end > last) ? as->end : last;
+  }
+  r->makespan_s = r->complete ? last - first : E.t_end - first;
+  r->t_begin = E.t_begin;
+  if (isnan(E.t_end)) { /* whole run: progress at the end is everything done */
+    E.t_end = last;
+    for (int j = 0; j < w->napps; j++) {
+      r->apps[j].w_end = r->apps[j].work_time;
+      r->apps[j].v_end = r->apps[j].io_volume;
+    }
+  }
+  r->t_end = E.t_end;
+  if (!E.snap_end_done) /* the window ends after the last completion */
+    for (int j = 0; j < w->napps; j++) {
+      r->apps[j].w_end = r->apps[j].work_time;
+      r->apps[j].v_end = r->apps[j].io_volume;
+    }
+  double horizon = r->complete ? last : E.t_end;
+  for (int i = 0; i < p->nres; i++) {
+    if (E.res[i].nactive > 0) E.res[i].busy_time += horizon - E.res[i].busy_since;
+    r->res[i].busy_time = E.res[i].busy_time;
+    r->res[i].bytes = E.res[i].bytes;
+  }
+  r->events = E.events;
+  r->rate_changes = E.rate_changes;
+  ios_metrics_compute(w, p, profiles, r);
+  r->wall_time_s = wall_since(&E.wall0);
+
+  for (int j = 0; j < w->napps; j++) {
+    free(E.apps[j].res);
+    free(E.apps[j].t);
+    sg_sem_destroy(E.apps[j].sem);
+  }
+  for (int i = 0; i <= p->nres; i++)
+    free(E.res[i].active);
+  sg_sem_destroy(E.sem);
+  free(E.apps);
+  free(E.res);
+  free(E.q);
+  free(E.views);
+  free(E.rates);
+  free(E.vt);
+  free(profiles);
+  free(views);
+  free(alloc_n);
+  free(caps);
+  return IOS_OK;
+}

@@ -1,0 +1,203 @@
+/* iosim — FORGE MareNostrum 4 profiles (IPDPS'21 §2, Bez et al.) and the RR-9549 §5.3 workload generator. */
+#include "ios_workload.h"
+#include "ios_diag.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB 1048576.0
+
+int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t **profiles_out) {
+  static const int counts[5] = {0, 1, 2, 4, 8};
+  FILE *f = fopen(file, "r");
+  if (f == NULL) {
+    ios_diag_set(file, "workload.generator.profiles", "cannot read the FORGE profiles (%s): check IOSIM_DATA_DIR",
+                 strerror(errno));
+    return IOS_EIO;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  int n = 0, lineno = 0, rc = IOS_OK, room = 0;
+  int *nodes = NULL;
+  ios_profile_t *prof = NULL;
+  while (rc == IOS_OK && getline(&line, &cap, f) != -1) {
+    if (++lineno == 1) continue; /* header */
+    double v[11];
+    char *s = line, *end;
+    int k = 0;
+    for (; k < 11; k++) {
+      v[k] = strtod(s, &end);
+      if (end == s || !isfinite(v[k])) break;
+      s = *end == ',' ? end + 1 : end;
+    }
+    if (k < 11 || v[0] < 1) {
+      char where[32];
+      snprintf(where, sizeof where, "line %d", lineno);
+      ios_diag_set(file, where,
+                   "expected 11 numeric columns (clients .. bw_8ion): is this the FORGE per-pattern "
+                   "mean CSV mn4_189_patterns_mean_bw_by_ionodes.csv?");
+      rc = IOS_EINVAL;
+      break;
+    }
+    if (n == room) {
+      room = room ? 2 * room : 256;
+      int *nn = realloc(nodes, sizeof *nn * (size_t)room);
+      ios_profile_t *pp = nn ? realloc(prof, sizeof *pp * (size_t)room) : NULL;
+      if (nn) nodes = nn;
+      if (pp == NULL) {
+        rc = IOS_ENOMEM;
+        break;
+      }
+      prof = pp;
+    }
+    nodes[n] = (int)v[0];
+    memset(&prof[n], 0, sizeof prof[n]);
+    for (int i = 0; i < 5; i++) {
+      prof[n].n[i] = counts[i];
+      prof[n].bw[i] = v[6 + i] * MIB;
+    }
+    prof[n].npoints = 5;
+    n++;
+  }
+  free(line);
+  fclose(f);
+  if (rc == IOS_OK && n == 0) {
+    ios_diag_set(file, NULL, "no pattern in the FORGE profile file");
+    rc = IOS_EINVAL;
+  }
+  if (rc != IOS_OK) {
+    free(nodes);
+    free(prof);
+    return rc;
+  }
+  *count = n;
+  *nodes_out = nodes;
+  *profiles_out = prof;
+  return IOS_OK;
+}
+
+double ios_rr9549_bound(double c) {
+  if (!(c > 0 && c < 1)) return -1;
+  double lo = 0, hi = 1;
+  while (log1p(hi) > c * hi) /* f(b) = log(1+b) − c·b is positive right of 0 and negative far right */
+    hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+    double mid = 0.5 * (lo + hi);
+    if (log1p(mid) > c * mid)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+static int number(const cJSON *g, const char *key, double def, double *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(g, key);
+  if (v == NULL) {
+    *out = def;
+    return IOS_OK;
+  }
+  if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) return IOS_EINVAL;
+  *out = v->valuedouble;
+  return IOS_OK;
+}
+
+/* RR-9549 §5.3 over FORGE patterns: K patterns drawn without replacement (IPDPS'21 §3.2), each keeping its node
+ * count and measured profile; p ~ U{phases_min..phases_max}; X ~ U[0, b] with log(1+b) = b·Θ·N/K; T_cpu + T_io(1) =
+ * horizon H; V_io = H·b_j(1)/(1+X), T_cpu = H·(1 − 1/(1+X)); p equal phases of work then I/O. */
+int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w) {
+  static const char *const keys[] = {"kind",      "profiles",   "count",      "io_load",
+                                     "horizon_s", "phases_min", "phases_max", NULL};
+  const cJSON *item;
+  cJSON_ArrayForEach(item, g) {
+    int ok = 0;
+    for (int k = 0; keys[k] != NULL; k++)
+      ok |= strcmp(item->string, keys[k]) == 0;
+    if (!ok) {
+      ios_diag_set(file, "workload.generator",
+                   "unknown field '%s'; valid: kind, profiles, count, io_load, horizon_s, phases_min, phases_max",
+                   item->string);
+      return IOS_EINVAL;
+    }
+  }
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(g, "kind");
+  if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "rr9549") != 0) {
+    ios_diag_set(file, "workload.generator.kind", "must be \"rr9549\" (RR-9549 §5.3 over FORGE profiles)");
+    return IOS_EINVAL;
+  }
+  double K, theta, H, pmin, pmax;
+  if (number(g, "count", 16, &K) || number(g, "io_load", 0.5, &theta) || number(g, "horizon_s", 5000, &H) ||
+      number(g, "phases_min", 2, &pmin) || number(g, "phases_max", 20, &pmax) || K < 1 || K != floor(K) ||
+      !(theta > 0) || !(H > 0) || pmin < 1 || pmax < pmin || pmin != floor(pmin) || pmax != floor(pmax)) {
+    ios_diag_set(file, "workload.generator",
+                 "count (integer >= 1), io_load (> 0), horizon_s (> 0), phases_min <= phases_max (integers >= 1) "
+                 "must be numbers in range");
+    return IOS_EINVAL;
+  }
+  double b = ios_rr9549_bound(theta * p->nres / K);
+  if (b < 0) {
+    ios_diag_set(file, "workload.generator.io_load",
+                 "Θ·N/K = %g·%d/%g must be < 1 for RR-9549 §5.3: lower io_load or use more applications", theta,
+                 p->nres, K);
+    return IOS_EINVAL;
+  }
+  const cJSON *pf = cJSON_GetObjectItemCaseSensitive(g, "profiles");
+  char *path = ios_expand_path(cJSON_IsString(pf) ? pf->valuestring
+                                                  : "${IOSIM_DATA_DIR}/bez-forge-evaluation/"
+                                                    "mn4_189_patterns_mean_bw_by_ionodes.csv",
+                               file, "workload.generator.profiles");
+  if (path == NULL) return IOS_EINVAL;
+  int npat, *nodes;
+  ios_profile_t *prof;
+  int rc = ios_read_forge(path, &npat, &nodes, &prof);
+  free(path);
+  if (rc != IOS_OK) return rc;
+  if (K > npat) {
+    ios_diag_set(file, "workload.generator.count", "asks for %g applications but the dataset has %d patterns", K, npat);
+    free(nodes);
+    free(prof);
+    return IOS_EINVAL;
+  }
+  ios_rng_t rng;
+  ios_rng_seed(&rng, seed, 100);
+  int *perm = malloc(sizeof *perm * (size_t)npat);
+  rc = perm ? IOS_OK : IOS_ENOMEM;
+  for (int i = 0; rc == IOS_OK && i < npat; i++)
+    perm[i] = i;
+  for (int j = 0; rc == IOS_OK && j < (int)K; j++) {
+    int pick = j + (int)ios_rng_below(&rng, (uint64_t)(npat - j));
+    int pat = perm[pick];
+    perm[pick] = perm[j];
+    perm[j] = pat;
+    ios_app_t *a = ios_workload_add(w);
+    char name[32];
+    snprintf(name, sizeof name, "mn4-p%03d", pat + 1);
+    if (a == NULL || (a->name = strdup(name)) == NULL) {
+      rc = IOS_ENOMEM;
+      break;
+    }
+    a->nodes = nodes[pat];
+    a->profile = prof[pat];
+    a->has_profile = 1;
+    int nph = (int)pmin + (int)ios_rng_below(&rng, (uint64_t)(pmax - pmin + 1));
+    double x = b * ios_rng_uniform(&rng);
+    double volume = H * ios_profile_bw(&a->profile, 1) / (1 + x), work = H * (1 - 1 / (1 + x));
+    a->phases = malloc(sizeof *a->phases * (size_t)(2 * nph));
+    if (a->phases == NULL) {
+      rc = IOS_ENOMEM;
+      break;
+    }
+    for (int i = 0; i < nph; i++) {
+      a->phases[2 * i] = (ios_phase_t){work / nph, 0};
+      a->phases[2 * i + 1] = (ios_phase_t){volume / nph, 1};
+    }
+    a->nphases = 2 * nph;
+  }
+  free(perm);
+  free(nodes);
+  free(prof);
+  return rc;
+}

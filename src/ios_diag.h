@@ -1,0 +1,18 @@
+/* iosim — user-facing error messages for bad input: which file, which field or line, what is wrong, and the fix.
+ * Loaders set the message and return IOS_EINVAL (or IOS_EIO); the CLI prints it and exits with code 2. */
+#ifndef IOS_DIAG_H
+#define IOS_DIAG_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Records "FILE: WHERE: message" (printf-style message, which should end with the fix). file/where may be NULL. */
+void ios_diag_set(const char *file, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** The last message recorded ("" when none). Borrowed; valid until the next ios_diag_set. */
+const char *ios_diag_message(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

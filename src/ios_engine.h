@@ -1,0 +1,23 @@
+/* iosim — the engine: application actors, the controller actor (the only caller of policies), the transfer layer
+ * (rate-capped SimGrid flows, re-rated by cancel + restart of the remaining bytes) and the metrics recorder. */
+#ifndef IOS_ENGINE_H
+#define IOS_ENGINE_H
+
+#include "ios_metrics.h"
+#include "ios_model.h"
+#include "ios_platform.h"
+#include "ios_scenario.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Runs one simulation (once per process: one SimGrid engine per process). The platform must be loaded.
+ * Fills `r` (which the caller frees with ios_results_free). @return IOS_OK, IOS_EINVAL with ios_diag_message()
+ * for inputs the policies reject, IOS_EINTERNAL on an engine failure. */
+int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,31 @@
+/* iosim — outputs of one run: results.json (resolved scenario, SimGrid configuration, version, seed, wall time,
+ * window and every global metric), apps.csv and resources.csv (tidy, units in the headers; columns in
+ * docs/outputs.md) and a summary table on stdout. results.json is written last, so a directory without it holds
+ * no complete result. */
+#ifndef IOS_OUTPUT_H
+#define IOS_OUTPUT_H
+
+#include "ios_metrics.h"
+#include "ios_platform.h"
+#include "ios_scenario.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Removes a previous results.json from the output directory (creating the directory). @return IOS_OK or IOS_EIO
+ * with ios_diag_message(). */
+int ios_output_prepare(const ios_scenario_t *s);
+
+/** Writes apps.csv, resources.csv, then results.json (each through a temporary file and a rename).
+ * @return IOS_OK or IOS_EIO with ios_diag_message(). */
+int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, const ios_results_t *r);
+
+/** Prints the human summary table to stdout. */
+void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+                        const ios_results_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

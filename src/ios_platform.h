@@ -1,0 +1,48 @@
+/* iosim — the platform as iosim sees it: compute nodes, the pool of I/O resources (I/O nodes, else OSTs, else the
+ * PFS) with their capacities, the PFS for direct access, and the controller host. Roles come from host properties
+ * (<prop id="role" value="compute|ionode|oss|ost|pfs|controller"/>); a resource's capacity is the bandwidth of the
+ * link named by its "link" property; a compute node's NIC bandwidth b by its "nic_bw" property (platforms/README). */
+#ifndef IOS_PLATFORM_H
+#define IOS_PLATFORM_H
+
+#include <simgrid/forward.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One I/O resource. */
+typedef struct {
+  char *name;      /**< host name (owned) */
+  char *link;      /**< link standing for its bandwidth (owned) */
+  double capacity; /**< bytes/s */
+  sg_host_t host;
+} ios_resource_t;
+
+/** The loaded platform. */
+typedef struct {
+  int ncompute;          /**< Q^cpu: compute nodes */
+  sg_host_t *compute;    /**< [ncompute], natural name order (c2 before c10) (owned array) */
+  double nic_bw;         /**< b: bytes/s per compute node (RR-9502 Eq. 1) */
+  int nres;              /**< N: resources in the pool */
+  ios_resource_t *res;   /**< [nres], natural name order (owned) */
+  const char *pool_role; /**< "ionode", "ost" or "pfs" */
+  int has_pfs;           /**< whether a separate PFS host exists for direct access (n = 0) */
+  ios_resource_t pfs;    /**< that PFS (valid when has_pfs) */
+  sg_host_t controller;
+} ios_platform_t;
+
+/** Loads and validates a platform file (simgrid_init must have been called; sets CM02 with no cross-traffic
+ * first). @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the host and the fix. */
+int ios_platform_load(const char *file, ios_platform_t *out);
+
+/** Frees what the platform description owns (not the SimGrid engine). */
+void ios_platform_free(ios_platform_t *p);
+
+/** The SimGrid configuration iosim sets, as "name:value" strings (NULL-terminated), recorded in results.json. */
+extern const char *const ios_simgrid_config[];
+
+#ifdef __cplusplus
+}
+#endif
+#endif

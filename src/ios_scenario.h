@@ -1,0 +1,60 @@
+/* iosim — scenario files (JSON, loaded with cJSON): platform, workload, the three policies with their parameters,
+ * seed, window, output. Every field has a default (see docs/scenario.md); unknown fields are errors; any field can
+ * be overridden from the command line with --set dotted.key=value. Stable keys: platform, workload.file,
+ * allocation.policy, placement.policy, sharing.policy (parameters beside the name), window.length_fraction, seed,
+ * output.dir. Relative paths in a scenario file are relative to that file; in --set, to the current directory;
+ * "${IOSIM_DATA_DIR}" in a path is replaced by that environment variable. */
+#ifndef IOS_SCENARIO_H
+#define IOS_SCENARIO_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "ios_policy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A loaded, validated scenario. Pointers are borrowed from `resolved`. */
+typedef struct {
+  char *file;                                /**< scenario path (owned) */
+  cJSON *resolved;                           /**< the whole scenario with every default filled in (owned) */
+  const char *platform;                      /**< platform XML path (resolved) */
+  const cJSON *workload;                     /**< the "workload" object */
+  const ios_allocation_policy_t *allocation; /**< chosen allocation policy */
+  ios_params_t allocation_params;
+  const ios_placement_policy_t *placement;
+  ios_params_t placement_params;
+  const ios_sharing_policy_t *sharing;
+  ios_params_t sharing_params;
+  double window_fraction; /**< window.length_fraction (> 0) */
+  double window_begin;    /**< s, or NAN for the automatic steady-state window */
+  double window_end;      /**< s, or NAN */
+  int stop_at_end;        /**< window.stop_at_end: stop the simulation at the window's end */
+  double tick_s;          /**< controller.tick_s: periodic decision period in s, 0 = none */
+  uint64_t seed;          /**< seed of every random stream */
+  const char *out_dir;    /**< output.dir */
+  int events;             /**< output.events: write events.csv */
+  int progress;           /**< output.progress: progress line on stderr (default 1) */
+} ios_scenario_t;
+
+/** Loads a scenario file and applies `nsets` overrides "dotted.key=value" (value parsed as JSON when it is valid
+ * JSON, else taken as a string). @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file,
+ * the field and the fix; `out` is untouched on failure. */
+int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenario_t *out);
+
+/** Frees what the scenario owns. */
+void ios_scenario_free(ios_scenario_t *s);
+
+/** Reads a whole file into a NUL-terminated buffer the caller frees. @return NULL (errno set) on failure. */
+char *ios_read_file(const char *path, long *len_out);
+
+/** Expands ${IOSIM_DATA_DIR} in a path into a newly allocated string. @return NULL with ios_diag_message() set
+ * (naming `file` and `field`) when the variable is needed but unset. */
+char *ios_expand_path(const char *path, const char *file, const char *field);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,21 @@
+/* iosim — human units in inputs: sizes ("200GB", "1.5GiB"), bandwidths ("1.2GiB/s", "10Gbps", SimGrid's
+ * "1.25GBps") and durations ("5min", "2h", "30s"). Decimal prefixes k M G T P = 10^3k, binary Ki Mi Gi Ti Pi =
+ * 2^10k; a lower-case "b" means bits. A bare number is in the base unit (bytes, bytes/s, seconds). */
+#ifndef IOS_UNITS_H
+#define IOS_UNITS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Parses a size into bytes. @return 0, or IOS_EINVAL (bad syntax, unknown unit, negative, NaN/inf); out untouched. */
+int ios_parse_bytes(const char *text, double *out);
+/** Parses a bandwidth into bytes/s ("B/s", "Bps", "bps" bits/s, with prefixes). Same errors. */
+int ios_parse_bandwidth(const char *text, double *out);
+/** Parses a duration into seconds (units: ns us ms s min h d). Same errors. */
+int ios_parse_duration(const char *text, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

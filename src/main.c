@@ -1,0 +1,137 @@
+/* iosim — command-line interface. Exit codes: 0 ok, 2 bad input (message names file, field and fix), 1 internal. */
+#include "ios_diag.h"
+#include "ios_engine.h"
+#include "ios_output.h"
+#include "ios_workload.h"
+
+#include <simgrid/engine.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef IOSIM_SOURCE_DIR
+#define IOSIM_SOURCE_DIR "."
+#endif
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: iosim                         run deploy/default.json and print the summary\n"
+             "       iosim run SCENARIO [--out DIR] [--set key=value]...\n"
+             "       iosim check SCENARIO [--set key=value]...   validate only\n"
+             "       iosim policies                list every policy with its source\n"
+             "Exit codes: 0 ok, 2 bad input, 1 internal error. See README.md and docs/.\n");
+}
+
+static int exit_code(int rc) {
+  if (rc == IOS_OK) return 0;
+  fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(rc));
+  return rc == IOS_EINVAL || rc == IOS_EIO ? 2 : 1;
+}
+
+static void print_params(int n, const ios_param_spec_t *p) {
+  for (int i = 0; i < n; i++)
+    printf("      %s = %g %s: %s\n", p[i].name, p[i].def, p[i].unit, p[i].description);
+}
+
+static int list_policies(void) {
+  printf("allocation (how many resources per application):\n");
+  for (int i = 0; ios_allocation_policies[i]; i++) {
+    const ios_allocation_policy_t *x = ios_allocation_policies[i];
+    printf("  %-24s %s\n      source: %s%s%s\n", x->name, x->description, x->source, x->alias ? "; alias: " : "",
+           x->alias ? x->alias : "");
+    print_params(x->nparams, x->params);
+  }
+  printf("placement (which resources):\n");
+  for (int i = 0; ios_placement_policies[i]; i++) {
+    const ios_placement_policy_t *x = ios_placement_policies[i];
+    printf("  %-24s %s\n      source: %s%s%s\n", x->name, x->description, x->source, x->alias ? "; alias: " : "",
+           x->alias ? x->alias : "");
+    print_params(x->nparams, x->params);
+  }
+  printf("sharing (rate of each pending transfer, per resource):\n");
+  for (int i = 0; ios_sharing_policies[i]; i++) {
+    const ios_sharing_policy_t *x = ios_sharing_policies[i];
+    printf("  %-24s %s\n      source: %s%s%s\n", x->name, x->description, x->source, x->alias ? "; alias: " : "",
+           x->alias ? x->alias : "");
+    print_params(x->nparams, x->params);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *cmd = argc > 1 ? argv[1] : "run";
+  if (strcmp(cmd, "policies") == 0) return list_policies();
+  if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("iosim %s\n", IOSIM_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "run") != 0 && strcmp(cmd, "check") != 0) {
+    fprintf(stderr, "iosim: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+  }
+  int check = strcmp(cmd, "check") == 0;
+  const char *scenario = argc > 2 ? argv[2] : (argc == 1 ? IOSIM_SOURCE_DIR "/deploy/default.json" : NULL);
+  if (scenario == NULL || scenario[0] == '-') {
+    fprintf(stderr, "iosim: %s needs a scenario file\n", cmd);
+    usage(stderr);
+    return 2;
+  }
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  char *out_set = NULL;
+  int nsets = 0;
+  for (int i = 3; i < argc; i++) {
+    if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+      sets[nsets++] = argv[++i];
+    } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+      size_t n = strlen(argv[++i]) + 16;
+      free(out_set);
+      out_set = malloc(n);
+      snprintf(out_set, n, "output.dir=%s", argv[i]);
+    } else {
+      fprintf(stderr, "iosim: unexpected argument '%s'\n", argv[i]);
+      usage(stderr);
+      free(sets);
+      free(out_set);
+      return 2;
+    }
+  }
+  if (out_set != NULL) sets[nsets++] = out_set;
+
+  ios_scenario_t s;
+  int rc = ios_scenario_load(scenario, nsets, sets, &s);
+  free(sets);
+  free(out_set);
+  if (rc != IOS_OK) return exit_code(rc);
+
+  int sg_argc = 3;
+  char *sg_argv[] = {"iosim", "--log=xbt_cfg.thres:warning", "--log=root.fmt:[%10.6r]%e[%c/%p]%e%m%n", NULL};
+  simgrid_init(&sg_argc, sg_argv);
+  ios_platform_t p;
+  ios_workload_t w = {0, NULL};
+  ios_results_t r;
+  memset(&r, 0, sizeof r);
+  rc = ios_platform_load(s.platform, &p);
+  if (rc == IOS_OK) {
+    rc = ios_workload_build(&s, &p, &w);
+    if (rc == IOS_OK && check) {
+      printf("%s: ok — %d applications, platform %s with %d compute nodes and %d %s resources; policies %s / %s / "
+             "%s\n",
+             s.file, w.napps, s.platform, p.ncompute, p.nres, p.pool_role, s.allocation->name, s.placement->name,
+             s.sharing->name);
+    } else if (rc == IOS_OK) {
+      rc = ios_output_prepare(&s);
+      if (rc == IOS_OK) rc = ios_engine_run(&s, &p, &w, &r);
+      if (rc == IOS_OK) rc = ios_output_write(&s, &p, &w, &r);
+      if (rc == IOS_OK) ios_output_summary(&s, &p, &w, &r);
+      ios_results_free(&r);
+    }
+    ios_workload_free(&w);
+    ios_platform_free(&p);
+  }
+  ios_scenario_free(&s);
+  return exit_code(rc);
+}

@@ -1,0 +1,57 @@
+/* iosim — the application model (see ios_model.h). */
+#include "ios_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ios_workload_free(ios_workload_t *w) {
+  for (int j = 0; j < w->napps; j++) {
+    free(w->apps[j].name);
+    free(w->apps[j].phases);
+  }
+  free(w->apps);
+  w->apps = NULL;
+  w->napps = 0;
+}
+
+ios_app_t *ios_workload_add(ios_workload_t *w) {
+  ios_app_t *apps = realloc(w->apps, sizeof *apps * (size_t)(w->napps + 1));
+  if (apps == NULL) return NULL;
+  w->apps = apps;
+  ios_app_t *a = &apps[w->napps++];
+  memset(a, 0, sizeof *a);
+  a->requested_n = -1;
+  a->nodes = 1;
+  return a;
+}
+
+int ios_workload_keep_only(ios_workload_t *w, const char *name) {
+  int keep = -1;
+  for (int j = 0; j < w->napps; j++)
+    if (strcmp(w->apps[j].name, name) == 0) keep = j;
+  if (keep < 0) return IOS_EINVAL;
+  for (int j = 0; j < w->napps; j++)
+    if (j != keep) {
+      free(w->apps[j].name);
+      free(w->apps[j].phases);
+    }
+  w->apps[0] = w->apps[keep];
+  w->napps = 1;
+  return IOS_OK;
+}
+
+void ios_app_totals(const ios_app_t *a, double *work, double *volume) {
+  double wk = 0, v = 0;
+  for (int i = 0; i < a->nphases; i++) {
+    if (a->phases[i].is_io)
+      v += a->phases[i].value;
+    else
+      wk += a->phases[i].value;
+  }
+  *work = wk;
+  *volume = v;
+}
+
+double ios_app_start(const ios_app_t *a) {
+  return a->release > 0 ? a->release : 0.0;
+}

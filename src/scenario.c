@@ -1,0 +1,397 @@
+/* iosim — scenario loading and validation (see ios_scenario.h). */
+#include "ios_scenario.h"
+#include "ios_diag.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Every field and its default. null = "no value" (any type accepted). */
+static const char defaults_json[] = "{"
+                                    "\"platform\": \"platforms/mn4-forwarding.xml\","
+                                    "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
+                                    "  \"applications\": [], \"generator\": null, \"only\": null},"
+                                    "\"allocation\": {\"policy\": \"static\"},"
+                                    "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
+                                    "\"sharing\": {\"policy\": \"fairshare\"},"
+                                    "\"window\": {\"length_fraction\": 1, \"begin_s\": null, \"end_s\": null,"
+                                    "  \"stop_at_end\": false},"
+                                    "\"controller\": {\"tick_s\": 0},"
+                                    "\"seed\": 1,"
+                                    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
+                                    "}";
+
+/* Fields holding file paths (resolved against the scenario's directory). */
+static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles", NULL};
+
+char *ios_read_file(const char *path, long *len_out) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  char *buf = NULL;
+  long len = -1;
+  if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+    buf = malloc((size_t)len + 1);
+    if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+      free(buf);
+      buf = NULL;
+    }
+  }
+  int saved = errno;
+  fclose(f);
+  errno = saved;
+  if (buf == NULL) return NULL;
+  buf[len] = '\0';
+  if (len_out != NULL) *len_out = len;
+  return buf;
+}
+
+char *ios_expand_path(const char *path, const char *file, const char *field) {
+  static const char var[] = "${IOSIM_DATA_DIR}";
+  const char *at = strstr(path, var);
+  if (at == NULL) return strdup(path);
+  const char *dir = getenv("IOSIM_DATA_DIR");
+  if (dir == NULL || dir[0] == '\0') {
+    ios_diag_set(file, field,
+                 "'%s' needs the environment variable IOSIM_DATA_DIR, which is not set: export "
+                 "IOSIM_DATA_DIR=/path/to/shared/datasets (the folder holding bez-forge-evaluation/ etc.)",
+                 path);
+    return NULL;
+  }
+  size_t n = strlen(path) - strlen(var) + strlen(dir) + 1;
+  char *out = malloc(n);
+  if (out != NULL) snprintf(out, n, "%.*s%s%s", (int)(at - path), path, dir, at + strlen(var));
+  return out;
+}
+
+/* Returns the child of `obj` at dotted `path`, or NULL. */
+static cJSON *get_path(const cJSON *obj, const char *path) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  cJSON *cur = (cJSON *)obj;
+  for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok != NULL && cur != NULL;
+       tok = strtok_r(NULL, ".", &save))
+    cur = cJSON_IsObject(cur) ? cJSON_GetObjectItemCaseSensitive(cur, tok) : NULL;
+  return cur;
+}
+
+/* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */
+static int rebase_paths(cJSON *root, const char *dir) {
+  for (int i = 0; path_fields[i] != NULL; i++) {
+    cJSON *v = get_path(root, path_fields[i]);
+    if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') continue;
+    size_t n = strlen(dir) + strlen(v->valuestring) + 1;
+    char *abs = malloc(n);
+    if (abs == NULL) return IOS_ENOMEM;
+    snprintf(abs, n, "%s%s", dir, v->valuestring);
+    cJSON_SetValuestring(v, abs);
+    free(abs);
+  }
+  return IOS_OK;
+}
+
+/* 1-based line of byte offset `pos` in `text`. */
+static int line_of(const char *text, size_t pos) {
+  int line = 1;
+  for (size_t i = 0; i < pos && text[i] != '\0'; i++)
+    line += text[i] == '\n';
+  return line;
+}
+
+static int is_policy_object(const char *path) {
+  return strcmp(path, "allocation") == 0 || strcmp(path, "placement") == 0 || strcmp(path, "sharing") == 0;
+}
+
+static const char *type_name(const cJSON *v) {
+  if (cJSON_IsNumber(v)) return "a number";
+  if (cJSON_IsString(v)) return "a string";
+  if (cJSON_IsBool(v)) return "true or false";
+  if (cJSON_IsArray(v)) return "an array";
+  if (cJSON_IsObject(v)) return "an object";
+  return "null";
+}
+
+/* Merges `user` into `def` (both objects), checking names and types. `path` is the dotted path of def. */
+static int merge(cJSON *def, const cJSON *user, const char *path, const char *file) {
+  const cJSON *u;
+  cJSON_ArrayForEach(u, user) {
+    char child[256];
+    snprintf(child, sizeof child, "%s%s%s", path, path[0] ? "." : "", u->string);
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(def, u->string);
+    if (d == NULL && !is_policy_object(path)) {
+      char keys[512] = "";
+      const cJSON *k;
+      cJSON_ArrayForEach(k, def) {
+        size_t len = strlen(keys);
+        snprintf(keys + len, sizeof keys - len, "%s%s", len ? ", " : "", k->string);
+      }
+      ios_diag_set(file, child, "unknown field; valid fields%s%s are: %s", path[0] ? " of " : "", path, keys);
+      return IOS_EINVAL;
+    }
+    if (d != NULL && cJSON_IsObject(d) && cJSON_IsObject(u)) {
+      int rc = merge(d, u, child, file);
+      if (rc != IOS_OK) return rc;
+      continue;
+    }
+    if (d != NULL && !cJSON_IsNull(d) && !cJSON_IsNull(u) &&
+        ((cJSON_IsBool(d) != cJSON_IsBool(u)) || (cJSON_IsNumber(d) && !cJSON_IsNumber(u)) ||
+         (cJSON_IsString(d) && !cJSON_IsString(u)) || (cJSON_IsArray(d) && !cJSON_IsArray(u)) ||
+         (cJSON_IsObject(d) && !cJSON_IsObject(u)))) {
+      ios_diag_set(file, child, "is %s but must be %s (default: see docs/scenario.md)", type_name(u), type_name(d));
+      return IOS_EINVAL;
+    }
+    cJSON *copy = cJSON_Duplicate(u, 1);
+    if (copy == NULL) return IOS_ENOMEM;
+    if (d != NULL)
+      cJSON_ReplaceItemInObjectCaseSensitive(def, u->string, copy);
+    else
+      cJSON_AddItemToObject(def, u->string, copy);
+  }
+  return IOS_OK;
+}
+
+/* Applies one "a.b.c=value" override to the user tree. */
+static int apply_set(cJSON *user, const char *assignment) {
+  const char *eq = strchr(assignment, '=');
+  if (eq == NULL || eq == assignment) {
+    ios_diag_set("--set", assignment, "must be KEY=VALUE with a dotted key, e.g. --set sharing.policy=fcfs");
+    return IOS_EINVAL;
+  }
+  char key[256];
+  snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
+  const char *text = eq + 1;
+  cJSON *value = cJSON_Parse(text);
+  if (value == NULL) value = cJSON_CreateString(text);
+  if (value == NULL) return IOS_ENOMEM;
+  /* paths given on the command line are relative to the current directory */
+  for (int i = 0; path_fields[i] != NULL; i++)
+    if (strcmp(key, path_fields[i]) == 0 && cJSON_IsString(value) && text[0] != '/' && text[0] != '$') {
+      char cwd[4096];
+      if (getcwd(cwd, sizeof cwd) != NULL) {
+        size_t n = strlen(cwd) + strlen(value->valuestring) + 2;
+        char *abs = malloc(n);
+        if (abs != NULL) {
+          snprintf(abs, n, "%s/%s", cwd, value->valuestring);
+          cJSON_SetValuestring(value, abs);
+          free(abs);
+        }
+      }
+    }
+  cJSON *cur = user;
+  char *save = NULL;
+  char *tok = strtok_r(key, ".", &save);
+  while (tok != NULL) {
+    char *next = strtok_r(NULL, ".", &save);
+    if (next == NULL) {
+      if (cJSON_GetObjectItemCaseSensitive(cur, tok) != NULL)
+        cJSON_ReplaceItemInObjectCaseSensitive(cur, tok, value);
+      else
+        cJSON_AddItemToObject(cur, tok, value);
+      return IOS_OK;
+    }
+    cJSON *child = cJSON_GetObjectItemCaseSensitive(cur, tok);
+    if (child == NULL || !cJSON_IsObject(child)) {
+      child = cJSON_CreateObject();
+      if (child == NULL ||
+          (cJSON_GetObjectItemCaseSensitive(cur, tok) != NULL ? !cJSON_ReplaceItemInObjectCaseSensitive(cur, tok, child)
+                                                              : !cJSON_AddItemToObject(cur, tok, child))) {
+        cJSON_Delete(value);
+        return IOS_ENOMEM;
+      }
+    }
+    cur = child;
+    tok = next;
+  }
+  cJSON_Delete(value);
+  return IOS_EINVAL;
+}
+
+/* Lists the names of a NULL-terminated policy table (by field offset of `name`). */
+#define LIST_NAMES(table, buf)                                                                                         \
+  do {                                                                                                                 \
+    buf[0] = '\0';                                                                                                     \
+    for (int i_ = 0; (table)[i_] != NULL; i_++) {                                                                      \
+      size_t l_ = strlen(buf);                                                                                         \
+      snprintf(buf + l_, sizeof buf - l_, "%s%s", i_ ? ", " : "", (table)[i_]->name);                                  \
+    }                                                                                                                  \
+  } while (0)
+
+/* Reads the parameters of a policy object (all keys but "policy") into p. */
+static int read_params(const cJSON *obj, const char *family, const char *policy, int nparams,
+                       const ios_param_spec_t *specs, ios_params_t *p, const char *file) {
+  ios_params_defaults(nparams, specs, p);
+  const cJSON *item;
+  cJSON_ArrayForEach(item, obj) {
+    if (strcmp(item->string, "policy") == 0) continue;
+    char where[128];
+    snprintf(where, sizeof where, "%s.%s", family, item->string);
+    int found = -1;
+    for (int i = 0; i < nparams; i++)
+      if (strcmp(specs[i].name, item->string) == 0) found = i;
+    if (found < 0) {
+      char names[256] = "";
+      for (int i = 0; i < nparams; i++) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "", specs[i].name);
+      }
+      ios_diag_set(file, where, "is not a parameter of %s policy '%s'; its parameters are: %s", family, policy,
+                   nparams ? names : "(none)");
+      return IOS_EINVAL;
+    }
+    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble)) {
+      ios_diag_set(file, where, "must be a number (%s)", specs[found].description);
+      return IOS_EINVAL;
+    }
+    p->v[found] = item->valuedouble;
+  }
+  return IOS_OK;
+}
+
+static const char *policy_name(const cJSON *root, const char *family, const char *file) {
+  const cJSON *name = get_path(root, family);
+  name = cJSON_GetObjectItemCaseSensitive(name, "policy");
+  if (!cJSON_IsString(name)) {
+    ios_diag_set(file, family, "needs a \"policy\" name (see `iosim policies`)");
+    return NULL;
+  }
+  return name->valuestring;
+}
+
+static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
+  char names[512];
+  const char *n;
+  if ((n = policy_name(root, "allocation", file)) == NULL) return IOS_EINVAL;
+  if ((s->allocation = ios_allocation_find(n)) == NULL) {
+    LIST_NAMES(ios_allocation_policies, names);
+    ios_diag_set(file, "allocation.policy", "unknown policy '%s'; valid names: %s", n, names);
+    return IOS_EINVAL;
+  }
+  if ((n = policy_name(root, "placement", file)) == NULL) return IOS_EINVAL;
+  if ((s->placement = ios_placement_find(n)) == NULL) {
+    LIST_NAMES(ios_placement_policies, names);
+    ios_diag_set(file, "placement.policy", "unknown policy '%s'; valid names: %s (alias: gnc, randp)", n, names);
+    return IOS_EINVAL;
+  }
+  if ((n = policy_name(root, "sharing", file)) == NULL) return IOS_EINVAL;
+  if ((s->sharing = ios_sharing_find(n)) == NULL) {
+    LIST_NAMES(ios_sharing_policies, names);
+    ios_diag_set(file, "sharing.policy", "unknown policy '%s'; valid names: %s", n, names);
+    return IOS_EINVAL;
+  }
+  if (read_params(get_path(root, "allocation"), "allocation", s->allocation->name, s->allocation->nparams,
+                  s->allocation->params, &s->allocation_params, file) != IOS_OK ||
+      read_params(get_path(root, "placement"), "placement", s->placement->name, s->placement->nparams,
+                  s->placement->params, &s->placement_params, file) != IOS_OK ||
+      read_params(get_path(root, "sharing"), "sharing", s->sharing->name, s->sharing->nparams, s->sharing->params,
+                  &s->sharing_params, file) != IOS_OK)
+    return IOS_EINVAL;
+
+  const cJSON *v = get_path(root, "platform");
+  if (!cJSON_IsString(v)) {
+    ios_diag_set(file, "platform",
+                 "must be the path of a SimGrid platform XML file, e.g. \"platforms/pfs-single.xml\"");
+    return IOS_EINVAL;
+  }
+  s->platform = v->valuestring;
+  s->workload = get_path(root, "workload");
+
+  s->window_fraction = get_path(root, "window.length_fraction")->valuedouble;
+  if (!(s->window_fraction > 0)) {
+    ios_diag_set(file, "window.length_fraction", "must be > 0 (1 = up to the shortest dedicated application length)");
+    return IOS_EINVAL;
+  }
+  v = get_path(root, "window.begin_s");
+  s->window_begin = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+  v = get_path(root, "window.end_s");
+  s->window_end = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+  if (isnan(s->window_begin) != isnan(s->window_end) ||
+      (!isnan(s->window_begin) && !(s->window_end > s->window_begin && s->window_begin >= 0))) {
+    ios_diag_set(file, "window",
+                 "give both begin_s and end_s with 0 <= begin_s < end_s, or neither (automatic "
+                 "steady-state window)");
+    return IOS_EINVAL;
+  }
+  s->stop_at_end = cJSON_IsTrue(get_path(root, "window.stop_at_end"));
+  s->tick_s = get_path(root, "controller.tick_s")->valuedouble;
+  if (!(s->tick_s >= 0)) {
+    ios_diag_set(file, "controller.tick_s", "must be >= 0 seconds (0 = no periodic decision)");
+    return IOS_EINVAL;
+  }
+  double seed = get_path(root, "seed")->valuedouble;
+  if (!(seed >= 0) || seed != floor(seed) || seed > 9007199254740992.0) {
+    ios_diag_set(file, "seed", "must be a non-negative integer, not %g", seed);
+    return IOS_EINVAL;
+  }
+  s->seed = (uint64_t)seed;
+  v = get_path(root, "output.dir");
+  if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
+    ios_diag_set(file, "output.dir", "must be a directory path, e.g. \"results/run1\"");
+    return IOS_EINVAL;
+  }
+  s->out_dir = v->valuestring;
+  s->events = cJSON_IsTrue(get_path(root, "output.events"));
+  s->progress = cJSON_IsTrue(get_path(root, "output.progress"));
+  return IOS_OK;
+}
+
+int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenario_t *out) {
+  char *text = ios_read_file(path, NULL);
+  if (text == NULL) {
+    ios_diag_set(path, NULL, "cannot read the scenario (%s): check the path", strerror(errno));
+    return IOS_EIO;
+  }
+  const char *end = NULL;
+  cJSON *user = cJSON_ParseWithOpts(text, &end, 1);
+  if (user == NULL || !cJSON_IsObject(user)) {
+    size_t pos = end != NULL ? (size_t)(end - text) : 0;
+    if (user == NULL && cJSON_GetErrorPtr() != NULL) pos = (size_t)(cJSON_GetErrorPtr() - text);
+    char where[32];
+    snprintf(where, sizeof where, "line %d", line_of(text, pos));
+    ios_diag_set(path, where, "malformed JSON%s: fix the syntax near this line (a missing comma, quote or brace?)",
+                 user != NULL ? " (the top level must be an object)" : "");
+    cJSON_Delete(user);
+    free(text);
+    return IOS_EINVAL;
+  }
+  free(text);
+
+  char dir[4096] = "";
+  const char *slash = strrchr(path, '/');
+  if (slash != NULL) snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
+  cJSON *root = cJSON_Parse(defaults_json);
+  int rc = root != NULL ? rebase_paths(user, dir) : IOS_ENOMEM;
+  for (int i = 0; rc == IOS_OK && i < nsets; i++)
+    rc = apply_set(user, sets[i]);
+  if (rc == IOS_OK) rc = merge(root, user, "", path);
+  cJSON_Delete(user);
+  ios_scenario_t s;
+  memset(&s, 0, sizeof s);
+  if (rc == IOS_OK) rc = extract(root, path, &s);
+  if (rc == IOS_OK) {
+    cJSON *pf = get_path(root, "platform");
+    char *expanded = ios_expand_path(pf->valuestring, path, "platform");
+    if (expanded == NULL)
+      rc = IOS_EINVAL;
+    else {
+      cJSON_SetValuestring(pf, expanded);
+      free(expanded);
+      s.platform = pf->valuestring;
+    }
+  }
+  if (rc != IOS_OK) {
+    cJSON_Delete(root);
+    return rc;
+  }
+  s.resolved = root;
+  s.file = strdup(path);
+  *out = s;
+  return IOS_OK;
+}
+
+void ios_scenario_free(ios_scenario_t *s) {
+  cJSON_Delete(s->resolved);
+  free(s->file);
+  memset(s, 0, sizeof *s);
+}
