@@ -41,7 +41,8 @@ typedef struct {
  * n = 0 is answered only by a point n = 0 (else 0: the application cannot bypass the resources). */
 double ios_profile_bw(const ios_profile_t *p, int n);
 
-/** n_perf (RR-9549 Eq. 1): the count in 1..nmax maximising b_j(n) (smallest such n). Points above nmax are ignored. */
+/** n_perf (RR-9549 Eq. 1): the count in 1..nmax maximising b_j(n) as ios_profile_bw answers it (interpolated counts
+ * included; the smallest such n). */
 int ios_profile_nperf(const ios_profile_t *p, int nmax);
 
 /** I/O-Stress(j, n) = n·T_io(n) / (T_cpu + T_io(n)), T_io(n) = V_io / b_j(n) (RR-9549 §3.2). Dimensionless.

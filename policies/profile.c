@@ -41,14 +41,15 @@ double ios_profile_bw(const ios_profile_t *p, int n) {
   return p->bw[lo] + f * (p->bw[hi] - p->bw[lo]);
 }
 
-int ios_profile_nperf(const ios_profile_t *p, int nmax) {
+int ios_profile_nperf(const ios_profile_t *p, int nmax)
+{
   int best = 1;
   double best_bw = ios_profile_bw(p, 1);
-  for (int i = 0; i < p->npoints; i++) {
-    int n = p->n[i];
-    if (n >= 1 && n <= nmax && p->bw[i] > best_bw) {
+  for (int n = 2; n <= nmax; n++) { /* every available count, interpolated ones included */
+    double bw = ios_profile_bw(p, n);
+    if (bw > best_bw) {
       best = n;
-      best_bw = p->bw[i];
+      best_bw = bw;
     }
   }
   return best;

@@ -47,8 +47,8 @@ static double data_unit(const char *unit, const char *const *suffixes) {
   const char *u = unit;
   double f = prefix(&u);
   double per;
-  if (*u == 'B')
-    per = 1.0;
+  if (*u == 'B' || strncmp(u, "byte", 4) == 0)
+    per = 1.0; /* "B", or "byte(s)" spelled out */
   else if (*u == 'b')
     per = 0.125;
   else
