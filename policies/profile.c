@@ -41,8 +41,7 @@ double ios_profile_bw(const ios_profile_t *p, int n) {
   return p->bw[lo] + f * (p->bw[hi] - p->bw[lo]);
 }
 
-int ios_profile_nperf(const ios_profile_t *p, int nmax)
-{
+int ios_profile_nperf(const ios_profile_t *p, int nmax) {
   int best = 1;
   double best_bw = ios_profile_bw(p, 1);
   for (int n = 2; n <= nmax; n++) { /* every available count, interpolated ones included */
