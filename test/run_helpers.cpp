@@ -134,14 +134,34 @@ static std::vector<std::string> split(const std::string &s, char sep) {
   return parts;
 }
 
+// Splits one CSV record: fields separated by commas, a field in double quotes may hold commas and "" (RFC 4180).
+static std::vector<std::string> csv_record(const std::string &line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); i++) {
+    char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      i++;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
 CsvTable parse_csv(const std::string &text) {
   CsvTable rows;
   std::vector<std::string> lines = split(text, '\n');
   if (lines.empty()) return rows;
-  std::vector<std::string> header = split(lines[0], ',');
+  std::vector<std::string> header = csv_record(lines[0]);
   for (size_t i = 1; i < lines.size(); i++) {
     if (lines[i].empty()) continue;
-    std::vector<std::string> cells = split(lines[i], ',');
+    std::vector<std::string> cells = csv_record(lines[i]);
     std::map<std::string, std::string> row;
     for (size_t k = 0; k < header.size(); k++)
       row[header[k]] = k < cells.size() ? cells[k] : std::string();
@@ -164,7 +184,7 @@ static std::string cell(const std::map<std::string, std::string> &row, const std
   return it == row.end() ? std::string() : it->second;
 }
 
-void parse_outputs(const std::string &out_dir, Run &run) {
+void parse_outputs(const std::string &out_dir, SimRun &run) {
   std::string text = read_text(out_dir + "/results.json");
   run.has_results = false;
   if (!text.empty()) {
@@ -204,7 +224,7 @@ void parse_outputs(const std::string &out_dir, Run &run) {
   }
 }
 
-const AppRow &Run::app(const std::string &name) const {
+const AppRow &SimRun::app(const std::string &name) const {
   for (const auto &a : apps)
     if (a.name == name) return a;
   static AppRow missing;
@@ -215,7 +235,7 @@ const AppRow &Run::app(const std::string &name) const {
   return missing;
 }
 
-const ResRow &Run::res(const std::string &name) const {
+const ResRow &SimRun::res(const std::string &name) const {
   for (const auto &r : resources)
     if (r.name == name) return r;
   static ResRow missing;
@@ -225,7 +245,7 @@ const ResRow &Run::res(const std::string &name) const {
   return missing;
 }
 
-const cJSON *Run::json(const std::string &dotted) const {
+const cJSON *SimRun::json(const std::string &dotted) const {
   const cJSON *cur = results.get();
   for (const std::string &key : split(dotted, '.')) {
     if (cur == nullptr || !cJSON_IsObject(cur)) return nullptr;
@@ -234,25 +254,32 @@ const cJSON *Run::json(const std::string &dotted) const {
   return cur;
 }
 
-double Run::num(const std::string &dotted) const {
+double SimRun::num(const std::string &dotted) const {
   const cJSON *v = json(dotted);
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-std::string Run::str(const std::string &dotted) const {
+std::string SimRun::str(const std::string &dotted) const {
   const cJSON *v = json(dotted);
   return cJSON_IsString(v) ? std::string(v->valuestring) : std::string();
 }
 
-std::string Run::describe() const {
+std::string SimRun::describe() const {
   std::ostringstream ss;
   ss << "iosim exit code " << proc.exit_code << "\n--- stderr:\n" << proc.err << "--- apps.csv:\n";
   ss << read_text(out_dir + "/apps.csv");
   return ss.str();
 }
 
-Run run_scenario(const std::string &scenario_json, const std::string &platform_xml, const RunOptions &opt) {
-  Run run;
+RunOptions options(const std::string &command, const std::vector<std::string> &sets) {
+  RunOptions o;
+  o.command = command;
+  o.sets = sets;
+  return o;
+}
+
+SimRun run_scenario(const std::string &scenario_json, const std::string &platform_xml, const RunOptions &opt) {
+  SimRun run;
   run.dir = std::make_shared<TempDir>();
   run.scenario_path = run.dir->write(opt.scenario_name, scenario_json);
   for (const auto &f : opt.extra_files)
@@ -279,8 +306,8 @@ Run run_scenario(const std::string &scenario_json, const std::string &platform_x
   return run;
 }
 
-Run run_scenario_file(const std::string &scenario_file, const std::vector<std::string> &sets) {
-  Run run;
+SimRun run_scenario_file(const std::string &scenario_file, const std::vector<std::string> &sets) {
+  SimRun run;
   run.dir = std::make_shared<TempDir>();
   run.scenario_path = scenario_file;
   run.out_dir = run.dir->file("out");
@@ -310,8 +337,8 @@ static std::string bps(double v) {
 std::string tiny_platform_xml(const TinyPlatform &p) {
   std::ostringstream x;
   x << "<?xml version='1.0'?>\n"
-    << "<!-- iosim engine test platform: " << p.compute << " compute nodes, " << p.resources.size() << " "
-    << p.role << " resources -->\n"
+    << "<!-- iosim engine test platform: " << p.compute << " compute nodes, " << p.resources.size() << " " << p.role
+    << " resources -->\n"
     << "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
     << "<platform version=\"4.1\">\n"
     << "  <zone id=\"iosim-test\" routing=\"DijkstraCache\">\n";
@@ -325,7 +352,8 @@ std::string tiny_platform_xml(const TinyPlatform &p) {
     x << "</host>\n";
   }
   if (p.pfs_behind)
-    x << "    <host id=\"pfs\" speed=\"1Gf\"><prop id=\"role\" value=\"pfs\"/><prop id=\"link\" value=\"gpfs\"/></host>\n";
+    x << "    <host id=\"pfs\" speed=\"1Gf\"><prop id=\"role\" value=\"pfs\"/><prop id=\"link\" "
+         "value=\"gpfs\"/></host>\n";
   x << "    <router id=\"fabric\"/>\n"
     << "    <link id=\"compute_fabric\" bandwidth=\"1000TBps\" latency=\"0\" sharing_policy=\"FATPIPE\"/>\n"
     << "    <link id=\"controller_link\" bandwidth=\"100GBps\" latency=\"0\"/>\n";
@@ -334,8 +362,7 @@ std::string tiny_platform_xml(const TinyPlatform &p) {
   if (p.pfs_behind) x << "    <link id=\"gpfs\" bandwidth=\"" << bps(p.pfs_capacity) << "\" latency=\"0\"/>\n";
   for (int i = 0; i < p.compute; i++)
     x << "    <route src=\"c" << i << "\" dst=\"fabric\"><link_ctn id=\"compute_fabric\"/></route>\n";
-  if (p.controller)
-    x << "    <route src=\"fabric\" dst=\"controller\"><link_ctn id=\"controller_link\"/></route>\n";
+  if (p.controller) x << "    <route src=\"fabric\" dst=\"controller\"><link_ctn id=\"controller_link\"/></route>\n";
   for (const auto &r : p.resources) {
     if (!r.routed) continue;
     x << "    <route src=\"fabric\" dst=\"" << r.name << "\"><link_ctn id=\"" << r.name << "\"/>";
