@@ -55,6 +55,7 @@ typedef struct {
   double start, end;
   long seq;
   int ntransfers, nleft;
+  int op_active; /* the controller has handled the current operation's post and it is not complete */
   transfer_t *t; /* [max(n,1)] reused by every operation */
 } app_state_t;
 
@@ -85,7 +86,7 @@ typedef struct {
   int apps_left;
   long seq, events, rate_changes;
   double t_begin, t_end;
-  int snap_end_done;
+  int snap_begin_done, snap_end_done;
   ios_transfer_view_t *views;
   transfer_t **vt;
   double *rates;
@@ -225,7 +226,7 @@ static void snapshot(double *w, double *v) {
     app_state_t *as = &E.apps[j];
     w[j] = as->work_done + (as->state == ST_WORK ? now() - as->phase_start : 0.0);
     v[j] = as->bytes_done;
-    if (as->state == ST_IO)
+    if (as->op_active) /* an operation posted at this date but not yet handled has moved nothing */
       for (int i = 0; i < as->ntransfers; i++)
         v[j] += transferred(&as->t[i]);
   }
@@ -246,7 +247,10 @@ static void take_snapshot(int end) {
   }
   free(w);
   free(v);
-  if (end) E.snap_end_done = 1;
+  if (end)
+    E.snap_end_done = 1;
+  else
+    E.snap_begin_done = 1;
 }
 
 /* ---------------------------------------------------------------- controller */
@@ -257,6 +261,7 @@ static void on_post(int j) {
   int n = as->n;
   as->ntransfers = n > 0 ? n : 1;
   as->nleft = as->ntransfers;
+  as->op_active = 1;
   as->seq = E.seq++;
   for (int i = 0; i < as->ntransfers; i++) {
     transfer_t *t = &as->t[i];
@@ -280,6 +285,7 @@ static void on_complete(transfer_t *t, unsigned gen) {
   t->rate = 0;
   app_state_t *as = &E.apps[t->app];
   if (--as->nleft == 0) {
+    as->op_active = 0;
     double v = as->a->phases[as->phase].value;
     as->bytes_done += v;
     as->io_time += now() - (as->posted > 0 ? as->posted : 0.0);
@@ -617,11 +623,16 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     }
   }
   r->t_end = E.t_end;
-  if (!E.snap_end_done) /* the window ends after the last completion */
-    for (int j = 0; j < w->napps; j++) {
+  for (int j = 0; j < w->napps; j++) {
+    if (!E.snap_end_done) { /* the window ends after the last completion */
       r->apps[j].w_end = r->apps[j].work_time;
       r->apps[j].v_end = r->apps[j].io_volume;
     }
+    if (!E.snap_begin_done) { /* ... or even begins after it */
+      r->apps[j].w_begin = r->apps[j].work_time;
+      r->apps[j].v_begin = r->apps[j].io_volume;
+    }
+  }
   double horizon = r->complete ? last : E.t_end;
   for (int i = 0; i < p->nres; i++) {
     if (E.res[i].nactive > 0) E.res[i].busy_time += horizon - E.res[i].busy_since;

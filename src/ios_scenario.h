@@ -2,7 +2,8 @@
  * seed, window, output. Every field has a default (see docs/scenario.md); unknown fields are errors; any field can
  * be overridden from the command line with --set dotted.key=value. Stable keys: platform, workload.file,
  * allocation.policy, placement.policy, sharing.policy (parameters beside the name), window.length_fraction, seed,
- * output.dir. Relative paths in a scenario file are relative to that file; in --set, to the current directory;
+ * output.dir. Relative input paths (platform, workload files) in a scenario file are relative to that file; in --set,
+ * to the current directory; output.dir is always relative to the current directory;
  * "${IOSIM_DATA_DIR}" in a path is replaced by that environment variable. */
 #ifndef IOS_SCENARIO_H
 #define IOS_SCENARIO_H

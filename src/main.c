@@ -106,6 +106,10 @@ int main(int argc, char **argv) {
   free(sets);
   free(out_set);
   if (rc != IOS_OK) return exit_code(rc);
+  if (!check && (rc = ios_output_prepare(&s)) != IOS_OK) { /* no earlier results.json survives a failed run */
+    ios_scenario_free(&s);
+    return exit_code(rc);
+  }
 
 #ifdef IOSIM_SANITIZE
   /* LeakSanitizer's scan faults on SimGrid's stack guard pages of actors still alive at exit (stop_at_end) */
@@ -130,8 +134,7 @@ int main(int argc, char **argv) {
              s.file, w.napps, s.platform, p.ncompute, p.nres, p.pool_role, s.allocation->name, s.placement->name,
              s.sharing->name);
     } else if (rc == IOS_OK) {
-      rc = ios_output_prepare(&s);
-      if (rc == IOS_OK) rc = ios_engine_run(&s, &p, &w, &r);
+      rc = ios_engine_run(&s, &p, &w, &r);
       if (rc == IOS_OK) rc = ios_output_write(&s, &p, &w, &r);
       if (rc == IOS_OK) ios_output_summary(&s, &p, &w, &r);
       ios_results_free(&r);

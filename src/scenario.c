@@ -346,7 +346,10 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
   cJSON *user = cJSON_ParseWithOpts(text, &end, 1);
   if (user == NULL || !cJSON_IsObject(user)) {
     size_t pos = end != NULL ? (size_t)(end - text) : 0;
-    if (user == NULL && cJSON_GetErrorPtr() != NULL) pos = (size_t)(cJSON_GetErrorPtr() - text);
+    if (user == NULL && cJSON_GetErrorPtr() != NULL)
+      pos = (size_t)(cJSON_GetErrorPtr() - text);
+    else if (user != NULL) /* valid JSON that is not an object: point at its first character */
+      pos = strspn(text, " \t\r\n");
     char where[32];
     snprintf(where, sizeof where, "line %d", line_of(text, pos));
     ios_diag_set(path, where, "malformed JSON%s: fix the syntax near this line (a missing comma, quote or brace?)",

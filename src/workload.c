@@ -61,6 +61,11 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
   snprintf(name, sizeof name, "app%d", index);
   a->name = strdup(cJSON_IsString(v) ? v->valuestring : name);
   if (a->name == NULL) return IOS_ENOMEM;
+  if (a->name[0] == '\0' || strpbrk(a->name, ",\"\n\r") != NULL) {
+    ios_diag_set(file, where, "name '%s' is empty or holds a comma, quote or newline: rename it (names are CSV cells)",
+                 a->name);
+    return IOS_EINVAL;
+  }
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "nodes")) != NULL) {
     if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != floor(v->valuedouble)) {
       ios_diag_set(file, where, "nodes must be an integer >= 1 (compute nodes of the application)");
@@ -347,6 +352,14 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
   } else {
     rc = parse_apps(apps, s->file, &w);
   }
+  for (int j = 0; rc == IOS_OK && j < w.napps; j++)
+    if (strpbrk(w.apps[j].name, ",\"\n\r") != NULL || w.apps[j].name[0] == '\0') {
+      ios_diag_set(s->file, "workload",
+                   "application name '%s' is empty or holds a comma, quote or newline: rename it "
+                   "(names are CSV cells in apps.csv)",
+                   w.apps[j].name);
+      rc = IOS_EINVAL;
+    }
   const cJSON *only = cJSON_GetObjectItemCaseSensitive(wl, "only");
   if (rc == IOS_OK && cJSON_IsString(only) && ios_workload_keep_only(&w, only->valuestring) != IOS_OK) {
     ios_diag_set(s->file, "workload.only", "no application is named '%s'", only->valuestring);
