@@ -439,6 +439,8 @@ static void receiver_start(sg_host_t host, const char *mbox) {
 }
 
 int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
+  int rc = IOS_OK;
+  int *placed = NULL;
   memset(&E, 0, sizeof E);
   memset(r, 0, sizeof *r);
   clock_gettime(CLOCK_MONOTONIC, &E.wall0);
@@ -455,7 +457,10 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   ios_app_view_t *views = calloc((size_t)w->napps, sizeof *views);
   int *alloc_n = calloc((size_t)w->napps, sizeof *alloc_n);
   double *caps = calloc((size_t)p->nres, sizeof *caps);
-  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !alloc_n || !caps) return IOS_ENOMEM;
+  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !alloc_n || !caps) {
+    rc = IOS_ENOMEM;
+    goto fail;
+  }
   r->napps = w->napps;
   r->nres = p->nres;
 
@@ -474,7 +479,10 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
                  "the applications need %d compute nodes but the platform has %d: use a larger platform "
                  "(platforms/genplatform.py --compute) or fewer applications",
                  total_nodes, p->ncompute);
-    return IOS_EINVAL;
+    {
+      rc = IOS_EINVAL;
+      goto fail;
+    }
   }
   for (int i = 0; i < p->nres; i++)
     caps[i] = p->res[i].capacity;
@@ -487,7 +495,10 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
                  "policy '%s' rejected the workload: resource counts must be 0..%d (0 only with a profile point n=0 "
                  "and a PFS host)",
                  s->allocation->name, p->nres);
-    return IOS_EINVAL;
+    {
+      rc = IOS_EINVAL;
+      goto fail;
+    }
   }
   int total_n = 0;
   for (int j = 0; j < w->napps; j++) {
@@ -495,17 +506,25 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       ios_diag_set(s->file, w->apps[j].name,
                    "gets 0 resources (direct PFS access) but %s: give it a profile point \"0\" or at least 1 resource",
                    p->has_pfs ? "its profile has no point n = 0" : "the platform has no separate PFS host");
-      return IOS_EINVAL;
+      {
+        rc = IOS_EINVAL;
+        goto fail;
+      }
     }
     total_n += alloc_n[j];
   }
-  int *placed = calloc((size_t)total_n + 1, sizeof *placed);
-  if (placed == NULL) return IOS_ENOMEM;
+  placed = calloc((size_t)total_n + 1, sizeof *placed);
+  if (placed == NULL) {
+    rc = IOS_ENOMEM;
+    goto fail;
+  }
   ios_rng_seed(&rng, s->seed, 2);
   if (s->placement->place(&pool, alloc_n, &s->placement_params, &rng, placed) != IOS_OK) {
-    free(placed);
     ios_diag_set(s->file, "placement", "policy '%s' failed on this workload", s->placement->name);
-    return IOS_EINVAL;
+    {
+      rc = IOS_EINVAL;
+      goto fail;
+    }
   }
 
   /* engine state */
@@ -517,7 +536,10 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     as->n = alloc_n[j];
     as->res = malloc(sizeof *as->res * (size_t)(as->n > 0 ? as->n : 1));
     as->t = calloc((size_t)(as->n > 0 ? as->n : 1), sizeof *as->t);
-    if (!as->res || !as->t) return IOS_ENOMEM;
+    if (!as->res || !as->t) {
+      rc = IOS_ENOMEM;
+      goto fail;
+    }
     memcpy(as->res, placed + off, sizeof *as->res * (size_t)as->n);
     off += as->n;
     as->b = ios_profile_bw(&profiles[j], as->n);
@@ -537,11 +559,15 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     ios_app_result_t *ar = &r->apps[j];
     ar->n_resources = as->n;
     ar->resources = malloc(sizeof *ar->resources * (size_t)(as->n > 0 ? as->n : 1));
-    if (ar->resources == NULL) return IOS_ENOMEM;
+    if (ar->resources == NULL) {
+      rc = IOS_ENOMEM;
+      goto fail;
+    }
     memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
     ar->bandwidth = as->b;
   }
   free(placed);
+  placed = NULL;
   for (int i = 0; i <= p->nres; i++) {
     if (i == p->nres && !p->has_pfs) break;
     const ios_resource_t *res = i < p->nres ? &p->res[i] : &p->pfs;
@@ -663,4 +689,18 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   free(alloc_n);
   free(caps);
   return IOS_OK;
+
+fail: /* a rejected workload: nothing was simulated */
+  free(placed);
+  for (int j = 0; E.apps != NULL && j < w->napps; j++) {
+    free(E.apps[j].res);
+    free(E.apps[j].t);
+  }
+  free(E.apps);
+  free(E.res);
+  free(profiles);
+  free(views);
+  free(alloc_n);
+  free(caps);
+  return rc;
 }
