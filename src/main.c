@@ -27,33 +27,26 @@ static int exit_code(int rc) {
   return rc == IOS_EINVAL || rc == IOS_EIO ? 2 : 1;
 }
 
-static void print_params(int n, const ios_param_spec_t *p) {
-  for (int i = 0; i < n; i++)
-    printf("      %s = %g %s: %s\n", p[i].name, p[i].def, p[i].unit, p[i].description);
+/* One policy of any family: name, description, source, alias and parameters with their defaults. */
+static void print_policy(const char *name, const char *alias, const char *description, const char *source, int nparams,
+                         const ios_param_spec_t *params) {
+  printf("  %-24s %s\n      source: %s%s%s\n", name, description, source, alias ? "; alias: " : "", alias ? alias : "");
+  for (int i = 0; i < nparams; i++)
+    printf("      %s = %g %s: %s\n", params[i].name, params[i].def, params[i].unit, params[i].description);
 }
 
+#define PRINT_FAMILY(title, table)                                                                                     \
+  do {                                                                                                                 \
+    printf("%s\n", title);                                                                                             \
+    for (int i_ = 0; (table)[i_] != NULL; i_++)                                                                        \
+      print_policy((table)[i_]->name, (table)[i_]->alias, (table)[i_]->description, (table)[i_]->source,               \
+                   (table)[i_]->nparams, (table)[i_]->params);                                                         \
+  } while (0)
+
 static int list_policies(void) {
-  printf("allocation (how many resources per application):\n");
-  for (int i = 0; ios_allocation_policies[i]; i++) {
-    const ios_allocation_policy_t *x = ios_allocation_policies[i];
-    printf("  %-24s %s\n      source: %s%s%s\n", x->name, x->description, x->source, x->alias ? "; alias: " : "",
-           x->alias ? x->alias : "");
-    print_params(x->nparams, x->params);
-  }
-  printf("placement (which resources):\n");
-  for (int i = 0; ios_placement_policies[i]; i++) {
-    const ios_placement_policy_t *x = ios_placement_policies[i];
-    printf("  %-24s %s\n      source: %s%s%s\n", x->name, x->description, x->source, x->alias ? "; alias: " : "",
-           x->alias ? x->alias : "");
-    print_params(x->nparams, x->params);
-  }
-  printf("sharing (rate of each pending transfer, per resource):\n");
-  for (int i = 0; ios_sharing_policies[i]; i++) {
-    const ios_sharing_policy_t *x = ios_sharing_policies[i];
-    printf("  %-24s %s\n      source: %s%s%s\n", x->name, x->description, x->source, x->alias ? "; alias: " : "",
-           x->alias ? x->alias : "");
-    print_params(x->nparams, x->params);
-  }
+  PRINT_FAMILY("allocation (how many resources per application):", ios_allocation_policies);
+  PRINT_FAMILY("placement (which resources):", ios_placement_policies);
+  PRINT_FAMILY("sharing (rate of each pending transfer, per resource):", ios_sharing_policies);
   return 0;
 }
 

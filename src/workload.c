@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether a name can be a CSV cell of apps.csv as is: not empty, no comma, quote or line break. */
+static int csv_safe_name(const char *name) {
+  return name[0] != '\0' && strpbrk(name, ",\"\n\r") == NULL;
+}
+
 /* Reads a size/bandwidth/duration field given as a number or a string with a unit. */
 static int read_quantity(const cJSON *v, int (*parse)(const char *, double *), double *out) {
   if (cJSON_IsNumber(v)) {
@@ -61,7 +66,7 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
   snprintf(name, sizeof name, "app%d", index);
   a->name = strdup(cJSON_IsString(v) ? v->valuestring : name);
   if (a->name == NULL) return IOS_ENOMEM;
-  if (a->name[0] == '\0' || strpbrk(a->name, ",\"\n\r") != NULL) {
+  if (!csv_safe_name(a->name)) {
     ios_diag_set(file, where, "name '%s' is empty or holds a comma, quote or newline: rename it (names are CSV cells)",
                  a->name);
     return IOS_EINVAL;
@@ -353,7 +358,7 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
     rc = parse_apps(apps, s->file, &w);
   }
   for (int j = 0; rc == IOS_OK && j < w.napps; j++)
-    if (strpbrk(w.apps[j].name, ",\"\n\r") != NULL || w.apps[j].name[0] == '\0') {
+    if (!csv_safe_name(w.apps[j].name)) { /* names from sample files (inline ones are checked with their index) */
       ios_diag_set(s->file, "workload",
                    "application name '%s' is empty or holds a comma, quote or newline: rename it "
                    "(names are CSV cells in apps.csv)",
