@@ -49,7 +49,7 @@ typedef struct {
   double io_load, mean_io_slowdown, mean_rho_io, mean_rho_con, io_spread, machine_idle_time;
   double aggregate_bandwidth_Bps;
   long events;       /**< controller events handled */
-  long rate_changes; /**< flows restarted at a new rate */
+  long rate_changes; /**< flow segments started: first starts plus restarts at a new rate */
   double wall_time_s;
 } ios_results_t;
 
