@@ -1,0 +1,460 @@
+#!/usr/bin/env python3
+"""Figures and a Markdown report for an iosim campaign directory (the output of `iosim sweep`).
+
+usage: analysis/report.py DIR [--x COL] [--policy COL] [--metrics m1,m2] [--baseline NAME] [--gantt RUN_ID]
+
+Reads DIR/runs.csv and DIR/campaign.json (and DIR/runs/<run_id>/events.csv, resources.csv for the Gantt chart),
+writes DIR/report/*.png and DIR/report/report.md, and prints the report's path. Exit 2 on bad input (missing
+runs.csv, unknown column, no complete run) with the file, the column and the fix; see analysis/README.md.
+"""
+
+import argparse
+import glob
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import pandas as pd
+
+    import figures
+except ImportError as e:  # pragma: no cover - depends on the machine
+    sys.exit(f"report.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
+             "python3-matplotlib (make deps) and run with that python3, e.g. /usr/bin/python3 analysis/report.py")
+
+# Default metrics, in this order, when the campaign does not name them (those with at least one value).
+IMPORTANT_METRICS = ["min_yield", "efficiency", "utilization", "mean_io_slowdown", "io_spread",
+                     "aggregate_bandwidth_Bps"]
+FIXED_COLUMNS = ["run_id", "index", "seed", "status", "wall_time_s", "error"]
+FIGURE_PREFIXES = ("line_", "box_", "ratio_", "gantt_")
+MAX_BOX_GROUPS = 10  # box plots are grouped by x only when x has at most this many values
+
+
+class InputError(Exception):
+    """Bad input: reported on stderr, exit 2."""
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# inputs
+
+
+def load_runs(cdir):
+    """runs.csv as a DataFrame plus (swept columns, metric columns). Metric columns are the numeric columns after
+    `error`; they are converted to floats (empty cell = NaN)."""
+    path = os.path.join(cdir, "runs.csv")
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: file not found; fix: pass the directory written by `iosim sweep CAMPAIGN` "
+                         "(it holds runs.csv and campaign.json)")
+    try:
+        df = pd.read_csv(path, dtype={"run_id": str, "status": str, "error": str}, keep_default_na=False,
+                         na_values=[""])
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
+        raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun the campaign to rewrite it") from None
+    for col in ("run_id", "status"):
+        if col not in df.columns:
+            raise InputError(f"{path}: column '{col}' missing (columns: {', '.join(df.columns)}); fix: rerun the "
+                             "campaign with the current iosim so runs.csv has the documented columns")
+    df["status"] = df["status"].fillna("missing").str.strip()
+    df["error"] = df["error"].fillna("").astype(str) if "error" in df.columns else ""
+    cols = list(df.columns)
+    end = cols.index("seed") if "seed" in cols else cols.index("status")
+    begin = cols.index("index") + 1 if "index" in cols and cols.index("index") < end else 0
+    swept = [c for c in cols[begin:end] if c not in FIXED_COLUMNS]
+    after = cols.index("error") + 1 if "error" in cols else cols.index("status") + 1
+    metrics = []
+    for c in cols[after:]:
+        if c in FIXED_COLUMNS:
+            continue
+        conv = pd.to_numeric(df[c], errors="coerce")
+        if conv.notna().sum() == df[c].notna().sum():  # every non-empty cell is a number
+            df[c] = conv.astype(float)
+            metrics.append(c)
+    return df, swept, metrics
+
+
+def load_campaign(cdir):
+    """campaign.json as a dict ({} with a warning when absent)."""
+    path = os.path.join(cdir, "campaign.json")
+    if not os.path.isfile(path):
+        print(f"report.py: warning: {path} not found; using the directory name as title and default choices",
+              file=sys.stderr)
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            campaign = json.load(f)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}; fix: correct the "
+                         "file or rerun the campaign") from None
+    if not isinstance(campaign, dict):
+        raise InputError(f"{path}: top level is not a JSON object; fix: rerun the campaign")
+    report = campaign.get("report")
+    if report is not None and not isinstance(report, dict):
+        raise InputError(f"{path}: field 'report' is not an object; fix: write it as "
+                         '{"x": ..., "policy": ..., "metrics": [...], "baseline": ..., "gantt_run": ...}')
+    return campaign
+
+
+def _check_column(df, col, origin, runs_path):
+    if col not in df.columns:
+        raise InputError(f"column '{col}' (from {origin}) not in {runs_path}; columns are: "
+                         f"{', '.join(df.columns)}; fix: name one of them, e.g. --x {_suggest(df)}")
+
+
+def _suggest(df):
+    for c in df.columns:
+        if c not in FIXED_COLUMNS:
+            return c
+    return "COL"
+
+
+def _distinct(df, col):
+    return df[col].dropna().nunique()
+
+
+def resolve_choices(args, df, swept, metrics, campaign, cdir):
+    """Pick x, policy, metrics, baseline and the Gantt run from the command line, then campaign.report, then
+    the defaults documented in analysis/README.md."""
+    report = campaign.get("report") or {}
+    runs_path = os.path.join(cdir, "runs.csv")
+    camp_path = os.path.join(cdir, "campaign.json")
+
+    def pick(cli_value, key):
+        if cli_value is not None:
+            return cli_value, f"--{key if key != 'gantt_run' else 'gantt'}"
+        if report.get(key) is not None:
+            return report[key], f"{camp_path} report.{key}"
+        return None, None
+
+    # policy
+    policy, origin = pick(args.policy, "policy")
+    if policy is not None and str(policy).lower() == "none":
+        policy = None
+    elif policy is not None:
+        _check_column(df, policy, origin, runs_path)
+    elif origin is None:
+        policy = next((c for c in swept if c.endswith(".policy") and _distinct(df, c) > 1), None)
+
+    # x
+    x, origin = pick(args.x, "x")
+    if x is not None and str(x).lower() == "none":
+        x = None
+    elif x is not None:
+        _check_column(df, x, origin, runs_path)
+        if x == policy:
+            raise InputError(f"column '{x}' (from {origin}) is also the policy column; fix: choose another x "
+                             "or another --policy")
+    elif origin is None:
+        x = next((c for c in swept if c not in (policy, "seed") and pd.api.types.is_numeric_dtype(df[c])
+                  and _distinct(df, c) > 1), None)
+
+    # metrics
+    chosen, origin = pick(args.metrics, "metrics")
+    if chosen is not None:
+        names = [m.strip() for m in chosen.split(",")] if isinstance(chosen, str) else [str(m) for m in chosen]
+        names = [m for m in names if m]
+        for m in names:
+            _check_column(df, m, origin, runs_path)
+            if m not in metrics:
+                raise InputError(f"column '{m}' (from {origin}) in {runs_path} is not a metric column (metrics: "
+                                 f"{', '.join(metrics)}); fix: name numeric columns after 'error'")
+        chosen = names
+    else:
+        present = [m for m in metrics if df[m].notna().any()]
+        chosen = [m for m in IMPORTANT_METRICS if m in present] or present[:len(IMPORTANT_METRICS)]
+
+    # baseline
+    baseline, origin = pick(args.baseline, "baseline")
+    policy_values = sorted(df[policy].dropna().astype(str).unique()) if policy else []
+    if baseline is not None:
+        if policy is None:
+            raise InputError(f"a baseline ('{baseline}', from {origin}) needs a policy column; fix: pass "
+                             "--policy COL")
+        if str(baseline) not in policy_values:
+            raise InputError(f"baseline '{baseline}' (from {origin}) is not a value of column '{policy}' in "
+                             f"{runs_path} (values: {', '.join(policy_values)}); fix: pick one of them")
+        baseline = str(baseline)
+    elif "fairshare" in policy_values:
+        baseline = "fairshare"
+
+    gantt_run, origin = pick(args.gantt, "gantt_run")
+    return {"x": x, "policy": policy, "metrics": chosen, "baseline": baseline,
+            "gantt": None if gantt_run is None else str(gantt_run), "gantt_origin": origin}
+
+
+def choose_gantt_run(df, cdir, wanted, origin, notes):
+    """(run_id, events_csv, resources_csv) or None (with a note). An explicit --gantt that cannot be drawn is an
+    error; a campaign gantt_run that cannot be drawn falls back to the first complete run with an events.csv."""
+    def files(run_id):
+        d = os.path.join(cdir, "runs", run_id)
+        return os.path.join(d, "events.csv"), os.path.join(d, "resources.csv")
+
+    if wanted is not None:
+        ev, rs = files(wanted)
+        problem = None
+        fix = "fix: enable output.events in the campaign's base scenario, or pick a run that has an events.csv"
+        if wanted not in set(df["run_id"]):
+            problem = f"run '{wanted}' is not in {os.path.join(cdir, 'runs.csv')}"
+            fix = "fix: pick a run_id from runs.csv (16 hex characters)"
+        elif not os.path.isfile(ev):
+            problem = f"{ev}: file not found"
+        elif not os.path.isfile(rs):
+            problem = f"{rs}: file not found"
+            fix = "fix: rerun that run, or pick another one"
+        if problem is None:
+            return wanted, ev, rs
+        if origin == "--gantt":
+            raise InputError(f"--gantt: {problem}; {fix}")
+        notes.append(f"Gantt run from {origin}: {problem}; using the first complete run with an events.csv.")
+    for run_id in df.loc[figures.is_complete(df), "run_id"]:
+        ev, rs = files(run_id)
+        if os.path.isfile(ev) and os.path.isfile(rs):
+            return run_id, ev, rs
+    return None
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Markdown helpers
+
+
+def md_cell(v):
+    text = "" if v is None or (isinstance(v, float) and pd.isna(v)) else str(v)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ").strip()
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(md_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def fmt_num(v):
+    if v is None or pd.isna(v):
+        return "—"
+    return f"{v:.4g}"
+
+
+def fmt_value(v):
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return f"{v:g}"
+    return figures._fmt_value(v)
+
+
+def metric_header(m):
+    _, unit, factor = figures.unit_of(m)
+    return f"{m} ({unit})" if factor != 1.0 else m
+
+
+def means_table(runs, group_cols, metrics):
+    """Markdown table: one row per group, n and 'mean ± std' (sample std, n-1) of each metric."""
+    header = list(group_cols) + ["n"] + [metric_header(m) for m in metrics]
+    rows = []
+    if not group_cols:
+        groups = [((), runs)]
+    else:
+        groups = runs.groupby(group_cols[0] if len(group_cols) == 1 else group_cols, sort=False)
+    keyed = []
+    for key, grp in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        keyed.append((tuple(figures._natural_key(k) for k in key), key, grp))
+    for _, key, grp in sorted(keyed, key=lambda t: t[0]):
+        row = [fmt_value(k) for k in key] + [len(grp)]
+        for m in metrics:
+            _, _, factor = figures.unit_of(m)
+            vals = grp[m].dropna() * factor
+            if vals.empty:
+                row.append("—")
+            elif len(vals) == 1:
+                row.append(fmt_num(vals.iloc[0]))
+            else:
+                mean, std = vals.mean(), vals.std(ddof=1)
+                if std <= 1e-9 * abs(mean):  # rounding noise of identical values
+                    std = 0.0
+                row.append(f"{fmt_num(mean)} ± {fmt_num(std)}")
+        rows.append(row)
+    return md_table(header, rows)
+
+
+def safe_name(text):
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in text)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the report
+
+
+def build_report(cdir, args):
+    df, swept, metrics = load_runs(cdir)
+    campaign = load_campaign(cdir)
+    ch = resolve_choices(args, df, swept, metrics, campaign, cdir)
+    x, policy, chosen, baseline = ch["x"], ch["policy"], ch["metrics"], ch["baseline"]
+    runs_path = os.path.join(cdir, "runs.csv")
+
+    runs, dropped_note = figures.complete_runs(df)
+    if runs.empty:
+        counts = ", ".join(f"{n} {s}" for s, n in df["status"].value_counts().items()) or "no rows"
+        raise InputError(f"{runs_path}: no complete run ({counts}); fix: look at the 'error' column of the failed "
+                         "runs, correct the campaign and rerun it")
+    if not chosen:
+        raise InputError(f"{runs_path}: no metric column has a value; fix: pass --metrics with columns after "
+                         "'error'")
+
+    notes = []
+    chosen_run = choose_gantt_run(df, cdir, ch["gantt"], ch["gantt_origin"], notes)  # may raise: before writing
+
+    out_dir = os.path.join(cdir, "report")
+    os.makedirs(out_dir, exist_ok=True)
+    for old in glob.glob(os.path.join(out_dir, "*.png")):
+        if os.path.basename(old).startswith(FIGURE_PREFIXES):
+            os.remove(old)
+
+    md = []
+    title = campaign.get("name") or os.path.basename(os.path.normpath(cdir))
+    md.append(f"# Campaign report: {title}\n")
+    if campaign.get("description"):
+        md.append(f"{campaign['description']}\n")
+    md.append(f"Campaign directory `{cdir}`; generated by `analysis/report.py` from `runs.csv` and "
+              "`campaign.json`.\n")
+
+    # --- counts
+    status = df["status"]
+    n_complete = int(status.eq("complete").sum())
+    n_stopped = int(status.eq("stopped_at_window_end").sum())
+    n_failed = int(status.eq("failed").sum())
+    n_missing = int(status.eq("missing").sum())
+    n_other = len(df) - n_complete - n_stopped - n_failed - n_missing
+    md.append("## Runs\n")
+    md.append(f"- runs: {len(df)}")
+    md.append(f"- complete: {n_complete + n_stopped} ({n_complete} complete, {n_stopped} stopped at the window "
+              "end); only these are in the tables and figures")
+    md.append(f"- failed: {n_failed}")
+    md.append(f"- missing: {n_missing}" + (f"; other status: {n_other}" if n_other else ""))
+    for c in swept:
+        vals = figures._values_sorted(df[c])
+        shown = ", ".join(fmt_value(v) for v in vals[:12]) + (", …" if len(vals) > 12 else "")
+        md.append(f"- swept `{c}`: {len(vals)} value(s): {shown}")
+    if "seed" in df.columns:
+        seeds = figures._values_sorted(df["seed"])
+        md.append(f"- seeds: {len(seeds)} ({fmt_value(seeds[0])} to {fmt_value(seeds[-1])})" if seeds else
+                  "- seeds: none")
+    md.append(f"- report choices: x = `{x or 'none'}`, policy = `{policy or 'none'}`, baseline = "
+              f"`{baseline or 'none'}`, metrics = "
+              + ", ".join(f"`{m}`" for m in chosen))
+    others = [c for c in swept if c not in (x, policy) and _distinct(df, c) > 1]
+    pooled = f" (pooled over {', '.join(others)})" if others else ""
+    if others:
+        md.append("- the tables and figures pool the runs over the other swept columns: "
+                  + ", ".join(f"`{c}`" for c in others))
+    md.append("")
+
+    bad = df[~figures.is_complete(df)]
+    if len(bad):
+        md.append("### Runs not complete\n")
+        header = ["run_id"] + (["index"] if "index" in df.columns else []) + swept + \
+            (["seed"] if "seed" in df.columns else []) + ["status", "error"]
+        rows = [[r[c] if c in ("run_id", "status", "error") else fmt_value(r[c]) for c in header]
+                for _, r in bad.iterrows()]
+        md.append(md_table(header, rows) + "\n")
+
+    # --- means
+    md.append("## Means\n")
+    md.append("Mean ± sample standard deviation (n − 1) over the complete runs; n = number of complete runs; "
+              "bandwidths in GB/s, times in s, other metrics dimensionless." + pooled + "\n")
+    if policy:
+        md.append(f"### Per {policy}\n")
+        md.append(means_table(runs, [policy], chosen) + "\n")
+    if x:
+        md.append(f"### Per {policy + ' and ' if policy else ''}{x}\n")
+        md.append(means_table(runs, ([policy] if policy else []) + [x], chosen) + "\n")
+    if not policy and not x:
+        md.append(means_table(runs, [], chosen) + "\n")
+
+    # --- figures
+    md.append("## Figures\n")
+    instance_cols = [c for c in swept if c != policy] + (["seed"] if "seed" in df.columns else [])
+    box_by = x if x and _distinct(df, x) <= MAX_BOX_GROUPS else None
+    per = f"one line per `{policy}`" if policy else "all runs as one line"
+    for m in chosen:
+        md.append(f"### {m}\n")
+        if runs[m].notna().sum() == 0:
+            md.append(f"No complete run has a value of `{m}` (not applicable to these scenarios); no figure.\n")
+            continue
+        stem = safe_name(m)
+        if x:
+            png = f"line_{stem}.png"
+            figures.metric_vs_param(df, x, m, policy, os.path.join(out_dir, png))
+            md.append(f"![{m} versus {x}]({png})\n")
+            md.append(f"*Mean `{m}` (line) and its 10th–90th percentile band (shaded) over the complete runs, "
+                      f"versus `{x}`, {per}{pooled}.*\n")
+        png = f"box_{stem}.png"
+        figures.boxplot_per_policy(df, m, policy, os.path.join(out_dir, png), by=box_by)
+        md.append(f"![{m} per policy]({png})\n")
+        md.append(f"*Distribution of `{m}` over the complete runs per `{policy or 'run'}`"
+                  + (f" and value of `{box_by}`" if box_by else "")
+                  + f"{pooled}: box = quartiles, whiskers = 1.5 × IQR, bar = median, triangle = mean.*\n")
+        if policy and baseline:
+            png = f"ratio_{stem}.png"
+            table = figures.ratio_table(df, m, policy, baseline, instance_cols)
+            if table.empty:
+                md.append(f"No instance has a complete `{baseline}` run and a complete run of another policy "
+                          f"with a nonzero `{m}`; no ratio figure.\n")
+            else:
+                figures.ratio_to_baseline(df, m, policy, baseline, instance_cols, os.path.join(out_dir, png),
+                                          x=box_by)
+                md.append(f"![{m} relative to {baseline}]({png})\n")
+                md.append(f"*`{m}` of each policy divided by that of `{baseline}` on the same instance (same "
+                          + ", ".join(f"`{c}`" for c in instance_cols)
+                          + ")" + (f", per value of `{box_by}`" if box_by else "")
+                          + f"; above the dashed line at 1 the policy has a higher `{m}` than `{baseline}`.*\n")
+
+    # --- Gantt
+    md.append("## Gantt chart\n")
+    if chosen_run is None:
+        md.append("No complete run has an `events.csv` (enable `output.events` in the campaign's base scenario "
+                  "to get one); no Gantt chart.\n")
+    else:
+        run_id, ev, rs = chosen_run
+        row = df[df["run_id"] == run_id].iloc[0]
+        params = ", ".join(f"{c} = {fmt_value(row[c])}" for c in swept + (["seed"] if "seed" in df.columns else []))
+        png = f"gantt_{safe_name(run_id)}.png"
+        figures.gantt(ev, rs, os.path.join(out_dir, png), title=f"Run {run_id}: {params}")
+        md.append(f"![Gantt chart of run {run_id}]({png})\n")
+        md.append(f"*Run `{run_id}` ({params}): work phases and I/O operations of each application (top) and the "
+                  "occupancy of each resource, sum of its transfer rates / capacity (bottom).*\n")
+    if notes:
+        md.append("## Notes\n")
+        md.extend(f"- {n}" for n in notes)
+        md.append("")
+
+    report_path = os.path.join(out_dir, "report.md")
+    tmp = report_path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("\n".join(md).rstrip() + "\n")
+    os.replace(tmp, report_path)
+    for n in notes:
+        print(f"report.py: note: {n}", file=sys.stderr)
+    return report_path
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="Figures and a Markdown report (DIR/report/report.md) for an iosim "
+                                "campaign directory.")
+    p.add_argument("dir", metavar="DIR", help="campaign directory (holds runs.csv, campaign.json, runs/)")
+    p.add_argument("--x", help="swept column on the x axis ('none' for no x)")
+    p.add_argument("--policy", help="column whose values are compared ('none' for one group)")
+    p.add_argument("--metrics", help="comma-separated metric columns")
+    p.add_argument("--baseline", help="policy value the ratios are relative to")
+    p.add_argument("--gantt", metavar="RUN_ID", help="run whose events.csv is drawn as a Gantt chart")
+    args = p.parse_args(argv)
+    try:
+        path = build_report(args.dir, args)
+    except InputError as e:
+        print(f"report.py: error: {e}", file=sys.stderr)
+        return 2
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
