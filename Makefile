@@ -32,6 +32,7 @@ test: format-check build build-asan
 
 bench: build
 	analysis/bench.sh
+	analysis/bench_sweep.sh
 
 clean:
 	rm -rf build build-asan

@@ -8,7 +8,7 @@ iters=${2:-100}
 bin=${IOSIM_BIN:-build/iosim}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 platforms/genplatform.py forwarding --compute "$apps" --ionodes 20 -o "$work/bench.xml"
+"$bin" platform forwarding --set compute="$apps" --set ionodes=20 -o "$work/bench.xml"
 python3 - "$apps" "$iters" "$work" <<'PY'
 import json, random, sys
 apps, iters, work = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]

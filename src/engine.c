@@ -9,6 +9,7 @@
 #include "ios_diag.h"
 #include "ios_sg.h"
 
+#include <errno.h>
 #include <math.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -39,6 +40,8 @@ typedef struct transfer {
   unsigned gen;     /* bumped at every re-rate; stale actors and events compare it */
   int starting;     /* a transfer actor was spawned and has not started its flow yet */
   int slot;         /* index in its resource's active list, -1 when not pending */
+  double seg_start; /* s: start of the current flow segment (events.csv) */
+  double seg_rem0;  /* bytes remaining when the current segment started */
 } transfer_t;
 
 typedef struct {
@@ -94,6 +97,8 @@ typedef struct {
   ios_results_t *r;
   struct timespec wall0;
   double last_progress;
+  FILE *ev;          /* events.csv being written (output.events), or NULL */
+  char ev_tmp[4200]; /* its temporary path */
 } engine_t;
 
 static engine_t E; /* one engine per process */
@@ -125,6 +130,34 @@ static void push_event(int type, int app, transfer_t *t, unsigned gen) {
   sg_sem_release(E.sem);
 }
 
+/* ---------------------------------------------------------------- events.csv (docs/outputs.md) */
+
+static const char *res_name(int res) {
+  return res < 0 ? E.p->pfs.name : E.p->res[res].name;
+}
+
+/* One interval row: app, kind (work, io, transfer), resource, start_s, end_s, bytes, rate_Bps (mean over it). */
+static void ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
+  if (E.ev == NULL) return;
+  fprintf(E.ev, "%s,%s,%s,%.17g,%.17g,", E.apps[app].a->name, kind, resource, t0, t1);
+  if (bytes >= 0) {
+    fprintf(E.ev, "%.17g,", bytes);
+    if (t1 > t0) fprintf(E.ev, "%.17g", bytes / (t1 - t0));
+  } else
+    fputc(',', E.ev);
+  fputc('\n', E.ev);
+}
+
+static void ev_io_row(const app_state_t *as, double volume) {
+  if (E.ev == NULL) return;
+  char names[1024] = "";
+  for (int i = 0; i < as->ntransfers; i++) {
+    size_t l = strlen(names);
+    snprintf(names + l, sizeof names - l, "%s%s", i ? ";" : "", res_name(as->t[i].res));
+  }
+  ev_row((int)(as - E.apps), "io", names, as->posted, now(), volume);
+}
+
 /* ---------------------------------------------------------------- transfer layer */
 
 static void transfer_actor(int argc, char **argv) {
@@ -138,6 +171,7 @@ static void transfer_actor(int argc, char **argv) {
   t->flow = flow;
   if (ios_flow_wait(flow) == 0 && t->flow == flow) {
     t->flow = NULL;
+    ev_row(t->app, "transfer", res_name(t->res), t->seg_start, now(), t->seg_rem0);
     t->remaining = 0;
     push_event(EV_COMPLETE, t->app, t, gen);
   }
@@ -153,12 +187,15 @@ static void set_rate(transfer_t *t, double r) {
     ios_flow_cancel(t->flow);
     t->flow = NULL;
     t->remaining = rem;
+    if (now() > t->seg_start) ev_row(t->app, "transfer", res_name(t->res), t->seg_start, now(), t->seg_rem0 - rem);
   }
   t->gen++;
   t->rate = r;
   t->starting = 0;
   if (r > 0) {
     t->starting = 1;
+    t->seg_start = now();
+    t->seg_rem0 = t->remaining;
     E.rate_changes++;
     sg_actor_t a = sg_actor_init("transfer", E.apps[t->app].host);
     sg_actor_set_data(a, t);
@@ -287,6 +324,7 @@ static void on_complete(transfer_t *t, unsigned gen) {
   if (--as->nleft == 0) {
     as->op_active = 0;
     double v = as->a->phases[as->phase].value;
+    ev_io_row(as, v);
     as->bytes_done += v;
     as->io_time += now() - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
@@ -392,6 +430,7 @@ static void app_actor(int argc, char **argv) {
       as->state = ST_WORK;
       as->phase_start = now();
       sg_actor_sleep_for(ph->value);
+      ev_row(j, "work", "", as->phase_start, now(), -1);
       as->work_done += ph->value;
       as->state = ST_WAITING;
     } else if (ph->value > 0) {
@@ -475,10 +514,11 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     total_nodes += w->apps[j].nodes;
   }
   if (total_nodes > p->ncompute) {
-    ios_diag_set(s->platform, "compute nodes",
-                 "the applications need %d compute nodes but the platform has %d: use a larger platform "
-                 "(platforms/genplatform.py --compute) or fewer applications",
-                 total_nodes, p->ncompute);
+    ios_diag_set(
+        s->platform, "compute nodes",
+        "the applications need %d compute nodes but the platform has %d: use a larger platform "
+        "(iosim platform KIND --set compute=N, or platform.compute in a platform object) or fewer applications",
+        total_nodes, p->ncompute);
     {
       rc = IOS_EINVAL;
       goto fail;
@@ -601,6 +641,16 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     }
   }
 
+  if (s->events) { /* written through a temporary file, renamed when the run has finished */
+    snprintf(E.ev_tmp, sizeof E.ev_tmp, "%s/.events.csv.tmp", s->out_dir);
+    if ((E.ev = fopen(E.ev_tmp, "w")) == NULL) {
+      ios_diag_set(E.ev_tmp, "output.events", "cannot write (%s): choose a writable output.dir", strerror(errno));
+      rc = IOS_EIO;
+      goto fail;
+    }
+    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev);
+  }
+
   E.apps_left = w->napps;
   for (int j = 0; j < w->napps; j++) {
     sg_actor_t a = sg_actor_init(w->apps[j].name, E.apps[j].host);
@@ -669,6 +719,18 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   r->rate_changes = E.rate_changes;
   ios_metrics_compute(w, p, profiles, r);
   r->wall_time_s = wall_since(&E.wall0);
+  if (E.ev != NULL) {
+    char final[4200];
+    snprintf(final, sizeof final, "%s/events.csv", s->out_dir);
+    int bad = ferror(E.ev);
+    bad |= fclose(E.ev) != 0;
+    E.ev = NULL;
+    if (bad || rename(E.ev_tmp, final) != 0) {
+      remove(E.ev_tmp);
+      ios_diag_set(final, NULL, "cannot write (%s): check free space", strerror(errno));
+      rc = IOS_EIO;
+    }
+  }
 
   for (int j = 0; j < w->napps; j++) {
     free(E.apps[j].res);
@@ -688,7 +750,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   free(views);
   free(alloc_n);
   free(caps);
-  return IOS_OK;
+  return rc;
 
 fail: /* a rejected workload: nothing was simulated */
   free(placed);

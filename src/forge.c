@@ -107,10 +107,11 @@ static int number(const cJSON *g, const char *key, double def, double *out) {
 
 /* RR-9549 §5.3 over FORGE patterns: K patterns drawn without replacement (IPDPS'21 §3.2), each keeping its node
  * count and measured profile; p ~ U{phases_min..phases_max}; X ~ U[0, b] with log(1+b) = b·Θ·N/K; T_cpu + T_io(1) =
- * horizon H; V_io = H·b_j(1)/(1+X), T_cpu = H·(1 − 1/(1+X)); p equal phases of work then I/O. */
+ * horizon H; V_io = H·b_j(1)/(1+X), T_cpu = H·(1 − 1/(1+X)); p equal phases of work then I/O. N is the platform's
+ * pool size unless "resources" fixes it (so one workload can be replayed on platforms of different sizes). */
 int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w) {
-  static const char *const keys[] = {"kind",      "profiles",   "count",      "io_load",
-                                     "horizon_s", "phases_min", "phases_max", NULL};
+  static const char *const keys[] = {"kind",       "profiles",   "count",     "io_load", "horizon_s",
+                                     "phases_min", "phases_max", "resources", NULL};
   const cJSON *item;
   cJSON_ArrayForEach(item, g) {
     int ok = 0;
@@ -118,7 +119,8 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
       ok |= strcmp(item->string, keys[k]) == 0;
     if (!ok) {
       ios_diag_set(file, "workload.generator",
-                   "unknown field '%s'; valid: kind, profiles, count, io_load, horizon_s, phases_min, phases_max",
+                   "unknown field '%s'; valid: kind, profiles, count, io_load, horizon_s, phases_min, phases_max, "
+                   "resources",
                    item->string);
       return IOS_EINVAL;
     }
@@ -128,20 +130,20 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
     ios_diag_set(file, "workload.generator.kind", "must be \"rr9549\" (RR-9549 §5.3 over FORGE profiles)");
     return IOS_EINVAL;
   }
-  double K, theta, H, pmin, pmax;
+  double K, theta, H, pmin, pmax, N;
   if (number(g, "count", 16, &K) || number(g, "io_load", 0.5, &theta) || number(g, "horizon_s", 5000, &H) ||
-      number(g, "phases_min", 2, &pmin) || number(g, "phases_max", 20, &pmax) || K < 1 || K != floor(K) ||
-      !(theta > 0) || !(H > 0) || pmin < 1 || pmax < pmin || pmin != floor(pmin) || pmax != floor(pmax)) {
+      number(g, "phases_min", 2, &pmin) || number(g, "phases_max", 20, &pmax) || number(g, "resources", p->nres, &N) ||
+      K < 1 || K != floor(K) || !(theta > 0) || !(H > 0) || pmin < 1 || pmax < pmin || pmin != floor(pmin) ||
+      pmax != floor(pmax) || N < 1 || N != floor(N)) {
     ios_diag_set(file, "workload.generator",
-                 "count (integer >= 1), io_load (> 0), horizon_s (> 0), phases_min <= phases_max (integers >= 1) "
-                 "must be numbers in range");
+                 "count (integer >= 1), io_load (> 0), horizon_s (> 0), phases_min <= phases_max (integers >= 1), "
+                 "resources (integer >= 1, default: the platform's pool size) must be numbers in range");
     return IOS_EINVAL;
   }
-  double b = ios_rr9549_bound(theta * p->nres / K);
+  double b = ios_rr9549_bound(theta * N / K);
   if (b < 0) {
     ios_diag_set(file, "workload.generator.io_load",
-                 "Θ·N/K = %g·%d/%g must be < 1 for RR-9549 §5.3: lower io_load or use more applications", theta,
-                 p->nres, K);
+                 "Θ·N/K = %g·%g/%g must be < 1 for RR-9549 §5.3: lower io_load or use more applications", theta, N, K);
     return IOS_EINVAL;
   }
   const cJSON *pf = cJSON_GetObjectItemCaseSensitive(g, "profiles");

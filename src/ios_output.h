@@ -13,6 +13,9 @@
 extern "C" {
 #endif
 
+/** Creates directory `dir` and its missing parents (mode 0777 & umask). @return 0, or -1 with errno set. */
+int ios_mkdirs(const char *dir);
+
 /** Removes a previous results.json from the output directory (creating the directory). @return IOS_OK or IOS_EIO
  * with ios_diag_message(). */
 int ios_output_prepare(const ios_scenario_t *s);

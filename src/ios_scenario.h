@@ -21,7 +21,10 @@ extern "C" {
 typedef struct {
   char *file;                                /**< scenario path (owned) */
   cJSON *resolved;                           /**< the whole scenario with every default filled in (owned) */
-  const char *platform;                      /**< platform XML path (resolved) */
+  const char *platform;                      /**< platform XML path (resolved); NULL until materialised when the
+                                                  scenario gives a platform family (platform_spec) */
+  const cJSON *platform_spec;                /**< {"kind": ..., params} of a generated platform, or NULL */
+  char *generated_platform;                  /**< path of the XML written for platform_spec (owned), or NULL */
   const cJSON *workload;                     /**< the "workload" object */
   const ios_allocation_policy_t *allocation; /**< chosen allocation policy */
   ios_params_t allocation_params;
@@ -44,6 +47,24 @@ typedef struct {
  * JSON, else taken as a string). @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file,
  * the field and the fix; `out` is untouched on failure. */
 int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenario_t *out);
+
+/** Validates a scenario given as a JSON tree (`user`, borrowed; relative paths in it are taken as they are) and
+ * fills `out`; `label` names it in messages (e.g. "campaign.json: point 3"). Same errors as ios_scenario_load. */
+int ios_scenario_from_json(const cJSON *user, const char *label, ios_scenario_t *out);
+
+/** Makes the relative path fields of a user tree absolute with respect to `dir` (a directory with a trailing '/';
+ * "" leaves them). @return IOS_OK or IOS_ENOMEM. */
+int ios_scenario_rebase(cJSON *user, const char *dir);
+
+/** Sets dotted field `key` of a user tree to a copy of `value`, creating intermediate objects; a relative path
+ * value of a path field is made relative to `dir` ("" = the current directory). Names are not checked here
+ * (ios_scenario_from_json does). @return IOS_OK, IOS_EINVAL (bad key) or IOS_ENOMEM. */
+int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, const char *dir);
+
+/** For a scenario with a platform family (platform_spec): writes its XML to `xml_path` (through a temporary file
+ * and a rename) and points `platform` at it. A no-op otherwise. @return IOS_OK, IOS_EINVAL (a parameter value the
+ * family rejects) or IOS_EIO, with ios_diag_message(). */
+int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path);
 
 /** Frees what the scenario owns. */
 void ios_scenario_free(ios_scenario_t *s);

@@ -2,15 +2,22 @@
 #include "ios_diag.h"
 #include "ios_engine.h"
 #include "ios_output.h"
+#include "ios_sweep.h"
+#include "ios_platgen.h"
 #include "ios_workload.h"
 
 #include <simgrid/engine.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef IOSIM_SOURCE_DIR
 #define IOSIM_SOURCE_DIR "."
+#endif
+#ifndef IOSIM_PYTHON
+#define IOSIM_PYTHON "/usr/bin/python3"
 #endif
 
 static void usage(FILE *f) {
@@ -18,6 +25,10 @@ static void usage(FILE *f) {
              "       iosim run SCENARIO [--out DIR] [--set key=value]...\n"
              "       iosim check SCENARIO [--set key=value]...   validate only\n"
              "       iosim policies                list every policy with its source\n"
+             "       iosim platform KIND [--set param=value]... [-o FILE]   generate a platform XML\n"
+             "       iosim sweep CAMPAIGN [--jobs N] [--out DIR] [--shard I/N] [--emit-slurm]   run a campaign\n"
+             "       iosim merge DIR... [--out DIR]   combine shard outputs into one runs.csv\n"
+             "       iosim report DIR              figures and a Markdown report of a campaign (analysis/report.py)\n"
              "Exit codes: 0 ok, 2 bad input, 1 internal error. See README.md and docs/.\n");
 }
 
@@ -50,9 +61,51 @@ static int list_policies(void) {
   return 0;
 }
 
+/* `iosim report DIR [options]`: the campaign report is written in Python (pandas, matplotlib). */
+static int run_report(int argc, char **argv) {
+  static const char script[] = IOSIM_SOURCE_DIR "/analysis/report.py";
+  char **args = calloc((size_t)argc + 3, sizeof *args);
+  if (args == NULL) return 1;
+  args[0] = IOSIM_PYTHON;
+  args[1] = (char *)script;
+  for (int i = 1; i < argc; i++)
+    args[i + 1] = argv[i];
+  execv(IOSIM_PYTHON, args);
+  fprintf(stderr, "iosim: error: cannot run %s %s (%s): install python3-pandas and python3-matplotlib (make deps)\n",
+          IOSIM_PYTHON, script, strerror(errno));
+  free(args);
+  return 1;
+}
+
+/* A scenario with a platform family gets its XML generated: beside the results for a run (so it can be replayed),
+ * in a temporary file for a check. */
+static int materialize_platform(ios_scenario_t *s, int check, char *tmp, size_t n) {
+  tmp[0] = '\0';
+  if (s->platform_spec == NULL) return IOS_OK;
+  if (check) {
+    snprintf(tmp, n, "%s/iosim-platform-XXXXXX", getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+      ios_diag_set(tmp, NULL, "cannot create a temporary file (%s): set TMPDIR to a writable directory",
+                   strerror(errno));
+      tmp[0] = '\0';
+      return IOS_EIO;
+    }
+    close(fd);
+    return ios_scenario_materialize_platform(s, tmp);
+  }
+  char path[4200];
+  snprintf(path, sizeof path, "%s/platform.xml", s->out_dir);
+  return ios_scenario_materialize_platform(s, path);
+}
+
 int main(int argc, char **argv) {
   const char *cmd = argc > 1 ? argv[1] : "run";
   if (strcmp(cmd, "policies") == 0) return list_policies();
+  if (strcmp(cmd, "sweep") == 0) return ios_sweep_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "merge") == 0) return ios_merge_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "report") == 0) return run_report(argc - 1, argv + 1);
+  if (strcmp(cmd, "platform") == 0) return ios_platgen_main(argc - 1, argv + 1);
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
     usage(stdout);
     return 0;
@@ -99,7 +152,10 @@ int main(int argc, char **argv) {
   free(sets);
   free(out_set);
   if (rc != IOS_OK) return exit_code(rc);
-  if (!check && (rc = ios_output_prepare(&s)) != IOS_OK) { /* no earlier results.json survives a failed run */
+  char tmp_platform[4200] = "";
+  if ((!check && (rc = ios_output_prepare(&s)) != IOS_OK) || /* no earlier results.json survives a failed run */
+      (rc = materialize_platform(&s, check, tmp_platform, sizeof tmp_platform)) != IOS_OK) {
+    if (tmp_platform[0] != '\0') remove(tmp_platform);
     ios_scenario_free(&s);
     return exit_code(rc);
   }
@@ -135,6 +191,7 @@ int main(int argc, char **argv) {
     ios_workload_free(&w);
     ios_platform_free(&p);
   }
+  if (tmp_platform[0] != '\0') remove(tmp_platform);
   ios_scenario_free(&s);
   return exit_code(rc);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int mkdirs(const char *dir) {
+int ios_mkdirs(const char *dir) {
   char buf[4096];
   snprintf(buf, sizeof buf, "%s", dir);
   for (char *s = buf + 1; *s; s++)
@@ -28,7 +28,7 @@ static void path_in(char *buf, size_t n, const char *dir, const char *name) {
 
 int ios_output_prepare(const ios_scenario_t *s) {
   char path[4200];
-  if (mkdirs(s->out_dir) != 0) {
+  if (ios_mkdirs(s->out_dir) != 0) {
     ios_diag_set(s->file, "output.dir", "cannot create '%s' (%s): choose a writable directory", s->out_dir,
                  strerror(errno));
     return IOS_EIO;

@@ -1,6 +1,7 @@
 /* iosim — scenario loading and validation (see ios_scenario.h). */
 #include "ios_scenario.h"
 #include "ios_diag.h"
+#include "ios_platgen.h"
 
 #include <errno.h>
 #include <math.h>
@@ -135,7 +136,8 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
       if (rc != IOS_OK) return rc;
       continue;
     }
-    if (d != NULL && !cJSON_IsNull(d) && !cJSON_IsNull(u) &&
+    int platform_spec = strcmp(child, "platform") == 0 && cJSON_IsObject(u); /* a parametric platform family */
+    if (d != NULL && !platform_spec && !cJSON_IsNull(d) && !cJSON_IsNull(u) &&
         ((cJSON_IsBool(d) != cJSON_IsBool(u)) || (cJSON_IsNumber(d) && !cJSON_IsNumber(u)) ||
          (cJSON_IsString(d) && !cJSON_IsString(u)) || (cJSON_IsArray(d) && !cJSON_IsArray(u)) ||
          (cJSON_IsObject(d) && !cJSON_IsObject(u)))) {
@@ -152,31 +154,24 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
   return IOS_OK;
 }
 
-/* Applies one "a.b.c=value" override to the user tree. */
-static int apply_set(cJSON *user, const char *assignment) {
-  const char *eq = strchr(assignment, '=');
-  if (eq == NULL || eq == assignment) {
-    ios_diag_set("--set", assignment, "must be KEY=VALUE with a dotted key, e.g. --set sharing.policy=fcfs");
-    return IOS_EINVAL;
-  }
+/* Sets dotted `key` of the user tree to `value` (owned, consumed), creating intermediate objects. A relative path
+ * value of a path field is made relative to `dir` (a directory with a trailing '/', or "" for the current
+ * directory). */
+static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *dir) {
   char key[256];
-  snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
-  const char *text = eq + 1;
-  cJSON *value = cJSON_Parse(text);
-  if (value == NULL) value = cJSON_CreateString(text);
-  if (value == NULL) return IOS_ENOMEM;
-  /* paths given on the command line are relative to the current directory */
+  snprintf(key, sizeof key, "%s", dotted);
   for (int i = 0; path_fields[i] != NULL; i++)
-    if (strcmp(key, path_fields[i]) == 0 && cJSON_IsString(value) && text[0] != '/' && text[0] != '$') {
-      char cwd[4096];
-      if (getcwd(cwd, sizeof cwd) != NULL) {
-        size_t n = strlen(cwd) + strlen(value->valuestring) + 2;
-        char *abs = malloc(n);
-        if (abs != NULL) {
-          snprintf(abs, n, "%s/%s", cwd, value->valuestring);
-          cJSON_SetValuestring(value, abs);
-          free(abs);
-        }
+    if (strcmp(key, path_fields[i]) == 0 && cJSON_IsString(value) && value->valuestring[0] != '/' &&
+        value->valuestring[0] != '$') {
+      char cwd[4096] = "";
+      if (dir[0] == '\0' && getcwd(cwd, sizeof cwd - 1) != NULL) strcat(cwd, "/");
+      const char *base = dir[0] != '\0' ? dir : cwd;
+      size_t n = strlen(base) + strlen(value->valuestring) + 1;
+      char *abs = malloc(n);
+      if (abs != NULL) {
+        snprintf(abs, n, "%s%s", base, value->valuestring);
+        cJSON_SetValuestring(value, abs);
+        free(abs);
       }
     }
   cJSON *cur = user;
@@ -205,7 +200,24 @@ static int apply_set(cJSON *user, const char *assignment) {
     tok = next;
   }
   cJSON_Delete(value);
+  ios_diag_set(NULL, dotted, "is not a valid dotted field name (e.g. sharing.policy)");
   return IOS_EINVAL;
+}
+
+/* Applies one "a.b.c=value" override to the user tree; paths are relative to the current directory. */
+static int apply_set(cJSON *user, const char *assignment) {
+  const char *eq = strchr(assignment, '=');
+  if (eq == NULL || eq == assignment || eq - assignment >= 256) {
+    ios_diag_set("--set", assignment, "must be KEY=VALUE with a dotted key, e.g. --set sharing.policy=fcfs");
+    return IOS_EINVAL;
+  }
+  char key[256];
+  snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
+  const char *text = eq + 1;
+  cJSON *value = cJSON_Parse(text);
+  if (value == NULL) value = cJSON_CreateString(text);
+  if (value == NULL) return IOS_ENOMEM;
+  return set_tree(user, key, value, "");
 }
 
 /* Lists the names of a NULL-terminated policy table (by field offset of `name`). */
@@ -289,12 +301,18 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     return IOS_EINVAL;
 
   const cJSON *v = get_path(root, "platform");
-  if (!cJSON_IsString(v)) {
+  if (cJSON_IsObject(v)) {
+    char where[300];
+    snprintf(where, sizeof where, "%s: platform", file);
+    if (ios_platgen_check(v, where) != IOS_OK) return IOS_EINVAL;
+    s->platform_spec = v;
+  } else if (!cJSON_IsString(v)) {
     ios_diag_set(file, "platform",
-                 "must be the path of a SimGrid platform XML file, e.g. \"platforms/pfs-single.xml\"");
+                 "must be the path of a SimGrid platform XML file, e.g. \"platforms/pfs-single.xml\", or a "
+                 "platform family {\"kind\": \"forwarding\", \"ionodes\": 8} (see `iosim platform --help`)");
     return IOS_EINVAL;
-  }
-  s->platform = v->valuestring;
+  } else
+    s->platform = v->valuestring;
   s->workload = get_path(root, "workload");
 
   s->window_fraction = get_path(root, "window.length_fraction")->valuedouble;
@@ -363,18 +381,23 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
   char dir[4096] = "";
   const char *slash = strrchr(path, '/');
   if (slash != NULL) snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
-  cJSON *root = cJSON_Parse(defaults_json);
-  int rc = root != NULL ? rebase_paths(user, dir) : IOS_ENOMEM;
+  int rc = rebase_paths(user, dir);
   for (int i = 0; rc == IOS_OK && i < nsets; i++)
     rc = apply_set(user, sets[i]);
-  if (rc == IOS_OK) rc = merge(root, user, "", path);
+  if (rc == IOS_OK) rc = ios_scenario_from_json(user, path, out);
   cJSON_Delete(user);
+  return rc;
+}
+
+int ios_scenario_from_json(const cJSON *user, const char *label, ios_scenario_t *out) {
+  cJSON *root = cJSON_Parse(defaults_json);
+  int rc = root != NULL ? merge(root, user, "", label) : IOS_ENOMEM;
   ios_scenario_t s;
   memset(&s, 0, sizeof s);
-  if (rc == IOS_OK) rc = extract(root, path, &s);
-  if (rc == IOS_OK) {
+  if (rc == IOS_OK) rc = extract(root, label, &s);
+  if (rc == IOS_OK && s.platform_spec == NULL) {
     cJSON *pf = get_path(root, "platform");
-    char *expanded = ios_expand_path(pf->valuestring, path, "platform");
+    char *expanded = ios_expand_path(pf->valuestring, label, "platform");
     if (expanded == NULL)
       rc = IOS_EINVAL;
     else {
@@ -388,12 +411,56 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
     return rc;
   }
   s.resolved = root;
-  s.file = strdup(path);
+  s.file = strdup(label);
   *out = s;
   return IOS_OK;
 }
 
+int ios_scenario_rebase(cJSON *user, const char *dir) {
+  return rebase_paths(user, dir);
+}
+
+int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, const char *dir) {
+  if (strlen(key) >= 256 || key[0] == '\0') {
+    ios_diag_set(NULL, key, "is not a valid dotted field name (e.g. sharing.policy)");
+    return IOS_EINVAL;
+  }
+  cJSON *copy = cJSON_Duplicate(value, 1);
+  return copy != NULL ? set_tree(user, key, copy, dir) : IOS_ENOMEM;
+}
+
+int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path) {
+  if (s->platform_spec == NULL) return IOS_OK;
+  size_t n = strlen(xml_path) + 8;
+  char *tmp = malloc(n);
+  if (tmp == NULL) return IOS_ENOMEM;
+  snprintf(tmp, n, "%s.tmp", xml_path);
+  FILE *f = fopen(tmp, "w");
+  if (f == NULL) {
+    ios_diag_set(xml_path, NULL, "cannot write the generated platform (%s): check the output directory",
+                 strerror(errno));
+    free(tmp);
+    return IOS_EIO;
+  }
+  char where[300];
+  snprintf(where, sizeof where, "%s: platform", s->file);
+  int rc = ios_platgen_write(s->platform_spec, where, "the scenario's platform object", f);
+  int bad = fclose(f) != 0;
+  if (rc == IOS_OK && (bad || rename(tmp, xml_path) != 0)) {
+    ios_diag_set(xml_path, NULL, "cannot write the generated platform (%s)", strerror(errno));
+    rc = IOS_EIO;
+  }
+  if (rc != IOS_OK) remove(tmp);
+  free(tmp);
+  if (rc != IOS_OK) return rc;
+  free(s->generated_platform);
+  s->generated_platform = strdup(xml_path);
+  s->platform = s->generated_platform;
+  return s->platform != NULL ? IOS_OK : IOS_ENOMEM;
+}
+
 void ios_scenario_free(ios_scenario_t *s) {
+  free(s->generated_platform);
   cJSON_Delete(s->resolved);
   free(s->file);
   memset(s, 0, sizeof *s);

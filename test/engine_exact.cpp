@@ -128,6 +128,20 @@ TEST(engine_exact, TwoAppsFairshareSimultaneous) {
   EXPECT_REL(r.res("r0").bytes, 5e9, kTol);
 }
 
+// System: as above under timeshare (RR-9549 §5.2: colliding applications take turns). Both post at t = 0; k = 2:
+// A gets 8e8/2 = 4e8, B 6e8/2 = 3e8 (sum 7e8 <= B: the resource had room, the collision still halves them).
+//   A ends at 2e9/4e8 = 5 s; B has then moved 5·3e8 = 1.5e9 B; alone (k = 1) it gets 6e8 for the other 1.5e9 B:
+//   2.5 s → B ends at 7.5 s.
+TEST(engine_exact, TwoAppsTimeshareSimultaneous) {
+  SimRun r = run_ok(scenario(R"([{"name": "A", "profile": {"1": 8e8}, "io": 2e9},
+                              {"name": "B", "profile": {"1": 6e8}, "io": 3e9}])",
+                             "timeshare"),
+                    one_resource_platform());
+  EXPECT_REL(r.app("A").end, 5.0, kTol);
+  EXPECT_REL(r.app("B").end, 7.5, kTol);
+  EXPECT_REL(r.res("r0").busy_time, 7.5, kTol);
+}
+
 // System: as above under fcfs; both post at t = 0, A first in posting order (workload order breaks the tie).
 // Expectations: A gets min(8e8, B) = 8e8, B gets min(6e8, 1e9 − 8e8) = 2e8.
 //   A ends at 2e9/8e8 = 2.5 s; B has then 2.5·2e8 = 5e8 B; the rest 2.5e9 B at 6e8 takes 25/6 s

@@ -557,6 +557,24 @@ TEST(SharingFairshare, CapsWhenUndersubscribed) {
   EXPECT_DOUBLE_EQ(r[1], 6.0);
 }
 
+TEST(SharingTimeshare, EachTakesItsTurn) {
+  // System (RR-9549 §5.2): k applications colliding on one resource alternate, each at its own rate one unit in k.
+  // B = 10, caps {3, 6}: k = 2, rates {3/2, 6/2} = {1.5, 3}, sum 4.5 <= B: even though B could serve both caps in
+  // full (fairshare would give {3, 6}), each is slowed by the collision.
+  const ios_sharing_policy_t *pol = ios_sharing_find("timeshare");
+  ASSERT_NE(pol, nullptr);
+  std::vector<double> r = share(pol, 10.0, {transfer(3), transfer(6)});
+  EXPECT_DOUBLE_EQ(r[0], 1.5);
+  EXPECT_DOUBLE_EQ(r[1], 3.0);
+  // Alone: its cap (k = 1).
+  r = share(pol, 10.0, {transfer(7)});
+  EXPECT_DOUBLE_EQ(r[0], 7.0);
+  // B = 10, caps {30, 30, 30}: k = 3, cap/k = 10 each, sum 30 > B: scaled by 10/30 to {10/3, 10/3, 10/3}.
+  r = share(pol, 10.0, {transfer(30), transfer(30), transfer(30)});
+  for (double x : r)
+    EXPECT_DOUBLE_EQ(x, 10.0 / 3.0);
+}
+
 TEST(SharingFcfs, ByPostingTime) {
   // System (RR-9502 §4.1 FCFS): B = 10, caps 6, 6, 6 posted at 3, 1, 2 (seq 0, 1, 2).
   // Order: t1 (R = 1), t2 (R = 2), t0 (R = 3). t1 gets min(6, 10) = 6, 4 left; t2 gets min(6, 4) = 4, 0 left;
@@ -801,7 +819,7 @@ TEST(Registry, FindByNameAndAlias) {
   ASSERT_NE(ios_placement_find("randp"), nullptr);
   EXPECT_EQ(ios_placement_find("randp"), ios_placement_find("random"));
   EXPECT_STREQ(ios_placement_find("randp")->name, "random");
-  for (const char *name : {"fairshare", "fcfs", "maxmin"}) {
+  for (const char *name : {"fairshare", "fcfs", "maxmin", "timeshare"}) {
     ASSERT_NE(ios_sharing_find(name), nullptr) << name;
     EXPECT_STREQ(ios_sharing_find(name)->name, name);
   }
