@@ -128,6 +128,56 @@ TEST(engine_exact, TwoAppsFairshareSimultaneous) {
   EXPECT_REL(r.res("r0").bytes, 5e9, kTol);
 }
 
+// System: as in TwoAppsFcfsSimultaneous, plus a 1 s work phase before A's I/O, with output.events. A works [0, 1];
+// B posts at 0 and gets min(6e8, B) = 6e8 alone. A posts at 1 s; B posted first (R = 0 < 1), so fcfs keeps B at
+// 6e8 and A gets the 4e8 left. B has moved 6e8 B at 1 s and the other 2.4e9 B take 4 s: B ends at 5 s. A moves
+// 4e8·4 = 1.6e9 B by 5 s, then alone at its cap 8e8 for the last 4e8 B: 0.5 s → A ends at 5.5 s.
+// Expectations (events.csv): work row A [0, 1]; transfer rows B [0, 5] 3e9 B at 6e8 B/s, A [1, 5] 1.6e9 B at
+// 4e8 B/s and A [5, 5.5] 4e8 B at 8e8 B/s; io rows A [1, 5.5] 2e9 B and B [0, 5] 3e9 B; transfer bytes of each
+// application sum to its I/O volume.
+TEST(engine_exact, EventsCsvRecordsWorkOperationsAndFlowSegments) {
+  SimRun r = run_ok(scenario(R"([{"name": "A", "profile": {"1": 8e8}, "phases": [{"work": 1}, {"io": 2e9}]},
+                              {"name": "B", "profile": {"1": 6e8}, "io": 3e9}])",
+                             "fcfs", R"("window": {"length_fraction": 1})"),
+                    one_resource_platform(), options("run", {"output.events=true"}));
+  CsvTable ev = parse_csv(read_text(r.out_dir + "/events.csv"));
+  ASSERT_EQ(ev.size(), 6u) << read_text(r.out_dir + "/events.csv");
+  auto find = [&](const std::string &app, const std::string &kind, double start) -> std::map<std::string, std::string> {
+    for (const auto &row : ev)
+      if (row.at("app") == app && row.at("kind") == kind && std::abs(std::stod(row.at("start_s")) - start) < 1e-9)
+        return row;
+    ADD_FAILURE() << "no " << kind << " row of " << app << " starting at " << start;
+    return {{"end_s", "nan"}, {"bytes", "nan"}, {"rate_Bps", "nan"}, {"resource", ""}};
+  };
+  auto num = [](const std::map<std::string, std::string> &row, const char *col) { return std::stod(row.at(col)); };
+  auto w = find("A", "work", 0.0);
+  EXPECT_REL(num(w, "end_s"), 1.0, kTol);
+  EXPECT_EQ(w.at("bytes"), "");
+  auto b = find("B", "transfer", 0.0);
+  EXPECT_REL(num(b, "end_s"), 5.0, kTol);
+  EXPECT_REL(num(b, "bytes"), 3e9, kTol);
+  EXPECT_REL(num(b, "rate_Bps"), 6e8, kTol);
+  EXPECT_EQ(b.at("resource"), "r0");
+  auto a1 = find("A", "transfer", 1.0);
+  EXPECT_REL(num(a1, "end_s"), 5.0, kTol);
+  EXPECT_REL(num(a1, "bytes"), 1.6e9, kTol);
+  EXPECT_REL(num(a1, "rate_Bps"), 4e8, kTol);
+  auto a2 = find("A", "transfer", 5.0);
+  EXPECT_REL(num(a2, "end_s"), 5.5, kTol);
+  EXPECT_REL(num(a2, "bytes"), 4e8, kTol);
+  EXPECT_REL(num(a2, "rate_Bps"), 8e8, kTol);
+  auto ia = find("A", "io", 1.0);
+  EXPECT_REL(num(ia, "end_s"), 5.5, kTol);
+  EXPECT_REL(num(ia, "bytes"), 2e9, kTol);
+  EXPECT_EQ(ia.at("resource"), "r0");
+  auto ib = find("B", "io", 0.0);
+  EXPECT_REL(num(ib, "end_s"), 5.0, kTol);
+  // without output.events, no events.csv
+  SimRun quiet =
+      run_ok(scenario(R"([{"name": "A", "profile": {"1": 8e8}, "io": 2e9}])", "fcfs"), one_resource_platform());
+  EXPECT_FALSE(file_exists(quiet.out_dir + "/events.csv"));
+}
+
 // System: as above under timeshare (RR-9549 §5.2: colliding applications take turns). Both post at t = 0; k = 2:
 // A gets 8e8/2 = 4e8, B 6e8/2 = 3e8 (sum 7e8 <= B: the resource had room, the collision still halves them).
 //   A ends at 2e9/4e8 = 5 s; B has then moved 5·3e8 = 1.5e9 B; alone (k = 1) it gets 6e8 for the other 1.5e9 B:

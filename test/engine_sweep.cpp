@@ -349,3 +349,28 @@ TEST(engine_sweep, SlurmScriptRunsShardsAndMerge) {
   EXPECT_EQ(without_wall(c.runs("out")), without_wall(c.runs("whole")));
   EXPECT_EQ(c.runs("out").size(), 5u);
 }
+
+// `iosim report` on a finished sweep: a Markdown report embedding PNG figures (the figures themselves are tested in
+// test/analysis), the Gantt chart of a run with events.csv among them.
+TEST(engine_sweep, ReportOnASweep) {
+  Campaign c(R"({"name": "rep", "base": "base.json", "set": {"output.events": true},
+                 "grid": {"sharing.policy": ["fcfs", "fairshare"], "window.length_fraction": [1, 0.5]},
+                 "seeds": {"count": 2}})");
+  ASSERT_EQ(c.sweep("out").exit_code, 0);
+  Process p = run_iosim({"report", c.dir->file("out")}, c.dir->path());
+  ASSERT_EQ(p.exit_code, 0) << p.out << p.err;
+  std::string md = read_text(c.dir->file("out/report/report.md"));
+  EXPECT_NE(md.find("min_yield"), std::string::npos) << md;
+  std::vector<std::string> pngs;
+  for (const auto &f : list_dir(c.dir->file("out/report")))
+    if (f.size() > 4 && f.substr(f.size() - 4) == ".png") pngs.push_back(f);
+  EXPECT_GE(pngs.size(), 4u);
+  bool gantt = false;
+  for (const auto &f : pngs) {
+    EXPECT_NE(md.find(f), std::string::npos) << f << " is not embedded in report.md";
+    gantt |= f.rfind("gantt", 0) == 0;
+  }
+  EXPECT_TRUE(gantt);
+  Process missing = run_iosim({"report", c.dir->file("nothing-here")}, c.dir->path());
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+}
