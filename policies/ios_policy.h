@@ -103,13 +103,23 @@ typedef struct {
   int (*place)(const ios_pool_view_t *in, const int *n, const ios_params_t *p, ios_rng_t *rng, int *res_out);
 } ios_placement_policy_t;
 
-/** One pending transfer on a resource, as the sharing policy sees it (RR-9502 §3.1.2, §4). */
+/** One pending transfer on a resource, as the sharing policy sees it (RR-9502 §3.1.2, §4). An application's I/O
+ * operation over n resources is n transfers of equal volume, one per resource; in RR-9502's model n = 1. */
 typedef struct {
   int app;          /**< application index (stable within a run) */
   double cap;       /**< bytes/s: the most this transfer may get (b_j(n)/n, or b_i = min(p_i·b, B)) */
   double remaining; /**< bytes still to transfer (V_i of RR-9502 §4) */
   double posted;    /**< s: posting time R_i of its I/O operation */
   long seq;         /**< posting order, breaks ties between equal posting times */
+  /* What yield-based strategies use (RR-9502 §3.3, Eq. 6): y_i(t) = progress / (t − release). */
+  double b;        /**< b_i, bytes/s: the application's bandwidth with all its resources (normalises volumes) */
+  int parts;       /**< n >= 1: transfers of the operation; this one at rate r moves the application's progress at
+                        n·r / b_i per second when its other parts get the same rate (exact for n = 1) */
+  double release;  /**< τ_i, s (negative for an application released before the simulation start) */
+  double progress; /**< s: W_i(t) + V_i(t)/b_i at `now`, history and the current operation included */
+  double omega;    /**< s: ω_i, the mean iteration length (work + V/b_i) over the completed I/O operations that
+                        followed a work phase (RR-9502 §4.2); NAN before the first */
+  int nodes;       /**< p_i, compute nodes */
 } ios_transfer_view_t;
 
 /** Snapshot of one resource given to a sharing policy. */
@@ -118,6 +128,7 @@ typedef struct {
   double capacity;              /**< B: resource bandwidth in bytes/s */
   int ntransfers;               /**< pending transfers on this resource (>= 1) */
   const ios_transfer_view_t *t; /**< [ntransfers] */
+  double t_begin, t_end;        /**< s: the steady-state window (t_end = INFINITY when the run has none) */
 } ios_share_view_t;
 
 /** Bandwidth-sharing family: at what rate each pending transfer of one resource proceeds. */
@@ -129,6 +140,9 @@ typedef struct {
    * let SimGrid's max-min share decide; they set `uncapped`). Returns IOS_OK. */
   int (*share)(const ios_share_view_t *in, const ios_params_t *p, double *rate_out);
   int uncapped; /**< 1 when rates may exceed the resource capacity in sum (max-min decides) */
+  /** 1: the engine also decides every δ seconds (RR-9502 §4.1 PeriodicGreedyYield): δ = the policy's first
+   * parameter when > 0, else (T_end − T_begin)/E with E = Σ_i 2·N_op(i) (§3.2.2, Eq. 5). */
+  int periodic;
 } ios_sharing_policy_t;
 
 /* ---------------------------------------------------------------------------------------------------------------- */

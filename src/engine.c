@@ -58,8 +58,11 @@ typedef struct {
   double start, end;
   long seq;
   int ntransfers, nleft;
-  int op_active; /* the controller has handled the current operation's post and it is not complete */
-  transfer_t *t; /* [max(n,1)] reused by every operation */
+  int op_active;    /* the controller has handled the current operation's post and it is not complete */
+  double last_work; /* s of work since the previous I/O operation (for ω) */
+  double iter_sum;  /* s: Σ (work + V/b) over the iterations counted in ω (RR-9502 §4.2) */
+  int iter_count;   /* iterations counted in ω */
+  transfer_t *t;    /* [max(n,1)] reused by every operation */
 } app_state_t;
 
 typedef struct {
@@ -97,6 +100,7 @@ typedef struct {
   ios_results_t *r;
   struct timespec wall0;
   double last_progress;
+  double period;     /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
   FILE *ev;          /* events.csv being written (output.events), or NULL */
   char ev_tmp[4200]; /* its temporary path */
 } engine_t;
@@ -232,6 +236,16 @@ static void res_remove(res_state_t *rs, transfer_t *t) {
   rs->dirty = 1;
 }
 
+/* s: the numerator of the yield (RR-9502 Eq. 6) of an application now: history, work, and volume over b_i. */
+static double app_progress(const app_state_t *as) {
+  double w = as->work_done + (as->state == ST_WORK ? now() - as->phase_start : 0.0);
+  double v = as->bytes_done;
+  if (as->op_active)
+    for (int i = 0; i < as->ntransfers; i++)
+      v += transferred(&as->t[i]);
+  return as->a->progress0 + w + (as->b > 0 ? v / as->b : 0.0);
+}
+
 static void decide(res_state_t *rs) {
   int k = rs->nactive;
   if (k == 0) return;
@@ -246,10 +260,24 @@ static void decide(res_state_t *rs) {
     transfer_t *t = rs->active[i];
     const app_state_t *as = &E.apps[t->app];
     E.vt[i] = t;
-    E.views[i] = (ios_transfer_view_t){
-        .app = t->app, .cap = t->cap, .remaining = t->volume - transferred(t), .posted = as->posted, .seq = as->seq};
+    E.views[i] = (ios_transfer_view_t){.app = t->app,
+                                       .cap = t->cap,
+                                       .remaining = t->volume - transferred(t),
+                                       .posted = as->posted,
+                                       .seq = as->seq,
+                                       .b = as->b,
+                                       .parts = as->ntransfers,
+                                       .release = as->a->release,
+                                       .progress = app_progress(as),
+                                       .omega = as->iter_count > 0 ? as->iter_sum / as->iter_count : NAN,
+                                       .nodes = as->a->nodes};
   }
-  ios_share_view_t view = {.now = now(), .capacity = rs->r->capacity, .ntransfers = k, .t = E.views};
+  ios_share_view_t view = {.now = now(),
+                           .capacity = rs->r->capacity,
+                           .ntransfers = k,
+                           .t = E.views,
+                           .t_begin = E.t_begin,
+                           .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
   if (E.s->sharing->share(&view, &E.s->sharing_params, E.rates) != IOS_OK)
     xbt_die("iosim: sharing policy %s failed", E.s->sharing->name);
   for (int i = 0; i < k; i++)
@@ -325,6 +353,11 @@ static void on_complete(transfer_t *t, unsigned gen) {
     as->op_active = 0;
     double v = as->a->phases[as->phase].value;
     ev_io_row(as, v);
+    if (as->last_work > 0) { /* an iteration: a work phase and the I/O operation after it (RR-9502 §4.2) */
+      as->iter_sum += as->last_work + (as->b > 0 ? v / as->b : 0.0);
+      as->iter_count++;
+    }
+    as->last_work = 0;
     as->bytes_done += v;
     as->io_time += now() - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
@@ -418,6 +451,18 @@ static void tick_actor(int argc, char **argv) {
   }
 }
 
+/* Periodic decisions of a periodic sharing policy: at T_begin + k·δ (RR-9502 §4.1). */
+static void period_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  double next = E.t_begin + E.period;
+  while (E.apps_left > 0) {
+    if (next > now()) sg_actor_sleep_for(next - now());
+    push_event(EV_TICK, -1, NULL, 0);
+    next += E.period;
+  }
+}
+
 static void app_actor(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -432,6 +477,7 @@ static void app_actor(int argc, char **argv) {
       sg_actor_sleep_for(ph->value);
       ev_row(j, "work", "", as->phase_start, now(), -1);
       as->work_done += ph->value;
+      as->last_work += ph->value;
       as->state = ST_WAITING;
     } else if (ph->value > 0) {
       as->state = ST_IO;
@@ -641,6 +687,25 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     }
   }
 
+  if (s->sharing->periodic) { /* δ given, or (T_end − T_begin)/E with E = Σ 2·N_op(i) (RR-9502 §3.2.2, Eq. 5) */
+    double delta = s->sharing->nparams > 0 ? s->sharing_params.v[0] : 0.0;
+    if (!(delta > 0) && !isnan(E.t_end)) {
+      double ev = 0;
+      for (int j = 0; j < w->napps; j++)
+        ev += 2.0 * ios_dedicated_posts(&w->apps[j], E.apps[j].b, E.apps[j].start, E.t_begin, E.t_end);
+      delta = ev > 0 ? (E.t_end - E.t_begin) / ev : 0.0;
+    }
+    if (!(delta > 0)) {
+      ios_diag_set(s->file, "sharing",
+                   "policy '%s' decides every δ seconds but δ cannot be derived (no steady-state window or no I/O "
+                   "operation in it): give %s.%s > 0",
+                   s->sharing->name, "sharing", s->sharing->nparams > 0 ? s->sharing->params[0].name : "delta_s");
+      rc = IOS_EINVAL;
+      goto fail;
+    }
+    E.period = delta;
+  }
+
   if (s->events) { /* written through a temporary file, renamed when the run has finished */
     snprintf(E.ev_tmp, sizeof E.ev_tmp, "%s/.events.csv.tmp", s->out_dir);
     if ((E.ev = fopen(E.ev_tmp, "w")) == NULL) {
@@ -665,6 +730,11 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     sg_actor_t tick = sg_actor_init("tick", p->controller);
     sg_actor_daemonize(tick);
     sg_actor_start(tick, tick_actor, 0, NULL);
+  }
+  if (E.period > 0) {
+    sg_actor_t per = sg_actor_init("period", p->controller);
+    sg_actor_daemonize(per);
+    sg_actor_start(per, period_actor, 0, NULL);
   }
   simgrid_run();
   if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */

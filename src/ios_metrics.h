@@ -65,6 +65,10 @@ void ios_results_free(ios_results_t *r);
  * `start` with its phases in order (RR-9502 §6.1). */
 double ios_dedicated_volume(const ios_app_t *a, double b, double start, double t0, double t1);
 
+/** N_op (RR-9502 §3.2.2): the number of I/O operations application `a` would post in [t0, t1) in dedicated mode at
+ * bandwidth b (bytes/s), starting at `start`. */
+int ios_dedicated_posts(const ios_app_t *a, double b, double start, double t0, double t1);
+
 /** Duration (s) of application `a` in dedicated mode at bandwidth b: Σ work + Σ volume / b. */
 double ios_dedicated_length(const ios_app_t *a, double b);
 

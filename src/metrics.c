@@ -26,6 +26,19 @@ double ios_dedicated_volume(const ios_app_t *a, double b, double start, double t
   return v;
 }
 
+int ios_dedicated_posts(const ios_app_t *a, double b, double start, double t0, double t1) {
+  double t = start;
+  int n = 0;
+  for (int i = 0; i < a->nphases && t < t1; i++) {
+    if (a->phases[i].is_io) {
+      n += a->phases[i].value > 0 && t >= t0;
+      t += b > 0 ? a->phases[i].value / b : INFINITY;
+    } else
+      t += a->phases[i].value;
+  }
+  return n;
+}
+
 void ios_metrics_compute(const ios_workload_t *w, const ios_platform_t *p, const ios_profile_t *profiles,
                          ios_results_t *r) {
   double len = r->t_end - r->t_begin;
