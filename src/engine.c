@@ -100,7 +100,10 @@ typedef struct {
   ios_results_t *r;
   struct timespec wall0;
   double last_progress;
-  double period;     /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
+  double period;                       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
+  const ios_sharing_policy_t *sharing; /* the policy deciding now (fairshare before t_begin in v2 mode) */
+  const ios_params_t *sharing_params;
+  int v2;            /* window.mode v2: switch to the scenario's policy at t_begin */
   FILE *ev;          /* events.csv being written (output.events), or NULL */
   char ev_tmp[4200]; /* its temporary path */
 } engine_t;
@@ -278,8 +281,8 @@ static void decide(res_state_t *rs) {
                            .t = E.views,
                            .t_begin = E.t_begin,
                            .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
-  if (E.s->sharing->share(&view, &E.s->sharing_params, E.rates) != IOS_OK)
-    xbt_die("iosim: sharing policy %s failed", E.s->sharing->name);
+  if (E.sharing->share(&view, E.sharing_params, E.rates) != IOS_OK)
+    xbt_die("iosim: sharing policy %s failed", E.sharing->name);
   for (int i = 0; i < k; i++)
     set_rate(E.vt[i], E.rates[i] > 0 ? E.rates[i] : 0.0);
 }
@@ -406,6 +409,12 @@ static void controller_actor(int argc, char **argv) {
         break;
       case EV_SNAPSHOT_BEGIN:
         take_snapshot(0);
+        if (E.v2) { /* v2: the strategy takes over from FairShare at the start of the measured half */
+          E.sharing = E.s->sharing;
+          E.sharing_params = &E.s->sharing_params;
+          for (int r = 0; r <= E.nres; r++)
+            E.res[r].dirty = 1;
+        }
         break;
       case EV_SNAPSHOT_END:
         take_snapshot(1);
@@ -685,6 +694,23 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       E.t_end = NAN;
       r->window_kind = "whole-run";
     }
+  }
+  E.sharing = s->sharing;
+  E.sharing_params = &s->sharing_params;
+  if (s->window_v2) { /* the reference's v2 windows: FairShare over the first half, objectives over the second */
+    static const ios_params_t none = {{0}};
+    if (isnan(E.t_end)) {
+      ios_diag_set(s->file, "window.mode",
+                   "v2 needs a window with an end (no steady-state window exists here): give window.begin_s and "
+                   "window.end_s, or use mode v1");
+      rc = IOS_EINVAL;
+      goto fail;
+    }
+    E.v2 = 1;
+    E.t_begin = 0.5 * (E.t_begin + E.t_end);
+    E.sharing = ios_sharing_find("fairshare");
+    E.sharing_params = &none;
+    r->window_kind = strcmp(r->window_kind, "given") == 0 ? "given-v2" : "steady-state-v2";
   }
 
   if (s->sharing->periodic) { /* δ given, or (T_end − T_begin)/E with E = Σ 2·N_op(i) (RR-9502 §3.2.2, Eq. 5) */

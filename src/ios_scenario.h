@@ -36,6 +36,8 @@ typedef struct {
   double window_begin;    /**< s, or NAN for the automatic steady-state window */
   double window_end;      /**< s, or NAN */
   int stop_at_end;        /**< window.stop_at_end: stop the simulation at the window's end */
+  int window_v2;          /**< window.mode "v2": FairShare over the window's first half, the policy and the
+                               objectives over the second (the RR-9502 reference simulator's v2 windows) */
   double tick_s;          /**< controller.tick_s: periodic decision period in s, 0 = none */
   uint64_t seed;          /**< seed of every random stream */
   const char *out_dir;    /**< output.dir */

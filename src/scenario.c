@@ -19,7 +19,7 @@ static const char defaults_json[] = "{"
                                     "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
                                     "\"sharing\": {\"policy\": \"fairshare\"},"
                                     "\"window\": {\"length_fraction\": 1, \"begin_s\": null, \"end_s\": null,"
-                                    "  \"stop_at_end\": false},"
+                                    "  \"stop_at_end\": false, \"mode\": \"v1\"},"
                                     "\"controller\": {\"tick_s\": 0},"
                                     "\"seed\": 1,"
                                     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
@@ -332,6 +332,15 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     return IOS_EINVAL;
   }
   s->stop_at_end = cJSON_IsTrue(get_path(root, "window.stop_at_end"));
+  v = get_path(root, "window.mode");
+  if (strcmp(v->valuestring, "v1") != 0 && strcmp(v->valuestring, "v2") != 0) {
+    ios_diag_set(file, "window.mode",
+                 "is '%s': use \"v1\" (the strategy over the whole window) or \"v2\" (FairShare over the first half, "
+                 "the strategy and the objectives over the second; RR-9502 reference simulator)",
+                 v->valuestring);
+    return IOS_EINVAL;
+  }
+  s->window_v2 = strcmp(v->valuestring, "v2") == 0;
   s->tick_s = get_path(root, "controller.tick_s")->valuedouble;
   if (!(s->tick_s >= 0)) {
     ios_diag_set(file, "controller.tick_s", "must be >= 0 seconds (0 = no periodic decision)");

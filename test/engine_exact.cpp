@@ -697,3 +697,30 @@ TEST(engine_exact, SameSeedSameOutputsDifferentSeedOtherPlacement) {
     differs = placement(run_seed(seed)) != placement(s1);
   EXPECT_TRUE(differs) << "seeds 1..9 all gave the same random placement";
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// window.mode v2 (the RR-9502 reference simulator's v2 windows)
+
+// System: A and B each post one 4e9 B operation at t = 0, caps 1e9 = B; window given [0, 4] s.
+//   v2 with fcfs: FairShare on [0, 2] (5e8 each: 1e9 B moved each by t = 2), then fcfs from the window's middle
+//   (A posted first: 1e9 to A, 0 to B) on [2, 4]: at 4 s A has moved 3e9 B, B 1e9 B.
+//   Expectations: yields at T_end = 4 (Eq. 6, τ = 0): A (3e9/1e9)/4 = 0.75, B 1/4 = 0.25 → MinYield 0.25;
+//   objectives over [2, 4]: Efficiency = ((3e9 − 1e9)/1e9 + 0)/(2·2) = 0.5; window begin reported 2.
+//   v1 with fcfs: A alone at 1e9 on [0, 4]: yields 1 and 0 → MinYield 0, Efficiency over [0, 4] = 4/(4·2) = 0.5.
+TEST(engine_exact, WindowModeV2RunsFairShareOverTheFirstHalf) {
+  const std::string apps = R"([{"name": "A", "profile": {"1": 1e9}, "io": 4e9},
+                               {"name": "B", "profile": {"1": 1e9}, "io": 4e9}])";
+  SimRun v2 =
+      run_ok(scenario(apps, "fcfs", R"("window": {"begin_s": 0, "end_s": 4, "mode": "v2"})"), one_resource_platform());
+  EXPECT_REL(v2.metric("min_yield"), 0.25, kTol);
+  EXPECT_REL(v2.metric("efficiency"), 0.5, kTol);
+  EXPECT_REL(v2.num("window.begin_s"), 2.0, kTol);
+  EXPECT_EQ(v2.str("window.kind"), "given-v2");
+  EXPECT_REL(v2.app("A").yield, 0.75, kTol);
+  SimRun v1 = run_ok(scenario(apps, "fcfs", R"("window": {"begin_s": 0, "end_s": 4})"), one_resource_platform());
+  EXPECT_REL(v1.metric("min_yield"), 0.0, kTol);
+  EXPECT_REL(v1.metric("efficiency"), 0.5, kTol);
+  SimRun bad = run_scenario(scenario(apps, "fcfs", R"("window": {"mode": "v3"})"), one_resource_platform());
+  EXPECT_EQ(bad.proc.exit_code, 2);
+  EXPECT_NE(bad.proc.err.find("window.mode"), std::string::npos) << bad.proc.err;
+}
