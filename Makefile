@@ -33,6 +33,7 @@ test: format-check build build-asan
 bench: build
 	analysis/bench.sh
 	analysis/bench_sweep.sh
+	IOSIM_CROSSCHECK_DIR=../shared/crosscheck/rr9502 analysis/bench_bne.sh
 
 clean:
 	rm -rf build build-asan

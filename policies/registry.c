@@ -6,12 +6,23 @@
 
 extern const ios_allocation_policy_t ios_allocation_fixed, ios_allocation_static;
 extern const ios_placement_policy_t ios_placement_random, ios_placement_gnc;
-extern const ios_sharing_policy_t ios_sharing_fairshare, ios_sharing_fcfs, ios_sharing_maxmin, ios_sharing_timeshare;
+extern const ios_sharing_policy_t ios_sharing_fairshare, ios_sharing_fcfs, ios_sharing_maxmin, ios_sharing_timeshare,
+    ios_sharing_set10, ios_sharing_greedy_yield, ios_sharing_greedy_com, ios_sharing_lookahead_greedy_yield,
+    ios_sharing_periodic_greedy_yield, ios_sharing_best_next_event;
 
 const ios_allocation_policy_t *const ios_allocation_policies[] = {&ios_allocation_fixed, &ios_allocation_static, NULL};
 const ios_placement_policy_t *const ios_placement_policies[] = {&ios_placement_random, &ios_placement_gnc, NULL};
-const ios_sharing_policy_t *const ios_sharing_policies[] = {&ios_sharing_fairshare, &ios_sharing_fcfs,
-                                                            &ios_sharing_maxmin, &ios_sharing_timeshare, NULL};
+const ios_sharing_policy_t *const ios_sharing_policies[] = {&ios_sharing_fairshare,
+                                                            &ios_sharing_fcfs,
+                                                            &ios_sharing_maxmin,
+                                                            &ios_sharing_timeshare,
+                                                            &ios_sharing_set10,
+                                                            &ios_sharing_greedy_yield,
+                                                            &ios_sharing_greedy_com,
+                                                            &ios_sharing_lookahead_greedy_yield,
+                                                            &ios_sharing_periodic_greedy_yield,
+                                                            &ios_sharing_best_next_event,
+                                                            NULL};
 
 static int matches(const char *name, const char *alias, const char *wanted) {
   return wanted != NULL && (strcmp(name, wanted) == 0 || (alias != NULL && strcmp(alias, wanted) == 0));

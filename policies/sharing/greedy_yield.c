@@ -1,0 +1,101 @@
+/* iosim — sharing `greedy-yield` and `periodic-greedy-yield` (RR-9502 §4.1 GreedyYield and PeriodicGreedyYield(δ)).
+ *
+ * GreedyYield: transfers by non-decreasing current yield y_i(now) = progress_i / (now − τ_i) (RR-9502 §3.3, Eq. 6),
+ * ties (yields within 1e-12: YIELD_TIE) by posting time R_i then posting order; each is granted min(cap, what is left
+ * of B) until nothing is left (the greedy allocation of FCFS, §4.1, with the yield as the criterion). An application
+ * with no elapsed time (now <= τ_i: it posts an I/O operation at its release) has made no progress and is given the
+ * yield 0, so it comes first (as in §5.1, Example 1, where serving the fresh application first is the best choice).
+ *
+ * PeriodicGreedyYield(δ): the same decision at every event; the policy is marked periodic, so the engine adds
+ * external events every δ seconds from T_begin (RR-9502 §4.1, §3.2.2): δ = delta_s when > 0, else
+ * (T_end − T_begin)/E with E = Σ_i 2·N_op(i) (Eq. 5, E^(+) = E), which the engine computes. */
+#include "../ios_policy.h"
+
+#include <stdlib.h>
+
+typedef struct {
+  double key, posted;
+  long seq;
+  int idx;
+} entry_t;
+
+static int by_key(const void *pa, const void *pb) {
+  const entry_t *a = pa, *b = pb;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  if (a->posted != b->posted) return a->posted < b->posted ? -1 : 1;
+  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* Yields within YIELD_TIE of each other are ties: the engine's progress carries rounding errors (an application
+ * never slowed down may read 0.99999999999999978 instead of 1), which must not decide between equal yields. After
+ * sorting by yield, each run of entries within YIELD_TIE of its first is re-sorted by posting time, then order. */
+#define YIELD_TIE 1e-12
+
+static void resolve_ties(entry_t *e, int k) {
+  for (int a = 0; a < k;) {
+    int b = a + 1;
+    while (b < k && e[b].key - e[a].key <= YIELD_TIE)
+      b++;
+    if (b - a > 1) {
+      for (int x = a + 1; x < b; x++)
+        e[x].key = e[a].key;
+      qsort(e + a, (size_t)(b - a), sizeof *e, by_key);
+    }
+    a = b;
+  }
+}
+
+static int greedy_yield_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)p;
+  int k = in->ntransfers;
+  entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
+  if (e == NULL) return IOS_ENOMEM;
+  for (int i = 0; i < k; i++) {
+    const ios_transfer_view_t *t = &in->t[i];
+    double age = in->now - t->release;
+    e[i] = (entry_t){.key = age > 0.0 ? t->progress / age : 0.0, .posted = t->posted, .seq = t->seq, .idx = i};
+  }
+  qsort(e, (size_t)k, sizeof *e, by_key);
+  resolve_ties(e, k);
+  double left = in->capacity;
+  for (int a = 0; a < k; a++) {
+    double cap = in->t[e[a].idx].cap;
+    double r = cap < left ? cap : left;
+    rate_out[e[a].idx] = r > 0.0 ? r : 0.0;
+    left -= rate_out[e[a].idx];
+  }
+  free(e);
+  return IOS_OK;
+}
+
+const ios_sharing_policy_t ios_sharing_greedy_yield = {
+    .name = "greedy-yield",
+    .alias = NULL,
+    .description = "serve pending transfers by increasing current yield, each at its cap while bandwidth is left",
+    .source = "RR-9502 §4.1 (GreedyYield)",
+    .nparams = 0,
+    .params = NULL,
+    .share = greedy_yield_share,
+    .uncapped = 0,
+    .periodic = 0,
+};
+
+static const ios_param_spec_t periodic_params[] = {
+    {.name = "delta_s",
+     .def = 0.0,
+     .unit = "s",
+     .description = "period of the extra decisions; 0 = (T_end - T_begin)/E, E = sum of 2*N_op(i) (RR-9502 Eq. 5)"},
+};
+
+const ios_sharing_policy_t ios_sharing_periodic_greedy_yield = {
+    .name = "periodic-greedy-yield",
+    .alias = NULL,
+    .description = "greedy-yield, re-decided also every delta_s seconds from the window start",
+    .source = "RR-9502 §4.1 (PeriodicGreedyYield), §3.2.2",
+    .nparams = 1,
+    .params = periodic_params,
+    .share = greedy_yield_share,
+    .uncapped = 0,
+    .periodic = 1,
+};

@@ -1,0 +1,149 @@
+/* iosim — sharing `set10` (RR-9502 §4.2 SET-10, the I/O-sets strategy, with the extended algorithm).
+ *
+ * I/O-sets. Application i belongs to set S_n with n = nearest integer of log10 ω_i (halves away from zero), ω_i its
+ * mean iteration length learned by the engine (work + V/b_i over its completed I/O operations, §4.2); S_n has the
+ * priority q_n = 10^(−n), so short iterations come first. An application with no completed I/O yet (ω = NAN; also
+ * ω <= 0 or not finite, which carry no information) is in the top-priority set: S_n0 with
+ * n0 = min(−2, smallest n among the known ω present). So all such applications share one set, which is never below
+ * a known set; −2 (ω = 0.01 s, the initial ω of the RR-9502 authors' simulator when it learns ω on the fly) puts
+ * them far above any realistic iteration (10^−n0 is 10^5 times the priority of a 1,000 s iteration) without joining
+ * a known set unless some application really iterates in under ~0.03 s, in which case they join that top set.
+ *
+ * Bandwidth (the extended algorithm of §4.2, which reduces to the basic one — a single application per set gets
+ * α_j·B — when every cap is B):
+ *   1. the s sets present; α_j = q_j / Σ_k q_k over the sets still in play; β_j·B = Σ of the caps of S_j;
+ *   2. every set with β_j <= α_j (limited by its maximal bandwidth) gets all its caps; B_left = B − what they got;
+ *   3. repeat 1-2 with B_left over the remaining sets until none is limited;
+ *   4. each remaining set gets α_j·B_left, handed out greedily in FCFS order within the set (posting time R_i, then
+ *      posting order; each min(cap, what is left of the set's share)).
+ * The caps b_k are the transfers' caps. The result is work-conserving: Σ rates = min(B, Σ caps). */
+#include "../ios_policy.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define N_UNKNOWN_MAX (-2) /* the set of applications with no ω yet is never below S_-2 */
+#define N_LIMIT 100        /* |n| is clamped so that 10^(-n) stays finite and > 0 */
+
+typedef struct {
+  int set; /* n */
+  double posted;
+  long seq;
+  int idx;
+} entry_t;
+
+/* By set (priority order), then FCFS. */
+static int by_set_fcfs(const void *pa, const void *pb) {
+  const entry_t *a = pa, *b = pb;
+  if (a->set != b->set) return a->set < b->set ? -1 : 1;
+  if (a->posted != b->posted) return a->posted < b->posted ? -1 : 1;
+  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static int known(double omega) {
+  return omega > 0.0 && isfinite(omega);
+}
+
+static int set_of(double omega) {
+  double n = round(log10(omega));
+  if (n < -N_LIMIT) n = -N_LIMIT;
+  if (n > N_LIMIT) n = N_LIMIT;
+  return (int)n;
+}
+
+static int set10_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)p;
+  int k = in->ntransfers;
+  size_t sz = (size_t)(k > 0 ? k : 1);
+  entry_t *e = malloc(sizeof *e * sz);
+  int *first = malloc(sizeof *first * (sz + 1)); /* sets: entries first[s] .. first[s+1]-1 of e */
+  double *demand = malloc(sizeof *demand * sz), *q = malloc(sizeof *q * sz);
+  char *done = malloc(sz);
+  if (e == NULL || first == NULL || demand == NULL || q == NULL || done == NULL) {
+    free(e);
+    free(first);
+    free(demand);
+    free(q);
+    free(done);
+    return IOS_ENOMEM;
+  }
+  int n_unknown = N_UNKNOWN_MAX;
+  for (int i = 0; i < k; i++)
+    if (known(in->t[i].omega) && set_of(in->t[i].omega) < n_unknown) n_unknown = set_of(in->t[i].omega);
+  for (int i = 0; i < k; i++) {
+    const ios_transfer_view_t *t = &in->t[i];
+    e[i] =
+        (entry_t){.set = known(t->omega) ? set_of(t->omega) : n_unknown, .posted = t->posted, .seq = t->seq, .idx = i};
+    rate_out[i] = 0.0;
+  }
+  qsort(e, (size_t)k, sizeof *e, by_set_fcfs);
+  int ns = 0;
+  for (int a = 0; a < k; a++) {
+    if (a == 0 || e[a].set != e[a - 1].set) {
+      first[ns] = a;
+      demand[ns] = 0.0;
+      q[ns] = pow(10.0, -e[a].set);
+      done[ns] = 0;
+      ns++;
+    }
+    double cap = in->t[e[a].idx].cap;
+    demand[ns - 1] += cap > 0.0 ? cap : 0.0;
+  }
+  first[ns] = k;
+
+  /* Steps 1-3: sets limited by their maximal bandwidth get all their caps, until none is. */
+  double left = in->capacity > 0.0 ? in->capacity : 0.0;
+  for (;;) {
+    double qsum = 0.0;
+    for (int s = 0; s < ns; s++)
+      if (!done[s]) qsum += q[s];
+    if (qsum <= 0.0) break;
+    double left_before = left;
+    int limited = 0;
+    for (int s = 0; s < ns; s++)
+      if (!done[s] && demand[s] <= q[s] / qsum * left_before) {
+        for (int a = first[s]; a < first[s + 1]; a++) {
+          double cap = in->t[e[a].idx].cap;
+          rate_out[e[a].idx] = cap > 0.0 ? cap : 0.0;
+        }
+        left -= demand[s];
+        done[s] = 1;
+        limited++;
+      }
+    if (left < 0.0) left = 0.0;
+    if (limited == 0) {
+      /* Step 4: the remaining sets share B_left by priority, FCFS within each. */
+      for (int s = 0; s < ns; s++) {
+        if (done[s]) continue;
+        double share = q[s] / qsum * left;
+        for (int a = first[s]; a < first[s + 1]; a++) {
+          double cap = in->t[e[a].idx].cap;
+          double r = cap < share ? cap : share;
+          rate_out[e[a].idx] = r > 0.0 ? r : 0.0;
+          share -= rate_out[e[a].idx];
+        }
+      }
+      break;
+    }
+  }
+  free(e);
+  free(first);
+  free(demand);
+  free(q);
+  free(done);
+  return IOS_OK;
+}
+
+const ios_sharing_policy_t ios_sharing_set10 = {
+    .name = "set10",
+    .alias = NULL,
+    .description = "I/O-sets by iteration length (n = round(log10 omega), priority 10^-n), exclusive FCFS within a "
+                   "set, sets limited by their caps served first",
+    .source = "RR-9502 §4.2 (SET-10, extended algorithm)",
+    .nparams = 0,
+    .params = NULL,
+    .share = set10_share,
+    .uncapped = 0,
+    .periodic = 0,
+};
