@@ -1,7 +1,29 @@
-// iosim — cross-check against the RR-9502 authors' reference simulator (../shared/crosscheck/rr9502).
-// Each instance runs on platforms/pfs-single.xml through deploy/rr9502-window.json in its own iosim process and
-// must print the reference's MinYield and Efficiency to its 6 significant digits. Only the strategies iosim has so
-// far are compared; see the README of the cross-check set for the reference's known quirks (utilization).
+// iosim — cross-check against the RR-9502 authors' reference simulator (../shared/crosscheck/rr9502): every
+// strategy of the reference on its instances, each run through deploy/rr9502-window.json on platforms/pfs-single.xml
+// in its own iosim process, compared with the reference's printed MinYield, Efficiency and Utilization (6 significant
+// digits). By default one instance per I/O pressure (seed 1 of w0.5, w0.8, w1.1); IOSIM_CROSSCHECK_ALL=1 runs all 9
+// (about 15 CPU-minutes). analysis/crosscheck_rr9502.py prints the whole table.
+//
+// Where iosim and the reference differ, the difference has a traced cause, stated with its rule below; the test then
+// bounds it by what was measured on all 9 instances (with some margin), so a regression still fails:
+//  - Utilization (Eq. 9), every strategy: the reference under-counts work (a work phase ending in its first step is
+//    never counted, phases running at the window end are cut; crosscheck README). iosim counts Eq. 9 exactly, so its
+//    utilization is at least the reference's: +2e-4 to +7e-4 (relative) where everything else matches.
+//  - greedy-yield: exact ties of yields (frequent: every application never slowed down has yield 1) are broken by
+//    posting time in iosim (RR-9502 §4.1 gives no rule), by application index in the reference. With `ties: 1`
+//    (application index) iosim matches the reference exactly.
+//  - periodic-greedy-yield: iosim decides at T_begin + k·δ (the paper's grid, §4.1/§3.2.2), the reference a fixed
+//    interval after every event (crosscheck README), and the reference's δ counts phases rather than 2·N_op (a
+//    5th-6th digit difference in δ). Measured |difference| <= 7e-4 relative.
+//  - set10: ω learned as in §4.2 (mean over completed iterations of the preceding work phase + V/b_i) in iosim; the
+//    reference skips the first iteration and counts the operation just posted. A Python model of the reference with
+//    iosim's ω reproduces iosim's numbers on all 9 instances. MinYield at W = 1.1 is sensitive to it: up to 3.7 %.
+//  - fairshare: the schedule is chaotic in the rounding of event dates: running iosim with B scaled by 1 ulp, or with
+//    the time unit scaled, moves MinYield by up to 4e-2 at W = 1.1 (an ensemble over such perturbations brackets the
+//    reference's values). Measured |difference| <= 7.8e-3 (MinYield), 4.3e-3 (Efficiency).
+//  - best-next-event: the reference settles near-ties with a relative tolerance of 1e-4 and a 1 ms singularity
+//    window (its simu.cc); iosim follows Appendix A with 1e-9, checked against brute force. iosim's MinYield is higher
+//    on all 9 instances, by 1e-4 to 2.7e-3; Efficiency and Utilization within 3e-3.
 #include <cjson/cJSON.h>
 #include <gtest/gtest.h>
 
@@ -21,8 +43,10 @@ std::string crosscheck_dir() {
 
 struct Reference {
   std::string instance, strategy;
-  double min_yield, efficiency, utilization;
+  double v[3]; // min_yield, efficiency, utilization
 };
+
+const char *const kMetrics[3] = {"min_yield", "efficiency", "utilization"};
 
 std::vector<Reference> load_reference() {
   std::ifstream in(crosscheck_dir() + "/reference_results.csv");
@@ -34,7 +58,7 @@ std::vector<Reference> load_reference() {
     std::string f[6];
     for (auto &x : f)
       std::getline(ss, x, ',');
-    rows.push_back({f[0], f[2], std::stod(f[3]), std::stod(f[4]), std::stod(f[5])});
+    rows.push_back({f[0], f[2], {std::stod(f[3]), std::stod(f[4]), std::stod(f[5])}});
   }
   return rows;
 }
@@ -46,42 +70,96 @@ double sig6(double v) {
   return std::atof(buf);
 }
 
+// How one metric must compare: exactly (6 digits), or within a relative bound; `at_least`: iosim >= reference.
+struct Rule {
+  bool exact;
+  double rel_tol;
+  bool at_least;
+};
+constexpr Rule kExact{true, 0, false};
+// Utilization: iosim counts what the reference under-counts (see the file comment).
+constexpr Rule kUtilQuirk{false, 1.5e-3, true};
+
+struct Config {
+  std::string name, strategy;
+  std::vector<std::string> sets;
+  Rule rules[3];
+};
+
+std::ostream &operator<<(std::ostream &o, const Config &c) {
+  return o << c.name;
+}
+
+const Config kConfigs[] = {
+    {"fcfs", "fcfs", {}, {kExact, kExact, kUtilQuirk}},
+    {"greedy_com", "greedy-com", {}, {kExact, kExact, kUtilQuirk}},
+    {"lookahead_greedy_yield", "lookahead-greedy-yield", {}, {kExact, kExact, kUtilQuirk}},
+    {"greedy_yield_reference_ties", "greedy-yield", {"sharing.ties=1"}, {kExact, kExact, kUtilQuirk}},
+    {"greedy_yield", "greedy-yield", {}, {{false, 1e-3, false}, {false, 1e-3, false}, {false, 1.5e-3, false}}},
+    {"periodic_greedy_yield",
+     "periodic-greedy-yield",
+     {},
+     {{false, 1.5e-3, false}, {false, 1.5e-3, false}, {false, 1.5e-3, false}}},
+    {"set10", "set10", {}, {{false, 5e-2, false}, {false, 1e-2, false}, {false, 1e-2, false}}},
+    {"fairshare", "fairshare", {}, {{false, 1.5e-2, false}, {false, 1e-2, false}, {false, 1e-2, false}}},
+    {"best_next_event", "best-next-event", {}, {{false, 5e-3, true}, {false, 5e-3, false}, {false, 5e-3, false}}},
+};
+
+bool selected(const std::string &instance) {
+  const char *all = std::getenv("IOSIM_CROSSCHECK_ALL");
+  return (all != nullptr && all[0] == '1') || instance.find("_seed1.") != std::string::npos;
+}
+
 double metric(const cJSON *root, const char *key) {
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "metrics"), key);
   return cJSON_IsNumber(m) ? m->valuedouble : NAN;
 }
 
-class CrossCheck : public ::testing::TestWithParam<std::string> {};
+class CrossCheck : public ::testing::TestWithParam<Config> {};
 
-TEST_P(CrossCheck, MinYieldAndEfficiencyMatchTheReference) {
+TEST_P(CrossCheck, MatchesTheReferenceOrItsTracedDifference) {
   // System: the instance's 60 applications (b_i = B), window [0, dedicated length of the shortest application],
-  // strategy from the start (reference window type v1). Expectations: MinYield (Eq. 8) and Efficiency (Eq. 10)
-  // equal the reference's printed values to 6 significant digits.
-  const std::string strategy = GetParam();
+  // strategy from the start (reference window type v1). Expectations: the three objectives (Eq. 8-10) equal the
+  // reference's to 6 significant digits, or differ within the bound of the traced cause (file comment).
+  const Config &c = GetParam();
   std::vector<Reference> rows = load_reference();
   ASSERT_FALSE(rows.empty()) << "cannot read " << crosscheck_dir() << "/reference_results.csv";
   int compared = 0;
   for (const Reference &ref : rows) {
-    if (ref.strategy != strategy) continue;
-    std::string out = ::testing::TempDir() + "iosim-crosscheck-" + strategy + "-" + ref.instance;
+    if (ref.strategy != c.strategy || !selected(ref.instance)) continue;
+    std::string out = ::testing::TempDir() + "iosim-crosscheck-" + c.name + "-" + ref.instance;
     std::string cmd = std::string(IOSIM_BIN) + " run " + IOSIM_SOURCE_DIR + "/deploy/rr9502-window.json --set " +
                       "workload.file=" + crosscheck_dir() + "/instances/" + ref.instance +
-                      " --set sharing.policy=" + strategy + " --set output.progress=false --out " + out +
-                      " > /dev/null";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+                      " --set sharing.policy=" + c.strategy + " --set output.progress=false --out " + out;
+    for (const auto &s : c.sets)
+      cmd += " --set " + s;
+    ASSERT_EQ(std::system((cmd + " > /dev/null").c_str()), 0) << cmd;
     std::ifstream in(out + "/results.json");
     std::stringstream text;
     text << in.rdbuf();
     cJSON *root = cJSON_Parse(text.str().c_str());
-    ASSERT_NE(root, nullptr);
-    EXPECT_EQ(sig6(metric(root, "min_yield")), ref.min_yield) << ref.instance;
-    EXPECT_EQ(sig6(metric(root, "efficiency")), ref.efficiency) << ref.instance;
+    ASSERT_NE(root, nullptr) << out;
+    for (int k = 0; k < 3; k++) {
+      double got = metric(root, kMetrics[k]), want = ref.v[k];
+      const Rule &r = c.rules[k];
+      if (r.exact) {
+        EXPECT_EQ(sig6(got), want) << ref.instance << " " << kMetrics[k];
+        continue;
+      }
+      EXPECT_LE(std::abs(got / want - 1.0), r.rel_tol)
+          << ref.instance << " " << kMetrics[k] << ": iosim " << got << ", reference " << want;
+      if (r.at_least) {
+        EXPECT_GE(sig6(got), want) << ref.instance << " " << kMetrics[k];
+      }
+    }
     cJSON_Delete(root);
     compared++;
   }
-  EXPECT_EQ(compared, 9);
+  const char *all = std::getenv("IOSIM_CROSSCHECK_ALL");
+  EXPECT_EQ(compared, all != nullptr && all[0] == '1' ? 9 : 3);
 }
 
-INSTANTIATE_TEST_SUITE_P(Rr9502, CrossCheck, ::testing::Values("fcfs"));
+INSTANTIATE_TEST_SUITE_P(Rr9502, CrossCheck, ::testing::ValuesIn(kConfigs),
+                         [](const ::testing::TestParamInfo<Config> &info) { return info.param.name; });
 
 } // namespace

@@ -210,7 +210,7 @@ TEST(SharingPeriodicGreedyYield, SameRatesAsGreedyYieldAndPeriodic) {
   EXPECT_EQ(per->periodic, 1);
   EXPECT_EQ(gy->periodic, 0);
   EXPECT_EQ(per->uncapped, 0);
-  ASSERT_EQ(per->nparams, 1);
+  ASSERT_EQ(per->nparams, 2); // delta_s, then ties (ReferenceTiesByApplicationIndex)
   EXPECT_STREQ(per->params[0].name, "delta_s");
   EXPECT_STREQ(per->params[0].unit, "s");
   EXPECT_EQ(per->params[0].def, 0.0);
@@ -527,5 +527,36 @@ TEST(SharingRR9502, DescriptorsAndSources) {
     EXPECT_EQ(pol->uncapped, 0) << name;
     EXPECT_NE(std::string(pol->source).find("RR-9502"), std::string::npos) << name;
     EXPECT_EQ(pol->periodic, std::string(name) == "periodic-greedy-yield" ? 1 : 0) << name;
+  }
+}
+
+TEST(SharingGreedyYield, ReferenceTiesByApplicationIndex) {
+  // System: as TiesByPostingTimeThenOrder (equal yields 0.5, B = 10, caps 7, posted {2, 1, 1}, seq {0, 8, 3}) with
+  // ties = 1 (the reference simulator's rule: application index). Order: t0, t1, t2. Expectations: {7, 3, 0}; the
+  // same with periodic-greedy-yield, whose `ties` is its second parameter (after delta_s).
+  std::vector<T> ts = {with_yield(app(7, 1, 2, 0), 0, 5), with_yield(app(7, 1, 1, 8), 0, 5),
+                       with_yield(app(7, 1, 1, 3), 0, 5)};
+  std::vector<ios_transfer_view_t> t;
+  for (size_t i = 0; i < ts.size(); i++)
+    t.push_back(view_of(ts[i], (int)i));
+  ios_share_view_t v{};
+  v.now = 10.0;
+  v.capacity = 10.0;
+  v.ntransfers = 3;
+  v.t = t.data();
+  v.t_end = INFINITY;
+  for (const char *name : {"greedy-yield", "periodic-greedy-yield"}) {
+    const ios_sharing_policy_t *pol = ios_sharing_find(name);
+    ASSERT_NE(pol, nullptr);
+    ios_params_t p;
+    ios_params_defaults(pol->nparams, pol->params, &p);
+    int ties = pol->nparams - 1;
+    ASSERT_STREQ(pol->params[ties].name, "ties") << name;
+    p.v[ties] = 1.0;
+    std::vector<double> r(3, -1.0);
+    ASSERT_EQ(pol->share(&v, &p, r.data()), IOS_OK);
+    EXPECT_DOUBLE_EQ(r[0], 7.0) << name;
+    EXPECT_DOUBLE_EQ(r[1], 3.0) << name;
+    EXPECT_DOUBLE_EQ(r[2], 0.0) << name;
   }
 }

@@ -6,6 +6,10 @@
  * with no elapsed time (now <= τ_i: it posts an I/O operation at its release) has made no progress and is given the
  * yield 0, so it comes first (as in §5.1, Example 1, where serving the fresh application first is the best choice).
  *
+ * Parameter `ties` = 1 breaks exact ties by application index instead (the order of the workload, which is what the
+ * authors' reference simulator does: the only reason greedy-yield results differ from its output, see
+ * test/crosscheck_rr9502.cpp).
+ *
  * PeriodicGreedyYield(δ): the same decision at every event; the policy is marked periodic, so the engine adds
  * external events every δ seconds from T_begin (RR-9502 §4.1, §3.2.2): δ = delta_s when > 0, else
  * (T_end − T_begin)/E with E = Σ_i 2·N_op(i) (Eq. 5, E^(+) = E), which the engine computes. */
@@ -18,6 +22,8 @@ typedef struct {
   long seq;
   int idx;
 } entry_t;
+
+/* Ties by application index: posted holds the index and seq 0 (see greedy_yield_share). */
 
 static int by_key(const void *pa, const void *pb) {
   const entry_t *a = pa, *b = pb;
@@ -46,15 +52,19 @@ static void resolve_ties(entry_t *e, int k) {
   }
 }
 
-static int greedy_yield_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
-  (void)p;
+/* ties_param: index of the `ties` parameter in p. */
+static int greedy_share(const ios_share_view_t *in, const ios_params_t *p, int ties_param, double *rate_out) {
+  int by_index = p != NULL && p->v[ties_param] == 1.0;
   int k = in->ntransfers;
   entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
   if (e == NULL) return IOS_ENOMEM;
   for (int i = 0; i < k; i++) {
     const ios_transfer_view_t *t = &in->t[i];
     double age = in->now - t->release;
-    e[i] = (entry_t){.key = age > 0.0 ? t->progress / age : 0.0, .posted = t->posted, .seq = t->seq, .idx = i};
+    e[i] = (entry_t){.key = age > 0.0 ? t->progress / age : 0.0,
+                     .posted = by_index ? (double)t->app : t->posted,
+                     .seq = by_index ? 0 : t->seq,
+                     .idx = i};
   }
   qsort(e, (size_t)k, sizeof *e, by_key);
   resolve_ties(e, k);
@@ -69,13 +79,28 @@ static int greedy_yield_share(const ios_share_view_t *in, const ios_params_t *p,
   return IOS_OK;
 }
 
+static int greedy_yield_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  return greedy_share(in, p, 0, rate_out);
+}
+
+static int periodic_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  return greedy_share(in, p, 1, rate_out);
+}
+
+static const ios_param_spec_t greedy_params[] = {
+    {.name = "ties",
+     .def = 0.0,
+     .unit = "",
+     .description = "exact ties of yields: 0 = by posting time, then order; 1 = by application index (reference)"},
+};
+
 const ios_sharing_policy_t ios_sharing_greedy_yield = {
     .name = "greedy-yield",
     .alias = NULL,
     .description = "serve pending transfers by increasing current yield, each at its cap while bandwidth is left",
     .source = "RR-9502 §4.1 (GreedyYield)",
-    .nparams = 0,
-    .params = NULL,
+    .nparams = 1,
+    .params = greedy_params,
     .share = greedy_yield_share,
     .uncapped = 0,
     .periodic = 0,
@@ -86,6 +111,10 @@ static const ios_param_spec_t periodic_params[] = {
      .def = 0.0,
      .unit = "s",
      .description = "period of the extra decisions; 0 = (T_end - T_begin)/E, E = sum of 2*N_op(i) (RR-9502 Eq. 5)"},
+    {.name = "ties",
+     .def = 0.0,
+     .unit = "",
+     .description = "exact ties of yields: 0 = by posting time, then order; 1 = by application index (reference)"},
 };
 
 const ios_sharing_policy_t ios_sharing_periodic_greedy_yield = {
@@ -93,9 +122,9 @@ const ios_sharing_policy_t ios_sharing_periodic_greedy_yield = {
     .alias = NULL,
     .description = "greedy-yield, re-decided also every delta_s seconds from the window start",
     .source = "RR-9502 §4.1 (PeriodicGreedyYield), §3.2.2",
-    .nparams = 1,
+    .nparams = 2,
     .params = periodic_params,
-    .share = greedy_yield_share,
+    .share = periodic_share,
     .uncapped = 0,
     .periodic = 1,
 };
