@@ -2,43 +2,24 @@
  * transfer still needs at its full bandwidth (here remaining / cap: a transfer's cap is b_i in RR-9502's
  * single-resource model, b_j(n)/n for one of n parts), ties by posting time R_i then posting order; each is granted
  * min(cap, what is left of B) until nothing is left. A transfer with cap 0 can never finish: it comes last. */
-#include "../ios_policy.h"
+#include "greedy.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct {
-  double key, posted;
-  long seq;
-  int idx;
-} entry_t;
-
-static int by_key(const void *pa, const void *pb) {
-  const entry_t *a = pa, *b = pb;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  if (a->posted != b->posted) return a->posted < b->posted ? -1 : 1;
-  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
-  return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 static int greedy_com_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
   (void)p;
   int k = in->ntransfers;
-  entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
+  ios_greedy_entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
   if (e == NULL) return IOS_ENOMEM;
   for (int i = 0; i < k; i++) {
     const ios_transfer_view_t *t = &in->t[i];
     double rem = t->remaining > 0.0 ? t->remaining : 0.0;
-    e[i] = (entry_t){.key = t->cap > 0.0 ? rem / t->cap : INFINITY, .posted = t->posted, .seq = t->seq, .idx = i};
+    e[i] = (ios_greedy_entry_t){
+        .key = t->cap > 0.0 ? rem / t->cap : INFINITY, .posted = t->posted, .seq = t->seq, .idx = i};
   }
-  qsort(e, (size_t)k, sizeof *e, by_key);
-  double left = in->capacity;
-  for (int a = 0; a < k; a++) {
-    double cap = in->t[e[a].idx].cap;
-    double r = cap < left ? cap : left;
-    rate_out[e[a].idx] = r > 0.0 ? r : 0.0;
-    left -= rate_out[e[a].idx];
-  }
+  ios_greedy_sort(e, k, 0.0);
+  ios_greedy_fill(in, e, k, rate_out);
   free(e);
   return IOS_OK;
 }

@@ -13,68 +13,31 @@
  * PeriodicGreedyYield(δ): the same decision at every event; the policy is marked periodic, so the engine adds
  * external events every δ seconds from T_begin (RR-9502 §4.1, §3.2.2): δ = delta_s when > 0, else
  * (T_end − T_begin)/E with E = Σ_i 2·N_op(i) (Eq. 5, E^(+) = E), which the engine computes. */
-#include "../ios_policy.h"
+#include "greedy.h"
 
 #include <stdlib.h>
 
-typedef struct {
-  double key, posted;
-  long seq;
-  int idx;
-} entry_t;
-
-/* Ties by application index: posted holds the index and seq 0 (see greedy_yield_share). */
-
-static int by_key(const void *pa, const void *pb) {
-  const entry_t *a = pa, *b = pb;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  if (a->posted != b->posted) return a->posted < b->posted ? -1 : 1;
-  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
-  return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
 /* Yields within YIELD_TIE of each other are ties: the engine's progress carries rounding errors (an application
- * never slowed down may read 0.99999999999999978 instead of 1), which must not decide between equal yields. After
- * sorting by yield, each run of entries within YIELD_TIE of its first is re-sorted by posting time, then order. */
+ * never slowed down may read 0.99999999999999978 instead of 1), which must not decide between equal yields. With
+ * `ties` = 1 the posting time field of the entries holds the application index (and seq 0). */
 #define YIELD_TIE 1e-12
-
-static void resolve_ties(entry_t *e, int k) {
-  for (int a = 0; a < k;) {
-    int b = a + 1;
-    while (b < k && e[b].key - e[a].key <= YIELD_TIE)
-      b++;
-    if (b - a > 1) {
-      for (int x = a + 1; x < b; x++)
-        e[x].key = e[a].key;
-      qsort(e + a, (size_t)(b - a), sizeof *e, by_key);
-    }
-    a = b;
-  }
-}
 
 /* ties_param: index of the `ties` parameter in p. */
 static int greedy_share(const ios_share_view_t *in, const ios_params_t *p, int ties_param, double *rate_out) {
   int by_index = p != NULL && p->v[ties_param] == 1.0;
   int k = in->ntransfers;
-  entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
+  ios_greedy_entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
   if (e == NULL) return IOS_ENOMEM;
   for (int i = 0; i < k; i++) {
     const ios_transfer_view_t *t = &in->t[i];
     double age = in->now - t->release;
-    e[i] = (entry_t){.key = age > 0.0 ? t->progress / age : 0.0,
-                     .posted = by_index ? (double)t->app : t->posted,
-                     .seq = by_index ? 0 : t->seq,
-                     .idx = i};
+    e[i] = (ios_greedy_entry_t){.key = age > 0.0 ? t->progress / age : 0.0,
+                                .posted = by_index ? (double)t->app : t->posted,
+                                .seq = by_index ? 0 : t->seq,
+                                .idx = i};
   }
-  qsort(e, (size_t)k, sizeof *e, by_key);
-  resolve_ties(e, k);
-  double left = in->capacity;
-  for (int a = 0; a < k; a++) {
-    double cap = in->t[e[a].idx].cap;
-    double r = cap < left ? cap : left;
-    rate_out[e[a].idx] = r > 0.0 ? r : 0.0;
-    left -= rate_out[e[a].idx];
-  }
+  ios_greedy_sort(e, k, YIELD_TIE);
+  ios_greedy_fill(in, e, k, rate_out);
   free(e);
   return IOS_OK;
 }

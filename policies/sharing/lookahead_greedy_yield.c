@@ -23,43 +23,13 @@
  * within YIELD_TIE being equal) and a later candidate replaces the kept one only when its Z is larger by more than
  * YIELD_TIE (rounding must not decide); so among equal scores the candidate with the lowest current yield (then the
  * oldest posting) is kept. Cost O(k²) per decision for k pending transfers. */
-#include "../ios_policy.h"
+#include "greedy.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct {
-  double key, posted;
-  long seq;
-  int idx;
-} entry_t;
-
-static int by_key(const void *pa, const void *pb) {
-  const entry_t *a = pa, *b = pb;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  if (a->posted != b->posted) return a->posted < b->posted ? -1 : 1;
-  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
-  return (a->idx > b->idx) - (a->idx < b->idx);
-}
-
-/* Yields within YIELD_TIE of each other are ties: the engine's progress carries rounding errors (an application
- * never slowed down may read 0.99999999999999978 instead of 1), which must not decide between equal yields. After
- * sorting by yield, each run of entries within YIELD_TIE of its first is re-sorted by posting time, then order. */
+/* Yields within YIELD_TIE are ties (rounding errors must not decide between equal yields; see greedy_yield.c). */
 #define YIELD_TIE 1e-12
-
-static void resolve_ties(entry_t *e, int k) {
-  for (int a = 0; a < k;) {
-    int b = a + 1;
-    while (b < k && e[b].key - e[a].key <= YIELD_TIE)
-      b++;
-    if (b - a > 1) {
-      for (int x = a + 1; x < b; x++)
-        e[x].key = e[a].key;
-      qsort(e + a, (size_t)(b - a), sizeof *e, by_key);
-    }
-    a = b;
-  }
-}
 
 static double yield_at(const ios_transfer_view_t *t, double when, double gained) {
   double age = when - t->release;
@@ -67,7 +37,7 @@ static double yield_at(const ios_transfer_view_t *t, double when, double gained)
 }
 
 /* The tentative allocation of candidate e[c]: it first at min(cap, B), then the others in order e[]. */
-static void allocate(const ios_share_view_t *in, const entry_t *e, int c, double *rate) {
+static void allocate(const ios_share_view_t *in, const ios_greedy_entry_t *e, int c, double *rate) {
   int k = in->ntransfers;
   double left = in->capacity;
   for (int a = -1; a < k; a++) {
@@ -105,7 +75,7 @@ static double score(const ios_share_view_t *in, const double *rate) {
 static int lookahead_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
   (void)p;
   int k = in->ntransfers;
-  entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
+  ios_greedy_entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));
   double *rate = malloc(sizeof *rate * (size_t)(k > 0 ? k : 1));
   if (e == NULL || rate == NULL) {
     free(e);
@@ -114,10 +84,9 @@ static int lookahead_share(const ios_share_view_t *in, const ios_params_t *p, do
   }
   for (int i = 0; i < k; i++) {
     const ios_transfer_view_t *t = &in->t[i];
-    e[i] = (entry_t){.key = yield_at(t, in->now, 0.0), .posted = t->posted, .seq = t->seq, .idx = i};
+    e[i] = (ios_greedy_entry_t){.key = yield_at(t, in->now, 0.0), .posted = t->posted, .seq = t->seq, .idx = i};
   }
-  qsort(e, (size_t)k, sizeof *e, by_key);
-  resolve_ties(e, k);
+  ios_greedy_sort(e, k, YIELD_TIE);
   int best = 0;
   double best_z = -INFINITY;
   for (int c = 0; c < k; c++) {
