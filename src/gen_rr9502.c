@@ -1,5 +1,6 @@
 /* iosim — the RR-9502 §6.2.1-6.2.2 synthetic workload generator and `iosim generate` (see ios_gen_rr9502.h). */
 #include "ios_gen_rr9502.h"
+#include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_units.h"
 
@@ -282,33 +283,6 @@ static void help(FILE *f) {
         f);
 }
 
-static int is_help(const char *a) {
-  return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0;
-}
-
-static int add_set(cJSON *g, const char *arg) {
-  const char *eq = strchr(arg, '=');
-  if (eq == NULL || eq == arg) {
-    ios_diag_set("command line", "--set", "expected param=value, got \"%s\": write e.g. --set pressure=0.8", arg);
-    return IOS_EINVAL;
-  }
-  char *name = strndup(arg, (size_t)(eq - arg));
-  if (name == NULL) return IOS_ENOMEM;
-  if (strcmp(name, "kind") == 0) {
-    ios_diag_set("command line", "--set kind", "give the kind as the first argument (iosim generate rr9502)");
-    free(name);
-    return IOS_EINVAL;
-  }
-  cJSON *v = cJSON_ParseWithOpts(eq + 1, NULL, 1);
-  if (v == NULL) v = cJSON_CreateString(eq + 1);
-  cJSON_DeleteItemFromObjectCaseSensitive(g, name); /* the last --set of a parameter wins */
-  int ok = v != NULL && cJSON_AddItemToObject(g, name, v);
-  if (!ok) cJSON_Delete(v);
-  free(name);
-  return ok ? IOS_OK : IOS_ENOMEM;
-}
-
-/* Shortest of %.15g, %.16g, %.17g that reads back as x. */
 static void num(char *buf, size_t n, double x) {
   for (int prec = 15; prec <= 17; prec++) {
     snprintf(buf, n, "%.*g", prec, x);
@@ -352,48 +326,17 @@ static int write_json(FILE *f, const ios_workload_t *w, double B) {
 
 /* Writes the instance to `path` ("-" or NULL: standard output) through a temporary file of the same directory
  * renamed on success, or directly when `path` exists and is not a regular file (/dev/null, a FIFO: never replaced). */
-static int write_output(const char *path, const ios_workload_t *w, const double *omega, double B) {
-  size_t len = path != NULL ? strlen(path) : 0;
-  int json = len > 5 && strcmp(path + len - 5, ".json") == 0;
-  if (path == NULL || strcmp(path, "-") == 0) {
-    int rc = write_sample(stdout, w, omega, B);
-    if (rc == IOS_OK && fflush(stdout) != 0) rc = IOS_EIO;
-    if (rc != IOS_OK) ios_diag_set("standard output", NULL, "cannot write (%s)", strerror(errno));
-    return rc;
-  }
-  struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    FILE *f = fopen(path, "w");
-    int rc = f == NULL ? IOS_EIO : json ? write_json(f, w, B) : write_sample(f, w, omega, B);
-    if (f != NULL && fclose(f) != 0) rc = IOS_EIO;
-    if (rc != IOS_OK) ios_diag_set(path, NULL, "cannot write it (%s): check the permissions", strerror(errno));
-    return rc;
-  }
-  size_t n = len + 48;
-  char *tmp = malloc(n);
-  if (tmp == NULL) return IOS_ENOMEM;
-  snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (f == NULL) {
-    if (fd >= 0) {
-      close(fd);
-      unlink(tmp);
-    }
-    ios_diag_set(path, NULL, "cannot create a file next to it (%s): check that the directory exists and is writable",
-                 strerror(errno));
-    free(tmp);
-    return IOS_EIO;
-  }
-  int rc = json ? write_json(f, w, B) : write_sample(f, w, omega, B);
-  if (fclose(f) != 0) rc = IOS_EIO;
-  if (rc == IOS_OK && rename(tmp, path) != 0) rc = IOS_EIO;
-  if (rc != IOS_OK) {
-    ios_diag_set(path, NULL, "cannot write it (%s): check the permissions and the free space", strerror(errno));
-    unlink(tmp);
-  }
-  free(tmp);
-  return rc;
+/* What iosim generate writes: a sample file, or a JSON workload when the path ends in .json. */
+typedef struct {
+  const ios_workload_t *w;
+  const double *omega;
+  double B;
+  int json;
+} output_t;
+
+static int write_instance(FILE *f, void *ctx) {
+  const output_t *o = ctx;
+  return o->json ? write_json(f, o->w, o->B) : write_sample(f, o->w, o->omega, o->B);
 }
 
 static int parse_seed(const char *s, uint64_t *out) {
@@ -409,12 +352,12 @@ static int parse_seed(const char *s, uint64_t *out) {
 }
 
 int ios_gen_main(int argc, char **argv) {
-  if (argc < 2 || is_help(argv[1])) {
+  if (argc < 2 || ios_cli_is_help(argv[1])) {
     help(stdout);
     return 0;
   }
   for (int i = 2; i < argc; i++)
-    if (is_help(argv[i])) {
+    if (ios_cli_is_help(argv[i])) {
       help(stdout);
       return 0;
     }
@@ -434,7 +377,7 @@ int ios_gen_main(int argc, char **argv) {
   for (int i = 2; rc == IOS_OK && i < argc; i++) {
     int has_value = i + 1 < argc;
     if (strcmp(argv[i], "--set") == 0 && has_value) {
-      rc = add_set(g, argv[++i]);
+      rc = ios_cli_add_set(g, argv[++i], "iosim generate rr9502", "pressure=0.8");
     } else if (strcmp(argv[i], "--seed") == 0 && has_value) {
       rc = parse_seed(argv[++i], &seed);
     } else if (strcmp(argv[i], "--unit") == 0 && has_value) {
@@ -457,7 +400,9 @@ int ios_gen_main(int argc, char **argv) {
   ios_workload_t w = {0, NULL};
   if (rc == IOS_OK) rc = read_params(g, &c, val);
   if (rc == IOS_OK) rc = generate(val, &c, B, seed, &w, &omega);
-  if (rc == IOS_OK) rc = write_output(path, &w, omega, B);
+  size_t plen = path != NULL ? strlen(path) : 0;
+  output_t out = {&w, omega, B, plen > 5 && strcmp(path + plen - 5, ".json") == 0};
+  if (rc == IOS_OK) rc = ios_cli_write(path, write_instance, &out);
   if (rc == IOS_OK) {
     double t_end, W = ios_rr9502_pressure(&w, B, &t_end);
     long phases = 0;

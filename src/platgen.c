@@ -3,6 +3,7 @@
  * oss-ost), following its conventions (one DijkstraCache zone, star around router "fabric", latency 0, role props).
  * Units: counts are integers, bandwidths bytes/s (XML: plain numbers followed by "Bps"). */
 #include "ios_platgen.h"
+#include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_units.h"
 #include "ios_policy.h"
@@ -453,82 +454,24 @@ static void help(FILE *f) {
   fputs("\nexample: iosim platform forwarding --set ionodes=24 --set pfs_bw=40GBps -o my.xml\n", f);
 }
 
-static int is_help(const char *a) {
-  return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0;
-}
+/* Writes the platform of spec to f (ios_cli_write's writer). */
+typedef struct {
+  const cJSON *spec;
+  const char *where;
+} write_ctx_t;
 
-/* Writes to `path` through a temporary file of the same directory renamed on success (directly when `path` is an
- * existing non-regular file such as /dev/stdout or a FIFO, which must not be replaced). */
-static int write_file(const cJSON *spec, const char *where, const char *path) {
-  struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    FILE *f = fopen(path, "w");
-    int rc = f != NULL ? ios_platgen_write(spec, where, NULL, f) : IOS_EIO;
-    if (f != NULL && fclose(f) != 0 && rc == IOS_OK) rc = IOS_EIO;
-    if (rc == IOS_EIO) ios_diag_set(path, NULL, "cannot write it (%s): check the permissions", strerror(errno));
-    return rc;
-  }
-  size_t n = strlen(path) + 48;
-  char *tmp = malloc(n);
-  if (tmp == NULL) return IOS_ENOMEM;
-  int fd = -1;
-  for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-    snprintf(tmp, n, "%s.tmp%ld-%d", path, (long)getpid(), attempt);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (f == NULL) {
-    ios_diag_set(path, NULL, "cannot create a file next to it (%s): check that the directory exists and is writable",
-                 strerror(errno));
-    if (fd >= 0) {
-      close(fd);
-      unlink(tmp);
-    }
-    free(tmp);
-    return IOS_EIO;
-  }
-  int rc = ios_platgen_write(spec, where, NULL, f);
-  if (rc == IOS_OK && fsync(fileno(f)) != 0) rc = IOS_EIO;
-  if (fclose(f) != 0 && rc == IOS_OK) rc = IOS_EIO;
-  if (rc == IOS_OK && rename(tmp, path) != 0) rc = IOS_EIO;
-  if (rc == IOS_EIO)
-    ios_diag_set(path, NULL, "cannot write it (%s): check the disk space and permissions", strerror(errno));
-  if (rc != IOS_OK) unlink(tmp);
-  free(tmp);
-  return rc;
-}
-
-/* Adds "param=value" to spec (value read as JSON when valid JSON, else as a string). */
-static int add_set(cJSON *spec, const char *arg) {
-  const char *eq = strchr(arg, '=');
-  if (eq == NULL || eq == arg) {
-    ios_diag_set("command line", "--set", "expected param=value, got \"%s\": write e.g. --set ionodes=24", arg);
-    return IOS_EINVAL;
-  }
-  char *name = strndup(arg, (size_t)(eq - arg));
-  if (name == NULL) return IOS_ENOMEM;
-  if (strcmp(name, "kind") == 0) {
-    ios_diag_set("command line", "kind", "give the kind as the first argument (iosim platform KIND), not with --set");
-    free(name);
-    return IOS_EINVAL;
-  }
-  cJSON *v = cJSON_ParseWithOpts(eq + 1, NULL, 1);
-  if (v == NULL) v = cJSON_CreateString(eq + 1);
-  cJSON_DeleteItemFromObjectCaseSensitive(spec, name); /* the last --set of a parameter wins */
-  int ok = v != NULL && cJSON_AddItemToObject(spec, name, v);
-  if (!ok) cJSON_Delete(v);
-  free(name);
-  return ok ? IOS_OK : IOS_ENOMEM;
+static int write_platform(FILE *f, void *ctx) {
+  const write_ctx_t *w = ctx;
+  return ios_platgen_write(w->spec, w->where, NULL, f);
 }
 
 int ios_platgen_main(int argc, char **argv) {
-  if (argc < 2 || is_help(argv[1])) {
+  if (argc < 2 || ios_cli_is_help(argv[1])) {
     help(stdout);
     return 0;
   }
   for (int i = 2; i < argc; i++)
-    if (is_help(argv[i])) {
+    if (ios_cli_is_help(argv[i])) {
       help(stdout);
       return 0;
     }
@@ -544,7 +487,7 @@ int ios_platgen_main(int argc, char **argv) {
   }
   for (int i = 2; rc == IOS_OK && i < argc; i++) {
     if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-      rc = add_set(spec, argv[++i]);
+      rc = ios_cli_add_set(spec, argv[++i], "iosim platform KIND", "ionodes=24");
     } else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) && i + 1 < argc) {
       path = argv[++i];
     } else {
@@ -555,9 +498,8 @@ int ios_platgen_main(int argc, char **argv) {
     }
   }
   if (rc == IOS_OK) rc = ios_platgen_check(spec, where);
-  if (rc == IOS_OK)
-    rc = path == NULL || strcmp(path, "-") == 0 ? ios_platgen_write(spec, where, NULL, stdout)
-                                                : write_file(spec, where, path);
+  write_ctx_t ctx = {spec, where};
+  if (rc == IOS_OK) rc = ios_cli_write(path, write_platform, &ctx);
   cJSON_Delete(spec);
   if (rc == IOS_OK) return 0;
   fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(rc));
