@@ -451,24 +451,19 @@ static void timer_actor(int argc, char **argv) {
   }
 }
 
+/* Extra decision events on a grid: controller.tick_s from 0, or a periodic sharing policy's δ from T_begin
+ * (RR-9502 §4.1). The actor's data points to its grid. */
+typedef struct {
+  double start, period;
+} grid_t;
+
 static void tick_actor(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  while (E.apps_left > 0) {
-    sg_actor_sleep_for(E.s->tick_s);
-    push_event(EV_TICK, -1, NULL, 0);
-  }
-}
-
-/* Periodic decisions of a periodic sharing policy: at T_begin + k·δ (RR-9502 §4.1). */
-static void period_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  double next = E.t_begin + E.period;
-  while (E.apps_left > 0) {
+  const grid_t *g = sg_actor_self_get_data();
+  for (double next = g->start + g->period; E.apps_left > 0; next += g->period) {
     if (next > now()) sg_actor_sleep_for(next - now());
     push_event(EV_TICK, -1, NULL, 0);
-    next += E.period;
   }
 }
 
@@ -752,16 +747,14 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   sg_actor_t timer = sg_actor_init("window", p->controller);
   sg_actor_daemonize(timer);
   sg_actor_start(timer, timer_actor, 0, NULL);
-  if (s->tick_s > 0) {
-    sg_actor_t tick = sg_actor_init("tick", p->controller);
-    sg_actor_daemonize(tick);
-    sg_actor_start(tick, tick_actor, 0, NULL);
-  }
-  if (E.period > 0) {
-    sg_actor_t per = sg_actor_init("period", p->controller);
-    sg_actor_daemonize(per);
-    sg_actor_start(per, period_actor, 0, NULL);
-  }
+  grid_t grids[2] = {{0.0, s->tick_s}, {E.t_begin, E.period}};
+  for (int g = 0; g < 2; g++)
+    if (grids[g].period > 0) {
+      sg_actor_t tick = sg_actor_init(g == 0 ? "tick" : "period", p->controller);
+      sg_actor_daemonize(tick);
+      sg_actor_set_data(tick, &grids[g]);
+      sg_actor_start(tick, tick_actor, 0, NULL);
+    }
   simgrid_run();
   if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
     progress_line(1);
@@ -795,6 +788,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     }
   }
   r->t_end = E.t_end;
+  r->period_s = E.period;
   for (int j = 0; j < w->napps; j++) {
     if (!E.snap_end_done) { /* the window ends after the last completion */
       r->apps[j].w_end = r->apps[j].work_time;

@@ -1,4 +1,5 @@
-/* iosim — helpers shared by the command-line tools that write one file (`iosim platform`, `iosim generate`). */
+/* iosim — small shared I/O helpers: the atomic file writer (used by `iosim platform`, `iosim generate`, the sweep and
+ * generated platforms) and the `--set param=value` parser of the one-file commands. */
 #ifndef IOS_CLI_H
 #define IOS_CLI_H
 

@@ -44,7 +44,8 @@ typedef struct {
   int complete;            /**< 1 when every application completed; 0 when stopped at the window's end */
   double makespan_s;       /**< last completion − first start (window end when stopped) */
   double t_begin, t_end;   /**< the window used for yields and objectives */
-  const char *window_kind; /**< "steady-state" (automatic), "given" (scenario) or "whole-run" */
+  const char *window_kind; /**< "steady-state" (automatic), "given" (scenario) or "whole-run"; "-v2" appended in v2 */
+  double period_s;         /**< s: δ of a periodic sharing policy's extra decisions (RR-9502 §4.1), 0 = none */
   double min_yield, utilization, efficiency, io_pressure;
   double io_load, mean_io_slowdown, mean_rho_io, mean_rho_con, io_spread, machine_idle_time;
   double aggregate_bandwidth_Bps;

@@ -129,6 +129,7 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
   cJSON_AddNumberToObject(win, "begin_s", r->t_begin);
   cJSON_AddItemToObject(win, "end_s", num_or_null(r->t_end));
   cJSON_AddStringToObject(win, "kind", r->window_kind);
+  if (r->period_s > 0) cJSON_AddNumberToObject(win, "period_s", r->period_s);
   cJSON *pl = cJSON_AddObjectToObject(root, "platform");
   cJSON_AddNumberToObject(pl, "compute_nodes", p->ncompute);
   cJSON_AddNumberToObject(pl, "nic_bw_Bps", p->nic_bw);

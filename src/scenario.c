@@ -1,5 +1,6 @@
 /* iosim — scenario loading and validation (see ios_scenario.h). */
 #include "ios_scenario.h"
+#include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_platgen.h"
 
@@ -230,9 +231,10 @@ static int apply_set(cJSON *user, const char *assignment) {
     }                                                                                                                  \
   } while (0)
 
-/* Reads the parameters of a policy object (all keys but "policy") into p. */
-static int read_params(const cJSON *obj, const char *family, const char *policy, int nparams,
-                       const ios_param_spec_t *specs, ios_params_t *p, const char *file) {
+/* Reads the parameters of a policy object (all keys but "policy") into p, and writes the defaults of the others
+ * into the object, so the resolved scenario (results.json) shows every parameter the run used. */
+static int read_params(cJSON *obj, const char *family, const char *policy, int nparams, const ios_param_spec_t *specs,
+                       ios_params_t *p, const char *file) {
   ios_params_defaults(nparams, specs, p);
   const cJSON *item;
   cJSON_ArrayForEach(item, obj) {
@@ -258,6 +260,10 @@ static int read_params(const cJSON *obj, const char *family, const char *policy,
     }
     p->v[found] = item->valuedouble;
   }
+  for (int i = 0; i < nparams; i++)
+    if (cJSON_GetObjectItemCaseSensitive(obj, specs[i].name) == NULL &&
+        cJSON_AddNumberToObject(obj, specs[i].name, specs[i].def) == NULL)
+      return IOS_ENOMEM;
   return IOS_OK;
 }
 
@@ -438,29 +444,22 @@ int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, con
   return copy != NULL ? set_tree(user, key, copy, dir) : IOS_ENOMEM;
 }
 
+typedef struct {
+  const cJSON *spec;
+  const char *where;
+} platform_ctx_t;
+
+static int write_platform(FILE *f, void *ctx) {
+  const platform_ctx_t *c = ctx;
+  return ios_platgen_write(c->spec, c->where, "the scenario's platform object", f);
+}
+
 int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path) {
   if (s->platform_spec == NULL) return IOS_OK;
-  size_t n = strlen(xml_path) + 8;
-  char *tmp = malloc(n);
-  if (tmp == NULL) return IOS_ENOMEM;
-  snprintf(tmp, n, "%s.tmp", xml_path);
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL) {
-    ios_diag_set(xml_path, NULL, "cannot write the generated platform (%s): check the output directory",
-                 strerror(errno));
-    free(tmp);
-    return IOS_EIO;
-  }
   char where[300];
   snprintf(where, sizeof where, "%s: platform", s->file);
-  int rc = ios_platgen_write(s->platform_spec, where, "the scenario's platform object", f);
-  int bad = fclose(f) != 0;
-  if (rc == IOS_OK && (bad || rename(tmp, xml_path) != 0)) {
-    ios_diag_set(xml_path, NULL, "cannot write the generated platform (%s)", strerror(errno));
-    rc = IOS_EIO;
-  }
-  if (rc != IOS_OK) remove(tmp);
-  free(tmp);
+  platform_ctx_t ctx = {s->platform_spec, where};
+  int rc = ios_cli_write(xml_path, write_platform, &ctx);
   if (rc != IOS_OK) return rc;
   free(s->generated_platform);
   s->generated_platform = strdup(xml_path);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "ios_sweep.h"
 #include "ios_campaign.h"
+#include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_output.h"
 #include "ios_policy.h"
@@ -69,18 +70,13 @@ static char *absolute(const char *path) {
   return a;
 }
 
+static int put_text(FILE *f, void *text) {
+  return fputs(text, f) < 0 ? IOS_EIO : IOS_OK;
+}
+
+/* Through a temporary file renamed over `path` (ios_cli_write). @return 0, or -1 with errno set. */
 static int write_text_atomic(const char *path, const char *text) {
-  char tmp[2 * PATH_MAX_LEN + 64];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (f == NULL) return -1;
-  int bad = fputs(text, f) < 0;
-  bad |= fclose(f) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    remove(tmp);
-    return -1;
-  }
-  return 0;
+  return ios_cli_write(path, put_text, (void *)text) == IOS_OK ? 0 : -1;
 }
 
 static int write_json_atomic(const char *path, const cJSON *j) {

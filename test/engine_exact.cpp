@@ -724,3 +724,22 @@ TEST(engine_exact, WindowModeV2RunsFairShareOverTheFirstHalf) {
   EXPECT_EQ(bad.proc.exit_code, 2);
   EXPECT_NE(bad.proc.err.find("window.mode"), std::string::npos) << bad.proc.err;
 }
+
+// System: A and B each post one 4e9 B operation at t = 0 (caps 1e9 = B); window given [0, 4] s; sharing
+// periodic-greedy-yield with the automatic δ. In dedicated mode each posts once in [0, 4): N_op = 1 each, E = 2·2 = 4
+// (RR-9502 Eq. 5), δ = (4 − 0)/4 = 1 s. Expectations: results.json window.period_s = 1; with delta_s = 0.25, 0.25;
+// the resolved scenario lists the policy's parameters with their values (delta_s 0 and ties 0 when not given).
+TEST(engine_exact, PeriodicPolicyRecordsItsPeriodAndParameters) {
+  const std::string apps = R"([{"name": "A", "profile": {"1": 1e9}, "io": 4e9},
+                               {"name": "B", "profile": {"1": 1e9}, "io": 4e9}])";
+  SimRun autod = run_ok(scenario(apps, "periodic-greedy-yield", R"("window": {"begin_s": 0, "end_s": 4})"),
+                        one_resource_platform());
+  EXPECT_REL(autod.num("window.period_s"), 1.0, kTol);
+  EXPECT_EQ(autod.num("scenario.sharing.delta_s"), 0.0);
+  EXPECT_EQ(autod.num("scenario.sharing.ties"), 0.0);
+  SimRun given = run_ok(scenario(apps, "periodic-greedy-yield", R"("window": {"begin_s": 0, "end_s": 4})"),
+                        one_resource_platform(), options("run", {"sharing.delta_s=0.25"}));
+  EXPECT_REL(given.num("window.period_s"), 0.25, kTol);
+  SimRun none = run_ok(scenario(apps, "fcfs", R"("window": {"begin_s": 0, "end_s": 4})"), one_resource_platform());
+  EXPECT_TRUE(std::isnan(none.num("window.period_s")));
+}
