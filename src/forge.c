@@ -128,7 +128,8 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
   const cJSON *kind = cJSON_GetObjectItemCaseSensitive(g, "kind");
   if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "rr9549") != 0) {
     ios_diag_set(file, "workload.generator.kind",
-                 "must be \"rr9549\" (RR-9549 §5.3 over FORGE profiles) or \"rr9502\" (RR-9502 §6.2.1 synthetic)");
+                 "must be \"rr9549\" (RR-9549 §5.3 over FORGE profiles), \"rr9502\" (RR-9502 §6.2.1 synthetic) or "
+                 "\"apex\" (RR-9502 §6.3.1 APEX windows)");
     return IOS_EINVAL;
   }
   double K, theta, H, pmin, pmax, N;

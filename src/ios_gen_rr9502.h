@@ -1,5 +1,5 @@
 /* iosim — the RR-9502 §6.2.1-6.2.2 synthetic workload generator (Benoit et al., "Revisiting I/O bandwidth-sharing
- * strategies for HPC applications", RR-9502, 2023) and the `iosim generate` command that writes its instances.
+ * strategies for HPC applications", RR-9502, 2023); `iosim generate rr9502` (ios_gen.h) writes its instances.
  *
  * m applications released at 0 (fresh), each able to saturate the bandwidth (b_i = B): n_small "small" ones
  * (μ = 1,000 s), 20 "medium" (μ = 10,000 s), the rest "big" (μ = 100,000 s). For each application, in this order
@@ -35,13 +35,6 @@ int ios_rr9502_generate(const cJSON *g, const char *file, const ios_platform_t *
  * and V = Σ_i the volume application i transfers by T_end in dedicated mode. Writes T_end (s) to *t_end when not
  * NULL. @return W, or NaN for an empty workload or B <= 0. */
 double ios_rr9502_pressure(const ios_workload_t *w, double B, double *t_end);
-
-/** The `iosim generate rr9502 [--set param=value]... [--seed N] [--unit B] [-o FILE]` command (argv[0] is
- * "generate"): writes the instance as an iosim JSON workload when FILE ends in .json, else in the RR-9502 reference
- * simulator's sample format (to standard output without -o or with -o -). B (bytes/s, default 1) is the instance's
- * bandwidth: bandwidths and volumes are written in bytes/s and bytes, i.e. in units of B with the default.
- * @return the process exit code (0; 2 on bad input, with "iosim: error: ..." on stderr; 1 on internal errors). */
-int ios_gen_main(int argc, char **argv);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* iosim — command-line interface. Exit codes: 0 ok, 2 bad input (message names file, field and fix), 1 internal. */
 #include "ios_diag.h"
 #include "ios_engine.h"
-#include "ios_gen_rr9502.h"
+#include "ios_gen.h"
 #include "ios_output.h"
 #include "ios_sweep.h"
 #include "ios_platgen.h"
@@ -27,7 +27,7 @@ static void usage(FILE *f) {
              "       iosim check SCENARIO [--set key=value]...   validate only\n"
              "       iosim policies                list every policy with its source\n"
              "       iosim platform KIND [--set param=value]... [-o FILE]   generate a platform XML\n"
-             "       iosim generate rr9502 [--set param=value]... [--seed N] [--unit B] [-o FILE]   a workload\n"
+             "       iosim generate rr9502|apex [--set param=value]... [--seed N] [--unit B] [-o FILE]   a workload\n"
              "       iosim sweep CAMPAIGN [--jobs N] [--out DIR] [--shard I/N] [--emit-slurm]   run a campaign\n"
              "       iosim merge DIR... [--out DIR]   combine shard outputs into one runs.csv\n"
              "       iosim report DIR              figures and a Markdown report of a campaign (analysis/report.py)\n"

@@ -27,7 +27,8 @@ static const char defaults_json[] = "{"
                                     "}";
 
 /* Fields holding file paths (resolved against the scenario's directory). */
-static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles", NULL};
+static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
+                                          "workload.generator.data", NULL};
 
 char *ios_read_file(const char *path, long *len_out) {
   FILE *f = fopen(path, "rb");

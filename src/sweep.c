@@ -184,7 +184,7 @@ static int write_runs_csv(const ios_campaign_t *c, const int *sel, int nsel, cha
     const cJSON *col;
     cJSON_ArrayForEach(col, metric_cols) fprintf(f, ",%s", col->valuestring);
     cJSON_ArrayForEach(col, count_cols) fprintf(f, ",%s", col->valuestring);
-    fputc('\n', f);
+    fputs(",sim_wall_s\n", f);
     for (int i = 0; i < nsel; i++) {
       const ios_campaign_point_t *pt = &c->points[sel[i]];
       fprintf(f, "%s,%d", pt->id, pt->index);
@@ -204,6 +204,8 @@ static int write_runs_csv(const ios_campaign_t *c, const int *sel, int nsel, cha
           csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
       cJSON_ArrayForEach(col, count_cols) fputc(',', f),
           csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
+      fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(rf[i].results, "wall_time_s"));
       fputc('\n', f);
     }
     int bad = ferror(f);

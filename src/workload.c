@@ -1,6 +1,7 @@
 /* iosim — workload readers and generators (see ios_workload.h). */
 #include "ios_workload.h"
 #include "ios_diag.h"
+#include "ios_gen_apex.h"
 #include "ios_gen_rr9502.h"
 #include "ios_units.h"
 
@@ -316,9 +317,12 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
   int rc;
   if (cJSON_IsObject(gen)) {
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(gen, "kind");
-    rc = cJSON_IsString(kind) && strcmp(kind->valuestring, "rr9502") == 0
-             ? ios_rr9502_generate(gen, s->file, p, s->seed, &w)
-             : ios_rr9549_generate(gen, s->file, p, s->seed, &w);
+    if (cJSON_IsString(kind) && strcmp(kind->valuestring, "rr9502") == 0)
+      rc = ios_rr9502_generate(gen, s->file, p, s->seed, &w);
+    else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "apex") == 0)
+      rc = ios_apex_generate(gen, s->file, p, s->seed, &w);
+    else
+      rc = ios_rr9549_generate(gen, s->file, p, s->seed, &w);
   } else if (cJSON_IsString(file)) {
     char *path = ios_expand_path(file->valuestring, s->file, "workload.file");
     if (path == NULL) return IOS_EINVAL;

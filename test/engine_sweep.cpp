@@ -62,10 +62,12 @@ struct Campaign {
   CsvTable runs(const std::string &out) const { return parse_csv(read_text(dir->file(out + "/runs.csv"))); }
 };
 
-// runs.csv rows with the wall time removed (the only column that differs between two runs of one campaign).
+// runs.csv rows with the wall times removed (the only columns that differ between two runs of one campaign).
 CsvTable without_wall(CsvTable t) {
-  for (auto &row : t)
+  for (auto &row : t) {
     row.erase("wall_time_s");
+    row.erase("sim_wall_s");
+  }
   return t;
 }
 

@@ -1,0 +1,71 @@
+/* iosim — what the workload generators share: numeric parameter tables checked with messages that name the file, the
+ * field, the value and the fix; the writers of generated instances (the RR-9502 reference simulator's sample format
+ * and iosim's JSON workload); and the `iosim generate KIND` command that dispatches to a generator. */
+#ifndef IOS_GEN_H
+#define IOS_GEN_H
+
+#include "ios_model.h"
+#include "ios_rng.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One numeric generator parameter: default, range [lo, hi] (lo excluded when lo_open), whether an integer, and what
+ * it is (quoted in messages, with the paper's values). */
+typedef struct {
+  const char *name;
+  double def, lo, hi;
+  int lo_open, integer;
+  const char *meaning;
+} ios_gen_param_t;
+
+/** Where messages point: `file`; `obj` names the parameter set ("workload.generator", "--set"); `sep` joins a
+ * parameter's name to it ("." or " "). */
+typedef struct {
+  const char *file, *obj, *sep;
+} ios_gen_ctx_t;
+
+/** Checks `g`: every member is "kind", one of params[0..n) or one of `strings` (NULL-terminated names of string
+ * parameters the caller reads itself, may be NULL); kind equals `kind`; numbers are in range. Fills val[n] (defaults
+ * for absent parameters). @return IOS_OK or IOS_EINVAL with ios_diag_message() set. */
+int ios_gen_read_params(const cJSON *g, const ios_gen_ctx_t *c, const char *kind, const ios_gen_param_t *params, int n,
+                        const char *const *strings, double *val);
+
+/** A standard normal deviate from `rng` (Box-Muller). */
+double ios_gen_normal(ios_rng_t *rng);
+
+/** Writes the shortest of %.15g..%.17g that reads back as x exactly. */
+void ios_gen_num(char *buf, size_t n, double x);
+
+/** Moves the applications of `src` to the end of `dst` (src's array is freed). @return IOS_OK or IOS_ENOMEM (then
+ * both are untouched). */
+int ios_gen_append(ios_workload_t *dst, ios_workload_t *src);
+
+/** One generator as `iosim generate` sees it. */
+typedef struct {
+  const char *kind;    /**< "rr9502", "apex" */
+  const char *help;    /**< the usage text of `iosim generate KIND --help` */
+  const char *example; /**< a --set example shown in messages, e.g. "pressure=0.8" */
+  /** Builds the workload of `g` (kind + --set parameters) with bandwidths and volumes in units of `unit` bytes/s;
+   * may hand an array of ω_i [w->napps] (s, the sample format's wIter) over in *omega (or leave it NULL); writes a
+   * one-line summary (no newline) for standard error. @return IOS_OK or an IOS_E* code with ios_diag_message(). */
+  int (*build)(const cJSON *g, const ios_gen_ctx_t *c, double unit, uint64_t seed, ios_workload_t *w, double **omega,
+               char *summary, size_t n);
+} ios_gen_kind_t;
+
+/** The `iosim generate KIND [--set param=value]... [--seed N] [--unit B] [-o FILE]` command (argv[0] is "generate"):
+ * FILE.json gets an iosim JSON workload, other names the RR-9502 sample format (name bandwidth age progress agePhase
+ * nphases wIter W|C x_1 .. x_n), standard output without -o or with -o -. @return the process exit code (0; 2 on bad
+ * input, with "iosim: error: ..." on stderr; 1 on internal errors). */
+int ios_gen_main(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
