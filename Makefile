@@ -33,6 +33,7 @@ test: format-check build build-asan
 bench: build
 	analysis/bench.sh
 	analysis/bench_sweep.sh
+	build/iosim_bench_mckp
 	IOSIM_CROSSCHECK_DIR=../shared/crosscheck/rr9502 analysis/bench_bne.sh
 
 clean:

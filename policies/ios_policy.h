@@ -49,6 +49,15 @@ int ios_profile_nperf(const ios_profile_t *p, int nmax);
  * @param volume V_io in bytes  @param work T_cpu in seconds. Returns 0 when both are 0. */
 double ios_io_stress(const ios_profile_t *p, int n, double volume, double work);
 
+/** n_sys (RR-9549 Eq. 2): the count in 1..nmax minimising ios_io_stress(p, n, volume, work) (the smallest such n;
+ * 1 when nmax < 1). RR-9549 Lemma 1: n_sys <= n_perf. Defined in policies/allocation/common.c. */
+int ios_profile_nsys(const ios_profile_t *p, int nmax, double volume, double work);
+
+/** The largest count m <= n at which the profile has a point (a measured count), or n itself when there is none:
+ * evaluations that only measured some counts (IPDPS'21: 0, 1, 2, 4, 8) use the measured count below. Defined in
+ * policies/allocation/common.c. */
+int ios_profile_point_below(const ios_profile_t *p, int n);
+
 /* ---------------------------------------------------------------------------------------------------------------- */
 /** Maximum number of parameters of one policy. */
 #define IOS_MAX_PARAMS 8
@@ -73,6 +82,8 @@ typedef struct {
   double work;                  /**< T_cpu^j, total compute time in seconds */
   const ios_profile_t *profile; /**< b_j(n), never NULL (the engine synthesises one when none is given) */
   int requested_n;              /**< resource count asked by the scenario for this application, or -1 */
+  int processes;                /**< s_a, processes of the application (IPDPS'21 §3.2 PROCESS); <= 0 = unknown, and
+                                     policies then use `nodes` (the engine fills it with `nodes` for now) */
 } ios_app_view_t;
 
 /** Snapshot given to allocation and placement policies. Arrays are borrowed. */
@@ -155,6 +166,13 @@ extern const ios_sharing_policy_t *const ios_sharing_policies[];
 const ios_allocation_policy_t *ios_allocation_find(const char *name);
 const ios_placement_policy_t *ios_placement_find(const char *name);
 const ios_sharing_policy_t *ios_sharing_find(const char *name);
+
+/** Shared by the allocation policies `size` and `process` (IPDPS'21 §3.2): n_a = round(F·s_a / Σ_i s_i), halves up,
+ * with F = in->nres and s_a = nodes (by_processes = 0) or processes (1; nodes when unknown); at most F; 1 instead
+ * of 0 for an application without direct PFS access (no profile point n = 0); with `points` = 1 each count is then
+ * lowered to ios_profile_point_below. Returns IOS_OK, or IOS_EINVAL (nothing written) when F < 1 or a size is
+ * < 1. Defined in policies/allocation/size.c. */
+int ios_allocation_proportional(const ios_pool_view_t *in, int by_processes, int points, int *n_out);
 
 /** Fills p with the defaults of the nparams specs. */
 void ios_params_defaults(int nparams, const ios_param_spec_t *specs, ios_params_t *p);

@@ -4,14 +4,24 @@
 #include <stddef.h>
 #include <string.h>
 
-extern const ios_allocation_policy_t ios_allocation_fixed, ios_allocation_static;
-extern const ios_placement_policy_t ios_placement_random, ios_placement_gnc;
+extern const ios_allocation_policy_t ios_allocation_fixed, ios_allocation_static, ios_allocation_random,
+    ios_allocation_best_bandwidth, ios_allocation_nsys, ios_allocation_tcpu, ios_allocation_zero, ios_allocation_one,
+    ios_allocation_static_ceil, ios_allocation_size, ios_allocation_process, ios_allocation_mckp, ios_allocation_oracle;
+extern const ios_placement_policy_t ios_placement_random, ios_placement_gnc, ios_placement_gc;
 extern const ios_sharing_policy_t ios_sharing_fairshare, ios_sharing_fcfs, ios_sharing_maxmin, ios_sharing_timeshare,
     ios_sharing_set10, ios_sharing_greedy_yield, ios_sharing_greedy_com, ios_sharing_lookahead_greedy_yield,
     ios_sharing_periodic_greedy_yield, ios_sharing_best_next_event;
 
-const ios_allocation_policy_t *const ios_allocation_policies[] = {&ios_allocation_fixed, &ios_allocation_static, NULL};
-const ios_placement_policy_t *const ios_placement_policies[] = {&ios_placement_random, &ios_placement_gnc, NULL};
+const ios_allocation_policy_t *const ios_allocation_policies[] = {
+    &ios_allocation_fixed,       &ios_allocation_static,
+    &ios_allocation_random,      &ios_allocation_best_bandwidth,
+    &ios_allocation_nsys,        &ios_allocation_tcpu,
+    &ios_allocation_zero,        &ios_allocation_one,
+    &ios_allocation_static_ceil, &ios_allocation_size,
+    &ios_allocation_process,     &ios_allocation_mckp,
+    &ios_allocation_oracle,      NULL};
+const ios_placement_policy_t *const ios_placement_policies[] = {&ios_placement_random, &ios_placement_gnc,
+                                                                &ios_placement_gc, NULL};
 const ios_sharing_policy_t *const ios_sharing_policies[] = {&ios_sharing_fairshare,
                                                             &ios_sharing_fcfs,
                                                             &ios_sharing_maxmin,

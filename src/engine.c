@@ -561,6 +561,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     views[j].nodes = w->apps[j].nodes;
     views[j].profile = &profiles[j];
     views[j].requested_n = w->apps[j].requested_n;
+    views[j].processes = w->apps[j].nodes; /* ios_app_t has no process count: the PROCESS policy uses nodes */
     total_nodes += w->apps[j].nodes;
   }
   if (total_nodes > p->ncompute) {
