@@ -102,6 +102,10 @@ typedef struct {
   const ios_param_spec_t *params; /**< [nparams] */
   /** Writes n_out[j] in 0..nres for each application. Returns IOS_OK or IOS_EINVAL (with nothing written). */
   int (*allocate)(const ios_pool_view_t *in, const ios_params_t *p, ios_rng_t *rng, int *n_out);
+  /** 1: a static mapping. With a job queue (scenario `queue`), running applications keep their resources when the
+   * running set changes and only newly started ones get the policy's decision (IPDPS'21 §5.3: STATIC does not
+   * reallocate); 0: every running application is re-arbitrated. */
+  int keeps_running;
 } ios_allocation_policy_t;
 
 /** Placement family: which resources each application uses. */

@@ -4,8 +4,14 @@
  * controller (on the controller host: the only caller of policies), one short-lived transfer actor per flow segment
  * (on the application's node: starts a rate-capped mailbox flow and reports its completion), one permanent receiver
  * per resource host, and a timer for window snapshots and periodic ticks. Actors talk through an in-memory event
- * queue and semaphores: no simulated time passes in control messages. */
+ * queue and semaphores: no simulated time passes in control messages.
+ *
+ * Job queue (scenario `queue`, IPDPS'21 §5.3): applications are submitted at their release time and wait, in FIFO
+ * order, for enough free compute nodes (no backfilling unless asked); whenever the set of running jobs changes the
+ * controller re-runs allocation and placement over the running jobs (ios_arbitrate). A job's new resources apply
+ * from its next I/O operation (an operation in progress finishes where it started). */
 #include "ios_engine.h"
+#include "ios_arbiter.h"
 #include "ios_diag.h"
 #include "ios_sg.h"
 
@@ -27,7 +33,7 @@
 XBT_LOG_NEW_CATEGORY(iosim, "iosim: I/O resource sharing simulator");
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_engine, iosim, "iosim engine");
 
-enum { EV_POST, EV_COMPLETE, EV_APP_END, EV_SNAPSHOT_BEGIN, EV_SNAPSHOT_END, EV_TICK };
+enum { EV_POST, EV_COMPLETE, EV_APP_END, EV_SNAPSHOT_BEGIN, EV_SNAPSHOT_END, EV_TICK, EV_SUBMIT };
 enum { ST_WAITING, ST_WORK, ST_IO, ST_DONE };
 
 typedef struct transfer {
@@ -62,7 +68,16 @@ typedef struct {
   double last_work; /* s of work since the previous I/O operation (for ω) */
   double iter_sum;  /* s: Σ (work + V/b) over the iterations counted in ω (RR-9502 §4.2) */
   int iter_count;   /* iterations counted in ω */
-  transfer_t *t;    /* [max(n,1)] reused by every operation */
+  transfer_t *t;    /* [max(n,1)] reused by every operation ([max(N,1)] with a queue) */
+  double ded_io;    /* s: Σ volume/b over completed operations (b of each operation's allocation) */
+  /* job queue */
+  int started;        /* 1 once the job has compute nodes */
+  int *hosts;         /* [nodes] compute host indices while running (queue mode), else NULL */
+  int has_alloc;      /* an allocation has been applied */
+  int pending;        /* next_n/next_res wait for the next I/O operation */
+  int next_n;         /* resources of the pending allocation */
+  int *next_res;      /* [max(N,1)] its resource indices (queue mode), else NULL */
+  double alloc_since; /* s: when the current allocation was applied (allocations.csv) */
 } app_state_t;
 
 typedef struct {
@@ -106,6 +121,16 @@ typedef struct {
   int v2;            /* window.mode v2: switch to the scenario's policy at t_begin */
   FILE *ev;          /* events.csv being written (output.events), or NULL */
   char ev_tmp[4200]; /* its temporary path */
+  FILE *al;          /* allocations.csv being written */
+  char al_tmp[4200]; /* its temporary path */
+  /* job queue */
+  const ios_workload_t *w;
+  const ios_app_view_t *app_views; /* [napps] what allocation and placement policies know of each application */
+  int *waiting, nwaiting;          /* submitted jobs not started, in queue order */
+  int *free_hosts, nfree;          /* compute host indices not used by a running job */
+  int running_changed;             /* a job started or ended since the last arbitration */
+  int keep_running;                /* running jobs keep their resources at re-arbitration */
+  long arbitrations;               /* re-arbitrations done (random streams) */
 } engine_t;
 
 static engine_t E; /* one engine per process */
@@ -323,8 +348,11 @@ static void take_snapshot(int end) {
 
 /* ---------------------------------------------------------------- controller */
 
+static void apply_alloc(app_state_t *as);
+
 static void on_post(int j) {
   app_state_t *as = &E.apps[j];
+  if (as->pending) apply_alloc(as); /* a re-arbitration applies from the next I/O operation */
   double volume = as->a->phases[as->phase].value;
   int n = as->n;
   as->ntransfers = n > 0 ? n : 1;
@@ -362,10 +390,109 @@ static void on_complete(transfer_t *t, unsigned gen) {
     }
     as->last_work = 0;
     as->bytes_done += v;
+    as->ded_io += as->b > 0 ? v / as->b : 0.0;
     as->io_time += now() - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
     sg_sem_release(as->sem);
   }
+}
+
+/* ---------------------------------------------------------------- allocations and the job queue */
+
+/* One allocations.csv row: application, [t0, t1), resource count, resource names. */
+static void al_row(const app_state_t *as, double t0, double t1) {
+  if (E.al == NULL || !(t1 >= t0)) return;
+  fprintf(E.al, "%s,%.17g,%.17g,%d,", as->a->name, t0, t1, as->n);
+  for (int i = 0; i < as->n; i++)
+    fprintf(E.al, "%s%s", i ? ";" : "", res_name(as->res[i]));
+  fputc('\n', E.al);
+}
+
+/* Makes the pending allocation the application's own (its resources, b_j(n) and per-transfer cap). */
+static void apply_alloc(app_state_t *as) {
+  int j = (int)(as - E.apps);
+  if (as->has_alloc) al_row(as, as->alloc_since, now());
+  as->n = as->next_n;
+  memcpy(as->res, as->next_res, sizeof *as->res * (size_t)as->n);
+  as->b = ios_profile_bw(E.app_views[j].profile, as->n);
+  as->cap = as->b / (as->n > 0 ? as->n : 1);
+  as->has_alloc = 1;
+  as->pending = 0;
+  as->alloc_since = now();
+}
+
+/* Allocation and placement over the running jobs (IPDPS'21 §5.3); jobs without resources yet get theirs at once, the
+ * others from their next I/O operation, unless the policy keeps running jobs' resources. */
+static void rearbitrate(void) {
+  int *sel = malloc(sizeof *sel * (size_t)E.napps), *n = malloc(sizeof *n * (size_t)E.napps), *res = NULL, k = 0;
+  if (sel == NULL || n == NULL) xbt_die("iosim: out of memory");
+  for (int j = 0; j < E.napps; j++)
+    if (E.apps[j].started && E.apps[j].state != ST_DONE) sel[k++] = j;
+  if (k > 0 &&
+      ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k, 1000 + 2 * (uint64_t)E.arbitrations++, n, &res) != IOS_OK)
+    xbt_die("iosim: re-arbitration at t = %.17g s failed: %s", now(), ios_diag_message());
+  for (int i = 0, off = 0; i < k; off += n[i], i++) {
+    app_state_t *as = &E.apps[sel[i]];
+    if (E.keep_running && as->has_alloc) continue;
+    as->next_n = n[i];
+    memcpy(as->next_res, res + off, sizeof *res * (size_t)n[i]);
+    as->pending = 1;
+    if (!as->has_alloc) apply_alloc(as);
+  }
+  free(sel);
+  free(n);
+  free(res);
+}
+
+/* Starts the waiting jobs that fit, in queue order (the head blocks the others unless backfilling), re-arbitrates
+ * when the running set changed, then lets the started jobs run. */
+static void schedule_jobs(void) {
+  int *go = malloc(sizeof *go * (size_t)(E.nwaiting + 1)), ngo = 0;
+  if (go == NULL) xbt_die("iosim: out of memory");
+  for (int q = 0; q < E.nwaiting;) {
+    app_state_t *as = &E.apps[E.waiting[q]];
+    if (as->a->nodes <= E.nfree) {
+      for (int i = 0; i < as->a->nodes; i++)
+        as->hosts[i] = E.free_hosts[--E.nfree];
+      as->host = E.p->compute[as->hosts[0]];
+      as->started = 1;
+      as->start = now();
+      go[ngo++] = E.waiting[q];
+      memmove(E.waiting + q, E.waiting + q + 1, sizeof *E.waiting * (size_t)(E.nwaiting - q - 1));
+      E.nwaiting--;
+      E.running_changed = 1;
+      continue;
+    }
+    if (!E.s->backfill) break;
+    q++;
+  }
+  if (E.running_changed) rearbitrate();
+  E.running_changed = 0;
+  for (int i = 0; i < ngo; i++)
+    sg_sem_release(E.apps[go[i]].sem);
+  free(go);
+}
+
+/* A submitted job joins the queue, behind the jobs submitted before it (ties: workload order). */
+static void on_submit(int j) {
+  int q = E.nwaiting;
+  while (q > 0 && E.apps[E.waiting[q - 1]].a->release > E.apps[j].a->release)
+    q--;
+  while (q > 0 && E.apps[E.waiting[q - 1]].a->release == E.apps[j].a->release && E.waiting[q - 1] > j)
+    q--;
+  memmove(E.waiting + q + 1, E.waiting + q, sizeof *E.waiting * (size_t)(E.nwaiting - q));
+  E.waiting[q] = j;
+  E.nwaiting++;
+}
+
+static void on_app_end(int j) {
+  app_state_t *as = &E.apps[j];
+  E.apps_left--;
+  if (as->has_alloc) al_row(as, as->alloc_since, now());
+  if (!E.s->queue) return;
+  for (int i = 0; i < as->a->nodes; i++)
+    E.free_hosts[E.nfree++] = as->hosts[i];
+  E.running_changed = 1;
 }
 
 static void progress_line(int force) {
@@ -405,7 +532,10 @@ static void controller_actor(int argc, char **argv) {
         on_complete(ev.t, ev.gen);
         break;
       case EV_APP_END:
-        E.apps_left--;
+        on_app_end(ev.app);
+        break;
+      case EV_SUBMIT:
+        on_submit(ev.app);
         break;
       case EV_SNAPSHOT_BEGIN:
         take_snapshot(0);
@@ -427,6 +557,7 @@ static void controller_actor(int argc, char **argv) {
     }
     for (int i = 1; i < handled; i++)
       sg_sem_acquire(E.sem); /* consume the releases of the events handled in this batch */
+    if (E.s->queue) schedule_jobs();
     for (int r = 0; r <= E.nres; r++)
       if (E.res[r].dirty) {
         E.res[r].dirty = 0;
@@ -472,7 +603,12 @@ static void app_actor(int argc, char **argv) {
   (void)argv;
   app_state_t *as = sg_actor_self_get_data();
   int j = (int)(as - E.apps);
-  if (as->start > 0) sg_actor_sleep_for(as->start);
+  if (E.s->queue) { /* submitted at its release time, started by the controller when nodes are free */
+    if (as->a->release > 0) sg_actor_sleep_for(as->a->release);
+    push_event(EV_SUBMIT, j, NULL, 0);
+    sg_sem_acquire(as->sem);
+  } else if (as->start > 0)
+    sg_actor_sleep_for(as->start);
   for (as->phase = 0; as->phase < as->a->nphases; as->phase++) {
     const ios_phase_t *ph = &as->a->phases[as->phase];
     if (!ph->is_io) {
@@ -545,15 +681,14 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   ios_profile_t *profiles = calloc((size_t)w->napps, sizeof *profiles);
   ios_app_view_t *views = calloc((size_t)w->napps, sizeof *views);
   int *alloc_n = calloc((size_t)w->napps, sizeof *alloc_n);
-  double *caps = calloc((size_t)p->nres, sizeof *caps);
-  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !alloc_n || !caps) {
+  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !alloc_n) {
     rc = IOS_ENOMEM;
     goto fail;
   }
   r->napps = w->napps;
   r->nres = p->nres;
 
-  /* allocation and placement, once for the whole workload (RR-9549 §4: decisions for entire executions) */
+  /* what allocation and placement policies know of each application (RR-9549 Table 2) */
   int total_nodes = 0;
   for (int j = 0; j < w->napps; j++) {
     fill_profile(&w->apps[j], &profiles[j]);
@@ -564,58 +699,45 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     views[j].processes = w->apps[j].nodes; /* ios_app_t has no process count: the PROCESS policy uses nodes */
     total_nodes += w->apps[j].nodes;
   }
-  if (total_nodes > p->ncompute) {
-    ios_diag_set(
-        s->platform, "compute nodes",
-        "the applications need %d compute nodes but the platform has %d: use a larger platform "
-        "(iosim platform KIND --set compute=N, or platform.compute in a platform object) or fewer applications",
-        total_nodes, p->ncompute);
-    {
-      rc = IOS_EINVAL;
-      goto fail;
-    }
+  int biggest = 0;
+  for (int j = 0; j < w->napps; j++)
+    biggest = w->apps[j].nodes > biggest ? w->apps[j].nodes : biggest;
+  if (s->queue ? biggest > p->ncompute : total_nodes > p->ncompute) {
+    ios_diag_set(s->platform, "compute nodes",
+                 s->queue ? "an application needs %d compute nodes but the platform has %d: it could never start; use "
+                            "a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
+                            "platform object) or a smaller application"
+                          : "the applications need %d compute nodes but the platform has %d: use a larger platform "
+                            "(iosim platform KIND --set compute=N, or platform.compute in a platform object), fewer "
+                            "applications, or a job queue (queue.enabled)",
+                 s->queue ? biggest : total_nodes, p->ncompute);
+    rc = IOS_EINVAL;
+    goto fail;
   }
-  for (int i = 0; i < p->nres; i++)
-    caps[i] = p->res[i].capacity;
-  ios_pool_view_t pool = {
-      .napps = w->napps, .apps = views, .nres = p->nres, .res_capacity = caps, .total_nodes = p->ncompute};
-  ios_rng_t rng;
-  ios_rng_seed(&rng, s->seed, 1);
-  if (s->allocation->allocate(&pool, &s->allocation_params, &rng, alloc_n) != IOS_OK) {
-    ios_diag_set(s->file, "allocation",
-                 "policy '%s' rejected the workload: resource counts must be 0..%d (0 only with a profile point n=0 "
-                 "and a PFS host)",
-                 s->allocation->name, p->nres);
-    {
-      rc = IOS_EINVAL;
-      goto fail;
-    }
-  }
-  int total_n = 0;
-  for (int j = 0; j < w->napps; j++) {
-    if (alloc_n[j] == 0 && (!p->has_pfs || ios_profile_bw(&profiles[j], 0) <= 0)) {
-      ios_diag_set(s->file, w->apps[j].name,
-                   "gets 0 resources (direct PFS access) but %s: give it a profile point \"0\" or at least 1 resource",
-                   p->has_pfs ? "its profile has no point n = 0" : "the platform has no separate PFS host");
-      {
-        rc = IOS_EINVAL;
-        goto fail;
-      }
-    }
-    total_n += alloc_n[j];
-  }
-  placed = calloc((size_t)total_n + 1, sizeof *placed);
-  if (placed == NULL) {
+  /* allocation and placement once for the whole workload (RR-9549 §4: decisions for entire executions); with a job
+   * queue this only validates the policies, which decide again over the running jobs as they change */
+  int *sel = malloc(sizeof *sel * (size_t)(w->napps > 0 ? w->napps : 1));
+  if (sel == NULL) {
     rc = IOS_ENOMEM;
     goto fail;
   }
-  ios_rng_seed(&rng, s->seed, 2);
-  if (s->placement->place(&pool, alloc_n, &s->placement_params, &rng, placed) != IOS_OK) {
-    ios_diag_set(s->file, "placement", "policy '%s' failed on this workload", s->placement->name);
-    {
-      rc = IOS_EINVAL;
+  for (int j = 0; j < w->napps; j++)
+    sel[j] = j;
+  rc = ios_arbitrate(s, p, w, views, sel, w->napps, 1, alloc_n, &placed);
+  free(sel);
+  if (rc != IOS_OK) goto fail;
+  E.w = w;
+  E.app_views = views;
+  E.keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
+  if (s->queue) {
+    E.waiting = malloc(sizeof *E.waiting * (size_t)(w->napps > 0 ? w->napps : 1));
+    E.free_hosts = malloc(sizeof *E.free_hosts * (size_t)(p->ncompute > 0 ? p->ncompute : 1));
+    if (E.waiting == NULL || E.free_hosts == NULL) {
+      rc = IOS_ENOMEM;
       goto fail;
     }
+    for (int i = p->ncompute - 1; i >= 0; i--) /* a stack: jobs take the lowest free indices first */
+      E.free_hosts[E.nfree++] = i;
   }
 
   /* engine state */
@@ -625,9 +747,14 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     app_state_t *as = &E.apps[j];
     as->a = &w->apps[j];
     as->n = alloc_n[j];
-    as->res = malloc(sizeof *as->res * (size_t)(as->n > 0 ? as->n : 1));
-    as->t = calloc((size_t)(as->n > 0 ? as->n : 1), sizeof *as->t);
-    if (!as->res || !as->t) {
+    int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
+    as->res = malloc(sizeof *as->res * (size_t)room);
+    as->t = calloc((size_t)room, sizeof *as->t);
+    if (s->queue) {
+      as->next_res = malloc(sizeof *as->next_res * (size_t)room);
+      as->hosts = malloc(sizeof *as->hosts * (size_t)as->a->nodes);
+    }
+    if (!as->res || !as->t || (s->queue && (!as->next_res || !as->hosts))) {
       rc = IOS_ENOMEM;
       goto fail;
     }
@@ -635,13 +762,21 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     off += as->n;
     as->b = ios_profile_bw(&profiles[j], as->n);
     as->cap = as->b / (as->n > 0 ? as->n : 1);
-    as->host = p->compute[host_cursor];
-    host_cursor += as->a->nodes;
     as->sem = sg_sem_init(0);
-    as->start = ios_app_start(as->a);
     as->end = NAN;
-    for (int i = 0; i < (as->n > 0 ? as->n : 1); i++)
+    for (int i = 0; i < room; i++)
       as->t[i].slot = -1;
+    if (s->queue) { /* no nodes and no resources until the job starts */
+      as->host = p->controller;
+      as->start = NAN;
+      as->n = 0;
+    } else {
+      as->host = p->compute[host_cursor];
+      host_cursor += as->a->nodes;
+      as->start = ios_app_start(as->a);
+      as->started = as->has_alloc = 1;
+      as->alloc_since = as->start;
+    }
     for (int i = 0; i < as->n; i++)
       if (as->cap > p->res[as->res[i]].capacity * (1 + 1e-12))
         XBT_WARN("application %s: its cap %.6g B/s per resource exceeds the capacity of %s (%.6g B/s); the platform "
@@ -673,6 +808,10 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     E.t_begin = s->window_begin;
     E.t_end = s->window_end;
     r->window_kind = "given";
+  } else if (s->queue) { /* start times depend on the queue: yields and objectives over the whole run */
+    E.t_begin = 0;
+    E.t_end = NAN;
+    r->window_kind = "whole-run";
   } else {
     double tb = 0, te = INFINITY;
     for (int j = 0; j < w->napps; j++) {
@@ -737,6 +876,13 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     }
     fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev);
   }
+  snprintf(E.al_tmp, sizeof E.al_tmp, "%s/.allocations.csv.tmp", s->out_dir);
+  if ((E.al = fopen(E.al_tmp, "w")) == NULL) {
+    ios_diag_set(E.al_tmp, "output.dir", "cannot write (%s): choose a writable output.dir", strerror(errno));
+    rc = IOS_EIO;
+    goto fail;
+  }
+  fputs("app,start_s,end_s,n_resources,resources\n", E.al);
 
   E.apps_left = w->napps;
   for (int j = 0; j < w->napps; j++) {
@@ -768,6 +914,12 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     ios_app_result_t *ar = &r->apps[j];
     ar->start = as->start;
     ar->end = as->end;
+    ar->release = s->queue ? as->start : as->a->release; /* τ_i: a queued job's clock starts with it */
+    if (s->queue) { /* the last allocation, and the dedicated bandwidth its operations saw on average */
+      ar->n_resources = as->n;
+      memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
+      ar->bandwidth = as->bytes_done > 0 && as->ded_io > 0 ? as->bytes_done / as->ded_io : as->b;
+    }
     ar->work_time = as->work_done;
     ar->io_volume = as->bytes_done;
     ar->io_time = as->io_time;
@@ -801,6 +953,8 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     }
   }
   double horizon = r->complete ? last : E.t_end;
+  for (int j = 0; j < w->napps; j++) /* allocations of jobs stopped at the window's end */
+    if (E.apps[j].has_alloc && E.apps[j].state != ST_DONE) al_row(&E.apps[j], E.apps[j].alloc_since, horizon);
   for (int i = 0; i < p->nres; i++) {
     if (E.res[i].nactive > 0) E.res[i].busy_time += horizon - E.res[i].busy_since;
     r->res[i].busy_time = E.res[i].busy_time;
@@ -810,6 +964,18 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   r->rate_changes = E.rate_changes;
   ios_metrics_compute(w, p, profiles, r);
   r->wall_time_s = wall_since(&E.wall0);
+  if (E.al != NULL) {
+    char final[4200];
+    snprintf(final, sizeof final, "%s/allocations.csv", s->out_dir);
+    int bad = ferror(E.al);
+    bad |= fclose(E.al) != 0;
+    E.al = NULL;
+    if (bad || rename(E.al_tmp, final) != 0) {
+      remove(E.al_tmp);
+      ios_diag_set(final, NULL, "cannot write (%s): check free space", strerror(errno));
+      rc = IOS_EIO;
+    }
+  }
   if (E.ev != NULL) {
     char final[4200];
     snprintf(final, sizeof final, "%s/events.csv", s->out_dir);
@@ -826,8 +992,12 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   for (int j = 0; j < w->napps; j++) {
     free(E.apps[j].res);
     free(E.apps[j].t);
+    free(E.apps[j].next_res);
+    free(E.apps[j].hosts);
     sg_sem_destroy(E.apps[j].sem);
   }
+  free(E.waiting);
+  free(E.free_hosts);
   for (int i = 0; i <= p->nres; i++)
     free(E.res[i].active);
   sg_sem_destroy(E.sem);
@@ -840,7 +1010,6 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   free(profiles);
   free(views);
   free(alloc_n);
-  free(caps);
   return rc;
 
 fail: /* a rejected workload: nothing was simulated */
@@ -848,12 +1017,19 @@ fail: /* a rejected workload: nothing was simulated */
   for (int j = 0; E.apps != NULL && j < w->napps; j++) {
     free(E.apps[j].res);
     free(E.apps[j].t);
+    free(E.apps[j].next_res);
+    free(E.apps[j].hosts);
+  }
+  free(E.waiting);
+  free(E.free_hosts);
+  if (E.al != NULL) {
+    fclose(E.al);
+    remove(E.al_tmp);
   }
   free(E.apps);
   free(E.res);
   free(profiles);
   free(views);
   free(alloc_n);
-  free(caps);
   return rc;
 }

@@ -21,6 +21,7 @@ typedef struct {
   int *resources;     /**< [n_resources] resource indices (owned) */
   double bandwidth;   /**< b_i: dedicated bandwidth with n_j resources (b_j(n_j)) */
   double start, end;  /**< s: start, completion (NAN when not completed) */
+  double release;     /**< s: τ_i of the yield (the workload's release; with a job queue, the job's start) */
   double io_volume;   /**< bytes transferred (completed operations, plus partial ones when stopped) */
   double io_time;     /**< s with an I/O operation pending (L_i of RR-9549 §3.3.2) */
   double work_time;   /**< s of work done */

@@ -39,6 +39,9 @@ typedef struct {
   int window_v2;          /**< window.mode "v2": FairShare over the window's first half, the policy and the
                                objectives over the second (the RR-9502 reference simulator's v2 windows) */
   double tick_s;          /**< controller.tick_s: periodic decision period in s, 0 = none */
+  int queue;              /**< queue.enabled: jobs wait in a FIFO queue for free compute nodes (IPDPS'21 §5.3) */
+  int backfill;           /**< queue.backfill: a waiting job that fits may start before the queue's head */
+  int rearbitrate;        /**< queue.rearbitrate: 0 auto (the allocation policy's keeps_running), 1 all, 2 new */
   uint64_t seed;          /**< seed of every random stream */
   const char *out_dir;    /**< output.dir */
   int events;             /**< output.events: write events.csv */

@@ -54,7 +54,7 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_platform_t *p, const
     ios_app_result_t *ar = &r->apps[j];
     double b = ar->bandwidth;
     /* RR-9502 Eq. 6 at T_end, history included */
-    double elapsed = r->t_end - a->release;
+    double elapsed = r->t_end - ar->release;
     ar->yield = elapsed > 0 ? (a->progress0 + ar->w_end + (b > 0 ? ar->v_end / b : 0)) / elapsed : NAN;
     if (!isnan(ar->yield) && ar->yield < min_yield) min_yield = ar->yield;
     double dw = ar->w_end - ar->w_begin, dv = b > 0 ? (ar->v_end - ar->v_begin) / b : 0;

@@ -22,6 +22,7 @@ static const char defaults_json[] = "{"
                                     "\"window\": {\"length_fraction\": 1, \"begin_s\": null, \"end_s\": null,"
                                     "  \"stop_at_end\": false, \"mode\": \"v1\"},"
                                     "\"controller\": {\"tick_s\": 0},"
+                                    "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
                                     "\"seed\": 1,"
                                     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
                                     "}";
@@ -351,6 +352,20 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
   s->tick_s = get_path(root, "controller.tick_s")->valuedouble;
   if (!(s->tick_s >= 0)) {
     ios_diag_set(file, "controller.tick_s", "must be >= 0 seconds (0 = no periodic decision)");
+    return IOS_EINVAL;
+  }
+  s->queue = cJSON_IsTrue(get_path(root, "queue.enabled"));
+  s->backfill = cJSON_IsTrue(get_path(root, "queue.backfill"));
+  v = get_path(root, "queue.rearbitrate");
+  const char *modes[] = {"auto", "all", "new"};
+  s->rearbitrate = -1;
+  for (int i = 0; i < 3; i++)
+    if (cJSON_IsString(v) && strcmp(v->valuestring, modes[i]) == 0) s->rearbitrate = i;
+  if (s->rearbitrate < 0) {
+    ios_diag_set(file, "queue.rearbitrate",
+                 "must be \"auto\" (the allocation policy decides: static mappings keep running jobs' resources), "
+                 "\"all\" (every running job is re-arbitrated when the running set changes) or \"new\" (only "
+                 "newly started jobs get a decision)");
     return IOS_EINVAL;
   }
   double seed = get_path(root, "seed")->valuedouble;

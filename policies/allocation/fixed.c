@@ -26,4 +26,5 @@ const ios_allocation_policy_t ios_allocation_fixed = {
     .nparams = 1,
     .params = fixed_params,
     .allocate = fixed_allocate,
+    .keeps_running = 1,
 };

@@ -24,4 +24,5 @@ const ios_allocation_policy_t ios_allocation_static = {
     .nparams = 0,
     .params = NULL,
     .allocate = static_allocate,
+    .keeps_running = 1,
 };

@@ -36,4 +36,5 @@ const ios_allocation_policy_t ios_allocation_static_ceil = {
     .nparams = 1,
     .params = static_ceil_params,
     .allocate = static_ceil_allocate,
+    .keeps_running = 1,
 };
