@@ -696,7 +696,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     views[j].nodes = w->apps[j].nodes;
     views[j].profile = &profiles[j];
     views[j].requested_n = w->apps[j].requested_n;
-    views[j].processes = w->apps[j].nodes; /* ios_app_t has no process count: the PROCESS policy uses nodes */
+    views[j].processes = w->apps[j].processes > 0 ? w->apps[j].processes : w->apps[j].nodes;
     total_nodes += w->apps[j].nodes;
   }
   int biggest = 0;
@@ -784,7 +784,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
                  as->a->name, as->cap, p->res[as->res[i]].name, p->res[as->res[i]].capacity);
     ios_app_result_t *ar = &r->apps[j];
     ar->n_resources = as->n;
-    ar->resources = malloc(sizeof *ar->resources * (size_t)(as->n > 0 ? as->n : 1));
+    ar->resources = malloc(sizeof *ar->resources * (size_t)room); /* a queued job's last allocation may be larger */
     if (ar->resources == NULL) {
       rc = IOS_ENOMEM;
       goto fail;

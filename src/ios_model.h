@@ -27,6 +27,7 @@ typedef struct {
   ios_profile_t profile; /**< b_j(n) */
   int has_profile;       /**< 0: the engine synthesises b_j(n) = min(Q_j·b_nic, n·C) from the platform */
   int requested_n;       /**< resource count asked for this application ("io_resources"), or -1 */
+  int processes;         /**< s_a, MPI processes (IPDPS'21 PROCESS policy), or 0 when unknown (nodes is used) */
 } ios_app_t;
 
 /** A set of applications. */

@@ -53,8 +53,10 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_platform_t *p, const
     const ios_app_t *a = &w->apps[j];
     ios_app_result_t *ar = &r->apps[j];
     double b = ar->bandwidth;
-    /* RR-9502 Eq. 6 at T_end, history included */
-    double elapsed = r->t_end - ar->release;
+    /* RR-9502 Eq. 6 at T_end, history included; an application that completed before T_end is taken at its
+     * completion (its yield would otherwise decay while it no longer runs: whole-run windows, job queues) */
+    double at = !isnan(ar->end) && ar->end < r->t_end ? ar->end : r->t_end;
+    double elapsed = at - ar->release;
     ar->yield = elapsed > 0 ? (a->progress0 + ar->w_end + (b > 0 ? ar->v_end / b : 0)) / elapsed : NAN;
     if (!isnan(ar->yield) && ar->yield < min_yield) min_yield = ar->yield;
     double dw = ar->w_end - ar->w_begin, dv = b > 0 ? (ar->v_end - ar->v_begin) / b : 0;

@@ -544,30 +544,31 @@ TEST(engine_exact, YieldCountsHistoryOfAnRr9502Sample) {
   EXPECT_REL(r.metric("min_yield"), 14.5 / 18.5, kTol);
 }
 
-// Given window [1, 20] ending after every completion (A at 7, B at 9.5): progress is frozen at the end values.
-//   A: W(20) = 4, V = 2e9 → y_A = (4 + 2.5)/20 = 0.325.  B: W = 1, V = 3e9 → y_B = (1 + 7.5)/19.5 = 17/39.
+// Given window [1, 20] ending after every completion (A at 7, B at 9.5): progress is frozen at the end values and
+// each yield is taken at the application's completion (not at T_end, where it would decay while it no longer runs).
+//   A: W = 4, V = 2e9 → y_A = (4 + 2.5)/(7 − 0) = 13/14.  B: W = 1, V = 3e9 → y_B = (1 + 7.5)/(9.5 − 0.5) = 17/18.
 //   Utilization = [2·(4 − 1) + 1·(1 − 0)] / (19·3) = 7/57.
 //   Efficiency = [2·(3 + 2.5) + 1·(1 + 2.8e9/4e8)] / 57 = (11 + 8)/57 = 1/3.
 TEST(engine_exact, YieldOverWindowEndingAfterTheLastCompletion) {
   SimRun r =
       run_ok(scenario(kYieldApps, "fairshare", R"("window": {"begin_s": 1, "end_s": 20})"), one_resource_platform());
   EXPECT_REL(r.num("window.end_s"), 20.0, kTol);
-  EXPECT_REL(r.app("A").yield, 0.325, kTol);
-  EXPECT_REL(r.app("B").yield, 17.0 / 39.0, kTol);
+  EXPECT_REL(r.app("A").yield, 13.0 / 14.0, kTol);
+  EXPECT_REL(r.app("B").yield, 17.0 / 18.0, kTol);
   EXPECT_REL(r.metric("utilization"), 7.0 / 57.0, kTol);
   EXPECT_REL(r.metric("efficiency"), 1.0 / 3.0, kTol);
 }
 
 // Given window [10, 20] beginning after every completion (A at 7, B at 9.5): nobody progresses inside it.
 //   Utilization = Efficiency = 0 (ΔW = ΔV = 0); I/O pressure 0 (dedicated runs end at 6.5 and 9);
-//   yields at T_end = 20 as in the previous test: y_A = 0.325, y_B = 17/39; MinYield = 0.325.
+//   yields at the completions as in the previous test: y_A = 13/14, y_B = 17/18; MinYield = 13/14.
 TEST(engine_exact, WindowBeginningAfterTheLastCompletion) {
   SimRun r =
       run_ok(scenario(kYieldApps, "fairshare", R"("window": {"begin_s": 10, "end_s": 20})"), one_resource_platform());
   EXPECT_REL(r.num("window.begin_s"), 10.0, kTol);
-  EXPECT_REL(r.app("A").yield, 0.325, kTol);
-  EXPECT_REL(r.app("B").yield, 17.0 / 39.0, kTol);
-  EXPECT_REL(r.metric("min_yield"), 0.325, kTol);
+  EXPECT_REL(r.app("A").yield, 13.0 / 14.0, kTol);
+  EXPECT_REL(r.app("B").yield, 17.0 / 18.0, kTol);
+  EXPECT_REL(r.metric("min_yield"), 13.0 / 14.0, kTol);
   EXPECT_REL(r.metric("utilization"), 0.0, kTol);
   EXPECT_REL(r.metric("efficiency"), 0.0, kTol);
   EXPECT_REL(r.metric("io_pressure"), 0.0, kTol);
