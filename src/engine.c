@@ -48,6 +48,7 @@ typedef struct transfer {
   int slot;         /* index in its resource's active list, -1 when not pending */
   double seg_start; /* s: start of the current flow segment (events.csv) */
   double seg_rem0;  /* bytes remaining when the current segment started */
+  int seg_capped;   /* the policy that set the segment's rate decides rates itself (not SimGrid's max-min) */
 } transfer_t;
 
 typedef struct {
@@ -131,6 +132,7 @@ typedef struct {
   int running_changed;             /* a job started or ended since the last arbitration */
   int keep_running;                /* running jobs keep their resources at re-arbitration */
   long arbitrations;               /* re-arbitrations done (random streams) */
+  double seg_bytes, limited_bytes; /* bytes of flow segments at a policy's rate, and of those the platform slowed */
 } engine_t;
 
 static engine_t E; /* one engine per process */
@@ -180,6 +182,16 @@ static void ev_row(int app, const char *kind, const char *resource, double t0, d
   fputc('\n', E.ev);
 }
 
+/* A flow segment of transfer t ended having moved `bytes`: when the sharing policy had set its rate and the segment
+ * averaged less than that rate, the platform (a link the policy does not decide on, through SimGrid's max-min) was
+ * the bottleneck. */
+static void account_segment(const transfer_t *t, double bytes) {
+  double d = now() - t->seg_start;
+  if (!t->seg_capped || !(d > 0) || !(bytes > 0)) return;
+  E.seg_bytes += bytes;
+  if (bytes < t->rate * d * (1 - 1e-6)) E.limited_bytes += bytes;
+}
+
 static void ev_io_row(const app_state_t *as, double volume) {
   if (E.ev == NULL) return;
   char names[1024] = "";
@@ -204,6 +216,7 @@ static void transfer_actor(int argc, char **argv) {
   if (ios_flow_wait(flow) == 0 && t->flow == flow) {
     t->flow = NULL;
     ev_row(t->app, "transfer", res_name(t->res), t->seg_start, now(), t->seg_rem0);
+    account_segment(t, t->seg_rem0);
     t->remaining = 0;
     push_event(EV_COMPLETE, t->app, t, gen);
   }
@@ -220,6 +233,7 @@ static void set_rate(transfer_t *t, double r) {
     t->flow = NULL;
     t->remaining = rem;
     if (now() > t->seg_start) ev_row(t->app, "transfer", res_name(t->res), t->seg_start, now(), t->seg_rem0 - rem);
+    account_segment(t, t->seg_rem0 - rem);
   }
   t->gen++;
   t->rate = r;
@@ -228,6 +242,7 @@ static void set_rate(transfer_t *t, double r) {
     t->starting = 1;
     t->seg_start = now();
     t->seg_rem0 = t->remaining;
+    t->seg_capped = !E.sharing->uncapped;
     E.rate_changes++;
     sg_actor_t a = sg_actor_init("transfer", E.apps[t->app].host);
     sg_actor_set_data(a, t);
@@ -962,6 +977,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   }
   r->events = E.events;
   r->rate_changes = E.rate_changes;
+  r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
   ios_metrics_compute(w, p, profiles, r);
   r->wall_time_s = wall_since(&E.wall0);
   if (E.al != NULL) {

@@ -50,8 +50,11 @@ typedef struct {
   double min_yield, utilization, efficiency, io_pressure;
   double io_load, mean_io_slowdown, mean_rho_io, mean_rho_con, io_spread, machine_idle_time;
   double aggregate_bandwidth_Bps;
-  long events;       /**< controller events handled */
-  long rate_changes; /**< flow segments started: first starts plus restarts at a new rate */
+  double platform_limited_share; /**< share of the bytes moved at a sharing policy's rates that went slower than that
+                                      rate because a link the policy does not decide on was the bottleneck (SimGrid's
+                                      max-min decided); NAN when SimGrid decides every rate (maxmin) */
+  long events;                   /**< controller events handled */
+  long rate_changes;             /**< flow segments started: first starts plus restarts at a new rate */
   double wall_time_s;
 } ios_results_t;
 
