@@ -10,6 +10,10 @@ swept parameters and the metrics) and plot only the complete runs (status ``comp
                       (RR-9502 Fig. 5 style).
 - ratio_to_baseline:  per instance (same swept values and seed), metric / baseline policy's metric, as box plots
                       per policy with a line at 1 (RR-9502 Fig. 9); data from ratio_table().
+- yield_by_position:  per-application yields of many runs (their apps.csv): each run's applications sorted by a
+                      column (iteration_s, io_fraction), the yield at each position averaged over the runs of a
+                      policy, one line per policy, one panel per x value (RR-9502 Figures 6 and 7); data from
+                      position_means().
 - gantt:              one run's events.csv: application timelines (work and I/O bars) above the occupancy of each
                       resource over time (sum of its transfer segments' rates / capacity); data from
                       occupancy_steps().
@@ -29,6 +33,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 COMPLETE_STATUSES = ("complete", "stopped_at_window_end")
 DPI = 120
@@ -60,6 +65,9 @@ _KNOWN = {
     "events": ("controller events", "count", 1.0),
     "rate_changes": ("rate changes", "count", 1.0),
     "wall_time_s": ("wall time", "s", 1.0),
+    "yield": ("yield", "dimensionless", 1.0),
+    "iteration_s": ("iteration length ω", "s", 1.0),
+    "io_fraction": ("I/O fraction φ", "dimensionless", 1.0),
 }
 
 
@@ -363,7 +371,88 @@ def ratio_to_baseline(df, metric, policy_col, baseline, instance_cols, out_png, 
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# (d) Gantt chart of one run
+# (d) per-application yield by position (RR-9502 Figures 6 and 7)
+
+
+def position_means(apps, sort_col, group_cols, value_col="yield"):
+    """RR-9502 §6.2.2: ȳ_i = (1/K) Σ_k y_{π_k(i)}. `apps` has one row per application of a run: a `run_id` column,
+    sort_col, value_col and group_cols (e.g. the policy and the x column, constant within a run). Each run's
+    applications are sorted by increasing sort_col (stable: ties keep the apps.csv order; applications without a
+    value, e.g. iteration_s of one without I/O, come last) and numbered 1..m (position); value_col is then averaged
+    per group and position over the runs. Columns: group_cols..., position, n (runs with a value there), mean;
+    sorted by group then position."""
+    cols = list(group_cols) + ["position", "n", "mean"]
+    if apps.empty:
+        return pd.DataFrame(columns=cols)
+    ranked = apps.assign(_row=apps.groupby("run_id", sort=False).cumcount())
+    ranked = ranked.sort_values(["run_id", sort_col, "_row"], na_position="last")
+    ranked = ranked.assign(position=ranked.groupby("run_id", sort=False).cumcount() + 1)
+    ranked = ranked[ranked[value_col].notna()]
+    keys = list(group_cols) + ["position"]
+    out = ranked.groupby(keys, sort=False, dropna=False)[value_col].agg(["count", "mean"]).reset_index()
+    out = out.rename(columns={"count": "n"})
+    order = sorted(range(len(out)), key=lambda i: tuple(_natural_key(out[c].iat[i]) for c in keys))
+    return out.iloc[order][cols].reset_index(drop=True)
+
+
+def yield_by_position(apps, sort_col, policy_col, x, out_png, value_col="yield"):
+    """Mean yield at each position of the applications sorted by increasing sort_col (position_means()), one line
+    per policy, one panel per value of x (one panel when x is None). `apps` as for position_means(), with the
+    policy_col and x columns. Returns position_means() over [policy_col, x]."""
+    work = apps.copy()
+    work["_policy"] = _policy_series(work, policy_col)
+    groups = ["_policy"] + ([x] if x else [])
+    table = position_means(work, sort_col, groups, value_col)
+    policies = _policy_values(work, policy_col) if policy_col else ["all runs"]
+    colors = _colors(len(policies))
+    markers = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h"]
+    panels = _values_sorted(work[x]) if x else [None]
+    ncols = min(3, len(panels))
+    nrows = math.ceil(len(panels) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols + 2.2, 4.4 * nrows + 0.6), sharey=True,
+                             squeeze=False, layout="constrained")
+    sort_label, sort_unit, _ = unit_of(sort_col)
+    for k, pv in enumerate(panels):
+        ax = axes[k // ncols][k % ncols]
+        sel = table if pv is None else table[table[x] == pv]
+        runs = work if pv is None else work[work[x] == pv]
+        for j, (color, p) in enumerate(zip(colors, policies)):
+            s = sel[sel["_policy"] == p]
+            if s.empty:
+                continue
+            lw, ms = max(1.0, 2.6 - 0.25 * j), max(2.5, 5.5 - 0.4 * j)
+            ax.plot(s["position"], s["mean"], marker=markers[j % len(markers)], ms=ms, markevery=max(1, len(s) // 15),
+                    color=color, lw=lw, label=str(p))
+        nruns = runs.groupby("_policy")["run_id"].nunique()
+        ntext = (f"{nruns.min()} runs per line" if len(nruns) and nruns.min() == nruns.max()
+                 else f"{nruns.min() if len(nruns) else 0}–{nruns.max() if len(nruns) else 0} runs per line")
+        ax.set_title((f"{x} = {_fmt_value(pv)}\n" if pv is not None else "") + ntext, fontsize=11)
+        ax.set_xlabel(f"position i (1 = smallest {sort_label})")
+        if k % ncols == 0:
+            ax.set_ylabel(f"mean {value_col} at position i (dimensionless)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(True, alpha=0.3)
+    for k in range(len(panels), nrows * ncols):
+        axes[k // ncols][k % ncols].set_visible(False)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    for row in axes:
+        for ax in row:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                if lab not in labels:
+                    handles.append(h)
+                    labels.append(lab)
+    if handles:
+        axes[0][ncols - 1].legend(handles, labels, title=policy_col, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                                  borderaxespad=0)
+    unit = f", {sort_unit}" if sort_unit else ""
+    fig.suptitle(f"{value_col.capitalize()} of each application, sorted by increasing {sort_label} ({sort_col}{unit}),"
+                 " mean per position", fontsize=12)
+    _save(fig, out_png)
+    return table.rename(columns={"_policy": "policy"})
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# (e) Gantt chart of one run
 
 
 def read_events(events_csv):

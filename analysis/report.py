@@ -2,9 +2,17 @@
 """Figures and a Markdown report for an iosim campaign directory (the output of `iosim sweep`).
 
 usage: analysis/report.py DIR [--x COL] [--policy COL] [--metrics m1,m2] [--baseline NAME] [--gantt RUN_ID]
+                          [--by-position c1,c2]
 
-Reads DIR/runs.csv and DIR/campaign.json (and DIR/runs/<run_id>/events.csv, resources.csv for the Gantt chart),
-writes DIR/report/*.png and DIR/report/report.md, and prints the report's path. Exit 2 on bad input (missing
+Reads DIR/runs.csv and DIR/campaign.json (and DIR/runs/<run_id>/events.csv, resources.csv for the Gantt chart,
+DIR/runs/<run_id>/apps.csv for the yield-by-position figures), writes DIR/report/*.png and DIR/report/report.md, and
+prints the report's path.
+
+Yield by position (RR-9502 Figures 6 and 7): for each apps.csv column c of --by-position (else campaign.json
+report.by_position, else those of iteration_s and io_fraction that every complete run's apps.csv has; 'none' or
+[] for no such figure), each run's applications are sorted by increasing c, the yield at each position is averaged
+over the runs of a policy, one line per policy and one panel per x value. So any campaign whose runs wrote these
+columns (iosim >= the version documenting them in docs/outputs.md) gets the two figures. Exit 2 on bad input (missing
 runs.csv, unknown column, no complete run) with the file, the column and the fix; see analysis/README.md.
 """
 
@@ -28,7 +36,8 @@ except ImportError as e:  # pragma: no cover - depends on the machine
 IMPORTANT_METRICS = ["min_yield", "efficiency", "utilization", "mean_io_slowdown", "io_spread",
                      "aggregate_bandwidth_Bps"]
 FIXED_COLUMNS = ["run_id", "index", "seed", "status", "wall_time_s", "error"]
-FIGURE_PREFIXES = ("line_", "box_", "ratio_", "gantt_")
+FIGURE_PREFIXES = ("line_", "box_", "ratio_", "gantt_", "position_")
+POSITION_COLUMNS = ["iteration_s", "io_fraction"]  # default sort columns of the yield-by-position figures
 MAX_BOX_GROUPS = 10  # box plots are grouped by x only when x has at most this many values
 
 
@@ -179,8 +188,19 @@ def resolve_choices(args, df, swept, metrics, campaign, cdir):
         baseline = "fairshare"
 
     gantt_run, origin = pick(args.gantt, "gantt_run")
+    by_position, bp_origin = pick(args.by_position, "by_position")
+    if by_position is not None:
+        if isinstance(by_position, str):
+            by_position = [] if by_position.strip().lower() == "none" else \
+                [c.strip() for c in by_position.split(",") if c.strip()]
+        elif isinstance(by_position, list) and all(isinstance(c, str) for c in by_position):
+            by_position = list(by_position)
+        else:
+            raise InputError(f"{bp_origin}: must be a list of apps.csv column names such as "
+                             '["iteration_s", "io_fraction"] (or [] for none); fix: correct it')
     return {"x": x, "policy": policy, "metrics": chosen, "baseline": baseline,
-            "gantt": None if gantt_run is None else str(gantt_run), "gantt_origin": origin}
+            "gantt": None if gantt_run is None else str(gantt_run), "gantt_origin": origin,
+            "by_position": by_position, "by_position_origin": bp_origin}
 
 
 def choose_gantt_run(df, cdir, wanted, origin, notes):
@@ -212,6 +232,69 @@ def choose_gantt_run(df, cdir, wanted, origin, notes):
         if os.path.isfile(ev) and os.path.isfile(rs):
             return run_id, ev, rs
     return None
+
+
+def load_apps(cdir, runs, keep_cols):
+    """The apps.csv of every run in `runs` (complete runs) as one DataFrame: its columns plus run_id and keep_cols
+    (copied from the run's row of runs.csv). Returns (DataFrame or None when no run has one, the columns every
+    loaded apps.csv has, the number of runs without apps.csv)."""
+    frames, common, missing = [], None, 0
+    for _, row in runs.iterrows():
+        path = os.path.join(cdir, "runs", str(row["run_id"]), "apps.csv")
+        if not os.path.isfile(path):
+            missing += 1
+            continue
+        try:
+            apps = pd.read_csv(path, dtype={"name": str, "resources": str})
+        except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
+            raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun that run (iosim sweep "
+                             "--retry-failed does not; remove its directory and rerun the sweep)") from None
+        common = set(apps.columns) if common is None else common & set(apps.columns)
+        apps["run_id"] = str(row["run_id"])
+        for c in keep_cols:
+            apps[c] = row[c]
+        frames.append(apps)
+    if not frames:
+        return None, set(), missing
+    return pd.concat(frames, ignore_index=True), common, missing
+
+
+def choose_position_figures(cdir, runs, ch, notes):
+    """(apps DataFrame, sort columns, panel column) for the yield-by-position figures, or None. An explicitly asked
+    column that no run's apps.csv has is an error (before anything is written)."""
+    wanted, origin = ch["by_position"], ch["by_position_origin"]
+    if wanted is not None and not wanted:
+        return None
+    panel = ch["x"] if ch["x"] and _distinct(runs, ch["x"]) <= MAX_BOX_GROUPS else None
+    keep = [c for c in (ch["policy"], ch["x"]) if c]
+    apps, common, missing = load_apps(cdir, runs, keep)
+    if apps is None or "yield" not in common:
+        if wanted:
+            raise InputError(f"{origin} asks for yield-by-position figures but no complete run of {cdir} has an "
+                             "apps.csv with a yield column; fix: rerun the campaign with the current iosim, or pass "
+                             "--by-position none")
+        return None
+    if wanted:
+        for c in wanted:
+            if c not in common:
+                raise InputError(f"column '{c}' (from {origin}) is not in every run's apps.csv (columns: "
+                                 f"{', '.join(sorted(common))}); fix: name one of them, e.g. iteration_s, or rerun "
+                                 "the campaign with the current iosim (docs/outputs.md)")
+        cols = wanted
+    else:
+        cols = [c for c in POSITION_COLUMNS if c in common]
+    if not cols:
+        return None
+    if missing:
+        notes.append(f"{missing} complete run(s) have no apps.csv: left out of the yield-by-position figures.")
+    sizes = apps.groupby("run_id").size()
+    if sizes.min() != sizes.max():
+        notes.append(f"the runs have {sizes.min()} to {sizes.max()} applications: position i of the "
+                     "yield-by-position figures does not mean the same rank in every run.")
+    if ch["x"] and panel is None:
+        notes.append(f"`{ch['x']}` has more than {MAX_BOX_GROUPS} values: the yield-by-position figures pool them "
+                     "in one panel.")
+    return apps, cols, panel
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -276,6 +359,22 @@ def means_table(runs, group_cols, metrics):
     return md_table(header, rows)
 
 
+def position_summary(table, panel):
+    """Markdown table of yield_by_position()'s data: per policy (and panel value) the runs, the mean yield at the
+    first and the last position, and the lowest and highest position mean."""
+    keys = ["policy"] + ([panel] if panel else [])
+    header = keys + ["runs", "positions", "ȳ first", "ȳ last", "min ȳ_i", "max ȳ_i"]
+    rows = []
+    for key, grp in table.groupby(keys if len(keys) > 1 else keys[0], sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        grp = grp.sort_values("position")
+        rows.append(([fmt_value(k) for k in key], [int(grp["n"].max()), len(grp), fmt_num(grp["mean"].iat[0]),
+                                                  fmt_num(grp["mean"].iat[-1]), fmt_num(grp["mean"].min()),
+                                                  fmt_num(grp["mean"].max())]))
+    rows.sort(key=lambda r: tuple(figures._natural_key(k) for k in r[0][::-1]))
+    return md_table(header, [k + v for k, v in rows])
+
+
 def safe_name(text):
     return "".join(c if c.isalnum() or c in "._-" else "_" for c in text)
 
@@ -302,6 +401,7 @@ def build_report(cdir, args):
 
     notes = []
     chosen_run = choose_gantt_run(df, cdir, ch["gantt"], ch["gantt_origin"], notes)  # may raise: before writing
+    positions = choose_position_figures(cdir, runs, ch, notes)  # may raise: before writing
 
     out_dir = os.path.join(cdir, "report")
     os.makedirs(out_dir, exist_ok=True)
@@ -408,6 +508,24 @@ def build_report(cdir, args):
                           + ")" + (f", per value of `{box_by}`" if box_by else "")
                           + f"; above the dashed line at 1 the policy has a higher `{m}` than `{baseline}`.*\n")
 
+    # --- yield by position (RR-9502 Figures 6 and 7)
+    if positions is not None:
+        apps, cols, panel = positions
+        md.append("## Yield by position\n")
+        md.append("Each run's applications sorted by increasing value of a column of its `apps.csv`; the yield at "
+                  "each position i = 1..m averaged over the runs (RR-9502 §6.2.2, Figures 6 and 7: ȳ_i = (1/K) "
+                  "Σ_k y_{π_k(i)})" + (f", one panel per `{panel}`" if panel else "") + pooled + ".\n")
+        for c in cols:
+            png = f"position_yield_by_{safe_name(c)}.png"
+            table = figures.yield_by_position(apps, c, policy, panel, os.path.join(out_dir, png))
+            label, unit, _ = figures.unit_of(c)
+            md.append(f"### Sorted by {c}\n")
+            md.append(f"![yield by position of {c}]({png})\n")
+            md.append(f"*Mean yield of the application at position i when each run's applications are sorted by "
+                      f"increasing `{c}` ({label}, {unit}), {per}" + (f", per `{panel}`" if panel else "")
+                      + ".*\n")
+            md.append(position_summary(table, panel) + "\n")
+
     # --- Gantt
     md.append("## Gantt chart\n")
     if chosen_run is None:
@@ -446,6 +564,8 @@ def main(argv=None):
     p.add_argument("--metrics", help="comma-separated metric columns")
     p.add_argument("--baseline", help="policy value the ratios are relative to")
     p.add_argument("--gantt", metavar="RUN_ID", help="run whose events.csv is drawn as a Gantt chart")
+    p.add_argument("--by-position", metavar="COLS", help="apps.csv columns the yield-by-position figures sort the "
+                   "applications by (default: iteration_s,io_fraction when the runs' apps.csv have them; 'none')")
     args = p.parse_args(argv)
     try:
         path = build_report(args.dir, args)

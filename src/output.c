@@ -68,6 +68,36 @@ static cJSON *num_or_null(double v) {
   return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
+/* The application in dedicated mode at bandwidth b (bytes/s), over the phases iosim simulates (docs/outputs.md):
+ * *iteration = ω = D / N_io, the mean iteration length (s), and *io_fraction = φ = (Σ volume / b) / D, with N_io
+ * the number of I/O operations (volume > 0) and D = Σ work + Σ volume / b without the start offset: the work before
+ * the first I/O operation when the application also works after its last one (it then has one work phase more
+ * than iterations, like the w_i^(0) of the RR-9502 §6.2.1 generator, whose ω_i and φ_i these estimate). Without
+ * I/O: ω = NAN, φ = 0; with I/O but no bandwidth (b <= 0): both NAN. */
+static void app_iteration(const ios_app_t *a, double b, double *iteration, double *io_fraction) {
+  int nio = 0, first = -1, last = -1;
+  double volume = 0, work = 0, lead = 0, tail = 0;
+  for (int i = 0; i < a->nphases; i++)
+    if (a->phases[i].is_io && a->phases[i].value > 0) {
+      nio++;
+      volume += a->phases[i].value;
+      first = first < 0 ? i : first;
+      last = i;
+    }
+  for (int i = 0; i < a->nphases; i++)
+    if (!a->phases[i].is_io) {
+      work += a->phases[i].value;
+      lead += i < first ? a->phases[i].value : 0;
+      tail += i > last ? a->phases[i].value : 0;
+    }
+  *iteration = NAN;
+  *io_fraction = nio == 0 ? 0 : NAN;
+  if (nio == 0 || !(b > 0) || !isfinite(b)) return;
+  double io_time = volume / b, d = work - (lead > 0 && tail > 0 ? lead : 0) + io_time;
+  *iteration = d / nio;
+  *io_fraction = d > 0 ? io_time / d : NAN;
+}
+
 int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
                      const ios_results_t *r) {
   char tmp[4200];
@@ -77,7 +107,7 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     return IOS_EIO;
   }
   fputs("name,nodes,io_volume_bytes,io_time_s,work_time_s,yield,io_slowdown,n_resources,resources,bandwidth_Bps,"
-        "start_s,end_s\n",
+        "start_s,end_s,iteration_s,io_fraction\n",
         f);
   for (int j = 0; j < r->napps; j++) {
     const ios_app_result_t *a = &r->apps[j];
@@ -94,7 +124,11 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     fputc(',', f);
     csv_num(f, a->bandwidth, 0);
     csv_num(f, a->start, 0);
-    csv_num(f, a->end, 1);
+    csv_num(f, a->end, 0);
+    double iteration, io_fraction;
+    app_iteration(&w->apps[j], a->bandwidth, &iteration, &io_fraction);
+    csv_num(f, iteration, 0);
+    csv_num(f, io_fraction, 1);
   }
   if (commit(f, tmp, s->out_dir, "apps.csv") != IOS_OK) return IOS_EIO;
 
@@ -150,7 +184,8 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
                  {"mean_rho_con", r->mean_rho_con},
                  {"io_spread", r->io_spread},
                  {"machine_idle_time", r->machine_idle_time},
-                 {"aggregate_bandwidth_Bps", r->aggregate_bandwidth_Bps}};
+                 {"aggregate_bandwidth_Bps", r->aggregate_bandwidth_Bps},
+                 {"platform_limited_share", r->platform_limited_share}};
   for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
     cJSON_AddItemToObject(m, metrics[i].key, num_or_null(metrics[i].v));
   cJSON *c = cJSON_AddObjectToObject(root, "counts");
@@ -192,6 +227,10 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
          "%.6g GiB/s\n",
          r->io_load, r->mean_io_slowdown, r->io_spread, r->machine_idle_time,
          r->aggregate_bandwidth_Bps / 1073741824.0);
+  if (r->platform_limited_share > 1e-9)
+    printf("note: the platform, not the sharing policy, was the bottleneck for %.1f%% of the bytes moved at the "
+           "policy's rates (SimGrid's max-min shared a link the policy does not decide on)\n",
+           100.0 * r->platform_limited_share);
   printf("%ld events, %ld rate changes, %.3f s wall; results in %s/\n", r->events, r->rate_changes, r->wall_time_s,
          s->out_dir);
 }
