@@ -13,6 +13,7 @@
 #include "ios_engine.h"
 #include "ios_arbiter.h"
 #include "ios_diag.h"
+#include "ios_knowledge.h"
 #include "ios_sg.h"
 
 #include <errno.h>
@@ -127,6 +128,7 @@ typedef struct {
   /* job queue */
   const ios_workload_t *w;
   const ios_app_view_t *app_views; /* [napps] what allocation and placement policies know of each application */
+  const ios_profile_t *profiles;   /* [napps] the true b_j(n) the simulation uses */
   int *waiting, nwaiting;          /* submitted jobs not started, in queue order */
   int *free_hosts, nfree;          /* compute host indices not used by a running job */
   int running_changed;             /* a job started or ended since the last arbitration */
@@ -429,7 +431,7 @@ static void apply_alloc(app_state_t *as) {
   if (as->has_alloc) al_row(as, as->alloc_since, now());
   as->n = as->next_n;
   memcpy(as->res, as->next_res, sizeof *as->res * (size_t)as->n);
-  as->b = ios_profile_bw(E.app_views[j].profile, as->n);
+  as->b = ios_profile_bw(&E.profiles[j], as->n);
   as->cap = as->b / (as->n > 0 ? as->n : 1);
   as->has_alloc = 1;
   as->pending = 0;
@@ -695,8 +697,9 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   r->res = calloc((size_t)p->nres, sizeof *r->res);
   ios_profile_t *profiles = calloc((size_t)w->napps, sizeof *profiles);
   ios_app_view_t *views = calloc((size_t)w->napps, sizeof *views);
+  ios_profile_t *seen = calloc((size_t)w->napps, sizeof *seen);
   int *alloc_n = calloc((size_t)w->napps, sizeof *alloc_n);
-  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !alloc_n) {
+  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !seen || !alloc_n) {
     rc = IOS_ENOMEM;
     goto fail;
   }
@@ -709,11 +712,18 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     fill_profile(&w->apps[j], &profiles[j]);
     ios_app_totals(&w->apps[j], &views[j].work, &views[j].volume);
     views[j].nodes = w->apps[j].nodes;
-    views[j].profile = &profiles[j];
+    seen[j] = profiles[j];
+    views[j].profile = &seen[j];
     views[j].requested_n = w->apps[j].requested_n;
     views[j].processes = w->apps[j].processes > 0 ? w->apps[j].processes : w->apps[j].nodes;
     total_nodes += w->apps[j].nodes;
   }
+  /* what they know may be less than the truth (RR-9549 §6.2) */
+  if (s->group_fit && ios_knowledge_group_fit(w->napps, seen, (int)s->fit_degree, s->fit_flat) != IOS_OK) {
+    rc = IOS_ENOMEM;
+    goto fail;
+  }
+  ios_knowledge_noise(w->napps, views, s->knowledge_noise, s->seed);
   int biggest = 0;
   for (int j = 0; j < w->napps; j++)
     biggest = w->apps[j].nodes > biggest ? w->apps[j].nodes : biggest;
@@ -743,6 +753,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   if (rc != IOS_OK) goto fail;
   E.w = w;
   E.app_views = views;
+  E.profiles = profiles;
   E.keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
   if (s->queue) {
     E.waiting = malloc(sizeof *E.waiting * (size_t)(w->napps > 0 ? w->napps : 1));
@@ -1024,6 +1035,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   free(E.rates);
   free(E.vt);
   free(profiles);
+  free(seen);
   free(views);
   free(alloc_n);
   return rc;
@@ -1045,6 +1057,7 @@ fail: /* a rejected workload: nothing was simulated */
   free(E.apps);
   free(E.res);
   free(profiles);
+  free(seen);
   free(views);
   free(alloc_n);
   return rc;

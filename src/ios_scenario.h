@@ -42,6 +42,10 @@ typedef struct {
   int queue;              /**< queue.enabled: jobs wait in a FIFO queue for free compute nodes (IPDPS'21 §5.3) */
   int backfill;           /**< queue.backfill: a waiting job that fits may start before the queue's head */
   int rearbitrate;        /**< queue.rearbitrate: 0 auto (the allocation policy's keeps_running), 1 all, 2 new */
+  int group_fit;          /**< knowledge.profiles "group-fit": policies see one fitted profile per shape group */
+  double fit_degree;      /**< knowledge.degree: degree of that polynomial */
+  double fit_flat;        /**< knowledge.flat: relative variation below which a profile is neutral */
+  double knowledge_noise; /**< knowledge.noise: σ of the multiplicative error on seen volumes and work */
   uint64_t seed;          /**< seed of every random stream */
   const char *out_dir;    /**< output.dir */
   int events;             /**< output.events: write events.csv */

@@ -12,20 +12,22 @@
 #include <unistd.h>
 
 /* Every field and its default. null = "no value" (any type accepted). */
-static const char defaults_json[] = "{"
-                                    "\"platform\": \"platforms/mn4-forwarding.xml\","
-                                    "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
-                                    "  \"applications\": [], \"generator\": null, \"only\": null},"
-                                    "\"allocation\": {\"policy\": \"static\"},"
-                                    "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
-                                    "\"sharing\": {\"policy\": \"fairshare\"},"
-                                    "\"window\": {\"length_fraction\": 1, \"begin_s\": null, \"end_s\": null,"
-                                    "  \"stop_at_end\": false, \"mode\": \"v1\"},"
-                                    "\"controller\": {\"tick_s\": 0},"
-                                    "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
-                                    "\"seed\": 1,"
-                                    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
-                                    "}";
+static const char defaults_json[] =
+    "{"
+    "\"platform\": \"platforms/mn4-forwarding.xml\","
+    "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
+    "  \"applications\": [], \"generator\": null, \"only\": null},"
+    "\"allocation\": {\"policy\": \"static\"},"
+    "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
+    "\"sharing\": {\"policy\": \"fairshare\"},"
+    "\"window\": {\"length_fraction\": 1, \"begin_s\": null, \"end_s\": null,"
+    "  \"stop_at_end\": false, \"mode\": \"v1\"},"
+    "\"controller\": {\"tick_s\": 0},"
+    "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
+    "\"knowledge\": {\"profiles\": \"exact\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
+    "\"seed\": 1,"
+    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
+    "}";
 
 /* Fields holding file paths (resolved against the scenario's directory). */
 static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
@@ -366,6 +368,33 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
                  "must be \"auto\" (the allocation policy decides: static mappings keep running jobs' resources), "
                  "\"all\" (every running job is re-arbitrated when the running set changes) or \"new\" (only "
                  "newly started jobs get a decision)");
+    return IOS_EINVAL;
+  }
+  v = get_path(root, "knowledge.profiles");
+  if (strcmp(v->valuestring, "exact") != 0 && strcmp(v->valuestring, "group-fit") != 0) {
+    ios_diag_set(file, "knowledge.profiles",
+                 "is '%s': use \"exact\" (policies see each application's profile) or \"group-fit\" (one fitted "
+                 "profile per shape group, RR-9549 §6.2)",
+                 v->valuestring);
+    return IOS_EINVAL;
+  }
+  s->group_fit = strcmp(v->valuestring, "group-fit") == 0;
+  s->fit_degree = get_path(root, "knowledge.degree")->valuedouble;
+  s->fit_flat = get_path(root, "knowledge.flat")->valuedouble;
+  s->knowledge_noise = get_path(root, "knowledge.noise")->valuedouble;
+  if (!(s->fit_degree >= 0 && s->fit_degree <= 6 && s->fit_degree == floor(s->fit_degree))) {
+    ios_diag_set(file, "knowledge.degree", "is %g: give the polynomial degree, an integer in 0..6", s->fit_degree);
+    return IOS_EINVAL;
+  }
+  if (!(s->fit_flat >= 0 && s->fit_flat < 1)) {
+    ios_diag_set(file, "knowledge.flat",
+                 "is %g: give the relative bandwidth variation in [0, 1) below which a profile is neutral",
+                 s->fit_flat);
+    return IOS_EINVAL;
+  }
+  if (!(s->knowledge_noise >= 0 && s->knowledge_noise <= 10)) {
+    ios_diag_set(file, "knowledge.noise",
+                 "is %g: give σ in [0, 10] (seen volume and work are multiplied by exp(σ·N(0,1)))", s->knowledge_noise);
     return IOS_EINVAL;
   }
   double seed = get_path(root, "seed")->valuedouble;
