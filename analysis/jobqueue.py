@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Each job's I/O-node count over time in a job-queue campaign (IPDPS'21 §5.3; deploy/campaigns/ipdps21-queue.json).
+
+usage: analysis/jobqueue.py DIR [--policy COL]
+
+DIR is the output of `iosim sweep` (runs.csv, runs/<run_id>/allocations.csv and apps.csv). For every complete run,
+one panel: a row per job (queue order), its allocation intervals as bars coloured by I/O-node count. Writes
+DIR/report/queue_allocations.png and DIR/report/queue.md (per policy: makespan, aggregated bandwidth, and per job the
+share of its run time spent with each I/O-node count), prints the Markdown path. Exit 2 on bad input.
+"""
+
+import argparse
+import os
+import sys
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+except ImportError as e:  # pragma: no cover - depends on the machine
+    sys.exit(f"jobqueue.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
+             "python3-matplotlib and run with /usr/bin/python3")
+
+OK_STATUS = ("complete", "stopped_at_window_end")
+
+
+class InputError(Exception):
+    """Bad input: reported on stderr, exit 2."""
+
+
+def load(cdir, policy_col):
+    """runs.csv's complete runs, each with its allocations (DataFrame) and apps (DataFrame)."""
+    path = os.path.join(cdir, "runs.csv")
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: file not found; fix: pass the directory of `iosim sweep "
+                         "deploy/campaigns/ipdps21-queue.json --out DIR`")
+    runs = pd.read_csv(path, dtype={"run_id": str}, keep_default_na=False, na_values=[""])
+    if policy_col not in runs.columns:
+        raise InputError(f"{path}: no column '{policy_col}'; fix: give --policy with a swept column "
+                         f"({', '.join(c for c in runs.columns if c.endswith('.policy')) or 'none swept'})")
+    runs = runs[runs["status"].isin(OK_STATUS)]
+    out = []
+    for _, r in runs.iterrows():
+        rdir = os.path.join(cdir, "runs", r["run_id"])
+        apath = os.path.join(rdir, "allocations.csv")
+        if not os.path.isfile(apath):
+            raise InputError(f"{apath}: file not found; fix: rerun the campaign with an iosim that writes "
+                             "allocations.csv")
+        alloc = pd.read_csv(apath, keep_default_na=False, na_values=[""])
+        apps = pd.read_csv(os.path.join(rdir, "apps.csv"), keep_default_na=False, na_values=[""])
+        out.append((str(r[policy_col]), r, alloc, apps))
+    if not out:
+        raise InputError(f"{path}: no complete run")
+    return out
+
+
+def time_per_count(alloc):
+    """Per application: {n_resources: seconds}, and its total allocated time."""
+    alloc = alloc.assign(duration=alloc["end_s"] - alloc["start_s"])
+    share = alloc.groupby(["app", "n_resources"])["duration"].sum().unstack(fill_value=0.0)
+    return share
+
+
+def draw(runs, out_png):
+    counts = sorted({int(n) for _, _, a, _ in runs for n in a["n_resources"]})
+    cmap = plt.get_cmap("viridis", max(len(counts), 2))
+    color = {n: cmap(i) for i, n in enumerate(counts)}
+    nj = max(len(apps) for _, _, _, apps in runs)
+    fig, axes = plt.subplots(len(runs), 1, figsize=(10, 0.28 * nj * len(runs) + 1.2), squeeze=False, sharex=True)
+    for ax, (policy, _, alloc, apps) in zip(axes[:, 0], runs):
+        order = {name: i for i, name in enumerate(apps["name"])}
+        for _, row in alloc.iterrows():
+            y = order.get(row["app"], -1)
+            w = row["end_s"] - row["start_s"]
+            ax.barh(y, w, left=row["start_s"], color=color[int(row["n_resources"])], height=0.8)
+            if w > 0:
+                ax.text(row["start_s"] + w / 2, y, str(int(row["n_resources"])), ha="center", va="center",
+                        fontsize=6, color="white")
+        ax.set_yticks(range(len(apps)))
+        ax.set_yticklabels(apps["name"], fontsize=6)
+        ax.invert_yaxis()
+        ax.set_title(f"{policy}: I/O nodes per job over time", fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+    axes[-1, 0].set_xlabel("time (s)")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=color[n]) for n in counts]
+    fig.legend(handles, [str(n) for n in counts], title="I/O nodes", loc="upper right", fontsize=7)
+    fig.tight_layout(rect=(0, 0, 0.93, 1))
+    fig.savefig(out_png, dpi=110)
+    plt.close(fig)
+
+
+def report(cdir, policy_col):
+    runs = load(cdir, policy_col)
+    out = os.path.join(cdir, "report")
+    os.makedirs(out, exist_ok=True)
+    draw(runs, os.path.join(out, "queue_allocations.png"))
+    md = ["# Job queue: I/O nodes per job over time", "",
+          "![I/O-node count of each job over time](queue_allocations.png)", "",
+          "| policy | makespan (s) | aggregated bandwidth (GB/s) | mean I/O slowdown |", "|---|---|---|---|"]
+    for policy, r, _, _ in runs:
+        md.append(f"| {policy} | {r['makespan_s']:.1f} | {r['aggregate_bandwidth_Bps'] / 1e9:.2f} | "
+                  f"{r['mean_io_slowdown']:.3f} |")
+    for policy, _, alloc, apps in runs:
+        share = time_per_count(alloc)
+        md += ["", f"## {policy}: share of each job's time with each I/O-node count", "",
+               "| job | " + " | ".join(f"{int(n)}" for n in share.columns) + " |",
+               "|---|" + "---|" * len(share.columns)]
+        for name in apps["name"]:
+            if name not in share.index:
+                continue
+            row = share.loc[name]
+            total = row.sum()
+            md.append(f"| {name} | " + " | ".join(f"{v / total:.0%}" if total > 0 else "" for v in row) + " |")
+    path = os.path.join(out, "queue.md")
+    with open(path, "w") as f:
+        f.write("\n".join(md) + "\n")
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--policy", default="allocation.policy", help="the swept column naming each run's policy")
+    a = ap.parse_args(argv)
+    try:
+        print(report(a.dir, a.policy))
+    except InputError as e:
+        print(f"jobqueue.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
