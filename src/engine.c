@@ -673,6 +673,22 @@ static void fill_profile(const ios_app_t *a, ios_profile_t *prof) {
   }
 }
 
+/* Closes a CSV written through temporary file `tmp` and renames it to DIR/name (removed on failure). */
+static int close_csv(FILE **f, const char *tmp, const char *dir, const char *name) {
+  if (*f == NULL) return IOS_OK;
+  char final[4200];
+  snprintf(final, sizeof final, "%s/%s", dir, name);
+  int bad = ferror(*f);
+  bad |= fclose(*f) != 0;
+  *f = NULL;
+  if (bad || rename(tmp, final) != 0) {
+    remove(tmp);
+    ios_diag_set(final, NULL, "cannot write (%s): check free space", strerror(errno));
+    return IOS_EIO;
+  }
+  return IOS_OK;
+}
+
 static void receiver_start(sg_host_t host, const char *mbox) {
   char *argv[] = {"receiver", (char *)mbox, NULL};
   sg_actor_t a = sg_actor_init("receiver", host);
@@ -991,30 +1007,8 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
   ios_metrics_compute(w, p, profiles, r);
   r->wall_time_s = wall_since(&E.wall0);
-  if (E.al != NULL) {
-    char final[4200];
-    snprintf(final, sizeof final, "%s/allocations.csv", s->out_dir);
-    int bad = ferror(E.al);
-    bad |= fclose(E.al) != 0;
-    E.al = NULL;
-    if (bad || rename(E.al_tmp, final) != 0) {
-      remove(E.al_tmp);
-      ios_diag_set(final, NULL, "cannot write (%s): check free space", strerror(errno));
-      rc = IOS_EIO;
-    }
-  }
-  if (E.ev != NULL) {
-    char final[4200];
-    snprintf(final, sizeof final, "%s/events.csv", s->out_dir);
-    int bad = ferror(E.ev);
-    bad |= fclose(E.ev) != 0;
-    E.ev = NULL;
-    if (bad || rename(E.ev_tmp, final) != 0) {
-      remove(E.ev_tmp);
-      ios_diag_set(final, NULL, "cannot write (%s): check free space", strerror(errno));
-      rc = IOS_EIO;
-    }
-  }
+  if (close_csv(&E.al, E.al_tmp, s->out_dir, "allocations.csv") != IOS_OK) rc = IOS_EIO;
+  if (close_csv(&E.ev, E.ev_tmp, s->out_dir, "events.csv") != IOS_OK) rc = IOS_EIO;
 
   for (int j = 0; j < w->napps; j++) {
     free(E.apps[j].res);

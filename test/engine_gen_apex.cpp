@@ -23,22 +23,6 @@ Process generate(const TempDir &dir, const std::vector<std::string> &args) {
   return run_iosim(all, dir.path(), dir.path());
 }
 
-std::vector<std::string> split(const std::string &line) {
-  std::istringstream ss(line);
-  std::vector<std::string> t;
-  for (std::string s; ss >> s;)
-    t.push_back(s);
-  return t;
-}
-
-std::vector<std::string> lines(const std::string &text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    out.push_back(l);
-  return out;
-}
-
 // The number after `key` in the summary line ("W = 0.1234", "(25150 s)"), NaN when absent.
 double after(const std::string &err, const std::string &key) {
   size_t at = err.find(key);
@@ -82,10 +66,10 @@ TEST(gen_apex_engine, HandBuiltScheduleGivesTheHandComputedWindow) {
   Process p0 = generate(dir, a), p1 = generate(dir, b), p2 = generate(dir, bad);
   ASSERT_EQ(p0.exit_code, 0) << p0.err;
   ASSERT_EQ(p1.exit_code, 0) << p1.err;
-  EXPECT_EQ(lines(read_text(dir.file("m0.txt"))),
+  EXPECT_EQ(split_lines(read_text(dir.file("m0.txt"))),
             (std::vector<std::string>{"A-0 1 0 0 0 9 0 C 10 1000 5 1000 5 1000 5 555 20",
                                       "A-1 1 0 0 0 9 0 C 10 1000 5 1000 5 1000 5 555 20"}));
-  EXPECT_EQ(lines(read_text(dir.file("m1.txt"))),
+  EXPECT_EQ(split_lines(read_text(dir.file("m1.txt"))),
             (std::vector<std::string>{"A-0 1 0 0 0 9 0 C 20 1000 10 1000 10 1000 10 555 40",
                                       "A-1 1 0 0 0 9 0 C 20 1000 10 1000 10 1000 10 555 40"}));
   for (const char *s : {"4 jobs", "window 1 of 1: [0, 3600] s (3600 s), 2 jobs running, 2 doing I/O"})
@@ -122,10 +106,10 @@ TEST(gen_apex_engine, RealWindowsCoverTheWindowWithHourlyCheckpoints) {
         EXPECT_LE(length, previous) << tag;
         previous = length;
         double volume = 0, dedicated0 = NAN;
-        std::vector<std::string> rows = lines(read_text(dir.file("w.txt")));
+        std::vector<std::string> rows = split_lines(read_text(dir.file("w.txt")));
         ASSERT_FALSE(rows.empty()) << tag;
         for (const std::string &row : rows) {
-          std::vector<std::string> t = split(row);
+          std::vector<std::string> t = split_words(row);
           ASSERT_GE(t.size(), 9u) << row;
           double b = std::atof(t[1].c_str());
           ASSERT_GT(b, 0) << row;

@@ -30,14 +30,6 @@ double printed_pressure(const std::string &err) {
   return at == std::string::npos ? NAN : std::atof(err.c_str() + at + 4);
 }
 
-std::vector<std::string> split(const std::string &line) {
-  std::istringstream ss(line);
-  std::vector<std::string> t;
-  for (std::string s; ss >> s;)
-    t.push_back(s);
-  return t;
-}
-
 std::vector<std::string> entries(const std::string &dir) {
   std::vector<std::string> names;
   if (DIR *d = opendir(dir.c_str())) {
@@ -85,7 +77,7 @@ TEST(gen_rr9502_engine, SampleFileIsReproducibleAndFollowsTheReferenceFormat) {
   std::istringstream in(text);
   int n = 0;
   for (std::string line; std::getline(in, line); n++) {
-    std::vector<std::string> t = split(line);
+    std::vector<std::string> t = split_words(line);
     ASSERT_GE(t.size(), 11u) << line.substr(0, 80);
     const char *cls = n < 20 ? "small-" : n < 40 ? "medium-" : "big-";
     EXPECT_EQ(t[0], cls + std::to_string(n % 20));

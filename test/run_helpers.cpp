@@ -392,4 +392,20 @@ double rel_err(double actual, double expected) {
   return std::fabs(actual - expected) / std::fabs(expected);
 }
 
+std::vector<std::string> split_words(const std::string &line) {
+  std::istringstream ss(line);
+  std::vector<std::string> t;
+  for (std::string w; ss >> w;)
+    t.push_back(w);
+  return t;
+}
+
+std::vector<std::string> split_lines(const std::string &text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    out.push_back(l);
+  return out;
+}
+
 } // namespace iosim_test

@@ -171,6 +171,14 @@ double rel_err(double actual, double expected);
 /** A double printed with 17 significant digits. */
 std::string fmt(double v);
 
+// ---------------------------------------------------------------------------------------------------------------
+// Text
+
+/** The whitespace-separated words of `line`. */
+std::vector<std::string> split_words(const std::string &line);
+/** The lines of `text` (without their newlines). */
+std::vector<std::string> split_lines(const std::string &text);
+
 } // namespace iosim_test
 
 /** EXPECT that `actual` is within relative error `tol` of `expected`, printing both with full precision. */
