@@ -1,0 +1,82 @@
+/* iosim — the inputs of StorAlloc runs (Monniot et al. 2022): the storage platform and the scheduler options from
+ * JSON, request traces in CSV (the fields of StorAlloc's Theta extraction, §5.1), and a generator of a year of
+ * requests shaped on the TOKIO-ABC job summaries ($IOSIM_DATA_DIR/tokio-abc), since the Theta 2020 extract is not
+ * public. See docs/storalloc.md for the formats. Units: bytes, seconds, bytes/s. */
+#ifndef IOS_GEN_STORALLOC_H
+#define IOS_GEN_STORALLOC_H
+
+#include "ios_storalloc.h"
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Reads a storage platform from JSON: {"preset": "nNnD", "capacity": "32TB"} (ios_storage_preset; "table5" needs no
+ * capacity) or {"nodes": [{"name": "ssd", "count": 2, "bandwidth": "200Gbps", "disks": 5, "disk_capacity": "1.6TB",
+ * "read_bw": "3.13GB/s", "write_bw": "2.93GB/s"}, ...]}: "count" (nodes of this kind) defaults to 1, "name" to
+ * "node", "bandwidth" (the node's link) to unlimited, "disks" (per node) to 1, "read_bw" to "write_bw"; numbers are
+ * bytes and bytes/s, strings take units ("1.6TB", "2.93GB/s", "200Gbps" = bits). Unknown members are errors.
+ * `obj` names the object in messages ("platform"). `out` must be empty.
+ * @return IOS_OK, IOS_EINVAL (the message names file, field, value and fix; out untouched) or IOS_ENOMEM. */
+int ios_storage_from_json(const cJSON *j, const char *file, const char *obj, ios_storage_t *out);
+
+/** Reads scheduler options from a JSON object: "policy" (a storage policy name), "params" (an object of that
+ * policy's parameters), "split" (false, true, or {"threshold": "200GB"}), "requeue" (false, true, or {"retries": 5,
+ * "interval": "5min"}), "seed" (integer >= 0). Sizes and durations take numbers (bytes, s) or strings with units.
+ * Absent members keep o's values; unknown members are errors. @return IOS_OK or IOS_EINVAL (o untouched). */
+int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char *obj, ios_storalloc_options_t *o);
+
+/** Reads a request trace: CSV with a header naming its columns, in any order, either StorAlloc's names or iosim's:
+ * id; nodes|nodesUsed; submission_time|submissionTime; start_time|startTime; end_time|endTime;
+ * read_bytes|readBytes; written_bytes|writtenBytes; runtime|runTime; optional bandwidth (bytes/s need).
+ * Times are seconds or "YYYY-MM-DD HH:MM:SS" (UTC); bytes may carry units. Required: id, read and written bytes, a
+ * start (start_time, else submission_time) and a duration (end_time, else runtime). Each row becomes a request
+ * (StorAlloc §5.1): capacity = max(read, written), submit = start_time (submission_time when there is no start),
+ * duration = end − start (runtime when there is no end). Rows with capacity 0 are skipped (as StorAlloc's client
+ * does) and counted in *skipped (may be NULL). Empty lines are ignored.
+ * @param out a malloc'ed array of *n requests in file order (caller frees).
+ * @return IOS_OK, IOS_EIO (unreadable) or IOS_EINVAL (message: path, line, column, value, fix); out untouched. */
+int ios_storalloc_read_trace(const char *path, ios_request_t **out, int *n, int *skipped);
+
+/** Writes requests as a trace ios_storalloc_read_trace reads back (columns id, nodes, submission_time, start_time,
+ * end_time, read_bytes, written_bytes, runtime, bandwidth; times in s). @return IOS_OK, IOS_EINVAL or IOS_EIO. */
+int ios_storalloc_write_trace(const char *path, const ios_request_t *req, int n);
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/** The request generator's parameters (defaults: ios_storalloc_gen_default). */
+typedef struct {
+  int requests;          /**< requests in the span (StorAlloc §5.1: about 24,000 in 2020) */
+  double days;           /**< span in days (365) */
+  double size_scale;     /**< multiplies the TOKIO bytes (1) */
+  double duration_scale; /**< multiplies the TOKIO walltimes (1) */
+  double jitter;         /**< σ of the log-normal factors on each request's bytes and on its duration (0.3) */
+  int bandwidth;         /**< 1: the request needs its job's measured bandwidth (agg_perf_MiBps, scaled); 0: none */
+  double cores_per_node; /**< nodes = ceil(nprocs / cores_per_node) (32) */
+  char data[1024];       /**< the TOKIO CSV; "" = ${IOSIM_DATA_DIR}/tokio-abc/tokio_abc_jobs_slim.csv */
+} ios_storalloc_gen_t;
+
+/** Fills the defaults above. */
+void ios_storalloc_gen_default(ios_storalloc_gen_t *g);
+
+/** Reads the parameters of a JSON object {"kind": "storalloc", "requests": 24000, "days": 365, "size_scale": 1,
+ * "duration_scale": 1, "jitter": 0.3, "bandwidth": 0, "cores_per_node": 32, "data": "..."} (all but kind optional;
+ * `obj` names it in messages). @return IOS_OK or IOS_EINVAL (g untouched). */
+int ios_storalloc_gen_from_json(const cJSON *j, const char *file, const char *obj, ios_storalloc_gen_t *g);
+
+/** Generates g->requests requests over g->days days: submission times are those of a Poisson process conditioned on
+ * the count (sorted uniform times from 0); each request copies a job of the TOKIO-ABC table drawn uniformly (its
+ * read and written bytes, walltime, nprocs, and measured bandwidth), multiplied by the scales and by log-normal
+ * factors exp(jitter·N(0,1)) (one on the bytes, one on the duration); capacity = max(read, written), rounded to
+ * whole bytes (>= 1). Same seed, same requests.
+ * @param out a malloc'ed array of *n requests sorted by submission time (caller frees).
+ * @return IOS_OK, IOS_EIO (the data file is missing), IOS_EINVAL (bad parameters, or IOSIM_DATA_DIR needed but unset;
+ * the message says to set it) or IOS_ENOMEM. */
+int ios_storalloc_generate(const ios_storalloc_gen_t *g, uint64_t seed, ios_request_t **out, int *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
