@@ -19,13 +19,14 @@ extern "C" {
 
 /** A loaded, validated scenario. Pointers are borrowed from `resolved`. */
 typedef struct {
-  char *file;                                /**< scenario path (owned) */
-  cJSON *resolved;                           /**< the whole scenario with every default filled in (owned) */
-  const char *platform;                      /**< platform XML path (resolved); NULL until materialised when the
-                                                  scenario gives a platform family (platform_spec) */
-  const cJSON *platform_spec;                /**< {"kind": ..., params} of a generated platform, or NULL */
-  char *generated_platform;                  /**< path of the XML written for platform_spec (owned), or NULL */
-  const cJSON *workload;                     /**< the "workload" object */
+  char *file;                 /**< scenario path (owned) */
+  cJSON *resolved;            /**< the whole scenario with every default filled in (owned) */
+  const char *platform;       /**< platform XML path (resolved); NULL until materialised when the
+                                   scenario gives a platform family (platform_spec) */
+  const cJSON *platform_spec; /**< {"kind": ..., params} of a generated platform, or NULL */
+  char *generated_platform;   /**< path of the XML written for platform_spec (owned), or NULL */
+  const cJSON *workload;      /**< the "workload" object */
+  const cJSON *storage;       /**< the "storage" object of a storage-allocation scenario (ios_storage_run.h), or NULL */
   const ios_allocation_policy_t *allocation; /**< chosen allocation policy */
   ios_params_t allocation_params;
   const ios_placement_policy_t *placement;

@@ -3,6 +3,7 @@
 #include "ios_engine.h"
 #include "ios_gen.h"
 #include "ios_output.h"
+#include "ios_storage_run.h"
 #include "ios_sweep.h"
 #include "ios_platgen.h"
 #include "ios_workload.h"
@@ -158,6 +159,13 @@ int main(int argc, char **argv) {
   char tmp_platform[4200] = "";
   if ((!check && (rc = ios_output_prepare(&s)) != IOS_OK) || /* no earlier results.json survives a failed run */
       (rc = materialize_platform(&s, check, tmp_platform, sizeof tmp_platform)) != IOS_OK) {
+    if (tmp_platform[0] != '\0') remove(tmp_platform);
+    ios_scenario_free(&s);
+    return exit_code(rc);
+  }
+
+  if (s.storage != NULL) { /* a storage-allocation scenario: no SimGrid simulation (yet) */
+    rc = ios_storage_scenario(&s, check);
     if (tmp_platform[0] != '\0') remove(tmp_platform);
     ios_scenario_free(&s);
     return exit_code(rc);

@@ -25,6 +25,7 @@ static const char defaults_json[] =
     "\"controller\": {\"tick_s\": 0},"
     "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
     "\"knowledge\": {\"profiles\": \"exact\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
+    "\"storage\": null,"
     "\"seed\": 1,"
     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
     "}";
@@ -354,6 +355,12 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
   s->tick_s = get_path(root, "controller.tick_s")->valuedouble;
   if (!(s->tick_s >= 0)) {
     ios_diag_set(file, "controller.tick_s", "must be >= 0 seconds (0 = no periodic decision)");
+    return IOS_EINVAL;
+  }
+  v = get_path(root, "storage");
+  s->storage = cJSON_IsObject(v) ? v : NULL;
+  if (v != NULL && !cJSON_IsNull(v) && s->storage == NULL) {
+    ios_diag_set(file, "storage", "must be an object (a storage-allocation scenario, docs/storalloc.md) or null");
     return IOS_EINVAL;
   }
   s->queue = cJSON_IsTrue(get_path(root, "queue.enabled"));
