@@ -15,6 +15,7 @@
 #include "ios_diag.h"
 #include "ios_knowledge.h"
 #include "ios_sg.h"
+#include "ios_striping.h"
 
 #include <errno.h>
 #include <math.h>
@@ -50,6 +51,7 @@ typedef struct transfer {
   double seg_start; /* s: start of the current flow segment (events.csv) */
   double seg_rem0;  /* bytes remaining when the current segment started */
   int seg_capped;   /* the policy that set the segment's rate decides rates itself (not SimGrid's max-min) */
+  sg_host_t host;   /* where its flow starts: the application's node, or a striped job's writer's node */
 } transfer_t;
 
 typedef struct {
@@ -80,6 +82,12 @@ typedef struct {
   int next_n;         /* resources of the pending allocation */
   int *next_res;      /* [max(N,1)] its resource indices (queue mode), else NULL */
   double alloc_since; /* s: when the current allocation was applied (allocations.csv) */
+  int host0;          /* index of its first compute host (without a queue) */
+  int tcap;           /* transfers t[] can hold */
+  /* striping (TAPP-IO): each I/O operation's files are placed by this policy, or NULL */
+  const ios_striping_policy_t *stripe;
+  const ios_params_t *stripe_params;
+  int layout;
 } app_state_t;
 
 typedef struct {
@@ -135,6 +143,12 @@ typedef struct {
   int keep_running;                /* running jobs keep their resources at re-arbitration */
   long arbitrations;               /* re-arbitrations done (random streams) */
   double seg_bytes, limited_bytes; /* bytes of flow segments at a policy's rate, and of those the platform slowed */
+  /* striping (TAPP-IO §III) on a regular oss-ost platform */
+  ios_stripe_topo_t topo;
+  int *ost_oss;
+  ios_stripe_state_t stripe_state;
+  ios_rng_t stripe_rng;
+  ios_params_t *app_stripe_params; /* [napps] parameters of per-application striping policies */
 } engine_t;
 
 static engine_t E; /* one engine per process */
@@ -246,7 +260,7 @@ static void set_rate(transfer_t *t, double r) {
     t->seg_rem0 = t->remaining;
     t->seg_capped = !E.sharing->uncapped;
     E.rate_changes++;
-    sg_actor_t a = sg_actor_init("transfer", E.apps[t->app].host);
+    sg_actor_t a = sg_actor_init("transfer", t->host);
     sg_actor_set_data(a, t);
     sg_actor_start(a, transfer_actor, 0, NULL);
   }
@@ -367,10 +381,57 @@ static void take_snapshot(int end) {
 
 static void apply_alloc(app_state_t *as);
 
+/* A striped job's I/O operation: its files placed by its striping policy, one transfer per (writer, OST) flow from
+ * the writer's node (TAPP-IO §III). */
+static void post_striped(int j, double volume) {
+  app_state_t *as = &E.apps[j];
+  int nw = as->a->nodes, *clients = malloc(sizeof *clients * (size_t)nw);
+  if (clients == NULL) xbt_die("iosim: out of memory");
+  for (int w = 0; w < nw; w++)
+    clients[w] = as->hosts != NULL ? as->hosts[w] : as->host0 + w;
+  ios_stripe_job_t job = {.nwriters = nw,
+                          .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
+                          .bytes_per_writer = volume / nw,
+                          .writer_client = clients};
+  ios_stripe_placement_t pl = {0};
+  ios_stripe_flow_t *flows = NULL;
+  int nflows = 0;
+  if (as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng, &E.stripe_state, &pl) != IOS_OK ||
+      ios_stripe_flows(&E.topo, &job, &pl, &flows, &nflows) != IOS_OK || nflows > as->tcap)
+    xbt_die("iosim: striping policy %s failed for %s", as->stripe->name, as->a->name);
+  as->ntransfers = nflows;
+  for (int i = 0; i < nflows; i++) {
+    transfer_t *t = &as->t[i];
+    t->app = j;
+    t->res = flows[i].ost;
+    t->volume = flows[i].bytes;
+    t->host = E.p->compute[flows[i].client];
+  }
+  free(flows);
+  free(clients);
+  ios_stripe_placement_free(&pl);
+}
+
 static void on_post(int j) {
   app_state_t *as = &E.apps[j];
   if (as->pending) apply_alloc(as); /* a re-arbitration applies from the next I/O operation */
   double volume = as->a->phases[as->phase].value;
+  if (as->stripe != NULL) {
+    post_striped(j, volume);
+    as->nleft = as->ntransfers;
+    as->op_active = 1;
+    as->seq = E.seq++;
+    for (int i = 0; i < as->ntransfers; i++) {
+      transfer_t *t = &as->t[i];
+      t->remaining = t->volume;
+      t->cap = E.p->nic_bw; /* a writer's node: the platform's links decide the rest */
+      t->rate = 0;
+      t->flow = NULL;
+      t->starting = 0;
+      res_add(&E.res[t->res], t);
+    }
+    return;
+  }
   int n = as->n;
   as->ntransfers = n > 0 ? n : 1;
   as->nleft = as->ntransfers;
@@ -380,6 +441,7 @@ static void on_post(int j) {
     transfer_t *t = &as->t[i];
     t->app = j;
     t->res = n > 0 ? as->res[i] : -1;
+    t->host = as->host;
     t->volume = volume / as->ntransfers;
     t->remaining = t->volume;
     t->cap = as->cap;
@@ -696,6 +758,57 @@ static void receiver_start(sg_host_t host, const char *mbox) {
   sg_actor_start(a, ios_sg_receiver_main, 2, argv);
 }
 
+/* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
+ * on OSS k div (N/S), client k through router rtr(k mod R)), the shared usage state and each application's policy. */
+static int setup_striping(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  int any = s->striping != NULL;
+  for (int j = 0; j < w->napps; j++)
+    any |= w->apps[j].striping[0] != '\0';
+  if (!any) return IOS_OK;
+  if (strcmp(p->pool_role, "ost") != 0 || p->noss < 1 || p->nres % p->noss != 0) {
+    ios_diag_set(s->platform, "striping",
+                 "striping needs OSTs behind object storage servers, the same number per server (this platform has "
+                 "%d %s resources and %d oss hosts): use `iosim platform oss-ost`",
+                 p->nres, p->pool_role, p->noss);
+    return IOS_EINVAL;
+  }
+  int routers = 0;
+  char name[32];
+  for (;; routers++) {
+    snprintf(name, sizeof name, "rtr%d", routers);
+    if (ios_sg_link_bandwidth(name) < 0) break;
+  }
+  E.ost_oss = malloc(sizeof *E.ost_oss * (size_t)p->nres);
+  E.app_stripe_params = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *E.app_stripe_params);
+  if (E.ost_oss == NULL || E.app_stripe_params == NULL) return IOS_ENOMEM;
+  int rc = ios_stripe_topo_regular(&E.topo, E.ost_oss, p->noss, p->nres / p->noss, routers, p->ncompute);
+  if (rc == IOS_OK) rc = ios_stripe_state_init(&E.stripe_state, &E.topo);
+  if (rc != IOS_OK) {
+    ios_diag_set(s->platform, "striping", "cannot describe this platform's storage path for striping");
+    return rc;
+  }
+  ios_rng_seed(&E.stripe_rng, s->seed, 91);
+  for (int j = 0; j < w->napps; j++) {
+    app_state_t *as = &E.apps[j];
+    const ios_app_t *a = &w->apps[j];
+    const char *pname = a->striping[0] != '\0' ? a->striping : s->striping != NULL ? s->striping->name : NULL;
+    if (pname == NULL) continue;
+    if ((as->stripe = ios_striping_find(pname)) == NULL) {
+      ios_diag_set(s->file, a->name, "unknown striping policy '%s': use lustre-default, optimized-striping or bpio",
+                   pname);
+      return IOS_EINVAL;
+    }
+    if (as->stripe == s->striping)
+      as->stripe_params = &s->striping_params;
+    else {
+      ios_params_defaults(as->stripe->nparams, as->stripe->params, &E.app_stripe_params[j]);
+      as->stripe_params = &E.app_stripe_params[j];
+    }
+    as->layout = a->layout >= 0 ? a->layout : s->striping_layout;
+  }
+  return IOS_OK;
+}
+
 int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
   int rc = IOS_OK;
   int *placed = NULL;
@@ -783,6 +896,9 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   }
 
   /* engine state */
+  for (int j = 0; j < w->napps; j++)
+    E.apps[j].a = &w->apps[j];
+  if ((rc = setup_striping(s, p, w)) != IOS_OK) goto fail;
   E.sem = sg_sem_init(0);
   int host_cursor = 0, off = 0;
   for (int j = 0; j < w->napps; j++) {
@@ -790,6 +906,8 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     as->a = &w->apps[j];
     as->n = alloc_n[j];
     int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
+    if (as->stripe != NULL && room < as->a->nodes * p->nres) room = as->a->nodes * p->nres; /* (writer, OST) flows */
+    as->tcap = room;
     as->res = malloc(sizeof *as->res * (size_t)room);
     as->t = calloc((size_t)room, sizeof *as->t);
     if (s->queue) {
@@ -814,6 +932,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       as->n = 0;
     } else {
       as->host = p->compute[host_cursor];
+      as->host0 = host_cursor;
       host_cursor += as->a->nodes;
       as->start = ios_app_start(as->a);
       as->started = as->has_alloc = 1;
@@ -1019,6 +1138,9 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   }
   free(E.waiting);
   free(E.free_hosts);
+  free(E.ost_oss);
+  free(E.app_stripe_params);
+  ios_stripe_state_free(&E.stripe_state);
   for (int i = 0; i <= p->nres; i++)
     free(E.res[i].active);
   sg_sem_destroy(E.sem);
@@ -1044,6 +1166,9 @@ fail: /* a rejected workload: nothing was simulated */
   }
   free(E.waiting);
   free(E.free_hosts);
+  free(E.ost_oss);
+  free(E.app_stripe_params);
+  ios_stripe_state_free(&E.stripe_state);
   if (E.al != NULL) {
     fclose(E.al);
     remove(E.al_tmp);

@@ -536,6 +536,7 @@ static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t s
     }
     app.nodes = 1;
     app.requested_n = -1;
+    app.layout = -1;
     app.profile.npoints = 1;
     app.profile.n[0] = 1;
     app.profile.bw[0] = unit;

@@ -28,6 +28,8 @@ typedef struct {
   int has_profile;       /**< 0: the engine synthesises b_j(n) = min(Q_j·b_nic, n·C) from the platform */
   int requested_n;       /**< resource count asked for this application ("io_resources"), or -1 */
   int processes;         /**< s_a, MPI processes (IPDPS'21 PROCESS policy), or 0 when unknown (nodes is used) */
+  char striping[32];     /**< striping policy of this application's files ("" = the scenario's `striping`) */
+  int layout;            /**< file layout: -1 = the scenario's, 0 file-per-process, 1 single shared file */
 } ios_app_t;
 
 /** A set of applications. */

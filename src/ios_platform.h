@@ -30,6 +30,7 @@ typedef struct {
   int has_pfs;           /**< whether a separate PFS host exists for direct access (n = 0) */
   ios_resource_t pfs;    /**< that PFS (valid when has_pfs) */
   sg_host_t controller;
+  int noss; /**< hosts with role oss (object storage servers in front of the OSTs) */
 } ios_platform_t;
 
 /** Loads and validates a platform file (simgrid_init must have been called; sets CM02 with no cross-traffic

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ios_policy.h"
+#include "ios_striping.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,9 @@ typedef struct {
   char *generated_platform;   /**< path of the XML written for platform_spec (owned), or NULL */
   const cJSON *workload;      /**< the "workload" object */
   const cJSON *storage;       /**< the "storage" object of a storage-allocation scenario (ios_storage_run.h), or NULL */
+  const ios_striping_policy_t *striping;     /**< striping of every application's files (TAPP-IO), or NULL */
+  ios_params_t striping_params;              /**< its parameters */
+  int striping_layout;                       /**< striping.layout: 0 file-per-process, 1 single shared file */
   const ios_allocation_policy_t *allocation; /**< chosen allocation policy */
   ios_params_t allocation_params;
   const ios_placement_policy_t *placement;

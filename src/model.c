@@ -21,6 +21,7 @@ ios_app_t *ios_workload_add(ios_workload_t *w) {
   ios_app_t *a = &apps[w->napps++];
   memset(a, 0, sizeof *a);
   a->requested_n = -1;
+  a->layout = -1;
   a->nodes = 1;
   return a;
 }

@@ -147,6 +147,8 @@ int ios_platform_load(const char *file, ios_platform_t *out) {
       pool[1][npool[1]++] = hosts[i];
     } else if (strcmp(role, "pfs") == 0) {
       pool[2][npool[2]++] = hosts[i];
+    } else if (strcmp(role, "oss") == 0) {
+      p.noss++;
     }
   }
   free(hosts);

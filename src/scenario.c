@@ -26,6 +26,7 @@ static const char defaults_json[] =
     "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
     "\"knowledge\": {\"profiles\": \"exact\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
     "\"storage\": null,"
+    "\"striping\": null,"
     "\"seed\": 1,"
     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
     "}";
@@ -243,7 +244,8 @@ static int read_params(cJSON *obj, const char *family, const char *policy, int n
   ios_params_defaults(nparams, specs, p);
   const cJSON *item;
   cJSON_ArrayForEach(item, obj) {
-    if (strcmp(item->string, "policy") == 0) continue;
+    if (strcmp(item->string, "policy") == 0 || (strcmp(family, "striping") == 0 && strcmp(item->string, "layout") == 0))
+      continue;
     char where[128];
     snprintf(where, sizeof where, "%s.%s", family, item->string);
     int found = -1;
@@ -355,6 +357,27 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
   s->tick_s = get_path(root, "controller.tick_s")->valuedouble;
   if (!(s->tick_s >= 0)) {
     ios_diag_set(file, "controller.tick_s", "must be >= 0 seconds (0 = no periodic decision)");
+    return IOS_EINVAL;
+  }
+  v = get_path(root, "striping");
+  if (cJSON_IsObject(v)) {
+    const cJSON *pn = cJSON_GetObjectItemCaseSensitive(v, "policy"),
+                *lay = cJSON_GetObjectItemCaseSensitive(v, "layout");
+    if (!cJSON_IsString(pn) || (s->striping = ios_striping_find(pn->valuestring)) == NULL) {
+      ios_diag_set(file, "striping.policy", "must name a striping policy: lustre-default, optimized-striping or bpio");
+      return IOS_EINVAL;
+    }
+    s->striping_layout = lay == NULL ? 0 : cJSON_IsString(lay) && strcmp(lay->valuestring, "ssf") == 0 ? 1 : -1;
+    if (s->striping_layout < 0 && !(cJSON_IsString(lay) && strcmp(lay->valuestring, "fpp") == 0)) {
+      ios_diag_set(file, "striping.layout", "must be \"fpp\" (file per process) or \"ssf\" (single shared file)");
+      return IOS_EINVAL;
+    }
+    if (s->striping_layout < 0) s->striping_layout = 0;
+    if (read_params((cJSON *)v, "striping", s->striping->name, s->striping->nparams, s->striping->params,
+                    &s->striping_params, file) != IOS_OK)
+      return IOS_EINVAL;
+  } else if (!cJSON_IsNull(v)) {
+    ios_diag_set(file, "striping", "must be null or {\"policy\": \"bpio\", \"layout\": \"fpp\", ...}");
     return IOS_EINVAL;
   }
   v = get_path(root, "storage");

@@ -41,8 +41,8 @@ static int add_phase(ios_app_t *a, int is_io, double value, int *cap) {
 
 /* Parses one inline application object. */
 static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t *w) {
-  static const char *const keys[] = {"name",   "nodes",      "release", "profile", "io_resources",
-                                     "phases", "iterations", "work",    "io",      NULL};
+  static const char *const keys[] = {"name",       "nodes", "release", "profile",  "io_resources", "phases",
+                                     "iterations", "work",  "io",      "striping", "layout",       NULL};
   char where[160];
   snprintf(where, sizeof where, "workload.applications[%d]", index);
   if (!cJSON_IsObject(o)) {
@@ -57,7 +57,7 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
     if (!ok) {
       ios_diag_set(file, where,
                    "unknown field '%s'; valid: name, nodes, release, profile, io_resources, phases, iterations, "
-                   "work, io",
+                   "work, io, striping, layout",
                    item->string);
       return IOS_EINVAL;
     }
@@ -92,6 +92,22 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
       return IOS_EINVAL;
     }
     a->requested_n = (int)v->valuedouble;
+  }
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "striping")) != NULL) {
+    if (!cJSON_IsString(v) || strlen(v->valuestring) >= sizeof a->striping) {
+      ios_diag_set(file, where, "striping must be a striping policy name such as \"lustre-default\"");
+      return IOS_EINVAL;
+    }
+    snprintf(a->striping, sizeof a->striping, "%s", v->valuestring);
+  }
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "layout")) != NULL) {
+    a->layout = cJSON_IsString(v) && strcmp(v->valuestring, "fpp") == 0   ? 0
+                : cJSON_IsString(v) && strcmp(v->valuestring, "ssf") == 0 ? 1
+                                                                          : -2;
+    if (a->layout == -2) {
+      ios_diag_set(file, where, "layout must be \"fpp\" (file per process) or \"ssf\" (single shared file)");
+      return IOS_EINVAL;
+    }
   }
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "profile")) != NULL) {
     const cJSON *pt;

@@ -1,0 +1,63 @@
+// iosim engine tests — striped files on an object store (TAPP-IO §III; scenario `striping`, src/engine.c
+// post_striped): each I/O operation of a job is placed by a striping policy and becomes one flow per (writer, OST)
+// from the writer's node through its OSS to the OST; SimGrid shares the links. Each run is its own process.
+#include "run_helpers.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+using namespace iosim_test;
+
+namespace {
+
+// A job of 3 writers (3 nodes) writing 1 GB each, on `iosim platform oss-ost` with 1 server and 2 OSTs of 1 GB/s.
+std::string scenario(const std::string &striping) {
+  return R"({"platform": {"kind": "oss-ost", "compute": 4, "servers": 1, "osts_per_server": 2, "ost_bw": "1GBps",
+                          "server_bw": "10GBps"},
+             "workload": {"applications": [{"name": "ior", "nodes": 3, "phases": [{"io": 3e9}]}]},
+             "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "maxmin"}, "striping": )" +
+         striping + R"(, "output": {"progress": false}})";
+}
+
+double end_of(const std::string &striping) {
+  SimRun r = run_scenario(scenario(striping));
+  EXPECT_EQ(r.proc.exit_code, 0) << r.describe();
+  return r.proc.exit_code == 0 ? r.app("ior").end : -1;
+}
+
+} // namespace
+
+// Expectations (by hand): file per process with optimized-striping (1 stripe per file, Lustre's round-robin from a
+// random start): three files on two OSTs, so one OST holds two of them: 2 GB at 1 GB/s → the job ends at 2 s (for
+// any start). bpio (least-used OST first) does the same: 2 s. lustre-default stripes each file over min(4, 2) = 2
+// OSTs in 1 MiB stripes: 1e9 B = 953 full stripes and a partial one, so a file's first OST gets 477 MiB =
+// 500,170,752 B and the other 499,829,248 B; each file draws its start at random, so the busier OST holds two or
+// three first halves: 1,500,170,752 B or 1,500,512,256 B at 1 GB/s → about 1.5 s, one of those two exactly. A single
+// shared file with optimized-striping: 2 stripes of 1.5 GB; writer 0's block [0, 1) GB on the first OST, writer 1's [1,
+// 2) half on each, writer 2's [2, 3) on the second: 1.5 GB per OST → 1.5 s. The flows start on the writers' nodes: a
+// transfer per (writer, OST) pair.
+TEST(striping_engine, FilePerProcessAndSharedFileOnTwoOsts) {
+  EXPECT_NEAR(end_of(R"({"policy": "optimized-striping", "layout": "fpp"})"), 2.0, 1e-9);
+  EXPECT_NEAR(end_of(R"({"policy": "bpio", "layout": "fpp"})"), 2.0, 1e-9);
+  double lustre = end_of(R"({"policy": "lustre-default", "layout": "fpp"})");
+  EXPECT_TRUE(std::fabs(lustre - 1.500170752) < 1e-9 || std::fabs(lustre - 1.500512256) < 1e-9) << lustre;
+  EXPECT_NEAR(end_of(R"({"policy": "optimized-striping", "layout": "ssf"})"), 1.5, 1e-9);
+}
+
+// Expectations: an unknown striping policy or layout, or striping on a platform without OSTs, exit 2 naming the
+// field and the fix.
+TEST(striping_engine, BadStripingExitsWithCode2) {
+  SimRun a = run_scenario(scenario(R"({"policy": "raid5"})"));
+  EXPECT_EQ(a.proc.exit_code, 2);
+  EXPECT_NE(a.proc.err.find("striping.policy"), std::string::npos) << a.proc.err;
+  SimRun b = run_scenario(scenario(R"({"policy": "bpio", "layout": "n-to-m"})"));
+  EXPECT_EQ(b.proc.exit_code, 2);
+  EXPECT_NE(b.proc.err.find("striping.layout"), std::string::npos) << b.proc.err;
+  SimRun c = run_scenario(R"({"workload": {"applications": [{"name": "x", "phases": [{"io": 1e9}]}]},
+                              "striping": {"policy": "bpio"}, "output": {"progress": false}})",
+                          tiny_platform_xml({1e9}, 4));
+  EXPECT_EQ(c.proc.exit_code, 2);
+  EXPECT_NE(c.proc.err.find("oss-ost"), std::string::npos) << c.proc.err;
+}
