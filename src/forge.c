@@ -129,7 +129,8 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
   if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "rr9549") != 0) {
     ios_diag_set(file, "workload.generator.kind",
                  "must be \"rr9549\" (RR-9549 §5.3 over FORGE profiles), \"rr9502\" (RR-9502 §6.2.1 synthetic) or "
-                 "\"apex\" (RR-9502 §6.3.1 APEX windows) or \"kernels\" (IPDPS'21 §5.3 measured kernels)");
+                 "\"apex\" (RR-9502 §6.3.1 APEX windows), \"kernels\" (IPDPS'21 §5.3 measured kernels) or \"ior\" "
+                 "(TAPP-IO striping jobs)");
     return IOS_EINVAL;
   }
   double K, theta, H, pmin, pmax, N;

@@ -2,6 +2,7 @@
 #include "ios_workload.h"
 #include "ios_diag.h"
 #include "ios_gen_apex.h"
+#include "ios_gen_ior.h"
 #include "ios_gen_kernels.h"
 #include "ios_gen_rr9502.h"
 #include "ios_units.h"
@@ -340,6 +341,8 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
       rc = ios_apex_generate(gen, s->file, p, s->seed, &w);
     else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "kernels") == 0)
       rc = ios_kernels_generate(gen, s->file, s->seed, &w);
+    else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "ior") == 0)
+      rc = ios_ior_generate(gen, s->file, &w);
     else
       rc = ios_rr9549_generate(gen, s->file, p, s->seed, &w);
   } else if (cJSON_IsString(file)) {

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""TAPP-IO §IV comparison for a striping campaign (deploy/campaigns/tappio-striping.json).
+
+usage: analysis/tappio.py DIR [--job NAME] [--baseline POLICY]
+
+For every complete run, the measured job's bandwidth is its bytes over its I/O time (runs/<run_id>/apps.csv, row
+NAME, default `ior`). Per (layout, node count, striping policy): mean and standard deviation over the repetitions
+(seeds), and the performance improvement of TAPP-IO Eq. 2, 100·(bw / bw_baseline − 1), of each policy's mean over
+the baseline's (default lustre-default). Writes DIR/report/tappio.md and tappio_bandwidth.png, prints the path.
+Exit 2 on bad input.
+"""
+
+import argparse
+import os
+import sys
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+except ImportError as e:  # pragma: no cover - depends on the machine
+    sys.exit(f"tappio.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
+             "python3-matplotlib and run with /usr/bin/python3")
+
+NODES = "workload.generator.nodes"
+LAYOUT = "striping.layout"
+POLICY = "striping.policy"
+OK_STATUS = ("complete", "stopped_at_window_end")
+
+
+class InputError(Exception):
+    """Bad input: reported on stderr, exit 2."""
+
+
+def load(cdir, job):
+    """One row per complete run: layout, nodes, policy, seed, bandwidth of `job` (bytes/s)."""
+    path = os.path.join(cdir, "runs.csv")
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: file not found; fix: pass the directory of `iosim sweep "
+                         "deploy/campaigns/tappio-striping.json --out DIR`")
+    runs = pd.read_csv(path, dtype={"run_id": str}, keep_default_na=False, na_values=[""])
+    missing = [c for c in (NODES, LAYOUT, POLICY) if c not in runs.columns]
+    if missing:
+        raise InputError(f"{path}: column(s) {', '.join(missing)} missing; fix: sweep {NODES}, {LAYOUT} and {POLICY}")
+    rows = []
+    for _, r in runs[runs["status"].isin(OK_STATUS)].iterrows():
+        apath = os.path.join(cdir, "runs", r["run_id"], "apps.csv")
+        apps = pd.read_csv(apath)
+        a = apps[apps["name"] == job]
+        if a.empty:
+            raise InputError(f"{apath}: no application named '{job}'; fix: give --job with the measured job's name")
+        a = a.iloc[0]
+        bw = a["io_volume_bytes"] / a["io_time_s"] if a["io_time_s"] > 0 else float("nan")
+        rows.append({"layout": r[LAYOUT], "nodes": int(r[NODES]), "policy": r[POLICY], "seed": r["seed"], "bw": bw})
+    if not rows:
+        raise InputError(f"{path}: no complete run")
+    return pd.DataFrame(rows)
+
+
+def summary(df, baseline):
+    """Per (layout, nodes, policy): runs, mean and std of the bandwidth (GB/s), Eq. 2 improvement over `baseline`."""
+    g = df.groupby(["layout", "nodes", "policy"])["bw"]
+    t = pd.DataFrame({"runs": g.size(), "mean": g.mean() / 1e9, "std": g.std(ddof=1) / 1e9}).reset_index()
+    base = t[t["policy"] == baseline].set_index(["layout", "nodes"])["mean"].rename("base")
+    t = t.join(base, on=["layout", "nodes"])
+    t["improvement_pct"] = 100.0 * (t["mean"] / t["base"] - 1.0)
+    return t.drop(columns="base")
+
+
+def draw(t, out_png):
+    layouts = sorted(set(t["layout"]))
+    fig, axes = plt.subplots(1, len(layouts), figsize=(5.5 * len(layouts), 4), squeeze=False)
+    for ax, lay in zip(axes[0], layouts):
+        for pol in sorted(set(t["policy"])):
+            q = t[(t["layout"] == lay) & (t["policy"] == pol)].sort_values("nodes")
+            ax.errorbar(q["nodes"], q["mean"], yerr=q["std"], marker="o", capsize=3, label=pol)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("writers (nodes)")
+        ax.set_ylabel("measured job's bandwidth (GB/s)")
+        ax.set_title(f"{'file per process' if lay == 'fpp' else 'single shared file'}")
+        ax.grid(alpha=0.3)
+    axes[0][-1].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+    plt.close(fig)
+
+
+def report(cdir, job, baseline):
+    df = load(cdir, job)
+    if baseline not in set(df["policy"]):
+        raise InputError(f"--baseline {baseline}: not a policy of the campaign ({', '.join(sorted(set(df['policy'])))})")
+    t = summary(df, baseline)
+    out = os.path.join(cdir, "report")
+    os.makedirs(out, exist_ok=True)
+    draw(t, os.path.join(out, "tappio_bandwidth.png"))
+    md = ["# Striping: the measured job's bandwidth", "", "![bandwidth](tappio_bandwidth.png)", "",
+          f"Mean ± standard deviation over the repetitions; improvement = TAPP-IO Eq. 2 over {baseline}.", "",
+          "| layout | writers | policy | runs | bandwidth (GB/s) | std (GB/s) | improvement % |", "|---|---|---|---|---|---|---|"]
+    for r in t.itertuples(index=False):
+        md.append(f"| {r.layout} | {r.nodes} | {r.policy} | {r.runs} | {r.mean:.3f} | {r.std:.3f} | "
+                  f"{r.improvement_pct:+.1f} |")
+    path = os.path.join(out, "tappio.md")
+    with open(path, "w") as f:
+        f.write("\n".join(md) + "\n")
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dir")
+    ap.add_argument("--job", default="ior")
+    ap.add_argument("--baseline", default="lustre-default")
+    a = ap.parse_args(argv)
+    try:
+        print(report(a.dir, a.job, a.baseline))
+    except InputError as e:
+        print(f"tappio.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
