@@ -19,16 +19,9 @@ import argparse
 import os
 import sys
 
-try:
-    import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-    import pandas as pd
-except ImportError as e:  # pragma: no cover - depends on the machine
-    sys.exit(f"apex.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
-             "python3-matplotlib and run with /usr/bin/python3")
+from campaign_io import cli, np, pd, plt, read_runs  # noqa: E402
 
 WORKLOAD = "workload.generator.workload"
 MACHINE = "workload.generator.machine"
@@ -38,32 +31,11 @@ BASELINE = "fairshare"
 STRATEGIES = ["fairshare", "fcfs", "set10", "greedy-yield", "greedy-com", "lookahead-greedy-yield",
               "periodic-greedy-yield", "best-next-event"]
 INSTANCE = [WORKLOAD, MACHINE, WINDOW, "seed"]
-OK_STATUS = ("complete", "stopped_at_window_end")
-
-
-class InputError(Exception):
-    """Bad input: reported on stderr, exit 2."""
-
 
 def load(cdir):
     """The complete runs of DIR/runs.csv with the columns this script needs (numbers as floats)."""
-    path = os.path.join(cdir, "runs.csv")
-    if not os.path.isfile(path):
-        raise InputError(f"{path}: file not found; fix: pass the directory of `iosim sweep "
-                         "deploy/campaigns/rr9502-apex.json --out DIR`")
-    df = pd.read_csv(path, dtype={"run_id": str}, keep_default_na=False, na_values=[""])
-    need = INSTANCE + [POLICY, "status", "min_yield", "efficiency", "utilization", "io_pressure"]
-    missing = [c for c in need if c not in df.columns]
-    if missing:
-        raise InputError(f"{path}: column(s) {', '.join(missing)} missing; fix: sweep a campaign over "
-                         f"{WORKLOAD}, {MACHINE}, {WINDOW} and {POLICY} with seeds (rr9502-apex.json)")
-    df = df[df["status"].isin(OK_STATUS)].copy()
-    if df.empty:
-        raise InputError(f"{path}: no complete run")
-    for c in ["min_yield", "efficiency", "utilization", "io_pressure", "sim_wall_s"]:
-        if c in df.columns:
-            df[c] = pd.to_numeric(df[c], errors="coerce")
-    return df
+    need = INSTANCE + [POLICY, "min_yield", "efficiency", "utilization", "io_pressure"]
+    return read_runs(cdir, "deploy/campaigns/rr9502-apex.json", need)
 
 
 def with_ratio(df):
@@ -241,13 +213,7 @@ def main(argv=None):
     if not a.bin > 0:
         print(f"apex.py: error: --bin {a.bin}: give a positive width such as 0.2", file=sys.stderr)
         return 2
-    try:
-        print(report(a.dir, a.bin))
-    except InputError as e:
-        print(f"apex.py: error: {e}", file=sys.stderr)
-        return 2
-    return 0
-
+    return cli("apex.py", lambda: report(a.dir, a.bin))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -13,34 +13,18 @@ import argparse
 import os
 import sys
 
-try:
-    import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import pandas as pd
-except ImportError as e:  # pragma: no cover - depends on the machine
-    sys.exit(f"jobqueue.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
-             "python3-matplotlib and run with /usr/bin/python3")
-
-OK_STATUS = ("complete", "stopped_at_window_end")
-
-
-class InputError(Exception):
-    """Bad input: reported on stderr, exit 2."""
+from campaign_io import InputError, cli, pd, plt, read_runs  # noqa: E402
 
 
 def load(cdir, policy_col):
     """runs.csv's complete runs, each with its allocations (DataFrame) and apps (DataFrame)."""
     path = os.path.join(cdir, "runs.csv")
-    if not os.path.isfile(path):
-        raise InputError(f"{path}: file not found; fix: pass the directory of `iosim sweep "
-                         "deploy/campaigns/ipdps21-queue.json --out DIR`")
-    runs = pd.read_csv(path, dtype={"run_id": str}, keep_default_na=False, na_values=[""])
+    runs = read_runs(cdir, "deploy/campaigns/ipdps21-queue.json")
     if policy_col not in runs.columns:
         raise InputError(f"{path}: no column '{policy_col}'; fix: give --policy with a swept column "
                          f"({', '.join(c for c in runs.columns if c.endswith('.policy')) or 'none swept'})")
-    runs = runs[runs["status"].isin(OK_STATUS)]
     out = []
     for _, r in runs.iterrows():
         rdir = os.path.join(cdir, "runs", r["run_id"])
@@ -51,8 +35,6 @@ def load(cdir, policy_col):
         alloc = pd.read_csv(apath, keep_default_na=False, na_values=[""])
         apps = pd.read_csv(os.path.join(rdir, "apps.csv"), keep_default_na=False, na_values=[""])
         out.append((str(r[policy_col]), r, alloc, apps))
-    if not out:
-        raise InputError(f"{path}: no complete run")
     return out
 
 
@@ -124,13 +106,7 @@ def main(argv=None):
     ap.add_argument("dir")
     ap.add_argument("--policy", default="allocation.policy", help="the swept column naming each run's policy")
     a = ap.parse_args(argv)
-    try:
-        print(report(a.dir, a.policy))
-    except InputError as e:
-        print(f"jobqueue.py: error: {e}", file=sys.stderr)
-        return 2
-    return 0
-
+    return cli("jobqueue.py", lambda: report(a.dir, a.policy))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -31,21 +31,12 @@ import math
 import os
 import sys
 
-try:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-    import pandas as pd
-except ImportError as e:  # pragma: no cover - depends on the machine
-    sys.exit(f"rr9549.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
-             "python3-matplotlib and run with /usr/bin/python3")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from campaign_io import OK_STATUS, InputError, np, pd, plt  # noqa: E402
 
 ALLOC = "allocation.policy"
 PLACE = "placement.policy"
 IONODES = "platform.ionodes"
-OK_STATUS = ("complete", "stopped_at_window_end")
 FIXED = ["run_id", "index", "seed", "status", "wall_time_s", "error"]
 ALLOCATIONS = ["random", "static", "bba", "nsys", "tcpu", "mckp"]  # RR-9549 order, then MCKP
 PLACEMENTS = ["gc", "gnc", "random"]
@@ -57,9 +48,6 @@ PLACE_LABEL = {"gc": "GC", "gnc": "GNC", "random": "RandP"}
 IPDPS_ORDER = ["zero", "one", "static-ceil", "static-ceil+points", "size", "size+points", "process", "mckp",
                "oracle"]
 
-
-class InputError(Exception):
-    """Bad input: reported on stderr, exit 2."""
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -14,38 +14,20 @@ import argparse
 import os
 import sys
 
-try:
-    import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import pandas as pd
-except ImportError as e:  # pragma: no cover - depends on the machine
-    sys.exit(f"tappio.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
-             "python3-matplotlib and run with /usr/bin/python3")
+from campaign_io import InputError, cli, pd, plt, read_runs  # noqa: E402
 
 NODES = "workload.generator.nodes"
 LAYOUT = "striping.layout"
 POLICY = "striping.policy"
-OK_STATUS = ("complete", "stopped_at_window_end")
-
-
-class InputError(Exception):
-    """Bad input: reported on stderr, exit 2."""
-
 
 def load(cdir, job):
     """One row per complete run: layout, nodes, policy, seed, bandwidth of `job` (bytes/s)."""
+    runs = read_runs(cdir, "deploy/campaigns/tappio-striping.json", (NODES, LAYOUT, POLICY))
     path = os.path.join(cdir, "runs.csv")
-    if not os.path.isfile(path):
-        raise InputError(f"{path}: file not found; fix: pass the directory of `iosim sweep "
-                         "deploy/campaigns/tappio-striping.json --out DIR`")
-    runs = pd.read_csv(path, dtype={"run_id": str}, keep_default_na=False, na_values=[""])
-    missing = [c for c in (NODES, LAYOUT, POLICY) if c not in runs.columns]
-    if missing:
-        raise InputError(f"{path}: column(s) {', '.join(missing)} missing; fix: sweep {NODES}, {LAYOUT} and {POLICY}")
     rows = []
-    for _, r in runs[runs["status"].isin(OK_STATUS)].iterrows():
+    for _, r in runs.iterrows():
         apath = os.path.join(cdir, "runs", r["run_id"], "apps.csv")
         apps = pd.read_csv(apath)
         a = apps[apps["name"] == job]
@@ -113,13 +95,7 @@ def main(argv=None):
     ap.add_argument("--job", default="ior")
     ap.add_argument("--baseline", default="lustre-default")
     a = ap.parse_args(argv)
-    try:
-        print(report(a.dir, a.job, a.baseline))
-    except InputError as e:
-        print(f"tappio.py: error: {e}", file=sys.stderr)
-        return 2
-    return 0
-
+    return cli("tappio.py", lambda: report(a.dir, a.job, a.baseline))
 
 if __name__ == "__main__":
     sys.exit(main())
