@@ -107,7 +107,7 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     return IOS_EIO;
   }
   fputs("name,nodes,io_volume_bytes,io_time_s,work_time_s,yield,io_slowdown,n_resources,resources,bandwidth_Bps,"
-        "start_s,end_s,iteration_s,io_fraction\n",
+        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con\n",
         f);
   for (int j = 0; j < r->napps; j++) {
     const ios_app_result_t *a = &r->apps[j];
@@ -128,7 +128,9 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     double iteration, io_fraction;
     app_iteration(&w->apps[j], a->bandwidth, &iteration, &io_fraction);
     csv_num(f, iteration, 0);
-    csv_num(f, io_fraction, 1);
+    csv_num(f, io_fraction, 0);
+    csv_num(f, a->rho_io, 0); /* RR-9549 §3.3.2: ρ = ρ_io + ρ_con */
+    csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 1);
   }
   if (commit(f, tmp, s->out_dir, "apps.csv") != IOS_OK) return IOS_EIO;
 

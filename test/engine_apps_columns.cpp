@@ -81,7 +81,7 @@ TEST(apps_columns_engine, HandBuiltWorkloadInDedicatedMode) {
     ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
     std::string text = read_text(r.out_dir + "/apps.csv");
     std::string header = text.substr(0, text.find('\n'));
-    const std::string tail = ",end_s,iteration_s,io_fraction";
+    const std::string tail = ",end_s,iteration_s,io_fraction,rho_io,rho_con";
     ASSERT_GE(header.size(), tail.size());
     EXPECT_EQ(header.substr(header.size() - tail.size()), tail) << header;
     for (const auto &row : r.apps_csv)
@@ -133,5 +133,32 @@ TEST(apps_columns_engine, NoiselessGeneratorGivesItsOmegaAndPhi) {
     EXPECT_GT(w0, 0.0);
     EXPECT_REL(cell(r, t[0], "iteration_s"), omega, 1e-9);
     EXPECT_REL(cell(r, t[0], "io_fraction"), v1 / omega, 1e-9);
+  }
+}
+
+// System: 2 resources of 1 GB/s; applications with profile b(1) = 1 GB/s, b(2) = 2 GB/s writing 2 GB.
+// (a) A alone with 1 resource: T_io = 2 s against V/b(n_perf = 2) = 1 s: ρ = 2, all allocation: ρ_io = b(2)/b(1)
+// = 2, ρ_con = 0. (b) A and B with 2 resources each under fairshare: every resource carries two transfers of
+// 1 GB at 0.5 GB/s: T_io = 2 s, ρ = 2, ρ_io = 1 (n = n_perf), ρ_con = 1 (RR-9549 §3.3.2).
+TEST(apps_columns_engine, SlowdownSplitsIntoAllocationAndCongestion) {
+  auto scenario = [](const std::string &apps, int n) {
+    return "{\"workload\": {\"applications\": " + apps +
+           "}, \"allocation\": {\"policy\": \"fixed\", \"n\": " + std::to_string(n) +
+           "}, \"sharing\": {\"policy\": \"fairshare\"}, \"output\": {\"progress\": false}}";
+  };
+  const std::string a = R"({"name": "A", "profile": {"1": 1e9, "2": 2e9}, "io": 2e9})";
+  const std::string b = R"({"name": "B", "profile": {"1": 1e9, "2": 2e9}, "io": 2e9})";
+  SimRun alone = run_scenario(scenario("[" + a + "]", 1), tiny_platform_xml({1e9, 1e9}, 4));
+  ASSERT_EQ(alone.proc.exit_code, 0) << alone.describe();
+  ASSERT_EQ(alone.apps_csv.size(), 1u);
+  EXPECT_NEAR(std::stod(alone.apps_csv[0].at("io_slowdown")), 2.0, 1e-9);
+  EXPECT_NEAR(std::stod(alone.apps_csv[0].at("rho_io")), 2.0, 1e-9);
+  EXPECT_NEAR(std::stod(alone.apps_csv[0].at("rho_con")), 0.0, 1e-9);
+  SimRun both = run_scenario(scenario("[" + a + ", " + b + "]", 2), tiny_platform_xml({1e9, 1e9}, 4));
+  ASSERT_EQ(both.proc.exit_code, 0) << both.describe();
+  for (const auto &row : both.apps_csv) {
+    EXPECT_NEAR(std::stod(row.at("io_slowdown")), 2.0, 1e-9) << row.at("name");
+    EXPECT_NEAR(std::stod(row.at("rho_io")), 1.0, 1e-9) << row.at("name");
+    EXPECT_NEAR(std::stod(row.at("rho_con")), 1.0, 1e-9) << row.at("name");
   }
 }
