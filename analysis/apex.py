@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import cli, np, pd, plt, read_runs  # noqa: E402
+from campaign_io import cli, md_table, np, pd, plt, read_runs, write_markdown  # noqa: E402
 
 WORKLOAD = "workload.generator.workload"
 MACHINE = "workload.generator.machine"
@@ -155,12 +155,6 @@ def fig_binned(df, metric, label, out_png, width, log=False):
     plt.close(fig)
 
 
-def _md_table(rows, header):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def report(cdir, width):
     df = load(cdir)
     out = os.path.join(cdir, "report")
@@ -188,7 +182,7 @@ def report(cdir, width):
     rows = [(wl, s, f"[{b:g}, {b + width:g})", int(n), f"{m:.3f}", f"{w:.0%}", f"{bt:.0%}")
             for wl, s, b, n, m, w, bt in t[[WORKLOAD, POLICY, "bin", "windows", "mean_ratio", "worse",
                                               "better"]].itertuples(index=False)]
-    md.append(_md_table(rows, ["workload", "strategy", "W", "windows", "mean ratio", "worse", "better"]))
+    md.append(md_table(rows, ["workload", "strategy", "W", "windows", "mean ratio", "worse", "better"]))
     md.append("")
     for metric in ["efficiency", "utilization", "sim_wall_s"]:
         if metric not in df.columns:
@@ -197,12 +191,9 @@ def report(cdir, width):
         md += [f"## {metric}", ""]
         rows = [(wl, s, f"[{x:g}, {x + width:g})", int(n), f"{m:.4g}", f"{sd:.2g}")
                 for wl, s, x, n, m, sd in b[[WORKLOAD, POLICY, "bin", "n", "mean", "std"]].itertuples(index=False)]
-        md.append(_md_table(rows, ["workload", "strategy", "W", "windows", "mean", "std"]))
+        md.append(md_table(rows, ["workload", "strategy", "W", "windows", "mean", "std"]))
         md.append("")
-    path = os.path.join(out, "apex.md")
-    with open(path, "w") as f:
-        f.write("\n".join(md))
-    return path
+    return write_markdown(out, "apex.md", md)
 
 
 def main(argv=None):

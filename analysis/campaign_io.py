@@ -1,6 +1,6 @@
 """What the campaign analysis scripts share (apex.py, jobqueue.py, rr9549.py, tappio.py): Debian's pandas and
 matplotlib (Agg backend) imported once with a clear message when missing, the InputError of bad input (exit 2),
-reading a campaign's runs.csv, and the command-line wrapper."""
+reading a campaign's runs.csv, Markdown tables and files, and the command-line wrapper."""
 
 import os
 import sys
@@ -46,6 +46,21 @@ def read_runs(cdir, campaign, required=()):
     for c in cols[cols.index("error") + 1:] if "error" in cols else []:
         df[c] = pd.to_numeric(df[c], errors="coerce")
     return df
+
+
+def md_table(rows, header):
+    """A Markdown table: the header, then one row per item of `rows` (cells printed with str)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def write_markdown(out_dir, name, lines):
+    """Writes the lines to out_dir/name (one per line) and returns its path."""
+    path = os.path.join(out_dir, name)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
 
 
 def cli(name, run):

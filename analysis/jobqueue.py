@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError, cli, pd, plt, read_runs  # noqa: E402
+from campaign_io import InputError, cli, pd, plt, read_runs, write_markdown  # noqa: E402
 
 
 def load(cdir, policy_col):
@@ -95,10 +95,7 @@ def report(cdir, policy_col):
             row = share.loc[name]
             total = row.sum()
             md.append(f"| {name} | " + " | ".join(f"{v / total:.0%}" if total > 0 else "" for v in row) + " |")
-    path = os.path.join(out, "queue.md")
-    with open(path, "w") as f:
-        f.write("\n".join(md) + "\n")
-    return path
+    return write_markdown(out, "queue.md", md)
 
 
 def main(argv=None):

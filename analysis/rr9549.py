@@ -32,7 +32,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from campaign_io import OK_STATUS, InputError, np, pd, plt  # noqa: E402
+from campaign_io import OK_STATUS, InputError, md_table, np, pd, plt, write_markdown  # noqa: E402
 
 ALLOC = "allocation.policy"
 PLACE = "placement.policy"
@@ -296,12 +296,6 @@ def fig_alloc(tables, titles, width, suptitle, out_png):
     plt.close(fig)
 
 
-def _md_table(rows, header):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def _bin_label(b, width):
     return f"[{b:g}, {b + width:g})"
 
@@ -354,19 +348,19 @@ def rr_report(df, swept, cdir, width, centre, half):
                 for p, a, b, n, m, lo, hi in _sorted(s5, [(PLACE, PLACEMENTS), (ALLOC, ALLOCATIONS)])[
                     [PLACE, ALLOC, "bin", "n", "mean", "p10", "p90"]].itertuples(
                     index=False)]
-        md += [_md_table(rows, ["placement", "allocation", "I/O-load(π_sys)", "sets", "mean %", "p10, p90"]), ""]
+        md += [md_table(rows, ["placement", "allocation", "I/O-load(π_sys)", "sets", "mean %", "p10, p90"]), ""]
     if not t6.empty:
         md += [f"## Fig. 6: I/O-spread at I/O-load(π_sys) = {centre:g} ± {half:g}", ""]
         rows = [(LABEL.get(a, a), PLACE_LABEL.get(p, p), int(n), f"{m:.3f}", f"{me:.3f}")
                 for a, p, n, m, me in _sorted(t6, [(ALLOC, ALLOCATIONS), (PLACE, PLACEMENTS)])[
                     [ALLOC, PLACE, "n", "mean", "median"]].itertuples(index=False)]
-        md += [_md_table(rows, ["allocation", "placement", "sets", "mean", "median"]), ""]
+        md += [md_table(rows, ["allocation", "placement", "sets", "mean", "median"]), ""]
     if not t7.empty:
         md += ["## Fig. 7: I/O-spread with BBA", ""]
         rows = [(PLACE_LABEL.get(p, p), _bin_label(b, width), int(n), f"{m:.3f}", f"{c:.3f}")
                 for p, b, n, m, c in _sorted(t7, [(PLACE, PLACEMENTS)])[
                     [PLACE, "bin", "n", "mean", "ci95"]].itertuples(index=False)]
-        md += [_md_table(rows, ["placement", "I/O-load(π_sys)", "sets", "mean", "95% CI ±"]), ""]
+        md += [md_table(rows, ["placement", "I/O-load(π_sys)", "sets", "mean", "95% CI ±"]), ""]
     for m, title in [("mean_io_slowdown", "Fig. 8: Mean-I/O-SlowDown (GNC)"), ("mean_rho_io", "Fig. 8: ρ_io (GNC)"),
                      ("mean_rho_con", "Fig. 8: ρ_con (GNC)"), ("machine_idle_time", "Fig. 9: Machine-Idletime (GNC)")]:
         t = t9 if m == "machine_idle_time" else t8.get(m)
@@ -376,7 +370,7 @@ def rr_report(df, swept, cdir, width, centre, half):
         rows = [(LABEL.get(a, a), _bin_label(b, width), int(n), _num(mm), f"[{_num(lo)}, {_num(hi)}]")
                 for a, b, n, mm, lo, hi in _sorted(t, [(ALLOC, ALLOCATIONS)])[
                     [ALLOC, "bin", "n", "mean", "p10", "p90"]].itertuples(index=False)]
-        md += [_md_table(rows, ["allocation", "I/O-load(π_sys)", "sets", "mean", "p10, p90"]), ""]
+        md += [md_table(rows, ["allocation", "I/O-load(π_sys)", "sets", "mean", "p10, p90"]), ""]
     f = findings(d, width)
     if not f.empty:
         md += ["## Findings per bin (GNC)", "",
@@ -389,12 +383,9 @@ def rr_report(df, swept, cdir, width, centre, half):
                          f"({r['best_msd']:.3f})", _fmt_rank(r, "bba"), _fmt_rank(r, "tcpu"), _fmt_rank(r, "mckp"),
                          f"{r['idle_ratio']:.3f}" if "idle_ratio" in r and not _nan(r.get("idle_ratio")) else "",
                          f"{r['tcpu_lower']:.0%}" if "tcpu_lower" in r and not _nan(r.get("tcpu_lower")) else ""))
-        md += [_md_table(rows, ["I/O-load(π_sys)", "sets", "best", "BBA (rank)", "TA (rank)", "MCKP (rank)",
+        md += [md_table(rows, ["I/O-load(π_sys)", "sets", "best", "BBA (rank)", "TA (rank)", "MCKP (rank)",
                                 "TA/BBA idle", "TA lower"]), ""]
-    path = os.path.join(out, "rr9549.md")
-    with open(path, "w") as fh:
-        fh.write("\n".join(md))
-    return path
+    return write_markdown(out, "rr9549.md", md)
 
 
 def _num(v):
@@ -518,7 +509,7 @@ def ip_report(df, swept, cdir):
     piv = t.pivot(index="F", columns="policy", values="median")
     rows = [[int(f)] + [f"{piv.loc[f, p] / 1e9:.3f}" if p in piv.columns and not _nan(piv.loc[f, p]) else ""
                         for p in pols] for f in piv.index]
-    md += [_md_table(rows, ["F"] + pols), ""]
+    md += [md_table(rows, ["F"] + pols), ""]
     for s, (r, summ) in ratios:
         md += [f"## MCKP / {s}", "",
                f"Over all instances: mean {r['ratio'].mean():.3f}, min {r['ratio'].min():.3f}, median "
@@ -527,12 +518,12 @@ def ip_report(df, swept, cdir):
         rows = [(int(f), int(n), f"{mi:.3f}", f"{me:.3f}", f"{mn:.3f}", f"{ma:.3f}", f"{b:.0%}")
                 for f, n, mi, me, mn, ma, b in summ[["F", "n", "min", "median", "mean", "max",
                                                      "below1"]].itertuples(index=False)]
-        md += [_md_table(rows, ["F", "sets", "min", "median", "mean", "max", "below 1"]), ""]
+        md += [md_table(rows, ["F", "sets", "min", "median", "mean", "max", "below 1"]), ""]
     extra = []
     if "mckp" in pols and "oracle" in pols:
         _, mo = ip_ratio(d, "mckp", "oracle")
         extra += ["## MCKP / ORACLE", "",
-                  _md_table([(int(f), f"{me:.4f}", f"{mi:.4f}") for f, me, mi in
+                  md_table([(int(f), f"{me:.4f}", f"{mi:.4f}") for f, me, mi in
                              mo[["F", "median", "min"]].itertuples(index=False)], ["F", "median", "min"]), ""]
     for num, den in [("oracle", "zero"), ("one", "zero")]:
         if num in pols and den in pols:
@@ -542,10 +533,7 @@ def ip_report(df, swept, cdir):
             extra += [f"{num.upper()} / {den.upper()} per set (F = {int(r['F'].max())}, {len(r)} sets): min "
                       f"{r['ratio'].min():.4f}, median {r['ratio'].median():.4f}, max {r['ratio'].max():.4f}.", ""]
     md += extra
-    path = os.path.join(out, "ipdps21.md")
-    with open(path, "w") as fh:
-        fh.write("\n".join(md))
-    return path
+    return write_markdown(out, "ipdps21.md", md)
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError, cli, pd, plt, read_runs  # noqa: E402
+from campaign_io import InputError, cli, pd, plt, read_runs, write_markdown  # noqa: E402
 
 NODES = "workload.generator.nodes"
 LAYOUT = "striping.layout"
@@ -83,10 +83,7 @@ def report(cdir, job, baseline):
     for r in t.itertuples(index=False):
         md.append(f"| {r.layout} | {r.nodes} | {r.policy} | {r.runs} | {r.mean:.3f} | {r.std:.3f} | "
                   f"{r.improvement_pct:+.1f} |")
-    path = os.path.join(out, "tappio.md")
-    with open(path, "w") as f:
-        f.write("\n".join(md) + "\n")
-    return path
+    return write_markdown(out, "tappio.md", md)
 
 
 def main(argv=None):

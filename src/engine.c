@@ -758,6 +758,40 @@ static void receiver_start(sg_host_t host, const char *mbox) {
   sg_actor_start(a, ios_sg_receiver_main, 2, argv);
 }
 
+/* Frees what the engine state owns (after a run, or a set-up that failed part-way); CSVs still open belong to a
+ * failed set-up and are removed with their temporary files. */
+static void release_engine(int napps, int nres) {
+  for (int j = 0; E.apps != NULL && j < napps; j++) {
+    free(E.apps[j].res);
+    free(E.apps[j].t);
+    free(E.apps[j].next_res);
+    free(E.apps[j].hosts);
+    if (E.apps[j].sem != NULL) sg_sem_destroy(E.apps[j].sem);
+  }
+  for (int i = 0; E.res != NULL && i <= nres; i++)
+    free(E.res[i].active);
+  if (E.sem != NULL) sg_sem_destroy(E.sem);
+  free(E.waiting);
+  free(E.free_hosts);
+  free(E.ost_oss);
+  free(E.app_stripe_params);
+  ios_stripe_state_free(&E.stripe_state);
+  free(E.apps);
+  free(E.res);
+  free(E.q);
+  free(E.views);
+  free(E.rates);
+  free(E.vt);
+  FILE **open_csv[2] = {&E.al, &E.ev};
+  const char *tmp[2] = {E.al_tmp, E.ev_tmp};
+  for (int k = 0; k < 2; k++)
+    if (*open_csv[k] != NULL) {
+      fclose(*open_csv[k]);
+      *open_csv[k] = NULL;
+      remove(tmp[k]);
+    }
+}
+
 /* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
  * on OSS k div (N/S), client k through router rtr(k mod R)), the shared usage state and each application's policy. */
 static int setup_striping(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
@@ -1129,27 +1163,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   if (close_csv(&E.al, E.al_tmp, s->out_dir, "allocations.csv") != IOS_OK) rc = IOS_EIO;
   if (close_csv(&E.ev, E.ev_tmp, s->out_dir, "events.csv") != IOS_OK) rc = IOS_EIO;
 
-  for (int j = 0; j < w->napps; j++) {
-    free(E.apps[j].res);
-    free(E.apps[j].t);
-    free(E.apps[j].next_res);
-    free(E.apps[j].hosts);
-    sg_sem_destroy(E.apps[j].sem);
-  }
-  free(E.waiting);
-  free(E.free_hosts);
-  free(E.ost_oss);
-  free(E.app_stripe_params);
-  ios_stripe_state_free(&E.stripe_state);
-  for (int i = 0; i <= p->nres; i++)
-    free(E.res[i].active);
-  sg_sem_destroy(E.sem);
-  free(E.apps);
-  free(E.res);
-  free(E.q);
-  free(E.views);
-  free(E.rates);
-  free(E.vt);
+  release_engine(w->napps, p->nres);
   free(profiles);
   free(seen);
   free(views);
@@ -1158,23 +1172,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
 
 fail: /* a rejected workload: nothing was simulated */
   free(placed);
-  for (int j = 0; E.apps != NULL && j < w->napps; j++) {
-    free(E.apps[j].res);
-    free(E.apps[j].t);
-    free(E.apps[j].next_res);
-    free(E.apps[j].hosts);
-  }
-  free(E.waiting);
-  free(E.free_hosts);
-  free(E.ost_oss);
-  free(E.app_stripe_params);
-  ios_stripe_state_free(&E.stripe_state);
-  if (E.al != NULL) {
-    fclose(E.al);
-    remove(E.al_tmp);
-  }
-  free(E.apps);
-  free(E.res);
+  release_engine(w->napps, p->nres);
   free(profiles);
   free(seen);
   free(views);

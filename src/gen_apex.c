@@ -384,11 +384,6 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
 
 /* ---------------------------------------------------------------- windows */
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 typedef struct {
   double begin, length;
 } window_t;
@@ -413,7 +408,7 @@ static int rank_windows(const apex_job_t *jobs, int n, window_t **out, int *coun
     t[2 * i + 1] = jobs[i].start + jobs[i].length;
     if (jobs[i].start > last_start) last_start = jobs[i].start;
   }
-  qsort(t, (size_t)(2 * n), sizeof *t, cmp_double);
+  qsort(t, (size_t)(2 * n), sizeof *t, ios_gen_cmp_double);
   int nw = 0;
   for (int i = 0; i + 1 < 2 * n && t[i + 1] <= last_start; i++)
     if (t[i + 1] > t[i]) w[nw++] = (window_t){t[i], t[i + 1] - t[i]};

@@ -80,6 +80,11 @@ void ios_gen_num(char *buf, size_t n, double x) {
   }
 }
 
+int ios_gen_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 int ios_gen_append(ios_workload_t *dst, ios_workload_t *src) {
   if (dst->napps == 0) {
     free(dst->apps);

@@ -611,11 +611,6 @@ static int load_tokio(const char *path, tokio_job_t **out, int *n) {
   return IOS_OK;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 int ios_storalloc_generate(const ios_storalloc_gen_t *g, uint64_t seed, ios_request_t **out, int *n) {
   if (g == NULL || out == NULL || n == NULL) return IOS_EINVAL;
   if (g->requests < 1 || g->requests > MAX_REQUESTS || !(g->days > 0) || !(g->size_scale > 0) ||
@@ -647,7 +642,7 @@ int ios_storalloc_generate(const ios_storalloc_gen_t *g, uint64_t seed, ios_requ
   double span = g->days * 86400.0;
   for (int i = 0; i < g->requests; i++)
     times[i] = ios_rng_uniform(&rng) * span;
-  qsort(times, (size_t)g->requests, sizeof *times, cmp_double);
+  qsort(times, (size_t)g->requests, sizeof *times, ios_gen_cmp_double);
   for (int i = 0; i < g->requests; i++) {
     const tokio_job_t *j = &jobs[ios_rng_below(&rng, (uint64_t)njobs)];
     double fb = exp(g->jitter * ios_gen_normal(&rng)), fd = exp(g->jitter * ios_gen_normal(&rng));

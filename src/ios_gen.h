@@ -43,6 +43,9 @@ double ios_gen_normal(ios_rng_t *rng);
 /** Writes the shortest of %.15g..%.17g that reads back as x exactly. */
 void ios_gen_num(char *buf, size_t n, double x);
 
+/** qsort comparator of doubles in increasing order. */
+int ios_gen_cmp_double(const void *a, const void *b);
+
 /** Moves the applications of `src` to the end of `dst` (src's array is freed). @return IOS_OK or IOS_ENOMEM (then
  * both are untouched). */
 int ios_gen_append(ios_workload_t *dst, ios_workload_t *src);
