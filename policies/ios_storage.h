@@ -47,6 +47,11 @@ typedef struct {
 int ios_storage_add_node(ios_storage_t *s, const char *name, double node_bw, int ndisks, double capacity,
                          double read_bw, double write_bw);
 
+/** Appends one disk of `capacity` bytes and `read_bw`, `write_bw` bytes/s (> 0, finite) to the LAST node of `s`
+ * (disks stay numbered node by node; for nodes whose disks differ, e.g. a platform XML's disks).
+ * @return IOS_OK, IOS_EINVAL (no node yet, or a value out of range; nothing changed) or IOS_ENOMEM. */
+int ios_storage_add_disk(ios_storage_t *s, double capacity, double read_bw, double write_bw);
+
 /** Releases the arrays of `s` and empties it. */
 void ios_storage_free(ios_storage_t *s);
 

@@ -843,6 +843,59 @@ static int setup_striping(const ios_scenario_t *s, const ios_platform_t *p, cons
   return IOS_OK;
 }
 
+/* Allocation and placement of every application: the scenario's policies decide for the applications without given
+ * resources (ios_app_t.given), the others keep theirs. alloc_n[napps] out; *placed_out = the resource indices of
+ * the applications in order (owned by the caller). */
+static int arbitrate_all(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+                         const ios_app_view_t *views, int *alloc_n, int **placed_out) {
+  int napps = w->napps, k = 0, total = 0;
+  *placed_out = NULL;
+  for (int j = 0; j < napps; j++) {
+    const ios_app_t *a = &w->apps[j];
+    if (a->given == NULL) continue;
+    if (s->queue) {
+      ios_diag_set(s->file, a->name,
+                   "resources given by the workload cannot be re-arbitrated by a job queue: "
+                   "drop queue.enabled");
+      return IOS_EINVAL;
+    }
+    if (a->ngiven == 0 && (!p->has_pfs || ios_profile_bw(views[j].profile, 0) <= 0)) {
+      ios_diag_set(s->file, a->name, "gets direct PFS access but %s",
+                   p->has_pfs ? "its profile has no point n = 0: give one" : "the platform has no role=pfs host");
+      return IOS_EINVAL;
+    }
+    for (int i = 0; i < a->ngiven; i++)
+      if (a->given[i] < 0 || a->given[i] >= p->nres) {
+        ios_diag_set(s->file, a->name, "given resource index %d is not one of the platform's %d resources", a->given[i],
+                     p->nres);
+        return IOS_EINVAL;
+      }
+  }
+  int *sel = malloc(sizeof *sel * (size_t)(napps > 0 ? napps : 1));
+  int *pol_n = malloc(sizeof *pol_n * (size_t)(napps > 0 ? napps : 1));
+  int *pol_res = NULL, rc = sel && pol_n ? IOS_OK : IOS_ENOMEM;
+  for (int j = 0; rc == IOS_OK && j < napps; j++)
+    if (w->apps[j].given == NULL) sel[k++] = j;
+  if (rc == IOS_OK && k > 0) rc = ios_arbitrate(s, p, w, views, sel, k, 1, pol_n, &pol_res);
+  for (int j = 0, i = 0; rc == IOS_OK && j < napps; j++) {
+    alloc_n[j] = w->apps[j].given != NULL ? w->apps[j].ngiven : pol_n[i++];
+    total += alloc_n[j];
+  }
+  int *placed = rc == IOS_OK ? malloc(sizeof *placed * (size_t)(total > 0 ? total : 1)) : NULL;
+  if (rc == IOS_OK && placed == NULL) rc = IOS_ENOMEM;
+  for (int j = 0, off = 0, poff = 0; rc == IOS_OK && j < napps; j++) {
+    const int *from = w->apps[j].given != NULL ? w->apps[j].given : pol_res + poff;
+    memcpy(placed + off, from, sizeof *placed * (size_t)alloc_n[j]);
+    if (w->apps[j].given == NULL) poff += alloc_n[j];
+    off += alloc_n[j];
+  }
+  free(sel);
+  free(pol_n);
+  free(pol_res);
+  if (rc == IOS_OK) *placed_out = placed;
+  return rc;
+}
+
 int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
   int rc = IOS_OK;
   int *placed = NULL;
@@ -890,7 +943,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   int biggest = 0;
   for (int j = 0; j < w->napps; j++)
     biggest = w->apps[j].nodes > biggest ? w->apps[j].nodes : biggest;
-  if (s->queue ? biggest > p->ncompute : total_nodes > p->ncompute) {
+  if (!s->replay && (s->queue ? biggest > p->ncompute : total_nodes > p->ncompute)) {
     ios_diag_set(s->platform, "compute nodes",
                  s->queue ? "an application needs %d compute nodes but the platform has %d: it could never start; use "
                             "a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
@@ -904,16 +957,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   }
   /* allocation and placement once for the whole workload (RR-9549 §4: decisions for entire executions); with a job
    * queue this only validates the policies, which decide again over the running jobs as they change */
-  int *sel = malloc(sizeof *sel * (size_t)(w->napps > 0 ? w->napps : 1));
-  if (sel == NULL) {
-    rc = IOS_ENOMEM;
-    goto fail;
-  }
-  for (int j = 0; j < w->napps; j++)
-    sel[j] = j;
-  rc = ios_arbitrate(s, p, w, views, sel, w->napps, 1, alloc_n, &placed);
-  free(sel);
-  if (rc != IOS_OK) goto fail;
+  if ((rc = arbitrate_all(s, p, w, views, alloc_n, &placed)) != IOS_OK) goto fail;
   E.w = w;
   E.app_views = views;
   E.profiles = profiles;
@@ -964,6 +1008,12 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       as->host = p->controller;
       as->start = NAN;
       as->n = 0;
+    } else if (s->replay) { /* no compute node of its own: hosts in turn (the compute side is a FATPIPE) */
+      as->host = p->compute[j % p->ncompute];
+      as->host0 = j % p->ncompute;
+      as->start = ios_app_start(as->a);
+      as->started = as->has_alloc = 1;
+      as->alloc_since = as->start;
     } else {
       as->host = p->compute[host_cursor];
       as->host0 = host_cursor;
@@ -972,7 +1022,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       as->started = as->has_alloc = 1;
       as->alloc_since = as->start;
     }
-    for (int i = 0; i < as->n; i++)
+    for (int i = 0; !s->replay && i < as->n; i++)
       if (as->cap > p->res[as->res[i]].capacity * (1 + 1e-12))
         XBT_WARN("application %s: its cap %.6g B/s per resource exceeds the capacity of %s (%.6g B/s); the platform "
                  "limits it",
@@ -1003,7 +1053,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     E.t_begin = s->window_begin;
     E.t_end = s->window_end;
     r->window_kind = "given";
-  } else if (s->queue) { /* start times depend on the queue: yields and objectives over the whole run */
+  } else if (s->queue || s->replay) { /* start times depend on the queue: yields and objectives over the whole run */
     E.t_begin = 0;
     E.t_end = NAN;
     r->window_kind = "whole-run";

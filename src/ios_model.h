@@ -30,6 +30,10 @@ typedef struct {
   int processes;         /**< s_a, MPI processes (IPDPS'21 PROCESS policy), or 0 when unknown (nodes is used) */
   char striping[32];     /**< striping policy of this application's files ("" = the scenario's `striping`) */
   int layout;            /**< file layout: -1 = the scenario's, 0 file-per-process, 1 single shared file */
+  int *given;            /**< [ngiven] resource indices decided outside the engine (e.g. the disks of a storage
+                              request's parts, StorAlloc §4.2; repeats allowed: each index carries volume/ngiven of
+                              every I/O operation), owned; NULL = the scenario's allocation and placement decide */
+  int ngiven;            /**< entries of `given`; 0 with `given` != NULL = direct PFS access */
 } ios_app_t;
 
 /** A set of applications. */

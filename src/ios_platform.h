@@ -5,6 +5,8 @@
 #ifndef IOS_PLATFORM_H
 #define IOS_PLATFORM_H
 
+#include "ios_storage.h"
+
 #include <simgrid/forward.h>
 
 #ifdef __cplusplus
@@ -36,6 +38,17 @@ typedef struct {
 /** Loads and validates a platform file (simgrid_init must have been called; sets CM02 with no cross-traffic
  * first). @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the host and the fix. */
 int ios_platform_load(const char *file, ios_platform_t *out);
+
+/** The storage tier of a platform whose I/O resources are disks (role "disk"; StorAlloc §4.3): one storage node per
+ * role=storage host named by the disks' "node" property (its network bandwidth = the bandwidth of the link named by
+ * its "link" property, unlimited without one), one disk per role=disk host (capacity = its "capacity" property in
+ * bytes, write bandwidth = its resource link, read bandwidth = its "read_bw" property, default the write one).
+ * Nodes are numbered in order of their first disk, disks node by node.
+ * @param out an empty storage platform, filled (owned by the caller: ios_storage_free)
+ * @param res_of_disk [p->nres] out: the platform resource index (p->res) of each storage disk
+ * @return IOS_OK, IOS_EINVAL with ios_diag_message() naming the file, the host and the fix (no disk pool, a disk
+ * without a storage node, a missing or bad capacity), or IOS_ENOMEM. */
+int ios_platform_storage(const char *file, const ios_platform_t *p, ios_storage_t *out, int *res_of_disk);
 
 /** Frees what the platform description owns (not the SimGrid engine). */
 void ios_platform_free(ios_platform_t *p);

@@ -14,7 +14,7 @@
  *                                     ios_storalloc_options_from_json(cfg_storalloc, file, "storalloc", &o)
  * (the input functions are in src/ios_gen_storalloc.h)
  *   ios_storalloc_result_t r;         ios_storalloc_run(&st, req, n, &o, &r)
- *   ios_storalloc_write_requests_csv(DIR "/requests.csv", req, n, &st, &r);
+ *   ios_storalloc_write_requests_csv(DIR "/requests.csv", req, n, &st, &r, NULL);
  *   ios_storalloc_write_metrics_json(DIR "/storalloc.json", &st, &o, &r);
  *   ios_storalloc_result_free(&r); free(req); ios_storage_free(&st);
  * Every function returns IOS_OK or a negative IOS_E* code; on IOS_EINVAL/IOS_EIO, ios_diag_message() names the
@@ -82,6 +82,9 @@ typedef struct {
   double part_size; /**< bytes: capacity / parts (whole-byte parts differ from it by less than 1 byte) */
   long first_part;  /**< its parts' disks are part_disk[first_part .. first_part + parts) */
   int fail_disk;    /**< failed: the disk chosen without room; -1 otherwise */
+  double est_bw;    /**< bytes/s: StorAlloc's estimate of the allocation's bandwidth (ios_storage_bw_estimate: the
+                         permanent maximum I/O regime of §4.2, averaged over its duration) at its start, summed over
+                         its parts, each part sharing with the others; NAN when not allocated */
 } ios_request_outcome_t;
 
 /** Per disk, over [t_begin, t_end] (time-weighted means; StorAlloc Table 3). */
@@ -166,12 +169,23 @@ long ios_storalloc_split(double capacity, double threshold, double *sizes, long 
 /** Status name: "allocated", "refused", "failed". */
 const char *ios_storalloc_status_name(int status);
 
+/** The simulated I/O of one request's job (its I/O phases run through SimGrid on its allocated disks, or on the PFS
+ * when refused or failed; src/storage_run.c). */
+typedef struct {
+  double bytes; /**< bytes read and written */
+  double start; /**< s: the job's start (its allocation's start, or when it fell back to the PFS) */
+  double end;   /**< s: when its last I/O phase ended */
+  double time;  /**< s spent in I/O phases (posting to completion) */
+} ios_request_io_t;
+
 /** Writes requests.csv: one row per request, in input order, columns id, submit_s, capacity_bytes, duration_s,
- * bandwidth_Bps, status, requeued, start_s, delay_s, end_s, parts, part_bytes, disks, nodes (disks and nodes:
- * the indices of each part's disk and node separated by ';', empty when not allocated; end_s = start + duration
- * when allocated, else empty). @return IOS_OK or IOS_EIO (message names the path). */
+ * bandwidth_Bps, status, requeued, start_s, delay_s, end_s, parts, part_bytes, disks, nodes, est_bw_Bps (disks and
+ * nodes: the indices of each part's disk and node separated by ';', empty when not allocated; end_s = start +
+ * duration when allocated, else empty; est_bw_Bps: outcome est_bw, empty when not allocated); with `io` [n] (may be
+ * NULL) also io_bytes, io_start_s, io_end_s, io_time_s and sim_bw_Bps = io_bytes / io_time_s (empty when no I/O).
+ * @return IOS_OK or IOS_EIO (message names the path). */
 int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req, int n, const ios_storage_t *s,
-                                     const ios_storalloc_result_t *r);
+                                     const ios_storalloc_result_t *r, const ios_request_io_t *io);
 
 /** The metrics as a JSON object (caller deletes): "policy", "options", "platform" (nodes and disks), "metrics"
  * (ios_storalloc_metrics_t, units in the key names), "disks" and "nodes" (per-item metrics). NULL on ENOMEM. */

@@ -164,7 +164,8 @@ int main(int argc, char **argv) {
     return exit_code(rc);
   }
 
-  if (s.storage != NULL) { /* a storage-allocation scenario: no SimGrid simulation (yet) */
+  if (s.storage != NULL && cJSON_GetObjectItemCaseSensitive(s.storage, "platform") != NULL) {
+    /* a storage-allocation scenario on a JSON storage platform: scheduling only, no SimGrid simulation */
     rc = ios_storage_scenario(&s, check);
     if (tmp_platform[0] != '\0') remove(tmp_platform);
     ios_scenario_free(&s);
@@ -186,7 +187,10 @@ int main(int argc, char **argv) {
   ios_results_t r;
   memset(&r, 0, sizeof r);
   rc = ios_platform_load(s.platform, &p);
-  if (rc == IOS_OK) {
+  if (rc == IOS_OK && s.storage != NULL) { /* storage requests whose I/O is simulated on the platform's disks */
+    rc = ios_storage_simulate(&s, &p, check);
+    ios_platform_free(&p);
+  } else if (rc == IOS_OK) {
     rc = ios_workload_build(&s, &p, &w);
     if (rc == IOS_OK && check) {
       printf("%s: ok — %d applications, platform %s with %d compute nodes and %d %s resources; policies %s / %s / "

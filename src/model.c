@@ -8,6 +8,7 @@ void ios_workload_free(ios_workload_t *w) {
   for (int j = 0; j < w->napps; j++) {
     free(w->apps[j].name);
     free(w->apps[j].phases);
+    free(w->apps[j].given);
   }
   free(w->apps);
   w->apps = NULL;

@@ -212,7 +212,15 @@ static int decide(run_t *x, const event_t *e) {
     }
     x->chosen[placed++] = d;
   }
-  if (verdict == IOS_REQ_ALLOCATED) {
+  if (verdict == IOS_REQ_ALLOCATED) { /* StorAlloc's estimate: each part's permanent-regime share, with the others */
+    out->est_bw = 0;
+    for (long k = 0; k < parts; k++) {
+      ios_storage_alloc_t a = {x->sizes[k], t + q->duration, q->bandwidth, i};
+      ios_storage_ask_t ask = {x->sizes[k], t, q->duration, q->bandwidth};
+      ios_storage_state_remove(&x->st, x->chosen[k], i, x->sizes[k], t + q->duration);
+      out->est_bw += ios_storage_bw_estimate(x->s, &x->st, x->chosen[k], &ask);
+      if (ios_storage_state_add(&x->st, x->s, x->chosen[k], &a) != IOS_OK) return IOS_EINTERNAL;
+    }
     out->requeued = e->a;
     out->start = t;
     out->delay = t - q->submit;
@@ -404,7 +412,7 @@ int ios_storalloc_run(const ios_storage_t *s, const ios_request_t *req, int n, c
       return IOS_EINVAL;
     }
     r.req[i] = (ios_request_outcome_t){
-        IOS_REQ_REFUSED, 0, req[i].submit, 0, (int)parts, req[i].capacity / (double)parts, r.nparts, -1};
+        IOS_REQ_REFUSED, 0, req[i].submit, 0, (int)parts, req[i].capacity / (double)parts, r.nparts, -1, NAN};
     r.nparts += parts;
     if (parts > x.maxparts) x.maxparts = parts;
     if (i == 0 || req[i].submit < r.m.t_begin) r.m.t_begin = req[i].submit;
@@ -463,15 +471,17 @@ void ios_storalloc_result_free(ios_storalloc_result_t *r) {
 /* ---------------------------------------------------------------- outputs */
 
 int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req, int n, const ios_storage_t *s,
-                                     const ios_storalloc_result_t *r) {
+                                     const ios_storalloc_result_t *r, const ios_request_io_t *io) {
   if (path == NULL || s == NULL || r == NULL || n != r->nrequests || (n > 0 && req == NULL)) return IOS_EINVAL;
   FILE *f = fopen(path, "w");
   if (f == NULL) {
     ios_diag_set(path, NULL, "cannot write the requests (%s): check the output directory", strerror(errno));
     return IOS_EIO;
   }
-  fprintf(f, "id,submit_s,capacity_bytes,duration_s,bandwidth_Bps,status,requeued,start_s,delay_s,end_s,parts,"
-             "part_bytes,disks,nodes\n");
+  fprintf(f,
+          "id,submit_s,capacity_bytes,duration_s,bandwidth_Bps,status,requeued,start_s,delay_s,end_s,parts,"
+          "part_bytes,disks,nodes,est_bw_Bps%s\n",
+          io != NULL ? ",io_bytes,io_start_s,io_end_s,io_time_s,sim_bw_Bps" : "");
   char a[40], b[40], c[40], d[40], e[40], g[40], h[40];
   for (int i = 0; i < n; i++) {
     const ios_request_outcome_t *q = &r->req[i];
@@ -495,6 +505,20 @@ int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req,
     fputc(',', f);
     for (int k = 0; ok && k < q->parts; k++)
       fprintf(f, "%s%d", k ? ";" : "", s->disks[r->part_disk[q->first_part + k]].node);
+    fputc(',', f);
+    if (ok) {
+      ios_gen_num(a, sizeof a, q->est_bw);
+      fputs(a, f);
+    }
+    if (io != NULL) {
+      const ios_request_io_t *x = &io[i];
+      ios_gen_num(a, sizeof a, x->bytes);
+      ios_gen_num(b, sizeof b, x->start);
+      ios_gen_num(c, sizeof c, x->end);
+      ios_gen_num(d, sizeof d, x->time);
+      ios_gen_num(e, sizeof e, x->time > 0 ? x->bytes / x->time : 0);
+      fprintf(f, ",%s,%s,%s,%s,%s", a, b, c, d, x->time > 0 ? e : "");
+    }
     fputc('\n', f);
   }
   if (ferror(f) | fclose(f)) {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <map>
 #include <string>
 
 using namespace iosim_test;
@@ -65,4 +67,155 @@ TEST(storage_engine, BadStorageScenarioExitsWithCode2) {
   SimRun pol = run_scenario(scenario("best-fit"), "", opt);
   EXPECT_EQ(pol.proc.exit_code, 2) << pol.describe();
   EXPECT_NE(pol.proc.err.find("best-fit"), std::string::npos) << pol.proc.err;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Simulated I/O: without storage.platform the storage tier is the platform XML's disks and every request's job does
+// its I/O through SimGrid (on its disks, or on the PFS when refused or failed).
+
+namespace {
+
+// One storage node `node0` (link 1.5 GB/s) with two disks of cap0 and cap1 (default 100 GB; "" = no capacity
+// property) at 1 GB/s (write), a PFS at 0.5 GB/s.
+std::string storage_platform(const std::string &cap0 = "100GB", const std::string &cap1 = "100GB") {
+  auto cap = [](const std::string &c) {
+    return c.empty() ? std::string() : R"(<prop id="capacity" value=")" + c + R"("/>)";
+  };
+  return std::string(R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="DijkstraCache">
+    <host id="c0" speed="1Gf"><prop id="role" value="compute"/><prop id="nic_bw" value="12.5GBps"/></host>
+    <host id="controller" speed="1Gf"><prop id="role" value="controller"/></host>
+    <host id="node0" speed="1Gf"><prop id="role" value="storage"/><prop id="link" value="node0"/></host>
+    <host id="node0d0" speed="1Gf"><prop id="role" value="disk"/><prop id="link" value="node0d0"/>)") +
+         R"(<prop id="node" value="node0"/>)" + cap(cap0) + R"(</host>
+    <host id="node0d1" speed="1Gf"><prop id="role" value="disk"/><prop id="link" value="node0d1"/>)" +
+         R"(<prop id="node" value="node0"/>)" + cap(cap1) + R"(</host>
+    <host id="pfs" speed="1Gf"><prop id="role" value="pfs"/><prop id="link" value="gpfs"/></host>
+    <router id="fabric"/>
+    <link id="compute_fabric" bandwidth="1000TBps" latency="0" sharing_policy="FATPIPE"/>
+    <link id="controller_link" bandwidth="100GBps" latency="0"/>
+    <link id="node0" bandwidth="1.5GBps" latency="0"/>
+    <link id="node0d0" bandwidth="1GBps" latency="0"/>
+    <link id="node0d1" bandwidth="1GBps" latency="0"/>
+    <link id="gpfs" bandwidth="0.5GBps" latency="0"/>
+    <route src="c0" dst="fabric"><link_ctn id="compute_fabric"/></route>
+    <route src="fabric" dst="controller"><link_ctn id="controller_link"/></route>
+    <route src="fabric" dst="node0d0"><link_ctn id="node0"/><link_ctn id="node0d0"/></route>
+    <route src="fabric" dst="node0d1"><link_ctn id="node0"/><link_ctn id="node0d1"/></route>
+    <route src="fabric" dst="pfs"><link_ctn id="gpfs"/></route>
+  </zone>
+</platform>
+)";
+}
+
+std::string simulated(const std::string &allocation) {
+  return R"({"storage": {"allocation": )" + allocation +
+         R"(, "requests": {"file": "trace.csv"}}, "output": {"progress": false}})";
+}
+
+double cell(const std::map<std::string, std::string> &row, const std::string &col) {
+  auto it = row.find(col);
+  return it == row.end() || it->second.empty() ? std::nan("") : std::stod(it->second);
+}
+
+} // namespace
+
+// System: node0's two 1 GB/s disks behind its 1.5 GB/s link; round-robin without split (tries 0 = every disk).
+// Requests: 1 and 2 at 0 s for 100 s writing 60 GB each; 3 at 10 s writing 90 GB (no disk has 90 GB left).
+// Expectations (by hand): 1 on disk 0, 2 on disk 1, 3 refused → PFS.
+// StorAlloc's estimate (permanent regime, at the decision): request 1 is alone on the node: 1 GB/s; request 2 shares
+// the node link with 1 until both end at 100 s: 1.5 / 2 = 0.75 GB/s.
+// Simulation: each job alone would write at 1 GB/s, so it computes 100 − 60 = 40 s, then both write together at
+// 0.75 GB/s (the node link): 80 s, ending at 120 s (an overrun of their 100 s allocations); request 3 alone on
+// the PFS (0.5 GB/s) writes 90 GB in 180 s from 10 s (no compute left), ending at 190 s.
+TEST(storage_engine, SimulatedIoOnAllocatedDisksMatchesHandComputation) {
+  RunOptions opt;
+  opt.extra_files["trace.csv"] = "id,nodes,start_time,end_time,read_bytes,written_bytes\n"
+                                 "1,1,0,100,0,60GB\n2,1,0,100,0,60GB\n3,1,10,100,0,90GB\n";
+  SimRun r = run_scenario(simulated(R"({"policy": "round-robin", "split": false, "params": {"tries": 0}})"),
+                          storage_platform(), opt);
+  ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.metric("allocated"), 2);
+  EXPECT_EQ(r.metric("refused"), 1);
+  CsvTable rows = parse_csv(read_text(r.out_dir + "/requests.csv"));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_NEAR(cell(rows[0], "est_bw_Bps"), 1e9, 1);
+  EXPECT_NEAR(cell(rows[1], "est_bw_Bps"), 0.75e9, 1);
+  EXPECT_TRUE(std::isnan(cell(rows[2], "est_bw_Bps")));
+  for (int i = 0; i < 2; i++) {
+    EXPECT_NEAR(cell(rows[i], "sim_bw_Bps"), 0.75e9, 1) << i;
+    EXPECT_NEAR(cell(rows[i], "io_time_s"), 80, 1e-6) << i;
+    EXPECT_NEAR(cell(rows[i], "io_end_s"), 120, 1e-6) << i;
+    EXPECT_NEAR(cell(rows[i], "io_bytes"), 60e9, 1) << i;
+  }
+  EXPECT_NEAR(cell(rows[2], "sim_bw_Bps"), 0.5e9, 1);
+  EXPECT_NEAR(cell(rows[2], "io_start_s"), 10, 1e-9);
+  EXPECT_NEAR(cell(rows[2], "io_end_s"), 190, 1e-6);
+  EXPECT_NEAR(r.metric("sim_bw_mean_Bps"), 0.75e9, 1);
+  EXPECT_NEAR(r.metric("est_bw_mean_Bps"), 0.875e9, 1);
+  EXPECT_NEAR(r.metric("sim_to_est_median"), (0.75 + 1.0) / 2, 1e-9);
+  EXPECT_NEAR(r.metric("pfs_bw_mean_Bps"), 0.5e9, 1);
+  EXPECT_NEAR(r.metric("storage_io_bytes"), 120e9, 1);
+  EXPECT_NEAR(r.metric("pfs_io_bytes"), 90e9, 1);
+  EXPECT_EQ(r.metric("overruns"), 2);
+  CsvTable al = parse_csv(read_text(r.out_dir + "/allocations.csv"));
+  ASSERT_EQ(al.size(), 3u);
+  std::map<std::string, std::string> where;
+  for (const auto &row : al)
+    where[row.at("app")] = row.at("resources");
+  EXPECT_EQ(where["request0"], "node0d0");
+  EXPECT_EQ(where["request1"], "node0d1");
+  EXPECT_EQ(where["request2"], "");
+}
+
+// System: the same platform; one request of 100 GB read + 100 GB written, split at 50 GB (2 parts), for 1000 s.
+// Expectations: round-robin puts its parts on disks 0 and 1; alone, its estimate is the node link, 1.5 GB/s (two
+// 1 GB/s disks behind 1.5 GB/s); the job reads 100 GB at 1.5 GB/s (66.67 s), computes 1000 − 200/1.5 s, writes
+// 100 GB in 66.67 s: 133.33 s of I/O at 1.5 GB/s, ending exactly at 1000 s (no overrun). With one disk of 200 GB
+// holding both parts, the two transfers share that disk: 1 GB/s, 200 s of I/O.
+TEST(storage_engine, SplitPartsTransferInParallelAndShareTheirDisk) {
+  RunOptions opt;
+  opt.extra_files["trace.csv"] = "id,nodes,start_time,end_time,read_bytes,written_bytes\n1,2,0,1000,100GB,100GB\n";
+  SimRun r =
+      run_scenario(simulated(R"({"policy": "round-robin", "split": {"threshold": "50GB"}})"), storage_platform(), opt);
+  ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+  CsvTable rows = parse_csv(read_text(r.out_dir + "/requests.csv"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].at("disks"), "0;1");
+  EXPECT_NEAR(cell(rows[0], "est_bw_Bps"), 1.5e9, 1);
+  EXPECT_NEAR(cell(rows[0], "sim_bw_Bps"), 1.5e9, 1);
+  EXPECT_NEAR(cell(rows[0], "io_time_s"), 200 / 1.5, 1e-6);
+  EXPECT_NEAR(cell(rows[0], "io_end_s"), 1000, 1e-6);
+  EXPECT_EQ(r.metric("overruns"), 0);
+  // disk 0 of 200 GB, disk 1 of 40 GB (too small for a 50 GB part): round-robin puts both parts on disk 0; its
+  // estimate is 2 x 0.5 GB/s, and the simulated job moves 200 GB at 1 GB/s (the disk), 200 s of I/O ending at 1000 s
+  SimRun one =
+      run_scenario(simulated(R"({"policy": "round-robin", "split": {"threshold": "50GB"}, "params": {"tries": 0}})"),
+                   storage_platform("200GB", "40GB"), opt);
+  ASSERT_EQ(one.proc.exit_code, 0) << one.describe();
+  rows = parse_csv(read_text(one.out_dir + "/requests.csv"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].at("disks"), "0;0");
+  EXPECT_NEAR(cell(rows[0], "est_bw_Bps"), 1e9, 1);
+  EXPECT_NEAR(cell(rows[0], "sim_bw_Bps"), 1e9, 1);
+  EXPECT_NEAR(cell(rows[0], "io_time_s"), 200, 1e-6);
+  EXPECT_NEAR(cell(rows[0], "io_end_s"), 1000, 1e-6);
+}
+
+// Expectations: exit 2 with the host or field named, no results.json: a disk without a capacity; a platform whose
+// I/O resources are not disks; storage.platform given (schedule-only) stays valid without disks.
+TEST(storage_engine, SimulatedStorageInputErrorsExitWithCode2) {
+  RunOptions opt;
+  opt.extra_files["trace.csv"] = kTrace;
+  SimRun nocap = run_scenario(simulated(R"({"policy": "random"})"), storage_platform(""), opt);
+  EXPECT_EQ(nocap.proc.exit_code, 2) << nocap.describe();
+  EXPECT_NE(nocap.proc.err.find("node0d0"), std::string::npos) << nocap.proc.err;
+  EXPECT_NE(nocap.proc.err.find("capacity"), std::string::npos) << nocap.proc.err;
+  EXPECT_FALSE(nocap.has_results);
+  SimRun nodisk = run_scenario(simulated(R"({"policy": "random"})"), tiny_platform_xml(std::vector<double>{1e9}), opt);
+  EXPECT_EQ(nodisk.proc.exit_code, 2) << nodisk.describe();
+  EXPECT_NE(nodisk.proc.err.find("no storage tier"), std::string::npos) << nodisk.proc.err;
+  EXPECT_FALSE(nodisk.has_results);
 }

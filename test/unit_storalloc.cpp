@@ -952,14 +952,16 @@ TEST(StorallocOutput, RequestsCsvAndMetricsJson) {
   o.split_threshold = 40 * GB;
   Sched run(plat.s, req, o);
   std::string dir = temp_dir(), csv = dir + "/requests.csv", json = dir + "/storalloc.json";
-  ASSERT_EQ(ios_storalloc_write_requests_csv(csv.c_str(), req.data(), 4, &plat.s, &run.r), IOS_OK);
+  ASSERT_EQ(ios_storalloc_write_requests_csv(csv.c_str(), req.data(), 4, &plat.s, &run.r, nullptr), IOS_OK);
   ASSERT_EQ(ios_storalloc_write_metrics_json(json.c_str(), &plat.s, &o, &run.r), IOS_OK);
   std::string text = slurp(csv);
   EXPECT_EQ(text.substr(0, text.find('\n')), "id,submit_s,capacity_bytes,duration_s,bandwidth_Bps,status,requeued,"
-                                             "start_s,delay_s,end_s,parts,part_bytes,disks,nodes");
-  EXPECT_NE(text.find("\n10,0,50000000000,100,0,allocated,0,0,0,100,2,25000000000,0;1,0;0\n"), std::string::npos)
+                                             "start_s,delay_s,end_s,parts,part_bytes,disks,nodes,est_bw_Bps");
+  // est_bw_Bps: request 10 is decided first, its two 25 GB parts alone on their 1 GB/s disks: 2 x 1 GB/s
+  EXPECT_NE(text.find("\n10,0,50000000000,100,0,allocated,0,0,0,100,2,25000000000,0;1,0;0,2000000000\n"),
+            std::string::npos)
       << text;
-  EXPECT_NE(text.find("\n13,30,80000000000,10,0,refused,0,30,0,,2,40000000000,,\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n13,30,80000000000,10,0,refused,0,30,0,,2,40000000000,,,\n"), std::string::npos) << text;
   cJSON *j = cJSON_Parse(slurp(json).c_str());
   ASSERT_NE(j, nullptr);
   const cJSON *m = cJSON_GetObjectItem(j, "metrics");
@@ -970,8 +972,9 @@ TEST(StorallocOutput, RequestsCsvAndMetricsJson) {
   EXPECT_STREQ(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "policy"), "name")->valuestring, "round-robin");
   EXPECT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(j, "disks")), 2);
   cJSON_Delete(j);
-  EXPECT_EQ(ios_storalloc_write_requests_csv((dir + "/no/such/dir.csv").c_str(), req.data(), 4, &plat.s, &run.r),
-            IOS_EIO);
+  EXPECT_EQ(
+      ios_storalloc_write_requests_csv((dir + "/no/such/dir.csv").c_str(), req.data(), 4, &plat.s, &run.r, nullptr),
+      IOS_EIO);
   std::remove(csv.c_str());
   std::remove(json.c_str());
   rmdir(dir.c_str());

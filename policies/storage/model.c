@@ -37,6 +37,18 @@ int ios_storage_add_node(ios_storage_t *s, const char *name, double node_bw, int
   return IOS_OK;
 }
 
+int ios_storage_add_disk(ios_storage_t *s, double capacity, double read_bw, double write_bw) {
+  if (s == NULL || s->nnodes < 1 || !(capacity > 0) || !isfinite(capacity) || !(read_bw > 0) || !isfinite(read_bw) ||
+      !(write_bw > 0) || !isfinite(write_bw) || s->ndisks >= 100000000)
+    return IOS_EINVAL;
+  ios_storage_disk_t *disks = realloc(s->disks, sizeof *disks * (size_t)(s->ndisks + 1));
+  if (disks == NULL) return IOS_ENOMEM;
+  s->disks = disks;
+  s->disks[s->ndisks++] = (ios_storage_disk_t){capacity, read_bw, write_bw, s->nnodes - 1};
+  s->nodes[s->nnodes - 1].ndisks++;
+  return IOS_OK;
+}
+
 void ios_storage_free(ios_storage_t *s) {
   if (s == NULL) return;
   free(s->nodes);
