@@ -1,7 +1,9 @@
 /* iosim — parametric platform families (what-if studies): writes SimGrid platform XML following the conventions
  * of platforms/README.md. A family is described by a JSON object {"kind": KIND, PARAM: value, ...}; counts are
- * integers, bandwidths are bytes/s numbers or unit strings ("1.25GBps", "10Gb/s", "1.2GiB/s"). Kinds: pfs-single,
- * forwarding, oss-ost (see `iosim platform --help` and platforms/README.md for parameters and defaults). */
+ * integers, bandwidths are bytes/s numbers or unit strings ("1.25GBps", "10Gb/s", "1.2GiB/s"), sizes bytes numbers or
+ * unit strings ("32TB"), names strings. Kinds: pfs-single, forwarding, oss-ost, storage (StorAlloc's storage tier:
+ * storage nodes holding disks, and a PFS; see `iosim platform --help` and platforms/README.md for parameters and
+ * defaults). */
 #ifndef IOS_PLATGEN_H
 #define IOS_PLATGEN_H
 
