@@ -155,6 +155,9 @@ typedef struct {
    * let SimGrid's max-min share decide; they set `uncapped`). Returns IOS_OK. */
   int (*share)(const ios_share_view_t *in, const ios_params_t *p, double *rate_out);
   int uncapped; /**< 1 when rates may exceed the resource capacity in sum (max-min decides) */
+  int cap_only; /**< 1 when `share` always gives every transfer its cap, whatever the others (it only delegates to
+                     SimGrid's max-min): the engine then starts each transfer at its cap when posted and does not
+                     ask again when others come and go */
   /** 1: the engine also decides every δ seconds (RR-9502 §4.1 PeriodicGreedyYield): δ = the policy's first
    * parameter when > 0, else (T_end − T_begin)/E with E = Σ_i 2·N_op(i) (§3.2.2, Eq. 5). */
   int periodic;

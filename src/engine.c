@@ -149,6 +149,11 @@ typedef struct {
   ios_stripe_state_t stripe_state;
   ios_rng_t stripe_rng;
   ios_params_t *app_stripe_params; /* [napps] parameters of per-application striping policies */
+  /* SimGrid actors alive (applications and transfers): each maps a stack and a guard page, and Linux caps a
+   * process's mappings (vm.max_map_count); past the budget the run stops with an error instead of SimGrid aborting */
+  long actors, actor_budget;
+  int overflow;
+  int *launch_order; /* replay: application indices by start time */
 } engine_t;
 
 static engine_t E; /* one engine per process */
@@ -220,10 +225,17 @@ static void ev_io_row(const app_state_t *as, double volume) {
 
 /* ---------------------------------------------------------------- transfer layer */
 
-static void transfer_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  transfer_t *t = sg_actor_self_get_data();
+/* One more actor, or the budget is spent (E.overflow: the controller stops the run). */
+static int actor_reserve(void) {
+  if (E.actors >= E.actor_budget) {
+    E.overflow = 1;
+    return 0;
+  }
+  E.actors++;
+  return 1;
+}
+
+static void transfer_run(transfer_t *t) {
   unsigned gen = t->gen;
   if (!t->starting) return;
   t->starting = 0;
@@ -237,6 +249,13 @@ static void transfer_actor(int argc, char **argv) {
     push_event(EV_COMPLETE, t->app, t, gen);
   }
   ios_flow_free(flow);
+}
+
+static void transfer_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  transfer_run(sg_actor_self_get_data());
+  E.actors--;
 }
 
 /* Gives transfer t the rate r: cancel the running flow (keeping its exact remaining bytes) and restart. */
@@ -254,7 +273,7 @@ static void set_rate(transfer_t *t, double r) {
   t->gen++;
   t->rate = r;
   t->starting = 0;
-  if (r > 0) {
+  if (r > 0 && actor_reserve()) {
     t->starting = 1;
     t->seg_start = now();
     t->seg_rem0 = t->remaining;
@@ -284,7 +303,10 @@ static void res_add(res_state_t *rs, transfer_t *t) {
   if (rs->nactive == 0) rs->busy_since = now();
   t->slot = rs->nactive;
   rs->active[rs->nactive++] = t;
-  rs->dirty = 1;
+  if (E.sharing->cap_only)
+    set_rate(t, t->cap); /* its rate does not depend on the others, nor theirs on it */
+  else
+    rs->dirty = 1;
 }
 
 static void res_remove(res_state_t *rs, transfer_t *t) {
@@ -292,7 +314,7 @@ static void res_remove(res_state_t *rs, transfer_t *t) {
   rs->active[t->slot]->slot = t->slot;
   t->slot = -1;
   if (rs->nactive == 0) rs->busy_time += now() - rs->busy_since;
-  rs->dirty = 1;
+  if (!E.sharing->cap_only) rs->dirty = 1;
 }
 
 /* s: the numerator of the yield (RR-9502 Eq. 6) of an application now: history, work, and volume over b_i. */
@@ -643,6 +665,10 @@ static void controller_actor(int argc, char **argv) {
         decide(&E.res[r]);
       }
     progress_line(0);
+    if (E.overflow) { /* out of actors: stop here (the run reports an error, no result) */
+      sg_actor_kill_all();
+      return;
+    }
     if (stop && E.snap_end_done) {
       sg_actor_kill_all();
       return;
@@ -686,8 +712,8 @@ static void app_actor(int argc, char **argv) {
     if (as->a->release > 0) sg_actor_sleep_for(as->a->release);
     push_event(EV_SUBMIT, j, NULL, 0);
     sg_sem_acquire(as->sem);
-  } else if (as->start > 0)
-    sg_actor_sleep_for(as->start);
+  } else if (as->start > now())
+    sg_actor_sleep_for(as->start - now());
   for (as->phase = 0; as->phase < as->a->nphases; as->phase++) {
     const ios_phase_t *ph = &as->a->phases[as->phase];
     if (!ph->is_io) {
@@ -708,6 +734,35 @@ static void app_actor(int argc, char **argv) {
   as->state = ST_DONE;
   as->end = now();
   push_event(EV_APP_END, j, NULL, 0);
+  E.actors--;
+}
+
+static void spawn_app(int j) {
+  sg_actor_t a = sg_actor_init(E.apps[j].a->name, E.apps[j].host);
+  sg_actor_set_data(a, &E.apps[j]);
+  sg_actor_start(a, app_actor, 0, NULL);
+}
+
+static int cmp_start(const void *pa, const void *pb) {
+  int a = *(const int *)pa, b = *(const int *)pb;
+  double x = E.apps[a].start, y = E.apps[b].start;
+  return x < y ? -1 : x > y ? 1 : (a > b) - (a < b);
+}
+
+/* Replay: each application's actor is created at its start, so only running ones hold an actor (a year of storage
+ * requests would otherwise keep 24,000 sleeping actors). */
+static void launcher_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  for (int i = 0; i < E.napps && !E.overflow; i++) {
+    int j = E.launch_order[i];
+    if (E.apps[j].start > now()) sg_actor_sleep_for(E.apps[j].start - now());
+    if (!actor_reserve()) {
+      push_event(EV_TICK, -1, NULL, 0); /* wake the controller, which stops the run */
+      return;
+    }
+    spawn_app(j);
+  }
 }
 
 /* ---------------------------------------------------------------- set-up */
@@ -774,6 +829,7 @@ static void release_engine(int napps, int nres) {
   free(E.waiting);
   free(E.free_hosts);
   free(E.ost_oss);
+  free(E.launch_order);
   free(E.app_stripe_params);
   ios_stripe_state_free(&E.stripe_state);
   free(E.apps);
@@ -841,6 +897,20 @@ static int setup_striping(const ios_scenario_t *s, const ios_platform_t *p, cons
     as->layout = a->layout >= 0 ? a->layout : s->striping_layout;
   }
   return IOS_OK;
+}
+
+/* Actors this process can hold: half of vm.max_map_count (a stack and its guard page each) minus a margin for the
+ * libraries and the heap; IOSIM_MAX_ACTORS overrides it (tests). */
+static long actor_budget(void) {
+  const char *env = getenv("IOSIM_MAX_ACTORS");
+  if (env != NULL && atol(env) > 0) return atol(env);
+  long maps = 65530;
+  FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+  if (f != NULL) {
+    if (fscanf(f, "%ld", &maps) != 1) maps = 65530;
+    fclose(f);
+  }
+  return maps / 2 > 8000 ? maps / 2 - 4000 : maps / 4;
 }
 
 /* Allocation and placement of every application: the scenario's policies decide for the applications without given
@@ -1000,6 +1070,16 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     off += as->n;
     as->b = ios_profile_bw(&profiles[j], as->n);
     as->cap = as->b / (as->n > 0 ? as->n : 1);
+    if (s->replay) { /* b = its NICs: a flow needs no bound of its own when they exceed every link it can use */
+      double links = as->n > 0 ? 0.0 : p->pfs.capacity;
+      for (int i = 0; i < as->n; i++) {
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+          seen = as->res[k] == as->res[i];
+        links += seen ? 0.0 : p->res[as->res[i]].capacity;
+      }
+      if (as->b >= links) as->cap = INFINITY; /* fewer flow bounds: SimGrid's max-min solves much faster */
+    }
     as->sem = sg_sem_init(0);
     as->end = NAN;
     for (int i = 0; i < room; i++)
@@ -1130,10 +1210,26 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   fputs("app,start_s,end_s,n_resources,resources\n", E.al);
 
   E.apps_left = w->napps;
-  for (int j = 0; j < w->napps; j++) {
-    sg_actor_t a = sg_actor_init(w->apps[j].name, E.apps[j].host);
-    sg_actor_set_data(a, &E.apps[j]);
-    sg_actor_start(a, app_actor, 0, NULL);
+  E.actor_budget = actor_budget();
+  if (s->replay) {
+    E.launch_order = malloc(sizeof *E.launch_order * (size_t)(w->napps > 0 ? w->napps : 1));
+    if (E.launch_order == NULL) {
+      rc = IOS_ENOMEM;
+      goto fail;
+    }
+    for (int j = 0; j < w->napps; j++)
+      E.launch_order[j] = j;
+    qsort(E.launch_order, (size_t)w->napps, sizeof *E.launch_order, cmp_start);
+    sg_actor_start(sg_actor_init("launcher", p->controller), launcher_actor, 0, NULL);
+  } else {
+    if (w->napps > E.actor_budget) {
+      E.overflow = 1;
+      goto overflow;
+    }
+    for (int j = 0; j < w->napps; j++) {
+      E.actors++;
+      spawn_app(j);
+    }
   }
   sg_actor_start(sg_actor_init("controller", p->controller), controller_actor, 0, NULL);
   sg_actor_t timer = sg_actor_init("window", p->controller);
@@ -1150,6 +1246,17 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   simgrid_run();
   if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
     progress_line(1);
+overflow:
+  if (E.overflow) {
+    ios_diag_set(s->file, "concurrency",
+                 "the simulation needs more than %ld SimGrid actors at once at %.6g s (one per running application "
+                 "and one per transfer in progress; this machine's vm.max_map_count allows about that many): run "
+                 "fewer transfers at once (fewer or smaller concurrent jobs, fewer resources or split parts per job, "
+                 "a faster or larger storage tier), or raise the limit (sudo sysctl -w vm.max_map_count=1048576)",
+                 E.actor_budget, now());
+    rc = IOS_EINVAL;
+    goto fail;
+  }
 
   /* results */
   r->complete = E.apps_left == 0;

@@ -4,6 +4,7 @@
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <vector>
@@ -57,7 +58,7 @@ extern "C" ios_flow_t *ios_flow_start(sg_mailbox_t mbox, double bytes, double ra
   auto *flow = new ios_flow;
   flow->comm = mbox->put_init(flow, 0); /* a non-null payload marks us as the sender; the size is set below */
   flow->comm->set_remaining(bytes);
-  flow->comm->set_rate(rate);
+  if (std::isfinite(rate)) flow->comm->set_rate(rate); /* INFINITY: no bound of its own (the links decide) */
   flow->comm->start();
   return flow;
 }

@@ -255,7 +255,7 @@ static cJSON *sim_metrics(const ios_request_t *req, int n, const ios_storalloc_r
   cJSON_AddNumberToObject(m, "storage_io_bytes", bytes_bb);
   cJSON_AddNumberToObject(m, "pfs_io_bytes", bytes_pfs);
   cJSON_AddNumberToObject(m, "overruns", overruns);
-  cJSON_AddNumberToObject(m, "sim_wall_s", sim_wall);
+  cJSON_AddNumberToObject(m, "simulation_wall_s", sim_wall);
   return m;
 }
 

@@ -20,4 +20,5 @@ const ios_sharing_policy_t ios_sharing_maxmin = {
     .params = NULL,
     .share = maxmin_share,
     .uncapped = 1,
+    .cap_only = 1,
 };
