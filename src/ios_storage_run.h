@@ -29,7 +29,8 @@ int ios_storage_scenario(const ios_scenario_t *s, int check);
  * its read bytes at its start, computes for its duration minus its dedicated I/O time, then writes its written
  * bytes. Writes requests.csv with the simulated columns (ios_request_io_t), results.json with the Table 3 metrics and
  * sim_bw_mean_Bps, est_bw_mean_Bps, sim_to_est_median, pfs_bw_mean_Bps, storage_io_bytes, pfs_io_bytes, overruns
- * (jobs whose I/O ended after their allocation), simulation_wall_s (s simulating), plus the engine's allocations.csv (and events.csv).
+ * (jobs whose I/O ended after their allocation), simulation_wall_s (s simulating), plus the engine's allocations.csv
+ * (and events.csv).
  * @return as ios_storage_scenario. */
 int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int check);
 
