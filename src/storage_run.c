@@ -325,20 +325,14 @@ int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int c
       snprintf(path, sizeof path, "%s/requests.csv", s->out_dir);
       rc = ios_storalloc_write_requests_csv(path, req, n, &plat, &r, io);
       cJSON *extra = rc == IOS_OK ? sim_metrics(req, n, &r, io, sim_wall) : NULL;
+      double sim = extra ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(extra, "sim_bw_mean_Bps")) : 0;
+      double est = extra ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(extra, "est_bw_mean_Bps")) : 0;
       if (rc == IOS_OK) rc = extra != NULL ? write_results(s, &plat, &o, &r, wall_since(&t0), extra) : IOS_ENOMEM;
       if (rc == IOS_OK) {
         print_summary(s, &plat, &o, &r, n);
-        double sim = 0, est = 0;
-        int k = 0;
-        for (int i = 0; i < n; i++)
-          if (r.req[i].status == IOS_REQ_ALLOCATED && io[i].time > 0) {
-            sim += io[i].bytes / io[i].time;
-            est += r.req[i].est_bw;
-            k++;
-          }
         printf("simulated I/O (SimGrid max-min over %s): %d jobs on the storage, mean bandwidth %.4g GB/s "
                "simulated vs %.4g GB/s estimated (StorAlloc's permanent regime); %d on the PFS\n",
-               s->platform, k, k ? sim / k / 1e9 : 0.0, k ? est / k / 1e9 : 0.0, n - r.m.allocated);
+               s->platform, r.m.allocated, sim / 1e9, est / 1e9, n - r.m.allocated);
         printf("%.3f s wall (%.3f s simulating); results in %s/\n", wall_since(&t0), sim_wall, s->out_dir);
       }
     }
