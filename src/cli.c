@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int ios_cli_is_help(const char *a) {
@@ -80,4 +81,10 @@ int ios_cli_add_set(cJSON *obj, const char *arg, const char *command, const char
   if (!ok) cJSON_Delete(v);
   free(name);
   return ok ? IOS_OK : IOS_ENOMEM;
+}
+
+double ios_cli_clock_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

@@ -12,6 +12,7 @@
  * from its next I/O operation (an operation in progress finishes where it started). */
 #include "ios_engine.h"
 #include "ios_arbiter.h"
+#include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_knowledge.h"
 #include "ios_sg.h"
@@ -123,7 +124,7 @@ typedef struct {
   double *rates;
   int vcap;
   ios_results_t *r;
-  struct timespec wall0;
+  double wall0; /* ios_cli_clock_s() at the start */
   double last_progress;
   double period;                       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
   const ios_sharing_policy_t *sharing; /* the policy deciding now (fairshare before t_begin in v2 mode) */
@@ -160,12 +161,6 @@ static engine_t E; /* one engine per process */
 
 static double now(void) {
   return simgrid_get_clock();
-}
-
-static double wall_since(const struct timespec *t0) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
 }
 
 static void push_event(int type, int app, transfer_t *t, unsigned gen) {
@@ -598,7 +593,7 @@ static void on_app_end(int j) {
 
 static void progress_line(int force) {
   if (!E.s->progress) return;
-  double wall = wall_since(&E.wall0);
+  double wall = ios_cli_clock_s() - E.wall0;
   if (!force && wall - E.last_progress < (isatty(2) ? 1.0 : 30.0)) return;
   E.last_progress = wall;
   fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s",
@@ -971,7 +966,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   int *placed = NULL;
   memset(&E, 0, sizeof E);
   memset(r, 0, sizeof *r);
-  clock_gettime(CLOCK_MONOTONIC, &E.wall0);
+  E.wall0 = ios_cli_clock_s();
   E.s = s;
   E.p = p;
   E.r = r;
@@ -1316,7 +1311,7 @@ overflow:
   r->rate_changes = E.rate_changes;
   r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
   ios_metrics_compute(w, p, profiles, r);
-  r->wall_time_s = wall_since(&E.wall0);
+  r->wall_time_s = ios_cli_clock_s() - E.wall0;
   if (close_csv(&E.al, E.al_tmp, s->out_dir, "allocations.csv") != IOS_OK) rc = IOS_EIO;
   if (close_csv(&E.ev, E.ev_tmp, s->out_dir, "events.csv") != IOS_OK) rc = IOS_EIO;
 

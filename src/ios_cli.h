@@ -27,6 +27,10 @@ int ios_cli_add_set(cJSON *obj, const char *arg, const char *command, const char
 /** Whether `a` asks for help (--help, -h, help). */
 int ios_cli_is_help(const char *a);
 
+/** Seconds on the monotonic clock (CLOCK_MONOTONIC): differences measure how long something took on the machine
+ * (wall time), never simulated time. */
+double ios_cli_clock_s(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int write_json(FILE *f, void *ctx) {
   char *text = cJSON_Print((const cJSON *)ctx);
@@ -117,12 +116,6 @@ static void print_summary(const ios_scenario_t *s, const ios_storage_t *plat, co
          m->max_fill_pct, m->disk_mean_allocs, m->disk_mean_allocs_sd, m->disk_max_allocs);
 }
 
-static double wall_since(const struct timespec *t0) {
-  struct timespec t1;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
-}
-
 int ios_storage_scenario(const ios_scenario_t *s, int check) {
   ios_storage_t plat = {0, 0, NULL, NULL};
   ios_storalloc_options_t o;
@@ -136,15 +129,14 @@ int ios_storage_scenario(const ios_scenario_t *s, int check) {
     printf("%s: ok — storage allocation of %d requests on %d nodes / %d disks, policy %s%s%s\n", s->file, n,
            plat.nnodes, plat.ndisks, o.policy->name, o.split ? ", split" : "", o.requeue ? ", requeue" : "");
   } else if (rc == IOS_OK) {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ios_cli_clock_s();
     ios_storalloc_result_t r;
     rc = ios_storalloc_run(&plat, req, n, &o, &r);
     if (rc == IOS_OK) {
       char path[4200];
       snprintf(path, sizeof path, "%s/requests.csv", s->out_dir);
       rc = ios_storalloc_write_requests_csv(path, req, n, &plat, &r, NULL);
-      if (rc == IOS_OK) rc = write_results(s, &plat, &o, &r, wall_since(&t0), NULL);
+      if (rc == IOS_OK) rc = write_results(s, &plat, &o, &r, ios_cli_clock_s() - t0, NULL);
       if (rc == IOS_OK) {
         print_summary(s, &plat, &o, &r, n);
         printf("%.3f s wall; results in %s/\n", r.wall_time_s, s->out_dir);
@@ -285,8 +277,7 @@ int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int c
            s->file, n, plat.nnodes, plat.ndisks, s->platform, o.policy->name, o.split ? ", split" : "",
            o.requeue ? ", requeue" : "");
   } else if (rc == IOS_OK) {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ios_cli_clock_s();
     ios_storalloc_result_t r;
     ios_workload_t w = {0, NULL};
     ios_results_t er;
@@ -310,10 +301,9 @@ int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int c
     es.window_begin = es.window_end = NAN;
     es.window_v2 = 0;
     es.stop_at_end = 0;
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = ios_cli_clock_s();
     if (rc == IOS_OK) rc = ios_engine_run(&es, p, &w, &er);
-    double sim_wall = wall_since(&t1);
+    double sim_wall = ios_cli_clock_s() - t1;
     if (rc == IOS_OK && !er.complete) {
       ios_diag_set(s->file, "storage", "the simulation stopped before every job completed (a bug): report it");
       rc = IOS_EINTERNAL;
@@ -327,13 +317,14 @@ int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int c
       cJSON *extra = rc == IOS_OK ? sim_metrics(req, n, &r, io, sim_wall) : NULL;
       double sim = extra ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(extra, "sim_bw_mean_Bps")) : 0;
       double est = extra ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(extra, "est_bw_mean_Bps")) : 0;
-      if (rc == IOS_OK) rc = extra != NULL ? write_results(s, &plat, &o, &r, wall_since(&t0), extra) : IOS_ENOMEM;
+      if (rc == IOS_OK)
+        rc = extra != NULL ? write_results(s, &plat, &o, &r, ios_cli_clock_s() - t0, extra) : IOS_ENOMEM;
       if (rc == IOS_OK) {
         print_summary(s, &plat, &o, &r, n);
         printf("simulated I/O (SimGrid max-min over %s): %d jobs on the storage, mean bandwidth %.4g GB/s "
                "simulated vs %.4g GB/s estimated (StorAlloc's permanent regime); %d on the PFS\n",
                s->platform, r.m.allocated, sim / 1e9, est / 1e9, n - r.m.allocated);
-        printf("%.3f s wall (%.3f s simulating); results in %s/\n", wall_since(&t0), sim_wall, s->out_dir);
+        printf("%.3f s wall (%.3f s simulating); results in %s/\n", ios_cli_clock_s() - t0, sim_wall, s->out_dir);
       }
     }
     ios_results_free(&er);

@@ -1,5 +1,6 @@
 /* iosim — StorAlloc's storage request scheduler and its Table 3 metrics (see ios_storalloc.h, docs/storalloc.md). */
 #include "ios_storalloc.h"
+#include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
 
@@ -348,12 +349,6 @@ static void finish_metrics(run_t *x, int n) {
   m->served_share = m->sum_cap > 0 ? m->allocated_volume / m->sum_cap : 0;
 }
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int schedule(run_t *x, int n) {
   slot_t *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
   if (order == NULL) return IOS_ENOMEM;
@@ -393,7 +388,7 @@ int ios_storalloc_run(const ios_storage_t *s, const ios_request_t *req, int n, c
   if (out == NULL) return IOS_EINVAL;
   int rc = check_inputs(s, req, n, o);
   if (rc != IOS_OK) return rc;
-  double t0 = now_s(), threshold = o->split ? o->split_threshold : 0;
+  double t0 = ios_cli_clock_s(), threshold = o->split ? o->split_threshold : 0;
   ios_storalloc_result_t r = {0};
   run_t x = {.s = s, .req = req, .o = o, .r = &r};
   r.nrequests = n;
@@ -454,7 +449,7 @@ int ios_storalloc_run(const ios_storage_t *s, const ios_request_t *req, int n, c
     ios_storalloc_result_free(&r);
     return rc;
   }
-  r.wall_time_s = now_s() - t0;
+  r.wall_time_s = ios_cli_clock_s() - t0;
   *out = r;
   return IOS_OK;
 }

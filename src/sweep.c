@@ -37,12 +37,6 @@ static void on_signal(int sig) {
   interrupted = sig;
 }
 
-static double mono(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
   (void)sb;
   (void)flag;
@@ -298,7 +292,7 @@ static int finish_run(const char *runs_dir, const ios_campaign_point_t *pt, cons
   cJSON_AddNumberToObject(run, "index", pt->index);
   cJSON_AddStringToObject(run, "status", ok && cJSON_IsString(status) ? status->valuestring : "failed");
   cJSON_AddNumberToObject(run, "exit_code", WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
-  cJSON_AddNumberToObject(run, "wall_time_s", mono() - ch->t0);
+  cJSON_AddNumberToObject(run, "wall_time_s", ios_cli_clock_s() - ch->t0);
   cJSON_AddStringToObject(run, "error", err);
   cJSON_Delete(results);
   snprintf(path, sizeof path, "%s/run.json", ch->tmp);
@@ -326,7 +320,7 @@ static void fmt_duration(char *buf, size_t n, double s) {
 static void progress(int done, int total, int skipped, int failed, int running, double t0, int force) {
   static double last;
   int tty = isatty(2);
-  double t = mono();
+  double t = ios_cli_clock_s();
   if (!force && !tty && t - last < 10.0) return;
   last = t;
   char el[32], eta[32];
@@ -575,7 +569,7 @@ int ios_sweep_main(int argc, char **argv) {
           shard_n > 1 ? " in this shard" : "", ntodo, jobs, out);
   child_t *kids = calloc((size_t)jobs, sizeof *kids);
   int running = 0, next = 0, done = skipped, internal = 0;
-  double t0 = mono();
+  double t0 = ios_cli_clock_s();
   if (kids == NULL) internal = 1;
   while (!internal && !interrupted && (next < ntodo || running > 0)) {
     while (!interrupted && running < jobs && next < ntodo) {
@@ -599,7 +593,7 @@ int ios_sweep_main(int argc, char **argv) {
       }
       cJSON_Delete(scen);
       ch->point = todo[next++];
-      ch->t0 = mono();
+      ch->t0 = ios_cli_clock_s();
       ch->pid = spawn(self, ch->tmp);
       if (ch->pid < 0) {
         fprintf(stderr, "\niosim: error: cannot start a run (%s)\n", strerror(errno));
