@@ -68,6 +68,9 @@ typedef struct {
   double def;              /**< default value */
   const char *unit;        /**< "s", "bytes", "" ... */
   const char *description; /**< one line */
+  double lo, hi;           /**< accepted range [lo, hi] when lo < hi (checked at load: a value outside is refused
+                                with a message naming the parameter); lo == hi == 0: any finite number */
+  int integer;             /**< 1: the value must be an integer (a count, a 0/1 switch) */
 } ios_param_spec_t;
 
 /** Parameter values, in the order of the policy's ios_param_spec_t array. */

@@ -2,6 +2,7 @@
 #include "ios_campaign.h"
 #include "ios_diag.h"
 #include "ios_scenario.h"
+#include "ios_value.h"
 
 #include <errno.h>
 #include <math.h>
@@ -172,6 +173,7 @@ static int parse_axes(ios_campaign_t *c) {
   const char *file = c->file;
   const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(c->campaign, "seeds");
   if (seeds != NULL) {
+    if (ios_value_object(seeds, "{\"from\": 1, \"count\": 20}", file, "seeds") != IOS_OK) return IOS_EINVAL;
     const cJSON *item;
     cJSON_ArrayForEach(item, seeds) {
       if (strcmp(item->string, "from") != 0 && strcmp(item->string, "count") != 0) {
@@ -369,6 +371,21 @@ static int expand(ios_campaign_t *c) {
   return rc;
 }
 
+/* A campaign name that is safe as a directory name and in a shell script: [A-Za-z0-9._-]{1,100}, not "." or "..". */
+static int safe_name(const cJSON *name) {
+  if (!cJSON_IsString(name)) return 0;
+  const char *n = name->valuestring;
+  size_t len = strlen(n);
+  if (len == 0 || len > 100 || strcmp(n, ".") == 0 || strcmp(n, "..") == 0) return 0;
+  for (size_t i = 0; i < len; i++) {
+    char ch = n[i];
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+          ch == '-'))
+      return 0;
+  }
+  return 1;
+}
+
 static int finish_load(ios_campaign_t *c) {
   const cJSON *item;
   cJSON_ArrayForEach(item, c->campaign) {
@@ -383,8 +400,13 @@ static int finish_load(ios_campaign_t *c) {
     }
   }
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  if (name != NULL && !cJSON_IsString(name)) {
-    ios_diag_set(c->file, "name", "must be a string");
+  if (name != NULL && !safe_name(name)) {
+    char text[64];
+    ios_value_text(name, text, sizeof text);
+    ios_diag_set(c->file, "name",
+                 "is %s: give a string of 1 to 100 letters, digits, '.', '_' or '-', not \".\" or \"..\" (it names "
+                 "the output directory and the Slurm jobs), e.g. \"sharing-ioload\"",
+                 text);
     return IOS_EINVAL;
   }
   const cJSON *set = cJSON_GetObjectItemCaseSensitive(c->campaign, "set"), *fixed;
@@ -416,7 +438,7 @@ static cJSON *parse_json_file(const char *path, const char *what, const char *fi
     ios_diag_set(path, field, "cannot read the %s (%s): check the path", what, strerror(errno));
     return NULL;
   }
-  cJSON *j = cJSON_Parse(text);
+  cJSON *j = cJSON_ParseWithOpts(text, NULL, 1);
   free(text);
   if (!cJSON_IsObject(j)) {
     ios_diag_set(path, field, "is not a JSON object: fix the %s's syntax (a missing comma, quote or brace?)", what);

@@ -1,6 +1,9 @@
 /* iosim — FORGE MareNostrum 4 profiles (IPDPS'21 §2, Bez et al.) and the RR-9549 §5.3 workload generator. */
 #include "ios_workload.h"
 #include "ios_diag.h"
+#include "ios_gen.h"
+#include "ios_scenario.h"
+#include "ios_value.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,9 +13,17 @@
 
 #define MIB 1048576.0
 
+/* The FORGE CSV's columns: clients (compute nodes), then five we skip, then the bandwidths in MiB/s. */
+static const ios_num_spec_t spec_clients = {1, 1e6, 0, 1, IOS_UNIT_NONE, "clients: the pattern's compute nodes"};
+static const ios_num_spec_t spec_any = {-1e300, 1e300, 0, 0, IOS_UNIT_NONE, "a number"};
+static const ios_num_spec_t spec_mib = {
+    0, 1e12, 1, 0, IOS_UNIT_NONE, "a measured bandwidth in MiB/s (a pattern that moved no data has no profile)"};
+
 int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t **profiles_out) {
   static const int counts[5] = {0, 1, 2, 4, 8};
-  FILE *f = fopen(file, "r");
+  static const char *const names[11] = {"clients", "processes", "layout",  "spatiality", "request_KiB", "odirect",
+                                        "bw_0ion", "bw_1ion",   "bw_2ion", "bw_4ion",    "bw_8ion"};
+  FILE *f = ios_open_input(file);
   if (f == NULL) {
     ios_diag_set(file, "workload.generator.profiles", "cannot read the FORGE profiles (%s): check IOSIM_DATA_DIR",
                  strerror(errno));
@@ -25,26 +36,30 @@ int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t 
   ios_profile_t *prof = NULL;
   while (rc == IOS_OK && getline(&line, &cap, f) != -1) {
     if (++lineno == 1) continue; /* header */
+    line[strcspn(line, "\r\n")] = '\0';
+    if (line[strspn(line, " \t")] == '\0') continue; /* blank line */
     double v[11];
-    char *s = line, *end;
+    char *save = NULL, *cell = strtok_r(line, ",", &save);
     int k = 0;
-    for (; k < 11; k++) {
-      v[k] = strtod(s, &end);
-      if (end == s || !isfinite(v[k])) break;
-      s = *end == ',' ? end + 1 : end;
+    for (; k < 11 && cell != NULL && rc == IOS_OK; k++, cell = strtok_r(NULL, ",", &save)) {
+      char where[64];
+      snprintf(where, sizeof where, "line %d, column %s", lineno, names[k]);
+      rc = ios_value_number_text(cell, k == 0 ? &spec_clients : k >= 6 ? &spec_mib : &spec_any, file, where, &v[k]);
     }
-    if (k < 11 || v[0] < 1) {
+    if (rc != IOS_OK) break;
+    if (k < 11) { /* more columns (n_reps_0/1/2/4/8) are ignored */
       char where[32];
       snprintf(where, sizeof where, "line %d", lineno);
       ios_diag_set(file, where,
-                   "expected 11 numeric columns (clients .. bw_8ion): is this the FORGE per-pattern "
-                   "mean CSV mn4_189_patterns_mean_bw_by_ionodes.csv?");
+                   "has %d columns, expected 11 numeric columns (clients .. bw_8ion) first: is this the FORGE "
+                   "per-pattern mean CSV mn4_189_patterns_mean_bw_by_ionodes.csv?",
+                   k);
       rc = IOS_EINVAL;
       break;
     }
     if (n == room) {
       room = room ? 2 * room : 256;
-      int *nn = realloc(nodes, sizeof *nn * (size_t)room);
+      int *nn = room <= 10000000 ? realloc(nodes, sizeof *nn * (size_t)room) : NULL;
       ios_profile_t *pp = nn ? realloc(prof, sizeof *pp * (size_t)room) : NULL;
       if (nn) nodes = nn;
       if (pp == NULL) {
@@ -94,37 +109,24 @@ double ios_rr9549_bound(double c) {
   return 0.5 * (lo + hi);
 }
 
-static int number(const cJSON *g, const char *key, double def, double *out) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(g, key);
-  if (v == NULL) {
-    *out = def;
-    return IOS_OK;
-  }
-  if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) return IOS_EINVAL;
-  *out = v->valuedouble;
-  return IOS_OK;
-}
-
 /* RR-9549 §5.3 over FORGE patterns: K patterns drawn without replacement (IPDPS'21 §3.2), each keeping its node
  * count and measured profile; p ~ U{phases_min..phases_max}; X ~ U[0, b] with log(1+b) = b·Θ·N/K; T_cpu + T_io(1) =
  * horizon H; V_io = H·b_j(1)/(1+X), T_cpu = H·(1 − 1/(1+X)); p equal phases of work then I/O. N is the platform's
  * pool size unless "resources" fixes it (so one workload can be replayed on platforms of different sizes). */
 int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w) {
-  static const char *const keys[] = {"kind",       "profiles",   "count",     "io_load", "horizon_s",
-                                     "phases_min", "phases_max", "resources", NULL};
-  const cJSON *item;
-  cJSON_ArrayForEach(item, g) {
-    int ok = 0;
-    for (int k = 0; keys[k] != NULL; k++)
-      ok |= strcmp(item->string, keys[k]) == 0;
-    if (!ok) {
-      ios_diag_set(file, "workload.generator",
-                   "unknown field '%s'; valid: kind, profiles, count, io_load, horizon_s, phases_min, phases_max, "
-                   "resources",
-                   item->string);
-      return IOS_EINVAL;
-    }
-  }
+  enum { P_COUNT, P_LOAD, P_HORIZON, P_PMIN, P_PMAX, P_RES, NP };
+  static const double max_phases = 5e7; /* phases of the whole workload (800 MB) */
+  ios_gen_param_t params[NP] = {
+      {"count", 16, 1, 1e6, 0, 1, "K, the number of applications (patterns drawn from the dataset)"},
+      {"io_load", 0.5, 0, 1e6, 1, 0, "Θ, the target I/O-load (RR-9549 §5.3; Θ·N/K < 1)"},
+      {"horizon_s", 5000, 0, 1e9, 1, 0, "H in s, T_cpu + T_io(1) of every application"},
+      {"phases_min", 2, 1, 1e7, 0, 1, "the fewest work/I/O iterations of an application"},
+      {"phases_max", 20, 1, 1e7, 0, 1, "the most work/I/O iterations of an application (>= phases_min)"},
+      {"resources", p->nres > 0 ? p->nres : 1, 1, 1e6, 0, 1, "N, the pool size (default: the platform's)"},
+  };
+  static const char *const strings[] = {"profiles", NULL};
+  ios_gen_ctx_t c = {file, "workload.generator", "."};
+  double val[NP];
   const cJSON *kind = cJSON_GetObjectItemCaseSensitive(g, "kind");
   if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "rr9549") != 0) {
     ios_diag_set(file, "workload.generator.kind",
@@ -133,14 +135,26 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
                  "(TAPP-IO striping jobs)");
     return IOS_EINVAL;
   }
-  double K, theta, H, pmin, pmax, N;
-  if (number(g, "count", 16, &K) || number(g, "io_load", 0.5, &theta) || number(g, "horizon_s", 5000, &H) ||
-      number(g, "phases_min", 2, &pmin) || number(g, "phases_max", 20, &pmax) || number(g, "resources", p->nres, &N) ||
-      K < 1 || K != floor(K) || !(theta > 0) || !(H > 0) || pmin < 1 || pmax < pmin || pmin != floor(pmin) ||
-      pmax != floor(pmax) || N < 1 || N != floor(N)) {
-    ios_diag_set(file, "workload.generator",
-                 "count (integer >= 1), io_load (> 0), horizon_s (> 0), phases_min <= phases_max (integers >= 1), "
-                 "resources (integer >= 1, default: the platform's pool size) must be numbers in range");
+  if (ios_gen_read_params(g, &c, "rr9549", params, NP, strings, val) != IOS_OK) return IOS_EINVAL;
+  double K = val[P_COUNT], theta = val[P_LOAD], H = val[P_HORIZON], pmin = val[P_PMIN], pmax = val[P_PMAX],
+         N = val[P_RES];
+  if (pmax < pmin) {
+    ios_diag_set(file, "workload.generator.phases_max", "is %g but phases_min is %g: give phases_min <= phases_max",
+                 pmax, pmin);
+    return IOS_EINVAL;
+  }
+  if (2 * K * pmax > max_phases) {
+    ios_diag_set(file, "workload.generator.phases_max",
+                 "is %g: %g applications of up to %g iterations could hold %g phases, more than %g; lower phases_max "
+                 "or count",
+                 pmax, K, pmax, 2 * K * pmax, max_phases);
+    return IOS_EINVAL;
+  }
+  const cJSON *pf = cJSON_GetObjectItemCaseSensitive(g, "profiles");
+  if (pf != NULL && !cJSON_IsString(pf)) {
+    char text[64];
+    ios_value_text(pf, text, sizeof text);
+    ios_diag_set(file, "workload.generator.profiles", "is %s: give the path of the FORGE CSV (a string)", text);
     return IOS_EINVAL;
   }
   double b = ios_rr9549_bound(theta * N / K);
@@ -149,7 +163,6 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
                  "Θ·N/K = %g·%g/%g must be < 1 for RR-9549 §5.3: lower io_load or use more applications", theta, N, K);
     return IOS_EINVAL;
   }
-  const cJSON *pf = cJSON_GetObjectItemCaseSensitive(g, "profiles");
   char *path = ios_expand_path(cJSON_IsString(pf) ? pf->valuestring
                                                   : "${IOSIM_DATA_DIR}/bez-forge-evaluation/"
                                                     "mn4_189_patterns_mean_bw_by_ionodes.csv",

@@ -71,7 +71,7 @@ static int split_csv(char *line, char **fields, int max) {
 typedef int (*row_fn)(void *ctx, const double *values, char *const *text, const char *path, int lineno);
 
 static int read_csv(const char *path, const char *const *cols, const int *numeric, int ncols, row_fn row, void *ctx) {
-  FILE *f = fopen(path, "r");
+  FILE *f = ios_open_input(path);
   if (f == NULL) {
     ios_diag_set(path, "workload.generator.data",
                  "cannot read the APEX data (%s): set IOSIM_DATA_DIR to the folder holding apex-workflows/, or give "

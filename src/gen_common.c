@@ -3,6 +3,7 @@
 #include "ios_diag.h"
 #include "ios_gen.h"
 #include "ios_units.h"
+#include "ios_value.h"
 
 #include <errno.h>
 #include <math.h>
@@ -31,6 +32,12 @@ int ios_gen_read_params(const cJSON *g, const ios_gen_ctx_t *c, const char *kind
     len += (size_t)snprintf(valid + len, sizeof valid - len, ", %s", params[k].name);
   for (int k = 0; strings != NULL && strings[k] != NULL && len < sizeof valid; k++)
     len += (size_t)snprintf(valid + len, sizeof valid - len, ", %s", strings[k]);
+  if (!cJSON_IsObject(g)) {
+    char text[64];
+    ios_value_text(g, text, sizeof text);
+    ios_diag_set(c->file, c->obj, "is %s: give an object such as {\"kind\": \"%s\"}", text, kind);
+    return IOS_EINVAL;
+  }
   const cJSON *item;
   cJSON_ArrayForEach(item, g) {
     int ok = strcmp(item->string, "kind") == 0;

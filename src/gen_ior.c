@@ -48,6 +48,13 @@ int ios_ior_generate(const cJSON *g, const char *file, ios_workload_t *out) {
                  "must name a striping policy: lustre-default, optimized-striping or bpio");
     return IOS_EINVAL;
   }
+  if (v[P_WRITES] + v[P_BG] * v[P_BG_WRITES] > 5e7) {
+    ios_diag_set(file, "workload.generator.background_writes",
+                 "is %g: %g background jobs of %g writes would hold more than 5e7 I/O phases; lower background or "
+                 "background_writes",
+                 v[P_BG_WRITES], v[P_BG], v[P_BG_WRITES]);
+    return IOS_EINVAL;
+  }
   ios_workload_t w = {0, NULL};
   rc = add_job(&w, "ior", (int)v[P_NODES], v[P_BYTES], (int)v[P_WRITES], NULL);
   for (int k = 0; rc == IOS_OK && k < (int)v[P_BG]; k++) {

@@ -56,7 +56,7 @@ static const char *family_of(const char *app) {
 static int read_pivot(const char *dir, kernel_t *k, int *nk) {
   char path[4200];
   snprintf(path, sizeof path, "%s/bandwidth_pivot.csv", dir);
-  FILE *f = fopen(path, "r");
+  FILE *f = ios_open_input(path);
   if (f == NULL) {
     ios_diag_set(path, "workload.generator.data",
                  "cannot read the kernels' bandwidths (%s): set IOSIM_DATA_DIR to the folder holding "
@@ -75,10 +75,14 @@ static int read_pivot(const char *dir, kernel_t *k, int *nk) {
     double bw[5];
     if (sscanf(line, "%7[^,],%63[^,],%d,%d,%lf,%lf,%lf,%lf,%lf", code, app, &x.nodes, &x.procs, &bw[0], &bw[1], &bw[2],
                &bw[3], &bw[4]) != 9 ||
-        x.nodes < 1 || *nk == NKERNELS) {
+        x.nodes < 1 || x.nodes > 10000000 || x.procs < 1 || *nk == NKERNELS || !(bw[0] > 0 && bw[0] < 1e12) ||
+        !(bw[1] > 0 && bw[1] < 1e12) || !(bw[2] > 0 && bw[2] < 1e12) || !(bw[3] > 0 && bw[3] < 1e12) ||
+        !(bw[4] > 0 && bw[4] < 1e12)) {
       char where[32];
       snprintf(where, sizeof where, "line %d", lineno);
-      ios_diag_set(path, where, "expected code,app,nodes,procs,bw0,bw1,bw2,bw4,bw8 (9 kernels at most)");
+      ios_diag_set(path, where,
+                   "expected code,app,nodes,procs,bw0,bw1,bw2,bw4,bw8 with nodes and procs >= 1 and bandwidths in (0, "
+                   "1e12) MB/s (9 kernels at most)");
       rc = IOS_EINVAL;
       break;
     }
@@ -102,7 +106,7 @@ static int read_pivot(const char *dir, kernel_t *k, int *nk) {
 static int fit_runtimes(const char *dir, kernel_t *k, int nk) {
   char path[4200];
   snprintf(path, sizeof path, "%s/runtime.csv", dir);
-  FILE *f = fopen(path, "r");
+  FILE *f = ios_open_input(path);
   if (f == NULL) {
     ios_diag_set(path, "workload.generator.data", "cannot read the kernels' runtimes (%s)", strerror(errno));
     return IOS_EIO;

@@ -96,6 +96,12 @@ static int node_kind(const cJSON *n, const char *file, const char *where, ios_st
                  "must be an integer in [1, 100000] (nodes of this kind; disks per node)");
     return IOS_EINVAL;
   }
+  if (cnt * nd > 1000000) {
+    ios_diag_set(file, at(w, sizeof w, where, "disks"),
+                 "is %g with count %g: %g disks of one kind, more than 1000000; lower count or disks", nd, cnt,
+                 cnt * nd);
+    return IOS_EINVAL;
+  }
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(n, "bandwidth");
   if (v != NULL &&
       json_quantity(v, ios_parse_bandwidth, file, at(w, sizeof w, where, "bandwidth"), "\"200Gbps\"", &bw) != IOS_OK)
@@ -362,7 +368,7 @@ static int parse_field(int c, const char *text, double *out) {
 
 int ios_storalloc_read_trace(const char *path, ios_request_t **out, int *n, int *skipped) {
   if (path == NULL || out == NULL || n == NULL) return IOS_EINVAL;
-  FILE *f = fopen(path, "r");
+  FILE *f = ios_open_input(path);
   if (f == NULL) {
     ios_diag_set(path, NULL, "cannot read the request trace (%s): check the path", strerror(errno));
     return IOS_EIO;
@@ -551,7 +557,7 @@ typedef struct {
 
 static int load_tokio(const char *path, tokio_job_t **out, int *n) {
   static const char *const cols[] = {"nprocs", "walltime_s", "bytes_read", "bytes_written", "agg_perf_MiBps"};
-  FILE *f = fopen(path, "r");
+  FILE *f = ios_open_input(path);
   if (f == NULL) {
     ios_diag_set(path, "generator.data",
                  "cannot read the TOKIO-ABC job summaries (%s): set IOSIM_DATA_DIR to the folder holding tokio-abc/, "

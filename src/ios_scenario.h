@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ios_policy.h"
 #include "ios_striping.h"
@@ -44,6 +45,8 @@ typedef struct {
   int window_v2;          /**< window.mode "v2": FairShare over the window's first half, the policy and the
                                objectives over the second (the RR-9502 reference simulator's v2 windows) */
   double tick_s;          /**< controller.tick_s: periodic decision period in s, 0 = none */
+  int flows_simgrid;      /**< engine.flows "simgrid": every transfer is a SimGrid flow, no direct computation of
+                               transfers whose rates no link can bind (docs/engine.md) */
   int queue;              /**< queue.enabled: jobs wait in a FIFO queue for free compute nodes (IPDPS'21 §5.3) */
   int backfill;           /**< queue.backfill: a waiting job that fits may start before the queue's head */
   int rearbitrate;        /**< queue.rearbitrate: 0 auto (the allocation policy's keeps_running), 1 all, 2 new */
@@ -87,7 +90,12 @@ int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path);
 /** Frees what the scenario owns. */
 void ios_scenario_free(ios_scenario_t *s);
 
-/** Reads a whole file into a NUL-terminated buffer the caller frees. @return NULL (errno set) on failure. */
+/** Opens an input file for reading ("rb"); a directory is refused with errno EISDIR (fopen would accept it and the
+ * first read would fail with a misleading error). @return NULL (errno set) on failure. */
+FILE *ios_open_input(const char *path);
+
+/** Reads a whole file (at most 256 MiB; also a pipe or a device) into a NUL-terminated buffer the caller frees.
+ * @return NULL (errno set: EISDIR for a directory, EFBIG when too large) on failure. */
 char *ios_read_file(const char *path, long *len_out);
 
 /** Expands ${IOSIM_DATA_DIR} in a path into a newly allocated string. @return NULL with ios_diag_message() set

@@ -8,7 +8,8 @@
 extern "C" {
 #endif
 
-/** Parses a size into bytes. @return 0, or IOS_EINVAL (bad syntax, unknown unit, negative, NaN/inf); out untouched. */
+/** Parses a size into bytes. @return 0, or IOS_EINVAL (bad syntax, unknown unit, negative, NaN/inf, or a value
+ * that overflows to infinity once converted, e.g. "1e308GiB"); out untouched. */
 int ios_parse_bytes(const char *text, double *out);
 /** Parses a bandwidth into bytes/s ("B/s", "Bps", "bps" bits/s, with prefixes). Same errors. */
 int ios_parse_bandwidth(const char *text, double *out);

@@ -3,12 +3,14 @@
 #include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_platgen.h"
+#include "ios_value.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Every field and its default. null = "no value" (any type accepted). */
@@ -23,6 +25,7 @@ static const char defaults_json[] =
     "\"window\": {\"length_fraction\": 1, \"begin_s\": null, \"end_s\": null,"
     "  \"stop_at_end\": false, \"mode\": \"v1\"},"
     "\"controller\": {\"tick_s\": 0},"
+    "\"engine\": {\"flows\": \"auto\"},"
     "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
     "\"knowledge\": {\"profiles\": \"exact\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
     "\"storage\": null,"
@@ -31,26 +34,70 @@ static const char defaults_json[] =
     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
     "}";
 
+/* Fields whose default is null ("no value"), with the types a user may give instead (besides null). */
+static const struct {
+  const char *path;
+  int types; /* bits: 1 string, 2 number, 4 object */
+  const char *need;
+} null_fields[] = {
+    {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
+    {"workload.generator", 4, "a generator object, e.g. {\"kind\": \"rr9549\"}"},
+    {"workload.only", 1, "the name of one application to keep (string)"},
+    {"window.begin_s", 3, "the window's start in s (a number or a duration string such as \"10min\")"},
+    {"window.end_s", 3, "the window's end in s (a number or a duration string such as \"2h\")"},
+    {"storage", 4, "a storage-allocation object (docs/storalloc.md)"},
+    {"striping", 4, "a striping object, e.g. {\"policy\": \"bpio\", \"layout\": \"fpp\"}"},
+    {NULL, 0, NULL},
+};
+
 /* Fields holding file paths (resolved against the scenario's directory). */
 static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
                                           "workload.generator.data", NULL};
 
-char *ios_read_file(const char *path, long *len_out) {
+/* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
+#define READ_MAX ((long)1 << 28)
+
+FILE *ios_open_input(const char *path) {
   FILE *f = fopen(path, "rb");
+  struct stat st;
+  if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
+  return f;
+}
+
+char *ios_read_file(const char *path, long *len_out) {
+  FILE *f = ios_open_input(path);
   if (f == NULL) return NULL;
   char *buf = NULL;
-  long len = -1;
-  if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-    buf = malloc((size_t)len + 1);
-    if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-      free(buf);
-      buf = NULL;
+  long len = 0, cap = 0;
+  int err = 0;
+  for (;;) { /* read until EOF: also works for pipes and devices, whose size is unknown */
+    if (len + 1 >= cap) {
+      long ncap = cap ? 2 * cap : 65536;
+      char *nb = ncap <= READ_MAX + 1 ? realloc(buf, (size_t)ncap) : NULL;
+      if (nb == NULL) {
+        err = ncap <= READ_MAX + 1 ? ENOMEM : EFBIG;
+        break;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t got = fread(buf + len, 1, (size_t)(cap - 1 - len), f);
+    len += (long)got;
+    if (got == 0) {
+      if (ferror(f)) err = errno != 0 ? errno : EIO;
+      break;
     }
   }
-  int saved = errno;
   fclose(f);
-  errno = saved;
-  if (buf == NULL) return NULL;
+  if (err != 0) {
+    free(buf);
+    errno = err;
+    return NULL;
+  }
   buf[len] = '\0';
   if (len_out != NULL) *len_out = len;
   return buf;
@@ -121,6 +168,12 @@ static const char *type_name(const cJSON *v) {
   return "null";
 }
 
+/* Whether a dotted key is well formed: non-empty names separated by single dots, shorter than 256 characters. */
+static int valid_key(const char *key) {
+  size_t n = strlen(key);
+  return n > 0 && n < 256 && key[0] != '.' && key[n - 1] != '.' && strstr(key, "..") == NULL;
+}
+
 /* Merges `user` into `def` (both objects), checking names and types. `path` is the dotted path of def. */
 static int merge(cJSON *def, const cJSON *user, const char *path, const char *file) {
   const cJSON *u;
@@ -144,6 +197,24 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
       continue;
     }
     int platform_spec = strcmp(child, "platform") == 0 && cJSON_IsObject(u); /* a parametric platform family */
+    if (d != NULL && !cJSON_IsNull(d) && cJSON_IsNull(u)) {
+      char def[64];
+      ios_value_text(d, def, sizeof def);
+      ios_diag_set(file, child, "is null but must be %s: remove the field to get its default (%s; docs/scenario.md)",
+                   type_name(d), def);
+      return IOS_EINVAL;
+    }
+    if (d != NULL && cJSON_IsNull(d) && !cJSON_IsNull(u)) {
+      for (int i = 0; null_fields[i].path != NULL; i++)
+        if (strcmp(child, null_fields[i].path) == 0 &&
+            !((null_fields[i].types & 1 && cJSON_IsString(u)) || (null_fields[i].types & 2 && cJSON_IsNumber(u)) ||
+              (null_fields[i].types & 4 && cJSON_IsObject(u)))) {
+          char text[64];
+          ios_value_text(u, text, sizeof text);
+          ios_diag_set(file, child, "is %s (%s): give %s, or null", text, type_name(u), null_fields[i].need);
+          return IOS_EINVAL;
+        }
+    }
     if (d != NULL && !platform_spec && !cJSON_IsNull(d) && !cJSON_IsNull(u) &&
         ((cJSON_IsBool(d) != cJSON_IsBool(u)) || (cJSON_IsNumber(d) && !cJSON_IsNumber(u)) ||
          (cJSON_IsString(d) && !cJSON_IsString(u)) || (cJSON_IsArray(d) && !cJSON_IsArray(u)) ||
@@ -220,9 +291,13 @@ static int apply_set(cJSON *user, const char *assignment) {
   }
   char key[256];
   snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
-  const char *text = eq + 1;
-  cJSON *value = cJSON_Parse(text);
-  if (value == NULL) value = cJSON_CreateString(text);
+  if (!valid_key(key)) {
+    ios_diag_set("--set", key,
+                 "is not a dotted field name: write names separated by single dots, e.g. --set "
+                 "sharing.policy=fcfs or --set seed=3");
+    return IOS_EINVAL;
+  }
+  cJSON *value = ios_value_from_cli(eq + 1); /* "50GBps", "1N1D": strings, as they would be in the file */
   if (value == NULL) return IOS_ENOMEM;
   return set_tree(user, key, value, "");
 }
@@ -242,6 +317,7 @@ static int apply_set(cJSON *user, const char *assignment) {
 static int read_params(cJSON *obj, const char *family, const char *policy, int nparams, const ios_param_spec_t *specs,
                        ios_params_t *p, const char *file) {
   ios_params_defaults(nparams, specs, p);
+  if (ios_value_object(obj, "{\"policy\": \"fairshare\"}", file, family) != IOS_OK) return IOS_EINVAL;
   const cJSON *item;
   cJSON_ArrayForEach(item, obj) {
     if (strcmp(item->string, "policy") == 0 || (strcmp(family, "striping") == 0 && strcmp(item->string, "layout") == 0))
@@ -261,11 +337,15 @@ static int read_params(cJSON *obj, const char *family, const char *policy, int n
                    nparams ? names : "(none)");
       return IOS_EINVAL;
     }
-    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble)) {
-      ios_diag_set(file, where, "must be a number (%s)", specs[found].description);
-      return IOS_EINVAL;
+    const ios_param_spec_t *ps = &specs[found];
+    ios_num_spec_t spec = {-1e300, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
+    if (ps->lo < ps->hi) {
+      spec.lo = ps->lo;
+      spec.hi = ps->hi;
     }
-    p->v[found] = item->valuedouble;
+    if (strcmp(ps->unit, "s") == 0) spec.unit = IOS_UNIT_DURATION;
+    if (strcmp(ps->unit, "bytes") == 0) spec.unit = IOS_UNIT_BYTES;
+    if (ios_value_number(item, &spec, file, where, &p->v[found]) != IOS_OK) return IOS_EINVAL;
   }
   for (int i = 0; i < nparams; i++)
     if (cJSON_GetObjectItemCaseSensitive(obj, specs[i].name) == NULL &&
@@ -283,6 +363,43 @@ static const char *policy_name(const cJSON *root, const char *family, const char
   }
   return name->valuestring;
 }
+
+/* Checks the platform path before SimGrid's parser sees it: not empty, not a directory. */
+static int check_platform_path(const char *path, const char *file) {
+  struct stat st;
+  const char *base = strrchr(path, '/');
+  if (path[0] == '\0' || (base != NULL && base[1] == '\0')) {
+    ios_diag_set(file, "platform",
+                 "is empty or a directory name: give the path of a SimGrid platform XML file, e.g. "
+                 "\"platforms/pfs-single.xml\"");
+    return IOS_EINVAL;
+  }
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ios_diag_set(file, "platform", "'%s' is a directory: give the path of a SimGrid platform XML file in it", path);
+    return IOS_EINVAL;
+  }
+  return IOS_OK;
+}
+
+/* Number rules of the scenario's own fields. */
+static const ios_num_spec_t spec_fraction = {0,
+                                             1e6,
+                                             1,
+                                             0,
+                                             IOS_UNIT_NONE,
+                                             "window.length_fraction (1 = up to the shortest dedicated application "
+                                             "length)"};
+static const ios_num_spec_t spec_window = {0, IOS_VALUE_MAX_DURATION, 0,
+                                           0, IOS_UNIT_DURATION,      "a time of the simulation in s"};
+static const ios_num_spec_t spec_tick = {
+    0, IOS_VALUE_MAX_DURATION, 0,
+    0, IOS_UNIT_DURATION,      "the period of the controller's periodic decisions in s, 0 = none"};
+static const ios_num_spec_t spec_degree = {0, 6, 0, 1, IOS_UNIT_NONE, "the degree of the fitted polynomial"};
+static const ios_num_spec_t spec_flat = {
+    0, 0.999999, 0, 0, IOS_UNIT_NONE, "the relative bandwidth variation in [0, 1) below which a profile is neutral"};
+static const ios_num_spec_t spec_noise = {
+    0, 10, 0, 0, IOS_UNIT_NONE, "σ (seen volume and work are multiplied by exp(σ·N(0,1)))"};
+static const ios_num_spec_t spec_seed = {0, 9007199254740992.0, 0, 1, IOS_UNIT_NONE, "the seed of every random stream"};
 
 static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
   char names[512];
@@ -319,7 +436,7 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     snprintf(where, sizeof where, "%s: platform", file);
     if (ios_platgen_check(v, where) != IOS_OK) return IOS_EINVAL;
     s->platform_spec = v;
-  } else if (!cJSON_IsString(v)) {
+  } else if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
     ios_diag_set(file, "platform",
                  "must be the path of a SimGrid platform XML file, e.g. \"platforms/pfs-single.xml\", or a "
                  "platform family {\"kind\": \"forwarding\", \"ionodes\": 8} (see `iosim platform --help`)");
@@ -327,16 +444,32 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
   } else
     s->platform = v->valuestring;
   s->workload = get_path(root, "workload");
-
-  s->window_fraction = get_path(root, "window.length_fraction")->valuedouble;
-  if (!(s->window_fraction > 0)) {
-    ios_diag_set(file, "window.length_fraction", "must be > 0 (1 = up to the shortest dedicated application length)");
+  if (ios_value_object(s->workload, "{\"applications\": [...]}", file, "workload") != IOS_OK) return IOS_EINVAL;
+  const char *str;
+  static const char *const formats[] = {"auto", "rr9502-sample", "json", NULL};
+  int idx;
+  if (ios_value_choice(get_path(root, "workload.format"), formats, "the format of workload.file", file,
+                       "workload.format", &idx) != IOS_OK ||
+      ios_value_string(get_path(root, "workload.bandwidth_unit"), 1,
+                       "\"pool\" or a bandwidth such as \"1GiB/s\" (the unit of sample-file bandwidths)", file,
+                       "workload.bandwidth_unit", &str) != IOS_OK)
+    return IOS_EINVAL;
+  v = get_path(root, "workload.applications");
+  if (!cJSON_IsArray(v)) {
+    ios_diag_set(file, "workload.applications", "is %s: give an array of application objects", type_name(v));
     return IOS_EINVAL;
   }
+
+  if (ios_value_number(get_path(root, "window.length_fraction"), &spec_fraction, file, "window.length_fraction",
+                       &s->window_fraction) != IOS_OK)
+    return IOS_EINVAL;
+  s->window_begin = s->window_end = NAN;
   v = get_path(root, "window.begin_s");
-  s->window_begin = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+  if (!cJSON_IsNull(v) && ios_value_number(v, &spec_window, file, "window.begin_s", &s->window_begin) != IOS_OK)
+    return IOS_EINVAL;
   v = get_path(root, "window.end_s");
-  s->window_end = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+  if (!cJSON_IsNull(v) && ios_value_number(v, &spec_window, file, "window.end_s", &s->window_end) != IOS_OK)
+    return IOS_EINVAL;
   if (isnan(s->window_begin) != isnan(s->window_end) ||
       (!isnan(s->window_begin) && !(s->window_end > s->window_begin && s->window_begin >= 0))) {
     ios_diag_set(file, "window",
@@ -344,21 +477,25 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
                  "steady-state window)");
     return IOS_EINVAL;
   }
-  s->stop_at_end = cJSON_IsTrue(get_path(root, "window.stop_at_end"));
-  v = get_path(root, "window.mode");
-  if (strcmp(v->valuestring, "v1") != 0 && strcmp(v->valuestring, "v2") != 0) {
-    ios_diag_set(file, "window.mode",
-                 "is '%s': use \"v1\" (the strategy over the whole window) or \"v2\" (FairShare over the first half, "
-                 "the strategy and the objectives over the second; RR-9502 reference simulator)",
-                 v->valuestring);
+  if (ios_value_bool(get_path(root, "window.stop_at_end"), file, "window.stop_at_end", &s->stop_at_end) != IOS_OK)
+    return IOS_EINVAL;
+  static const char *const modes_window[] = {"v1", "v2", NULL};
+  if (ios_value_choice(get_path(root, "window.mode"), modes_window,
+                       "\"v1\": the strategy over the whole window; \"v2\": FairShare over the first half, the "
+                       "strategy and the objectives over the second (RR-9502 reference simulator)",
+                       file, "window.mode", &s->window_v2) != IOS_OK)
+    return IOS_EINVAL;
+  if (ios_value_number(get_path(root, "controller.tick_s"), &spec_tick, file, "controller.tick_s", &s->tick_s) !=
+      IOS_OK)
+    return IOS_EINVAL;
+  v = get_path(root, "engine.flows");
+  if (!cJSON_IsString(v) || (strcmp(v->valuestring, "auto") != 0 && strcmp(v->valuestring, "simgrid") != 0)) {
+    ios_diag_set(file, "engine.flows",
+                 "must be \"auto\" (transfers whose rates the sharing policy sets are computed directly where no "
+                 "link can bind them, SimGrid flows elsewhere) or \"simgrid\" (every transfer a SimGrid flow)");
     return IOS_EINVAL;
   }
-  s->window_v2 = strcmp(v->valuestring, "v2") == 0;
-  s->tick_s = get_path(root, "controller.tick_s")->valuedouble;
-  if (!(s->tick_s >= 0)) {
-    ios_diag_set(file, "controller.tick_s", "must be >= 0 seconds (0 = no periodic decision)");
-    return IOS_EINVAL;
-  }
+  s->flows_simgrid = strcmp(v->valuestring, "simgrid") == 0;
   v = get_path(root, "striping");
   if (cJSON_IsObject(v)) {
     const cJSON *pn = cJSON_GetObjectItemCaseSensitive(v, "policy"),
@@ -367,12 +504,11 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
       ios_diag_set(file, "striping.policy", "must name a striping policy: lustre-default, optimized-striping or bpio");
       return IOS_EINVAL;
     }
-    s->striping_layout = lay == NULL ? 0 : cJSON_IsString(lay) && strcmp(lay->valuestring, "ssf") == 0 ? 1 : -1;
-    if (s->striping_layout < 0 && !(cJSON_IsString(lay) && strcmp(lay->valuestring, "fpp") == 0)) {
-      ios_diag_set(file, "striping.layout", "must be \"fpp\" (file per process) or \"ssf\" (single shared file)");
+    static const char *const layouts[] = {"fpp", "ssf", NULL};
+    s->striping_layout = 0;
+    if (lay != NULL && ios_value_choice(lay, layouts, "file per process or single shared file", file, "striping.layout",
+                                        &s->striping_layout) != IOS_OK)
       return IOS_EINVAL;
-    }
-    if (s->striping_layout < 0) s->striping_layout = 0;
     if (read_params((cJSON *)v, "striping", s->striping->name, s->striping->nparams, s->striping->params,
                     &s->striping_params, file) != IOS_OK)
       return IOS_EINVAL;
@@ -386,68 +522,43 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     ios_diag_set(file, "storage", "must be an object (a storage-allocation scenario, docs/storalloc.md) or null");
     return IOS_EINVAL;
   }
-  s->queue = cJSON_IsTrue(get_path(root, "queue.enabled"));
-  s->backfill = cJSON_IsTrue(get_path(root, "queue.backfill"));
-  v = get_path(root, "queue.rearbitrate");
-  const char *modes[] = {"auto", "all", "new"};
-  s->rearbitrate = -1;
-  for (int i = 0; i < 3; i++)
-    if (cJSON_IsString(v) && strcmp(v->valuestring, modes[i]) == 0) s->rearbitrate = i;
-  if (s->rearbitrate < 0) {
-    ios_diag_set(file, "queue.rearbitrate",
-                 "must be \"auto\" (the allocation policy decides: static mappings keep running jobs' resources), "
-                 "\"all\" (every running job is re-arbitrated when the running set changes) or \"new\" (only "
-                 "newly started jobs get a decision)");
+  if (ios_value_bool(get_path(root, "queue.enabled"), file, "queue.enabled", &s->queue) != IOS_OK ||
+      ios_value_bool(get_path(root, "queue.backfill"), file, "queue.backfill", &s->backfill) != IOS_OK)
     return IOS_EINVAL;
-  }
-  v = get_path(root, "knowledge.profiles");
-  if (strcmp(v->valuestring, "exact") != 0 && strcmp(v->valuestring, "group-fit") != 0) {
-    ios_diag_set(file, "knowledge.profiles",
-                 "is '%s': use \"exact\" (policies see each application's profile) or \"group-fit\" (one fitted "
-                 "profile per shape group, RR-9549 §6.2)",
-                 v->valuestring);
+  static const char *const modes[] = {"auto", "all", "new", NULL};
+  if (ios_value_choice(get_path(root, "queue.rearbitrate"), modes,
+                       "auto: the allocation policy decides (static mappings keep running jobs' resources); all: "
+                       "every running job is re-arbitrated when the running set changes; new: only newly started "
+                       "jobs get a decision",
+                       file, "queue.rearbitrate", &s->rearbitrate) != IOS_OK)
     return IOS_EINVAL;
-  }
-  s->group_fit = strcmp(v->valuestring, "group-fit") == 0;
-  s->fit_degree = get_path(root, "knowledge.degree")->valuedouble;
-  s->fit_flat = get_path(root, "knowledge.flat")->valuedouble;
-  s->knowledge_noise = get_path(root, "knowledge.noise")->valuedouble;
-  if (!(s->fit_degree >= 0 && s->fit_degree <= 6 && s->fit_degree == floor(s->fit_degree))) {
-    ios_diag_set(file, "knowledge.degree", "is %g: give the polynomial degree, an integer in 0..6", s->fit_degree);
+  static const char *const profiles[] = {"exact", "group-fit", NULL};
+  if (ios_value_choice(get_path(root, "knowledge.profiles"), profiles,
+                       "\"exact\": policies see each application's profile; \"group-fit\": one fitted profile per "
+                       "shape group, RR-9549 §6.2",
+                       file, "knowledge.profiles", &s->group_fit) != IOS_OK)
     return IOS_EINVAL;
-  }
-  if (!(s->fit_flat >= 0 && s->fit_flat < 1)) {
-    ios_diag_set(file, "knowledge.flat",
-                 "is %g: give the relative bandwidth variation in [0, 1) below which a profile is neutral",
-                 s->fit_flat);
+  if (ios_value_number(get_path(root, "knowledge.degree"), &spec_degree, file, "knowledge.degree", &s->fit_degree) !=
+          IOS_OK ||
+      ios_value_number(get_path(root, "knowledge.flat"), &spec_flat, file, "knowledge.flat", &s->fit_flat) != IOS_OK ||
+      ios_value_number(get_path(root, "knowledge.noise"), &spec_noise, file, "knowledge.noise", &s->knowledge_noise) !=
+          IOS_OK)
     return IOS_EINVAL;
-  }
-  if (!(s->knowledge_noise >= 0 && s->knowledge_noise <= 10)) {
-    ios_diag_set(file, "knowledge.noise",
-                 "is %g: give σ in [0, 10] (seen volume and work are multiplied by exp(σ·N(0,1)))", s->knowledge_noise);
-    return IOS_EINVAL;
-  }
-  double seed = get_path(root, "seed")->valuedouble;
-  if (!(seed >= 0) || seed != floor(seed) || seed > 9007199254740992.0) {
-    ios_diag_set(file, "seed", "must be a non-negative integer, not %g", seed);
-    return IOS_EINVAL;
-  }
+  double seed;
+  if (ios_value_number(get_path(root, "seed"), &spec_seed, file, "seed", &seed) != IOS_OK) return IOS_EINVAL;
   s->seed = (uint64_t)seed;
-  v = get_path(root, "output.dir");
-  if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
-    ios_diag_set(file, "output.dir", "must be a directory path, e.g. \"results/run1\"");
+  if (ios_value_string(get_path(root, "output.dir"), 1, "a directory path, e.g. \"results/run1\"", file, "output.dir",
+                       &s->out_dir) != IOS_OK ||
+      ios_value_bool(get_path(root, "output.events"), file, "output.events", &s->events) != IOS_OK ||
+      ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK)
     return IOS_EINVAL;
-  }
-  s->out_dir = v->valuestring;
-  s->events = cJSON_IsTrue(get_path(root, "output.events"));
-  s->progress = cJSON_IsTrue(get_path(root, "output.progress"));
   return IOS_OK;
 }
 
 int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenario_t *out) {
   char *text = ios_read_file(path, NULL);
   if (text == NULL) {
-    ios_diag_set(path, NULL, "cannot read the scenario (%s): check the path", strerror(errno));
+    ios_diag_set(path, NULL, "cannot read the scenario (%s): give the path of a scenario JSON file", strerror(errno));
     return IOS_EIO;
   }
   const char *end = NULL;
@@ -494,6 +605,7 @@ int ios_scenario_from_json(const cJSON *user, const char *label, ios_scenario_t 
       cJSON_SetValuestring(pf, expanded);
       free(expanded);
       s.platform = pf->valuestring;
+      rc = check_platform_path(s.platform, label);
     }
   }
   if (rc != IOS_OK) {
@@ -511,7 +623,7 @@ int ios_scenario_rebase(cJSON *user, const char *dir) {
 }
 
 int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, const char *dir) {
-  if (strlen(key) >= 256 || key[0] == '\0') {
+  if (!valid_key(key)) {
     ios_diag_set(NULL, key, "is not a valid dotted field name (e.g. sharing.policy)");
     return IOS_EINVAL;
   }

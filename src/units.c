@@ -25,6 +25,14 @@ static int split(const char *text, double *num, char unit[16]) {
   return IOS_OK;
 }
 
+/* *out = v·f when finite ("1e308GiB" overflows to infinity: refused). */
+static int finite_product(double v, double f, double *out) {
+  double x = v * f;
+  if (!isfinite(x)) return IOS_EINVAL;
+  *out = x;
+  return IOS_OK;
+}
+
 /* Reads an optional SI/binary prefix at *u; returns its factor (1 when none) and advances *u. */
 static double prefix(const char **u) {
   static const char letters[] = "kMGTPE";
@@ -66,8 +74,7 @@ int ios_parse_bytes(const char *text, double *out) {
   if (split(text, &v, unit) != IOS_OK) return IOS_EINVAL;
   double f = data_unit(unit, suffixes);
   if (f < 0) return IOS_EINVAL;
-  *out = v * f;
-  return IOS_OK;
+  return finite_product(v, f, out);
 }
 
 int ios_parse_bandwidth(const char *text, double *out) {
@@ -80,8 +87,7 @@ int ios_parse_bandwidth(const char *text, double *out) {
     if (unit[0] != '\0') return IOS_EINVAL;
     f = 1.0;
   }
-  *out = v * f;
-  return IOS_OK;
+  return finite_product(v, f, out);
 }
 
 int ios_parse_duration(const char *text, double *out) {
@@ -94,9 +100,6 @@ int ios_parse_duration(const char *text, double *out) {
   char unit[16];
   if (split(text, &v, unit) != IOS_OK) return IOS_EINVAL;
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (strcmp(unit, units[i].name) == 0) {
-      *out = v * units[i].seconds;
-      return IOS_OK;
-    }
+    if (strcmp(unit, units[i].name) == 0) return finite_product(v, units[i].seconds, out);
   return IOS_EINVAL;
 }

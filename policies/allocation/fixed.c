@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 static const ios_param_spec_t fixed_params[] = {
-    {"n", 1, "resources", "resources per application (an application's own \"io_resources\" overrides it)"},
+    {"n", 1, "resources", "resources per application (an application's own \"io_resources\" overrides it)", 0, 1e6, 1},
 };
 
 static int fixed_allocate(const ios_pool_view_t *in, const ios_params_t *p, ios_rng_t *rng, int *n_out) {

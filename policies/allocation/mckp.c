@@ -69,10 +69,12 @@ static int build(const ios_pool_view_t *in, int divisors, int points, int shared
 }
 
 static const ios_param_spec_t mckp_params[] = {
-    {"divisors", 1, "", "1 = only counts that divide the application's compute nodes (IPDPS'21 §3.1); 0 = any"},
+    {"divisors", 1, "", "1 = only counts that divide the application's compute nodes (IPDPS'21 §3.1); 0 = any", 0, 1,
+     1},
     {"shared", 0, "",
-     "1 = one resource is shared by choice (value b(1)/K), N-1 arbitrated (IPDPS'21 §3.1); 0 = only when inevitable"},
-    {"points", 0, "", "1 = only counts where the profile has a point (measured counts)"},
+     "1 = one resource is shared by choice (value b(1)/K), N-1 arbitrated (IPDPS'21 §3.1); 0 = only when inevitable", 0,
+     1, 1},
+    {"points", 0, "", "1 = only counts where the profile has a point (measured counts)", 0, 1, 1},
 };
 
 static int mckp_allocate(const ios_pool_view_t *in, const ios_params_t *p, ios_rng_t *rng, int *n_out) {

@@ -7,7 +7,8 @@
 #include <stddef.h>
 
 static const ios_param_spec_t process_params[] = {
-    {"points", 0, "", "1 = lower each count to the largest count where the profile has a point (measured counts)"},
+    {"points", 0, "", "1 = lower each count to the largest count where the profile has a point (measured counts)", 0, 1,
+     1},
 };
 
 static int process_allocate(const ios_pool_view_t *in, const ios_params_t *p, ios_rng_t *rng, int *n_out) {

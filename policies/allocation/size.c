@@ -29,7 +29,8 @@ int ios_allocation_proportional(const ios_pool_view_t *in, int by_processes, int
 }
 
 static const ios_param_spec_t size_params[] = {
-    {"points", 0, "", "1 = lower each count to the largest count where the profile has a point (measured counts)"},
+    {"points", 0, "", "1 = lower each count to the largest count where the profile has a point (measured counts)", 0, 1,
+     1},
 };
 
 static int size_allocate(const ios_pool_view_t *in, const ios_params_t *p, ios_rng_t *rng, int *n_out) {

@@ -54,7 +54,10 @@ static const ios_param_spec_t greedy_params[] = {
     {.name = "ties",
      .def = 0.0,
      .unit = "",
-     .description = "exact ties of yields: 0 = by posting time, then order; 1 = by application index (reference)"},
+     .description = "exact ties of yields: 0 = by posting time, then order; 1 = by application index (reference)",
+     .lo = 0,
+     .hi = 1,
+     .integer = 1},
 };
 
 const ios_sharing_policy_t ios_sharing_greedy_yield = {
@@ -73,11 +76,16 @@ static const ios_param_spec_t periodic_params[] = {
     {.name = "delta_s",
      .def = 0.0,
      .unit = "s",
-     .description = "period of the extra decisions; 0 = (T_end - T_begin)/E, E = sum of 2*N_op(i) (RR-9502 Eq. 5)"},
+     .description = "period of the extra decisions; 0 = (T_end - T_begin)/E, E = sum of 2*N_op(i) (RR-9502 Eq. 5)",
+     .lo = 0,
+     .hi = 1e12},
     {.name = "ties",
      .def = 0.0,
      .unit = "",
-     .description = "exact ties of yields: 0 = by posting time, then order; 1 = by application index (reference)"},
+     .description = "exact ties of yields: 0 = by posting time, then order; 1 = by application index (reference)",
+     .lo = 0,
+     .hi = 1,
+     .integer = 1},
 };
 
 const ios_sharing_policy_t ios_sharing_periodic_greedy_yield = {

@@ -13,7 +13,7 @@
 
 static const ios_param_spec_t params[] = {
     {"ties", 0, "",
-     "0: a random disk among equally good ones (StorAlloc); 1: the most free bytes, then the lowest index"},
+     "0: a random disk among equally good ones (StorAlloc); 1: the most free bytes, then the lowest index", 0, 1, 1},
 };
 
 static int place(const ios_storage_t *s, const ios_storage_state_t *st, const ios_storage_ask_t *ask,

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 static const ios_param_spec_t params[] = {
-    {"tries", 5, "", "candidates looked at before refusing (StorAlloc: 5); 0 = every disk"},
+    {"tries", 5, "", "candidates looked at before refusing (StorAlloc: 5); 0 = every disk", 0, 1e15, 1},
 };
 
 static int place(const ios_storage_t *s, const ios_storage_state_t *st, const ios_storage_ask_t *ask,

@@ -10,8 +10,9 @@
 #include <stddef.h>
 
 static const ios_param_spec_t params[] = {
-    {"fill_first", 0, "", "0: largest free share (StorAlloc's code); 1: fill disks in index order (paper's text)"},
-    {"ties", 0, "", "0: a random disk among equally free ones (StorAlloc); 1: the lowest index"},
+    {"fill_first", 0, "", "0: largest free share (StorAlloc's code); 1: fill disks in index order (paper's text)", 0, 1,
+     1},
+    {"ties", 0, "", "0: a random disk among equally free ones (StorAlloc); 1: the lowest index", 0, 1, 1},
 };
 
 static int place(const ios_storage_t *s, const ios_storage_state_t *st, const ios_storage_ask_t *ask,

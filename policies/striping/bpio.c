@@ -24,11 +24,13 @@
 enum { P_WROUTER, P_WOSS, P_WOST, P_FPP_SIZE, P_RANDOM_START };
 
 static const ios_param_spec_t params[] = {
-    [P_WROUTER] = {"w_router", 1.0 / 3, "", "weight of the router usage in the path cost (TAPP-IO Eq. 1)"},
-    [P_WOSS] = {"w_oss", 1.0 / 3, "", "weight of the OSS usage in the path cost"},
-    [P_WOST] = {"w_ost", 1.0 / 3, "", "weight of the OST usage in the path cost"},
-    [P_FPP_SIZE] = {"fpp_stripe_size", 1048576, "bytes", "stripe size of a file-per-process file (Alg. 1: 1 MB)"},
-    [P_RANDOM_START] = {"random_start", 1, "", "1: OSTs scanned from a random index (ties fall there); 0: from OST 0"},
+    [P_WROUTER] = {"w_router", 1.0 / 3, "", "weight of the router usage in the path cost (TAPP-IO Eq. 1)", 0, 1e6, 0},
+    [P_WOSS] = {"w_oss", 1.0 / 3, "", "weight of the OSS usage in the path cost", 0, 1e6, 0},
+    [P_WOST] = {"w_ost", 1.0 / 3, "", "weight of the OST usage in the path cost", 0, 1e6, 0},
+    [P_FPP_SIZE] = {"fpp_stripe_size", 1048576, "bytes", "stripe size of a file-per-process file (Alg. 1: 1 MB)", 1,
+                    1e15, 0},
+    [P_RANDOM_START] = {"random_start", 1, "", "1: OSTs scanned from a random index (ties fall there); 0: from OST 0",
+                        0, 1, 1},
 };
 
 /* a < b beyond rounding (costs are sums of weight × count) */

@@ -59,9 +59,10 @@ int ios_stripe_lustre_place(const ios_stripe_topo_t *t, const ios_stripe_job_t *
 }
 
 static const ios_param_spec_t params[] = {
-    {"stripe_count", 4, "", "stripes per file (Titan's default 4; -1 = every OST; capped at the number of OSTs)"},
-    {"stripe_size", 1048576, "bytes", "stripe size (Lustre default 1 MiB)"},
-    {"reseed_files", 1, "", "files between two random draws of the round-robin start (0: Lustre's period)"},
+    {"stripe_count", 4, "", "stripes per file (Titan's default 4; -1 = every OST; capped at the number of OSTs)", -1,
+     2147483647, 1},
+    {"stripe_size", 1048576, "bytes", "stripe size (Lustre default 1 MiB)", 1, 1e15, 0},
+    {"reseed_files", 1, "", "files between two random draws of the round-robin start (0: Lustre's period)", 0, 1e15, 1},
 };
 
 static int place(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, const ios_params_t *p, ios_rng_t *rng,

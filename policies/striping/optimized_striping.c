@@ -13,8 +13,8 @@
 #include <stddef.h>
 
 static const ios_param_spec_t params[] = {
-    {"fpp_stripe_size", 1048576, "bytes", "stripe size of a file-per-process file (TAPP-IO Alg. 1: 1 MB)"},
-    {"reseed_files", 1, "", "files between two random draws of the round-robin start (0: Lustre's period)"},
+    {"fpp_stripe_size", 1048576, "bytes", "stripe size of a file-per-process file (TAPP-IO Alg. 1: 1 MB)", 1, 1e15, 0},
+    {"reseed_files", 1, "", "files between two random draws of the round-robin start (0: Lustre's period)", 0, 1e15, 1},
 };
 
 static int place(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, const ios_params_t *p, ios_rng_t *rng,
