@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps build build-asan run test test-asan format-check bench clean
+.PHONY: deps build build-asan run test test-asan format-check bench clean fuzz
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
@@ -37,6 +37,21 @@ bench: build
 	IOSIM_DATA_DIR=$${IOSIM_DATA_DIR:-../shared/datasets} build/iosim_bench_storalloc
 	analysis/bench_storalloc_sim.sh
 	IOSIM_CROSSCHECK_DIR=../shared/crosscheck/rr9502 analysis/bench_bne.sh
+
+# `make fuzz`: libFuzzer (clang, ASan/UBSan) on every input reader for FUZZ_SECONDS each after replaying the seed
+# corpora and the crashers (docs/fuzzing.md); FUZZ_TARGETS picks some (scenario set sample forge workload_json campaign).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+FUZZ_DEBS := clang libclang-rt-14-dev
+fuzz: deps
+	@missing=""; for p in $(FUZZ_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DIOSIM_SANITIZE=ON -DIOSIM_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target iosim_fuzz
+	cd build-fuzz && ctest --output-on-failure -L fuzz
+	test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build build-asan

@@ -211,12 +211,13 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
               (null_fields[i].types & 4 && cJSON_IsObject(u)))) {
           char text[64];
           ios_value_text(u, text, sizeof text);
-          ios_diag_set(file, child, "is %s (%s): give %s, or null", text, type_name(u), null_fields[i].need);
+          ios_diag_set(file, child, "is %s (%s): give %s, or null", text, ios_value_type(u), null_fields[i].need);
           return IOS_EINVAL;
         }
     }
     if (d != NULL && !platform_spec && !cJSON_IsNull(d) && !cJSON_IsNull(u) &&
-        ((cJSON_IsBool(d) != cJSON_IsBool(u)) || (cJSON_IsNumber(d) && !cJSON_IsNumber(u)) ||
+        ((cJSON_IsBool(d) != cJSON_IsBool(u)) ||
+         (cJSON_IsNumber(d) && !cJSON_IsNumber(u) && !cJSON_IsString(u)) || /* "2min": the field's reader decides */
          (cJSON_IsString(d) && !cJSON_IsString(u)) || (cJSON_IsArray(d) && !cJSON_IsArray(u)) ||
          (cJSON_IsObject(d) && !cJSON_IsObject(u)))) {
       ios_diag_set(file, child, "is %s but must be %s (default: see docs/scenario.md)", type_name(u), type_name(d));
