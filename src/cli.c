@@ -2,6 +2,7 @@
 #include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_policy.h"
+#include "ios_value.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,8 +75,7 @@ int ios_cli_add_set(cJSON *obj, const char *arg, const char *command, const char
     free(name);
     return IOS_EINVAL;
   }
-  cJSON *v = cJSON_ParseWithOpts(eq + 1, NULL, 1);
-  if (v == NULL) v = cJSON_CreateString(eq + 1);
+  cJSON *v = ios_value_from_cli(eq + 1); /* JSON when the whole text is, else a string ("50GBps", "1N1D") */
   cJSON_DeleteItemFromObjectCaseSensitive(obj, name); /* the last --set of a parameter wins */
   int ok = v != NULL && cJSON_AddItemToObject(obj, name, v);
   if (!ok) cJSON_Delete(v);
