@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -80,22 +82,56 @@ static int run_report(int argc, char **argv) {
   return 1;
 }
 
+/* The temporary platform of a check (a private directory and the XML in it), removed on every exit path: unlinked as
+ * soon as it is written (SimGrid then reads it through /proc/self/fd), and by a signal handler while it is written. */
+static char tmp_dir[4096], tmp_xml[4200], tmp_xml_tmp[4300];
+
+static void tmp_platform_remove(void) {
+  if (tmp_xml[0] != '\0') unlink(tmp_xml);
+  if (tmp_xml_tmp[0] != '\0') unlink(tmp_xml_tmp);
+  if (tmp_dir[0] != '\0') rmdir(tmp_dir);
+  tmp_xml[0] = tmp_xml_tmp[0] = tmp_dir[0] = '\0';
+}
+
+static void on_fatal(int sig) { /* async-signal-safe: unlink, rmdir, signal, raise */
+  if (tmp_xml[0] != '\0') unlink(tmp_xml);
+  if (tmp_xml_tmp[0] != '\0') unlink(tmp_xml_tmp);
+  if (tmp_dir[0] != '\0') rmdir(tmp_dir);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 /* A scenario with a platform family gets its XML generated: beside the results for a run (so it can be replayed),
- * in a temporary file for a check. */
-static int materialize_platform(ios_scenario_t *s, int check, char *tmp, size_t n) {
-  tmp[0] = '\0';
+ * for a check in a temporary file that is gone before SimGrid reads it (`fd_path` then names the open file). */
+static int materialize_platform(ios_scenario_t *s, int check, char *fd_path, size_t n) {
+  fd_path[0] = '\0';
   if (s->platform_spec == NULL) return IOS_OK;
   if (check) {
-    snprintf(tmp, n, "%s/iosim-platform-XXXXXX", getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-      ios_diag_set(tmp, NULL, "cannot create a temporary file (%s): set TMPDIR to a writable directory",
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/iosim-check-XXXXXX", getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+    if (mkdtemp(tmp_dir) == NULL) {
+      ios_diag_set(tmp_dir, NULL, "cannot create a temporary directory (%s): set TMPDIR to a writable directory",
                    strerror(errno));
-      tmp[0] = '\0';
+      tmp_dir[0] = '\0';
       return IOS_EIO;
     }
-    close(fd);
-    return ios_scenario_materialize_platform(s, tmp);
+    snprintf(tmp_xml, sizeof tmp_xml, "%s/platform.xml", tmp_dir);
+    snprintf(tmp_xml_tmp, sizeof tmp_xml_tmp, "%s.tmp%ld-0", tmp_xml, (long)getpid()); /* ios_cli_write's */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGXFSZ};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+      signal(sigs[i], on_fatal);
+    int rc = ios_scenario_materialize_platform(s, tmp_xml);
+    int fd = rc == IOS_OK ? open(tmp_xml, O_RDONLY) : -1;
+    if (rc == IOS_OK && fd < 0) {
+      ios_diag_set(tmp_xml, NULL, "cannot read the generated platform back (%s)", strerror(errno));
+      rc = IOS_EIO;
+    }
+    tmp_platform_remove();
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+      signal(sigs[i], SIG_DFL);
+    if (rc != IOS_OK) return rc;
+    snprintf(fd_path, n, "/proc/self/fd/%d", fd); /* closed at exit */
+    s->platform = fd_path;
+    return IOS_OK;
   }
   char path[4200];
   snprintf(path, sizeof path, "%s/platform.xml", s->out_dir);
@@ -159,7 +195,6 @@ int main(int argc, char **argv) {
   char tmp_platform[4200] = "";
   if ((!check && (rc = ios_output_prepare(&s)) != IOS_OK) || /* no earlier results.json survives a failed run */
       (rc = materialize_platform(&s, check, tmp_platform, sizeof tmp_platform)) != IOS_OK) {
-    if (tmp_platform[0] != '\0') remove(tmp_platform);
     ios_scenario_free(&s);
     return exit_code(rc);
   }
@@ -167,7 +202,6 @@ int main(int argc, char **argv) {
   if (s.storage != NULL && cJSON_GetObjectItemCaseSensitive(s.storage, "platform") != NULL) {
     /* a storage-allocation scenario on a JSON storage platform: scheduling only, no SimGrid simulation */
     rc = ios_storage_scenario(&s, check);
-    if (tmp_platform[0] != '\0') remove(tmp_platform);
     ios_scenario_free(&s);
     return exit_code(rc);
   }
@@ -195,8 +229,8 @@ int main(int argc, char **argv) {
     if (rc == IOS_OK && check) {
       printf("%s: ok — %d applications, platform %s with %d compute nodes and %d %s resources; policies %s / %s / "
              "%s\n",
-             s.file, w.napps, s.platform, p.ncompute, p.nres, p.pool_role, s.allocation->name, s.placement->name,
-             s.sharing->name);
+             s.file, w.napps, s.platform_spec != NULL ? "(generated from the scenario)" : s.platform, p.ncompute,
+             p.nres, p.pool_role, s.allocation->name, s.placement->name, s.sharing->name);
     } else if (rc == IOS_OK) {
       rc = ios_engine_run(&s, &p, &w, &r);
       if (rc == IOS_OK) rc = ios_output_write(&s, &p, &w, &r);
@@ -206,7 +240,6 @@ int main(int argc, char **argv) {
     ios_workload_free(&w);
     ios_platform_free(&p);
   }
-  if (tmp_platform[0] != '\0') remove(tmp_platform);
   ios_scenario_free(&s);
   return exit_code(rc);
 }

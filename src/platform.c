@@ -1,14 +1,22 @@
 /* iosim — platform loading and validation (see ios_platform.h). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "ios_platform.h"
 #include "ios_diag.h"
 #include "ios_sg.h"
 #include "ios_units.h"
 #include "ios_policy.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +43,35 @@ static int natural_cmp(const void *pa, const void *pb) {
   return (unsigned char)*a - (unsigned char)*b;
 }
 
+/* A link's bandwidth (bytes/s) for `host`'s property `prop`, or an error naming the host, the link, its value and
+ * the fix. */
+static int link_capacity(const char *file, const char *host, const char *prop, const char *link, double *bw) {
+  double v = ios_sg_link_bandwidth(link); /* -1 when no link has that name */
+  int found = v != -1.0;
+  if (!found) { /* a link whose bandwidth is -1 B/s also gives -1 */
+    size_t n = sg_link_count();
+    sg_link_t *all = sg_link_list();
+    for (size_t i = 0; all != NULL && i < n && !found; i++)
+      found = strcmp(sg_link_get_name(all[i]), link) == 0;
+    free(all);
+  }
+  if (!found) {
+    ios_diag_set(file, host,
+                 "its \"%s\" property names '%s', which is not a link of the platform: name an existing <link id=...>",
+                 prop, link);
+    return IOS_EINVAL;
+  }
+  if (!(v > 0) || !isfinite(v)) {
+    ios_diag_set(file, host,
+                 "its \"%s\" property names link '%s', whose bandwidth is %g B/s: give <link id=\"%s\" "
+                 "bandwidth=...> a positive finite bandwidth (e.g. \"1.25GBps\")",
+                 prop, link, v, link);
+    return IOS_EINVAL;
+  }
+  *bw = v;
+  return IOS_OK;
+}
+
 static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
   const char *name = sg_host_get_name(h);
   const char *link = sg_host_get_property_value(h, "link");
@@ -44,12 +81,13 @@ static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
                  "carries its bandwidth");
     return IOS_EINVAL;
   }
-  double bw = ios_sg_link_bandwidth(link);
-  if (!(bw > 0)) {
-    ios_diag_set(file, name, "its \"link\" property names '%s', %s: name an existing link with a bandwidth > 0", link,
-                 bw < 0 ? "which is not a link of the platform" : "whose bandwidth is 0");
+  if (strchr(name, ';') != NULL) { /* apps.csv and allocations.csv list resources separated by ';' */
+    ios_diag_set(file, name, "I/O resource name with a ';' (outputs list resources separated by ';'): rename the host");
     return IOS_EINVAL;
   }
+  double bw;
+  int rc = link_capacity(file, name, "link", link, &bw);
+  if (rc != IOS_OK) return rc;
   r->name = strdup(name);
   r->link = strdup(link);
   r->capacity = bw;
@@ -57,59 +95,34 @@ static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
   return r->name && r->link ? IOS_OK : IOS_ENOMEM;
 }
 
-/* Checks in a child process (an unroutable Dijkstra zone can crash SimGrid) that compute node `from` reaches each
- * resource through the resource's link. */
-static int check_routes(const char *file, sg_host_t from, int nres, const ios_resource_t *res) {
-  int fds[2];
-  if (pipe(fds) != 0) return IOS_EINTERNAL;
-  pid_t pid = fork();
-  if (pid < 0) return IOS_EINTERNAL;
-  if (pid == 0) {
-    close(fds[0]);
-    for (int i = 0; i < nres; i++) {
-      int rc = ios_sg_route_has_link(from, res[i].host, res[i].link);
-      char msg[2] = {rc == 1 ? 'y' : (rc == 0 ? 'n' : 'u'), 0};
-      if (write(fds[1], msg, 1) != 1) _exit(3);
+/* Every compute host's NIC bandwidth: present, a positive finite bandwidth, the same on all (iosim models one b). */
+static int check_nics(const char *file, ios_platform_t *p) {
+  for (int i = 0; i < p->ncompute; i++) {
+    const char *name = sg_host_get_name(p->compute[i]);
+    const char *nic = sg_host_get_property_value(p->compute[i], "nic_bw");
+    double bw = NAN;
+    if (nic == NULL || ios_parse_bandwidth(nic, &bw) != IOS_OK || !(bw > 0) || !isfinite(bw)) {
+      ios_diag_set(file, name,
+                   "compute host with %s%s%s NIC bandwidth: give it <prop id=\"nic_bw\" value=\"1.2GiBps\"/> (a "
+                   "positive bandwidth in bytes/s or with a unit)",
+                   nic ? "the invalid \"nic_bw\" value '" : "no", nic ? nic : "", nic ? "' as" : "");
+      return IOS_EINVAL;
     }
-    _exit(0);
-  }
-  close(fds[1]);
-  char buf[1];
-  int i = 0, rc = IOS_OK;
-  for (; i < nres; i++) {
-    ssize_t got = read(fds[0], buf, 1);
-    if (got != 1 || buf[0] != 'y') {
-      if (got == 1 && buf[0] == 'n')
-        ios_diag_set(file, res[i].name,
-                     "the route from compute host %s does not cross its link '%s': fix the <route> or the \"link\" "
-                     "property",
-                     sg_host_get_name(from), res[i].link);
-      else
-        ios_diag_set(file, res[i].name,
-                     "unreachable from compute host %s: add a <route> (or link_ctn chain) from the compute side to it",
-                     sg_host_get_name(from));
-      rc = IOS_EINVAL;
-      break;
+    if (i == 0) {
+      p->nic_bw = bw;
+    } else if (bw != p->nic_bw) {
+      ios_diag_set(file, name,
+                   "nic_bw '%s' (%.17g B/s) differs from %s's (%.17g B/s): iosim models one NIC bandwidth b for every "
+                   "compute node; give all compute hosts the same nic_bw",
+                   nic, bw, sg_host_get_name(p->compute[0]), p->nic_bw);
+      return IOS_EINVAL;
     }
   }
-  close(fds[0]);
-  int status;
-  waitpid(pid, &status, 0);
-  return rc;
+  return IOS_OK;
 }
 
-int ios_platform_load(const char *file, ios_platform_t *out) {
-  if (access(file, R_OK) != 0) {
-    ios_diag_set(file, "platform", "cannot read the platform file: check the path (or --set platform=PATH)");
-    return IOS_EIO;
-  }
-  for (int i = 0; ios_simgrid_config[i] != NULL; i++)
-    ios_sg_set_config(ios_simgrid_config[i]);
-  char err[512];
-  if (ios_sg_load_platform(file, err, sizeof err) != 0) {
-    ios_diag_set(file, NULL, "SimGrid cannot load this platform: %s", err);
-    return IOS_EINVAL;
-  }
+/* Roles, NIC bandwidths and resources of the loaded platform (no route checked). */
+static int build(const char *file, ios_platform_t *out) {
   size_t nhosts = sg_host_count();
   sg_host_t *hosts = sg_host_list();
   qsort(hosts, nhosts, sizeof *hosts, natural_cmp);
@@ -172,15 +185,7 @@ int ios_platform_load(const char *file, ios_platform_t *out) {
     ios_diag_set(file, sg_host_get_name(pool[3][1]), "a second PFS host: keep exactly one role=pfs host");
     rc = IOS_EINVAL;
   }
-  if (rc == IOS_OK) {
-    const char *nic = sg_host_get_property_value(p.compute[0], "nic_bw");
-    if (nic == NULL || ios_parse_bandwidth(nic, &p.nic_bw) != IOS_OK || !(p.nic_bw > 0)) {
-      ios_diag_set(file, sg_host_get_name(p.compute[0]),
-                   "compute host without a valid NIC bandwidth%s%s: add <prop id=\"nic_bw\" value=\"1.2GiBps\"/>",
-                   nic ? " " : "", nic ? nic : "");
-      rc = IOS_EINVAL;
-    }
-  }
+  if (rc == IOS_OK) rc = check_nics(file, &p);
   int which = npool[0] > 0 ? 0 : (npool[1] > 0 ? 1 : (npool[2] > 0 ? 2 : 3));
   if (rc == IOS_OK) {
     static const char *const names[] = {"ionode", "ost", "disk", "pfs"};
@@ -195,8 +200,6 @@ int ios_platform_load(const char *file, ios_platform_t *out) {
     p.has_pfs = 1;
     rc = resource_init(file, pool[3][0], &p.pfs);
   }
-  if (rc == IOS_OK) rc = check_routes(file, p.compute[0], p.nres, p.res);
-  if (rc == IOS_OK && p.has_pfs) rc = check_routes(file, p.compute[0], 1, &p.pfs);
   for (int k = 0; k < 4; k++)
     free(pool[k]);
   if (rc != IOS_OK) {
@@ -205,6 +208,207 @@ int ios_platform_load(const char *file, ios_platform_t *out) {
   }
   *out = p;
   return IOS_OK;
+}
+
+/* ---------------------------------------------------------------- validation in a child process
+ * SimGrid aborts (xbt_die) on some bad platforms: a duplicate id, an unknown routing= model, a route that a Full or
+ * Floyd zone does not declare. So the whole platform is first loaded and checked in a forked child (the same
+ * loading, every compute host's properties, and the route from every compute host to every resource and the PFS,
+ * which is what the engine's transfers use); the child reports through shared memory, including how far it got
+ * when SimGrid killed it, and its standard error (SimGrid's message) goes to an unlinked temporary file. */
+
+#define ROUTE_BUDGET 2e6
+
+typedef struct {
+  int stage; /* 0 loading, 1 checking hosts, 2 routes, 3 done */
+  int from;  /* compute host index of the route being checked */
+  int to;    /* resource index (nres: the PFS) */
+  int rc;
+  char from_name[256], to_name[256], msg[3072];
+} probe_t;
+
+static void probe_set(probe_t *pr, int rc, const char *msg) {
+  pr->rc = rc;
+  snprintf(pr->msg, sizeof pr->msg, "%s", msg);
+}
+
+static void copy_name(char *dst, size_t n, const char *src) {
+  snprintf(dst, n, "%s", src);
+}
+
+/* The route from compute host c to resource r crosses r's link. */
+static int probe_route(const char *file, probe_t *pr, sg_host_t c, const ios_resource_t *r) {
+  copy_name(pr->from_name, sizeof pr->from_name, sg_host_get_name(c));
+  copy_name(pr->to_name, sizeof pr->to_name, r->name);
+  int has = ios_sg_route_has_link(c, r->host, r->link);
+  if (has == 1) return IOS_OK;
+  if (has == 0)
+    ios_diag_set(file, r->name,
+                 "the route from compute host %s does not cross its link '%s': fix the <route> or the \"link\" "
+                 "property",
+                 sg_host_get_name(c), r->link);
+  else
+    ios_diag_set(file, r->name,
+                 "unreachable from compute host %s: add a <route> (or link_ctn chain) from %s to it (every compute "
+                 "host must reach every I/O resource and the PFS)",
+                 sg_host_get_name(c), sg_host_get_name(c));
+  return IOS_EINVAL;
+}
+
+static void probe_child(const char *file, probe_t *pr) {
+  for (int i = 0; ios_simgrid_config[i] != NULL; i++)
+    ios_sg_set_config(ios_simgrid_config[i]);
+  char err[1024];
+  if (ios_sg_load_platform(file, err, sizeof err) != 0) {
+    ios_diag_set(file, NULL, "SimGrid cannot load this platform: %s", err);
+    probe_set(pr, IOS_EINVAL, ios_diag_message());
+    return;
+  }
+  pr->stage = 1;
+  ios_platform_t p;
+  int rc = build(file, &p);
+  if (rc != IOS_OK) {
+    probe_set(pr, rc, ios_diag_message());
+    return;
+  }
+  pr->stage = 2;
+  /* From every compute host to every resource and the PFS. SimGrid's first route query from a host of a Dijkstra zone
+   * costs about 1.5 us per host of the zone (8,894 compute hosts, 9,000 hosts: 50 s), so beyond ROUTE_BUDGET
+   * (compute hosts x hosts) the routes are checked from evenly spaced compute hosts (the first and the last
+   * included) only. */
+  double hosts = (double)sg_host_count(), budget = ROUTE_BUDGET / (hosts > 1 ? hosts : 1);
+  int step = (double)p.ncompute <= budget ? 1 : (int)ceil(p.ncompute / (budget > 2 ? budget - 1 : 1));
+  for (int c = 0; rc == IOS_OK && c < p.ncompute;
+       c = c + step < p.ncompute || c == p.ncompute - 1 ? c + step : p.ncompute - 1) {
+    pr->from = c;
+    for (int r = 0; rc == IOS_OK && r <= p.nres; r++) {
+      if (r == p.nres && !p.has_pfs) break;
+      pr->to = r;
+      rc = probe_route(file, pr, p.compute[c], r < p.nres ? &p.res[r] : &p.pfs);
+    }
+  }
+  if (rc != IOS_OK) probe_set(pr, rc, ios_diag_message());
+  ios_platform_free(&p);
+  pr->rc = rc;
+  pr->stage = 3;
+}
+
+/* SimGrid's own message in the child's standard error: its first CRITICAL line, else its first line. */
+static void sg_message(FILE *f, char *out, size_t n) {
+  char line[1024], first[1024] = "";
+  out[0] = '\0';
+  rewind(f);
+  while (fgets(line, sizeof line, f) != NULL) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (first[0] == '\0') snprintf(first, sizeof first, "%s", line);
+    const char *crit = strstr(line, "CRITICAL] ");
+    if (crit != NULL) {
+      snprintf(out, n, "%s", crit + strlen("CRITICAL] "));
+      return;
+    }
+  }
+  snprintf(out, n, "%s", first[0] ? first : "no message");
+}
+
+static int validate_in_child(const char *file) {
+  probe_t *pr = mmap(NULL, sizeof *pr, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (pr == MAP_FAILED) {
+    ios_diag_set(file, NULL, "cannot check the platform (mmap: %s)", strerror(errno));
+    return IOS_EINTERNAL;
+  }
+  memset(pr, 0, sizeof *pr);
+  pr->rc = IOS_EINTERNAL;
+  FILE *log = tmpfile(); /* unlinked at creation: nothing to clean up */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    ios_diag_set(file, NULL, "cannot check the platform (fork: %s)", strerror(errno));
+    munmap(pr, sizeof *pr);
+    if (log) fclose(log);
+    return IOS_EINTERNAL;
+  }
+  if (pid == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    int nul = log != NULL ? fileno(log) : open("/dev/null", O_WRONLY);
+    if (nul >= 0) {
+      dup2(nul, 1);
+      dup2(nul, 2);
+    }
+    probe_child(file, pr);
+    fflush(NULL);
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  int rc = IOS_OK;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && pr->stage == 3) {
+    rc = pr->rc;
+    if (rc != IOS_OK) ios_diag_set(NULL, NULL, "%s", pr->msg);
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && pr->rc != IOS_EINTERNAL) {
+    rc = pr->rc; /* an error found before the routes */
+    ios_diag_set(NULL, NULL, "%s", pr->msg);
+  } else {
+    char why[1024] = "no message";
+    if (log != NULL) sg_message(log, why, sizeof why);
+    char sig[64];
+    if (WIFSIGNALED(status))
+      snprintf(sig, sizeof sig, "signal %d, %s", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+      snprintf(sig, sizeof sig, "exit code %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    rc = IOS_EINVAL;
+    if (pr->stage == 2)
+      ios_diag_set(file, pr->to_name,
+                   "unreachable from compute host %s (SimGrid died computing that route: %s, \"%s\"): declare a "
+                   "<route> (or a link_ctn chain) from %s to %s (every compute host must reach every I/O resource and "
+                   "the PFS)",
+                   pr->from_name, sig, why, pr->from_name, pr->to_name);
+    else if (strstr(why, "Not a valid model") != NULL)
+      ios_diag_set(file, "routing",
+                   "SimGrid aborted (%s) loading it: \"%s\": give each <zone> a valid routing= (Full, Floyd, Dijkstra, "
+                   "DijkstraCache, Cluster, Vivaldi, Wifi or None)",
+                   sig, why);
+    else
+      ios_diag_set(file, NULL,
+                   "SimGrid aborted (%s) loading it: \"%s\": fix the XML (ids must be unique among hosts, links, "
+                   "routers and zones; see platforms/README.md)",
+                   sig, why);
+  }
+  if (log != NULL) fclose(log);
+  munmap(pr, sizeof *pr);
+  return rc;
+}
+
+int ios_platform_load(const char *file, ios_platform_t *out) {
+  struct stat st;
+  if (file == NULL || file[0] == '\0') {
+    ios_diag_set(NULL, "platform",
+                 "the platform is empty: give the path of a SimGrid platform XML file (or a platform object such as "
+                 "{\"kind\": \"forwarding\"}; see platforms/README.md)");
+    return IOS_EINVAL;
+  }
+  if (stat(file, &st) != 0 || access(file, R_OK) != 0) {
+    ios_diag_set(file, "platform", "cannot read the platform file (%s): check the path (or --set platform=PATH)",
+                 strerror(errno));
+    return IOS_EIO;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ios_diag_set(file, "platform",
+                 "is a directory, not a platform file: give the path of a SimGrid platform XML file (e.g. "
+                 "platforms/pfs-single.xml)");
+    return IOS_EINVAL;
+  }
+  int rc = validate_in_child(file);
+  if (rc != IOS_OK) return rc;
+  for (int i = 0; ios_simgrid_config[i] != NULL; i++)
+    ios_sg_set_config(ios_simgrid_config[i]);
+  char err[1024];
+  if (ios_sg_load_platform(file, err, sizeof err) != 0) {
+    ios_diag_set(file, NULL, "SimGrid cannot load this platform: %s", err);
+    return IOS_EINVAL;
+  }
+  return build(file, out);
 }
 
 void ios_platform_free(ios_platform_t *p) {
@@ -272,15 +476,8 @@ int ios_platform_storage(const char *file, const ios_platform_t *p, ios_storage_
     if (done[i]) continue;
     sg_host_t nh = sg_host_by_name(sg_host_get_property_value(p->res[i].host, "node"));
     const char *link = sg_host_get_property_value(nh, "link");
-    double node_bw = link ? ios_sg_link_bandwidth(link) : INFINITY;
-    if (!(node_bw > 0)) {
-      ios_diag_set(file, sg_host_get_name(nh),
-                   "storage node link '%s' is %s: name an existing link with a bandwidth > 0 (or drop the property "
-                   "for an unlimited node)",
-                   link, node_bw < 0 ? "not a link of the platform" : "of bandwidth 0");
-      rc = IOS_EINVAL;
-      break;
-    }
+    double node_bw = INFINITY; /* no "link": an unlimited node */
+    if (link != NULL && (rc = link_capacity(file, sg_host_get_name(nh), "link", link, &node_bw)) != IOS_OK) break;
     for (int k = i; rc == IOS_OK && k < p->nres; k++) {
       if (node_of[k] != i) continue;
       double cap = 0, wbw = p->res[k].capacity, rbw = wbw;

@@ -1,0 +1,130 @@
+// iosim engine tests — platforms that used to abort SimGrid (SIGABRT), pass `check` and then abort in `run`, or get a
+// misleading message (issue 13). Each must make both `iosim check` and `iosim run` exit 2 with a message naming the
+// file, the host, link or attribute at fault, its value and the fix; full-good.xml, from which they derive, runs.
+// Fixtures: test/fixtures/platforms-bad/README.md.
+#include "run_helpers.h"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <string>
+#include <vector>
+
+using namespace iosim_test;
+
+namespace {
+
+const std::string kBad = std::string(IOSIM_SOURCE_DIR) + "/test/fixtures/platforms-bad/";
+
+const std::string kScenario = R"({
+  "workload": {"applications": [{"name": "A", "nodes": 2, "profile": {"1": 8e8}, "work": 1, "io": 1e9}]},
+  "output": {"progress": false}
+}
+)";
+
+// Runs `command` (check or run) on the fixture and expects exit 2, no results.json and every needle in stderr.
+void expect_rejected(const std::string &fixture, const std::string &command, const std::vector<std::string> &needles) {
+  SimRun r = run_scenario(kScenario, read_text(kBad + fixture), options(command));
+  EXPECT_EQ(r.proc.exit_code, 2) << fixture << " " << command << ": " << r.describe();
+  EXPECT_FALSE(file_exists(r.out_dir + "/results.json"));
+  std::vector<std::string> all = needles;
+  all.push_back(r.dir->file("platform.xml"));
+  for (const auto &n : all)
+    EXPECT_NE(r.proc.err.find(n), std::string::npos)
+        << fixture << " " << command << ": stderr does not mention '" << n << "':\n"
+        << r.proc.err;
+  EXPECT_EQ(r.proc.err.find("Backtrace"), std::string::npos) << "SimGrid's abort reached the user:\n" << r.proc.err;
+  EXPECT_EQ(r.proc.err.find("\n  ->"), std::string::npos) << r.proc.err;
+}
+
+void expect_rejected_both(const std::string &fixture, const std::vector<std::string> &needles) {
+  expect_rejected(fixture, "check", needles);
+  expect_rejected(fixture, "run", needles);
+}
+
+} // namespace
+
+// Control: the platform the bad ones derive from passes check and runs.
+TEST(engine_platform_bad, GoodFullPlatformRuns) {
+  SimRun c = run_scenario(kScenario, read_text(kBad + "full-good.xml"), options("check"));
+  EXPECT_EQ(c.proc.exit_code, 0) << c.describe();
+  SimRun r = run_scenario(kScenario, read_text(kBad + "full-good.xml"));
+  EXPECT_EQ(r.proc.exit_code, 0) << r.describe();
+  EXPECT_TRUE(r.has_results);
+}
+
+TEST(engine_platform_bad, DuplicateLinkIsNotAnAbort) {
+  expect_rejected_both("duplicate-link.xml", {"Link 'l0' declared several times", "ids must be unique"});
+}
+
+TEST(engine_platform_bad, BogusRoutingIsNotAnAbort) {
+  expect_rejected_both("bogus-routing.xml", {"routing", "Not a valid model", "Full, Floyd, Dijkstra"});
+}
+
+// Only c0's routes used to be checked: c1 has no route to io1 in a Full zone.
+TEST(engine_platform_bad, MissingRouteFromSecondComputeHost) {
+  expect_rejected_both("full-missing-route-c1.xml", {"io1: unreachable from compute host c1", "<route>"});
+}
+
+// Only c0's nic_bw used to be read.
+TEST(engine_platform_bad, BadNicOnSecondComputeHost) {
+  expect_rejected_both("bad-nic-c1.xml", {"c1: compute host with the invalid \"nic_bw\" value 'abc'",
+                                          "<prop id=\"nic_bw\" value=\"1.2GiBps\"/>"});
+}
+
+TEST(engine_platform_bad, DifferentNicOnSecondComputeHost) {
+  expect_rejected_both("different-nic-c1.xml", {"c1: nic_bw '2GBps'", "differs from c0's", "the same nic_bw"});
+}
+
+// Was "which is not a link of the platform".
+TEST(engine_platform_bad, NegativeLinkBandwidthIsNamed) {
+  expect_rejected_both(
+      "negative-link-bandwidth.xml",
+      {"io0: its \"link\" property names link 'io0', whose bandwidth is -5e+09 B/s", "a positive finite bandwidth"});
+  SimRun r = run_scenario(kScenario, read_text(kBad + "negative-link-bandwidth.xml"), options("check"));
+  EXPECT_EQ(r.proc.err.find("not a link"), std::string::npos) << r.proc.err;
+}
+
+TEST(engine_platform_bad, SemicolonInResourceName) {
+  expect_rejected_both("semicolon-resource.xml", {"io;1", "rename the host"});
+}
+
+// A directory given as the platform: a clear message (was "(Cannot allocate memory)"), exit 2, check and run.
+TEST(engine_platform_bad, DirectoryAsPlatform) {
+  for (const char *cmd : {"check", "run"}) {
+    RunOptions opt = options(cmd);
+    opt.set_platform = false;
+    TempDir d;
+    mkdir(d.file("plat").c_str(), 0777);
+    opt.sets = {"platform=" + d.file("plat")};
+    SimRun r = run_scenario(kScenario, "", opt);
+    EXPECT_EQ(r.proc.exit_code, 2) << r.describe();
+    EXPECT_NE(r.proc.err.find(d.file("plat")), std::string::npos) << r.proc.err;
+    EXPECT_NE(r.proc.err.find("directory"), std::string::npos) << r.proc.err;
+    EXPECT_EQ(r.proc.err.find("Cannot allocate memory"), std::string::npos) << r.proc.err;
+  }
+}
+
+// `check` of a generated platform leaves nothing in TMPDIR (it used to leave /tmp/iosim-platform-*).
+TEST(engine_platform_bad, CheckOfGeneratedPlatformLeavesNoTemporaryFile) {
+  TempDir tmp, work;
+  std::string scen = work.write("s.json", R"({
+  "platform": {"kind": "forwarding", "compute": 8, "ionodes": 2},
+  "workload": {"applications": [{"name": "A", "nodes": 2, "profile": {"1": 8e8}, "work": 1, "io": 1e9}]}
+}
+)");
+  setenv("TMPDIR", tmp.path().c_str(), 1);
+  Process p = run_iosim({"check", scen}, work.path());
+  unsetenv("TMPDIR");
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("(generated from the scenario)"), std::string::npos) << p.out;
+  DIR *d = opendir(tmp.path().c_str());
+  ASSERT_NE(d, nullptr);
+  std::vector<std::string> left;
+  for (struct dirent *e; (e = readdir(d)) != nullptr;)
+    if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") left.push_back(e->d_name);
+  closedir(d);
+  EXPECT_TRUE(left.empty()) << "left in TMPDIR: " << (left.empty() ? "" : left[0]);
+}
