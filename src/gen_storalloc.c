@@ -5,6 +5,7 @@
 #include "ios_gen.h"
 #include "ios_scenario.h"
 #include "ios_units.h"
+#include "ios_value.h"
 
 #include <errno.h>
 #include <math.h>
@@ -226,12 +227,18 @@ int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char
       while (k < x.policy->nparams && strcmp(x.policy->params[k].name, p->string) != 0)
         k++;
       snprintf(w, sizeof w, "%s.params.%s", obj != NULL ? obj : "", p->string);
-      if (k == x.policy->nparams || !cJSON_IsNumber(p) || !(p->valuedouble >= 0)) {
-        ios_diag_set(file, w, "%s: %s takes %s", k == x.policy->nparams ? "unknown parameter" : "must be a number >= 0",
-                     x.policy->name, x.policy->nparams > 0 ? x.policy->params[0].name : "no parameter");
+      if (k == x.policy->nparams) {
+        ios_diag_set(file, w, "unknown parameter: %s takes %s", x.policy->name,
+                     x.policy->nparams > 0 ? x.policy->params[0].name : "no parameter");
         return IOS_EINVAL;
       }
-      x.params.v[k] = p->valuedouble;
+      const ios_param_spec_t *ps = &x.policy->params[k];
+      ios_num_spec_t spec = {0, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
+      if (ps->lo < ps->hi) {
+        spec.lo = ps->lo;
+        spec.hi = ps->hi;
+      }
+      if (ios_value_number(p, &spec, file, w, &x.params.v[k]) != IOS_OK) return IOS_EINVAL;
     }
   }
   if ((v = cJSON_GetObjectItemCaseSensitive(j, "split")) != NULL) {

@@ -314,6 +314,11 @@ static int sample_line(char **save, const char *file, const char *where, double 
       return IOS_EINVAL;
     }
     if (ios_value_number_text(tok, &phase_spec, file, field, &x) != IOS_OK) return IOS_EINVAL;
+    if (is_io && !(x * unit <= IOS_VALUE_MAX_BYTES)) {
+      ios_diag_set(file, field, "is %g: times the bandwidth unit %g B/s it is more than %g bytes; lower it", x, unit,
+                   IOS_VALUE_MAX_BYTES);
+      return IOS_EINVAL;
+    }
     if (add_phase(a, is_io, is_io ? x * unit : x, &cap) != IOS_OK) return IOS_ENOMEM;
     is_io = !is_io;
   }
