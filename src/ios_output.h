@@ -9,6 +9,8 @@
 #include "ios_platform.h"
 #include "ios_scenario.h"
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,9 +18,14 @@ extern "C" {
 /** Creates directory `dir` and its missing parents (mode 0777 & umask). @return 0, or -1 with errno set. */
 int ios_mkdirs(const char *dir);
 
-/** Removes a previous results.json from the output directory (creating the directory). @return IOS_OK or IOS_EIO
- * with ios_diag_message(). */
+/** Creates the output directory, and removes from it the files an earlier run left there (results.json, apps.csv,
+ * resources.csv, events.csv, allocations.csv, requests.csv, and a platform.xml that iosim generated; never a file
+ * that is the scenario or its platform), so that a reused directory holds only this run's outputs.
+ * @return IOS_OK, IOS_EINVAL (output.dir is a file) or IOS_EIO with ios_diag_message(). */
 int ios_output_prepare(const ios_scenario_t *s);
+
+/** Prints to `f` which outputs of an earlier run ios_output_prepare removed (nothing when none). */
+void ios_output_print_cleaned(FILE *f, const ios_scenario_t *s);
 
 /** Writes apps.csv, resources.csv, then results.json (each through a temporary file and a rename).
  * @return IOS_OK or IOS_EIO with ios_diag_message(). */

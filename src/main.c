@@ -202,6 +202,7 @@ int main(int argc, char **argv) {
   if (s.storage != NULL && cJSON_GetObjectItemCaseSensitive(s.storage, "platform") != NULL) {
     /* a storage-allocation scenario on a JSON storage platform: scheduling only, no SimGrid simulation */
     rc = ios_storage_scenario(&s, check);
+    if (!check) ios_output_print_cleaned(rc == IOS_OK ? stdout : stderr, &s);
     ios_scenario_free(&s);
     return exit_code(rc);
   }
@@ -240,6 +241,7 @@ int main(int argc, char **argv) {
     ios_workload_free(&w);
     ios_platform_free(&p);
   }
+  if (!check) ios_output_print_cleaned(rc == IOS_OK ? stdout : stderr, &s);
   ios_scenario_free(&s);
   return exit_code(rc);
 }

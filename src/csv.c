@@ -1,0 +1,46 @@
+/* iosim — CSV fields (see ios_csv.h). */
+#include "ios_csv.h"
+
+#include <string.h>
+
+int ios_csv_needs_quotes(const char *s) {
+  return s != NULL && strpbrk(s, ",\"\r\n") != NULL;
+}
+
+static void put_quoted_body(FILE *f, const char *s) {
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+}
+
+void ios_csv_field(FILE *f, const char *s) {
+  if (s == NULL) return;
+  if (!ios_csv_needs_quotes(s)) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  put_quoted_body(f, s);
+  fputc('"', f);
+}
+
+void ios_csv_list(FILE *f, int n, ios_csv_item_fn item, void *ctx, char sep) {
+  int quote = 0;
+  for (int i = 0; i < n && !quote; i++)
+    quote = ios_csv_needs_quotes(item(i, ctx)) || (sep == '"' || sep == ',');
+  if (quote) fputc('"', f);
+  for (int i = 0; i < n; i++) {
+    const char *s = item(i, ctx);
+    if (i > 0) {
+      if (sep == '"') fputc('"', f);
+      fputc(sep, f);
+    }
+    if (s == NULL) continue;
+    if (quote)
+      put_quoted_body(f, s);
+    else
+      fputs(s, f);
+  }
+  if (quote) fputc('"', f);
+}
