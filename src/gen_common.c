@@ -98,7 +98,10 @@ int ios_gen_append(ios_workload_t *dst, ios_workload_t *src) {
     *dst = *src;
     return IOS_OK;
   }
-  ios_app_t *apps = realloc(dst->apps, sizeof *apps * (size_t)(dst->napps + src->napps));
+  size_t room = 1; /* the next power of two >= the new count: ios_workload_add's invariant */
+  while (room < (size_t)dst->napps + (size_t)src->napps)
+    room *= 2;
+  ios_app_t *apps = realloc(dst->apps, sizeof *apps * room);
   if (apps == NULL) return IOS_ENOMEM;
   memcpy(apps + dst->napps, src->apps, sizeof *apps * (size_t)src->napps);
   dst->apps = apps;

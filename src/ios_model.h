@@ -44,7 +44,9 @@ typedef struct {
 
 /** Frees everything the workload owns and zeroes it. */
 void ios_workload_free(ios_workload_t *w);
-/** Appends a zeroed application (requested_n = -1) and returns it, or NULL when out of memory. */
+/** Appends a zeroed application (requested_n = -1) and returns it, or NULL when out of memory. The array grows by
+ * doubling (its room is the next power of two >= napps): build workloads with this function or ios_gen_append, never
+ * by replacing `apps` with an array of another size. */
 ios_app_t *ios_workload_add(ios_workload_t *w);
 /** Keeps only the application called `name`. @return 0, or IOS_EINVAL when there is none. */
 int ios_workload_keep_only(ios_workload_t *w, const char *name);

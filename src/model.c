@@ -1,6 +1,7 @@
 /* iosim — the application model (see ios_model.h). */
 #include "ios_model.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,14 @@ void ios_workload_free(ios_workload_t *w) {
 }
 
 ios_app_t *ios_workload_add(ios_workload_t *w) {
-  ios_app_t *apps = realloc(w->apps, sizeof *apps * (size_t)(w->napps + 1));
-  if (apps == NULL) return NULL;
-  w->apps = apps;
+  int n = w->napps;
+  if (n == INT32_MAX) return NULL;
+  if ((n & (n - 1)) == 0) { /* 0 or a power of two: the array is full (its room is the next power of two >= n) */
+    ios_app_t *apps = realloc(w->apps, sizeof *apps * (n == 0 ? 1 : 2 * (size_t)n));
+    if (apps == NULL) return NULL;
+    w->apps = apps;
+  }
+  ios_app_t *apps = w->apps;
   ios_app_t *a = &apps[w->napps++];
   memset(a, 0, sizeof *a);
   a->requested_n = -1;
@@ -36,6 +42,7 @@ int ios_workload_keep_only(ios_workload_t *w, const char *name) {
     if (j != keep) {
       free(w->apps[j].name);
       free(w->apps[j].phases);
+      free(w->apps[j].given);
     }
   w->apps[0] = w->apps[keep];
   w->napps = 1;
