@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -328,6 +329,7 @@ static int validate_in_child(const char *file) {
     return IOS_EINTERNAL;
   }
   if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan if iosim is killed meanwhile */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     int nul = log != NULL ? fileno(log) : open("/dev/null", O_WRONLY);

@@ -14,6 +14,7 @@
 #include "ios_policy.h"
 #include "ios_scenario.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,6 +34,7 @@
 #define PATH_MAX_LEN 4096
 
 static volatile sig_atomic_t interrupted;
+static int ntransient; /* runs of this sweep that failed on a transient system error */
 
 static void on_signal(int sig) {
   interrupted = sig;
@@ -249,9 +252,11 @@ static pid_t spawn(const char *self, const char *tmp) {
   snprintf(scen, sizeof scen, "%s/scenario.json", tmp);
   snprintf(out, sizeof out, "%s/stdout.txt", tmp);
   snprintf(err, sizeof err, "%s/stderr.txt", tmp);
-  pid_t pid = fork();
+  pid_t parent = getpid(), pid = fork();
   if (pid != 0) return pid;
-  setpgid(0, 0); /* a terminal's Ctrl-C reaches the runner only, which stops its runs itself */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);    /* a run dies with its sweep, even a sweep killed with SIGKILL */
+  if (getppid() != parent) _exit(127); /* the sweep died before prctl */
+  setpgid(0, 0);                       /* a terminal's Ctrl-C reaches the runner only, which stops its runs itself */
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -261,6 +266,17 @@ static pid_t spawn(const char *self, const char *tmp) {
   execl(self, "iosim", "run", scen, "--out", tmp, (char *)NULL);
   fprintf(stderr, "iosim: error: cannot execute %s (%s)\n", self, strerror(errno));
   _exit(127);
+}
+
+/* Whether a failed run's message is a transient system condition (a full disk, a quota, a file size limit, no
+ * memory, too many open files; or the run was killed by SIGKILL, the OOM killer's, or SIGXFSZ) rather than a verdict
+ * on its input: such a run is recorded as failed with "transient": true, and a resumed
+ * sweep runs it again. */
+static int transient_error(const char *err) {
+  static const int codes[] = {ENOSPC, EDQUOT, EFBIG, ENOMEM, EMFILE, ENFILE, EAGAIN, EIO};
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+    if (strstr(err, strerror(codes[i])) != NULL) return 1;
+  return 0;
 }
 
 /* Records a finished run: run.json, then the rename of its directory into runs/<id>. */
@@ -294,6 +310,12 @@ static int finish_run(const char *runs_dir, const ios_campaign_point_t *pt, cons
   cJSON_AddNumberToObject(run, "exit_code", WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
   cJSON_AddNumberToObject(run, "wall_time_s", ios_cli_clock_s() - ch->t0);
   cJSON_AddStringToObject(run, "error", err);
+  int transient =
+      WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) == SIGKILL || WTERMSIG(wstatus) == SIGXFSZ : transient_error(err);
+  if (!ok && transient) { /* re-run on resume */
+    cJSON_AddTrueToObject(run, "transient");
+    ntransient++;
+  }
   cJSON_Delete(results);
   snprintf(path, sizeof path, "%s/run.json", ch->tmp);
   int rc = write_json_atomic(path, run);
@@ -372,41 +394,78 @@ static char *default_out(const ios_campaign_t *c) {
   return absolute(rel);
 }
 
+/* `s` as one bash word in single quotes ('\'' for a quote); owned by the caller. */
+static char *sh_quote(const char *s) {
+  size_t n = 3;
+  for (const char *q = s; *q; q++)
+    n += *q == '\'' ? 4 : 1;
+  char *out = malloc(n), *o = out;
+  if (out == NULL) return NULL;
+  *o++ = '\'';
+  for (; *s; s++) {
+    if (*s == '\'') {
+      memcpy(o, "'\\''", 4);
+      o += 4;
+    } else
+      *o++ = *s;
+  }
+  *o++ = '\'';
+  *o = '\0';
+  return out;
+}
+
+/* `s` with every character but [A-Za-z0-9._-] replaced by '_' (Slurm job names and comments), at most n-1 bytes. */
+static void slug(char *out, size_t n, const char *s) {
+  size_t k = 0;
+  for (; *s && k + 1 < n; s++)
+    out[k++] = (isalnum((unsigned char)*s) || *s == '.' || *s == '_' || *s == '-') ? *s : '_';
+  out[k] = '\0';
+}
+
+/* Every value from the campaign or the command line enters the script as a single-quoted bash word (or a slug in
+ * comments and job names), so no name or path can inject a command; tested in engine_sweep_faults. */
 static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out, int shards, int jobs) {
   char path[2 * PATH_MAX_LEN + 64];
   snprintf(path, sizeof path, "%s/sweep.slurm", out);
   char *campaign = absolute(c->file);
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  const char *nm = cJSON_IsString(name) ? name->valuestring : "campaign";
-  size_t cap = 8192 + 8 * strlen(out) + 2 * strlen(campaign) + strlen(self) + strlen(nm);
+  char nm[128];
+  slug(nm, sizeof nm, cJSON_IsString(name) ? name->valuestring : "campaign");
+  char *q_self = sh_quote(self), *q_campaign = campaign ? sh_quote(campaign) : NULL, *q_out = sh_quote(out),
+       *q_path = sh_quote(path);
+  size_t cap = 8192 + strlen(q_out ? q_out : "") + strlen(q_campaign ? q_campaign : "") + strlen(q_self ? q_self : "") +
+               2 * strlen(q_path ? q_path : "");
   char *text = malloc(cap);
-  if (text == NULL || campaign == NULL) {
+  if (text == NULL || campaign == NULL || !q_self || !q_campaign || !q_out || !q_path) {
     free(text);
     free(campaign);
+    free(q_self);
+    free(q_campaign);
+    free(q_out);
+    free(q_path);
     return 1;
   }
   snprintf(text, cap,
            "#!/bin/bash\n"
-           "# iosim campaign '%s': %d points in %d shards, one Slurm array task per shard, then one merge job.\n"
-           "# Submit everything:  bash %s submit\n"
-           "# Task I of the array runs: iosim sweep CAMPAIGN --shard I/%d --out %s/shard-I\n"
-           "# (points whose index is I-1 modulo %d); the merge job writes %s/runs.csv.\n"
-           "# A task that is interrupted resumes where it stopped when resubmitted (sbatch --array=I %s).\n"
+           "# iosim campaign %s: %d points in %d shards, one Slurm array task per shard, then one merge job.\n"
+           "# Submit everything:  bash sweep.slurm submit   (this file, in the output directory)\n"
+           "# Task I of the array runs: iosim sweep CAMPAIGN --shard I/%d --out \"$OUT/shard-I\"\n"
+           "# (points whose index is I-1 modulo %d); the merge job writes \"$OUT/runs.csv\".\n"
+           "# A task that is interrupted resumes where it stopped when resubmitted (sbatch --array=I ...).\n"
            "#SBATCH --job-name=iosim-%s\n"
            "#SBATCH --array=1-%d\n"
            "#SBATCH --cpus-per-task=%d\n"
-           "#SBATCH --output=%s/slurm-%%A_%%a.out\n"
            "set -euo pipefail\n"
-           "IOSIM='%s'\n"
-           "CAMPAIGN='%s'\n"
-           "OUT='%s'\n"
+           "IOSIM=%s\n"
+           "CAMPAIGN=%s\n"
+           "OUT=%s\n"
            "SHARDS=%d\n"
-           "SELF='%s'\n"
+           "SELF=%s\n"
            "case \"${1:-}\" in\n"
            "  submit)\n"
-           "    job=$(sbatch --parsable \"$SELF\")\n"
+           "    job=$(sbatch --output=\"$OUT/slurm-%%A_%%a.out\" --parsable \"$SELF\")\n"
            "    sbatch --parsable --job-name=iosim-%s-merge --dependency=afterany:\"${job%%%%;*}\" \\\n"
-           "      --output=\"$OUT/slurm-merge-%%j.out\" --wrap \"bash '$SELF' merge\"\n"
+           "      --output=\"$OUT/slurm-merge-%%j.out\" --wrap \"bash $(printf %%q \"$SELF\") merge\"\n"
            "    exit 0 ;;\n"
            "  merge)\n"
            "    shard_dirs=()\n"
@@ -416,8 +475,12 @@ static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out
            "task=${SLURM_ARRAY_TASK_ID:?run this script through sbatch, or: bash \"$SELF\" submit}\n"
            "exec \"$IOSIM\" sweep \"$CAMPAIGN\" --shard \"$task/$SHARDS\" --jobs \"${SLURM_CPUS_PER_TASK:-%d}\" \\\n"
            "  --out \"$OUT/shard-$task\"\n",
-           nm, c->npoints, shards, path, shards, out, shards, out, path, nm, shards, jobs, out, self, campaign, out,
-           shards, path, nm, jobs);
+           nm, c->npoints, shards, shards, shards, nm, shards, jobs, q_self, q_campaign, q_out, shards, q_path, nm,
+           jobs);
+  free(q_self);
+  free(q_campaign);
+  free(q_out);
+  free(q_path);
   int rc = write_text_atomic(path, text);
   if (rc == 0) chmod(path, 0755);
   free(text);
@@ -467,6 +530,58 @@ static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir,
   return 0;
 }
 
+/* Creates the output directory `out` and takes its lock (.lock, flock; held until exit, not inherited by runs), so
+ * that neither a second sweep nor a merge writes into a live sweep's directory. @return the lock's descriptor, or -1
+ * after a message (`out` is a file, cannot be created, or is locked). */
+static int lock_out(const char *out, const char *cmd) {
+  struct stat st;
+  if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "iosim: error: %s: --out names a file, not a directory: give a directory for the outputs\n", out);
+    return -1;
+  }
+  if (ios_mkdirs(out) != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", out, strerror(errno));
+    return -1;
+  }
+  char path[PATH_MAX_LEN + 16];
+  snprintf(path, sizeof path, "%s/.lock", out);
+  int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (lock < 0) {
+    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", path, strerror(errno));
+    return -1;
+  }
+  if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    fprintf(stderr,
+            "iosim: error: %s: an iosim sweep is running in this directory (it holds %s): wait for it to end, or give "
+            "iosim %s another --out\n",
+            out, path, cmd);
+    close(lock);
+    return -1;
+  }
+  return lock;
+}
+
+/* The campaign's name names its default output directory (results/NAME) and its Slurm jobs: it must be one safe path
+ * component. @return 0, or 2 after a message naming the file, the field, the value and the fix. */
+static int check_name(const ios_campaign_t *c) {
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
+  if (!cJSON_IsString(name)) return 0;
+  const char *v = name->valuestring;
+  int bad = v[0] == '\0' || strcmp(v, ".") == 0 || strcmp(v, "..") == 0 || strchr(v, '/') != NULL || v[0] == '-' ||
+            strlen(v) > 200;
+  for (const char *q = v; *q && !bad; q++)
+    bad = (unsigned char)*q < 0x20 || *q == 0x7f;
+  if (!bad) return 0;
+  char shown[64];
+  slug(shown, sizeof shown, v);
+  fprintf(stderr,
+          "iosim: error: %s: name: '%s' (shown with '_' for unsafe characters) is not one safe path component (the "
+          "name is the output directory results/NAME): use up to 200 letters, digits, '-', '_' or '.', not '.' or "
+          "'..', without '/', control characters or a leading '-'\n",
+          c->file, shown);
+  return 2;
+}
+
 int ios_sweep_main(int argc, char **argv) {
   const char *campaign_path = NULL, *out_arg = NULL;
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), shard_i = 1, shard_n = 1, slurm = 0, shards = 4, retry = 0;
@@ -508,6 +623,10 @@ int ios_sweep_main(int argc, char **argv) {
     fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
     return 2;
   }
+  if (check_name(&c) != 0) {
+    ios_campaign_free(&c);
+    return 2;
+  }
   char *out = out_arg != NULL ? absolute(out_arg) : default_out(&c);
   char self[PATH_MAX_LEN];
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -520,17 +639,8 @@ int ios_sweep_main(int argc, char **argv) {
     return rc;
   }
   char runs_dir[PATH_MAX_LEN + 8], path[2 * PATH_MAX_LEN + 64];
-  int rc = ios_mkdirs(out) == 0 ? 0 : 2;
-  int lock = -1;
-  if (rc == 0) {
-    snprintf(path, sizeof path, "%s/.lock", out);
-    lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666); /* runs must not inherit the lock */
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
-      fprintf(stderr, "iosim: error: %s: another iosim sweep is using this directory; wait for it or use --out\n", out);
-      rc = 2;
-    }
-  } else
-    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", out, strerror(errno));
+  int lock = lock_out(out, "sweep");
+  int rc = lock >= 0 ? 0 : 2;
   if (rc == 0) rc = prepare_out(&c, out, runs_dir, sizeof runs_dir);
   if (rc != 0) {
     if (lock >= 0) close(lock);
@@ -549,7 +659,8 @@ int ios_sweep_main(int argc, char **argv) {
     cJSON *run = read_json(path);
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
     int was_failed = cJSON_IsString(st) && strcmp(st->valuestring, "failed") == 0;
-    if (run != NULL && !(retry && was_failed)) {
+    int transient = was_failed && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "transient"));
+    if (run != NULL && !((retry || transient) && was_failed)) {
       skipped++;
       failed += was_failed;
     } else
@@ -661,6 +772,11 @@ int ios_sweep_main(int argc, char **argv) {
         printf("sweep: failed runs are listed in runs.csv (status failed, column error); their outputs "
                "are in %s/<run_id>/\n",
                runs_dir);
+      if (ntransient > 0)
+        printf("sweep: %d of the failed runs hit a transient system error (a full disk, a quota, no memory...; "
+               "\"transient\": true in their run.json): free the resource and re-run the same command to run them "
+               "again\n",
+               ntransient);
       exit_code = nf + nm > 0 ? 1 : 0;
     }
   }
@@ -739,6 +855,14 @@ int ios_merge_main(int argc, char **argv) {
     return rc;
   }
   char *out = absolute(out_arg), runs_dir[PATH_MAX_LEN + 8];
+  int lock = lock_out(out, "merge");
+  if (lock < 0) {
+    free(out);
+    ios_campaign_free(&c);
+    cJSON_Delete(first);
+    free(in);
+    return 2;
+  }
   snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
   int *sel = malloc(sizeof *sel * (size_t)c.npoints);
   char **dirs = calloc((size_t)c.npoints, sizeof *dirs);
@@ -793,6 +917,7 @@ int ios_merge_main(int argc, char **argv) {
     free(dirs[i]);
   free(dirs);
   free(sel);
+  close(lock);
   free(out);
   free(in);
   cJSON_Delete(first);
