@@ -17,6 +17,7 @@
 #include "ios_knowledge.h"
 #include "ios_sg.h"
 #include "ios_striping.h"
+#include "ios_transfer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,21 +40,7 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_engine, iosim, "iosim engine");
 enum { EV_POST, EV_COMPLETE, EV_APP_END, EV_SNAPSHOT_BEGIN, EV_SNAPSHOT_END, EV_TICK, EV_SUBMIT };
 enum { ST_WAITING, ST_WORK, ST_IO, ST_DONE };
 
-typedef struct transfer {
-  int app, res;     /* res = -1: the PFS (direct access) */
-  double volume;    /* bytes of this transfer */
-  double remaining; /* bytes left when the current flow started (or when it was stopped) */
-  double cap;       /* bytes/s: application cap */
-  double rate;      /* bytes/s: current rate (0 = waiting) */
-  ios_flow_t *flow; /* running flow, or NULL */
-  unsigned gen;     /* bumped at every re-rate; stale actors and events compare it */
-  int starting;     /* a transfer actor was spawned and has not started its flow yet */
-  int slot;         /* index in its resource's active list, -1 when not pending */
-  double seg_start; /* s: start of the current flow segment (events.csv) */
-  double seg_rem0;  /* bytes remaining when the current segment started */
-  int seg_capped;   /* the policy that set the segment's rate decides rates itself (not SimGrid's max-min) */
-  sg_host_t host;   /* where its flow starts: the application's node, or a striped job's writer's node */
-} transfer_t;
+typedef ios_transfer_t transfer_t;
 
 typedef struct {
   const ios_app_t *a;
@@ -70,6 +57,7 @@ typedef struct {
   long seq;
   int ntransfers, nleft;
   int op_active;    /* the controller has handled the current operation's post and it is not complete */
+  int posted_op;    /* the I/O phase `phase` has posted its operation (app_advance) */
   double last_work; /* s of work since the previous I/O operation (for ω) */
   double iter_sum;  /* s: Σ (work + V/b) over the iterations counted in ω (RR-9502 §4.2) */
   int iter_count;   /* iterations counted in ω */
@@ -104,6 +92,7 @@ typedef struct {
   int type, app;
   transfer_t *t;
   unsigned gen;
+  int wake; /* its push released the controller's semaphore */
 } event_t;
 
 typedef struct {
@@ -154,7 +143,16 @@ typedef struct {
    * process's mappings (vm.max_map_count); past the budget the run stops with an error instead of SimGrid aborting */
   long actors, actor_budget;
   int overflow;
-  int *launch_order; /* replay: application indices by start time */
+  int *launch_order;     /* replay: application indices by start time */
+  int direct;            /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
+  int calendar;          /* direct path without a job queue: the controller runs the applications from a calendar */
+  struct cal_entry *cal; /* calendar mode: the dated wake-ups, a binary min-heap on (date, seq) */
+  int ncal, calcap;
+  long calseq;
+  int *resume, nresume; /* calendar mode: applications whose operation completed in this batch, in order */
+  struct grid {
+    double start, period;
+  } grids[2]; /* controller.tick_s from 0; a periodic sharing policy's δ from T_begin */
 } engine_t;
 
 static engine_t E; /* one engine per process */
@@ -163,7 +161,8 @@ static double now(void) {
   return simgrid_get_clock();
 }
 
-static void push_event(int type, int app, transfer_t *t, unsigned gen) {
+/* Queues an event for the controller; `wake`: release its semaphore (an event from another actor). */
+static void push_event(int type, int app, transfer_t *t, unsigned gen, int wake) {
   if (E.qlen == E.qcap) {
     int ncap = E.qcap ? 2 * E.qcap : 256;
     event_t *q = malloc(sizeof *q * (size_t)ncap);
@@ -175,9 +174,9 @@ static void push_event(int type, int app, transfer_t *t, unsigned gen) {
     E.qhead = 0;
     E.qcap = ncap;
   }
-  E.q[(E.qhead + E.qlen) % E.qcap] = (event_t){type, app, t, gen};
+  E.q[(E.qhead + E.qlen) % E.qcap] = (event_t){type, app, t, gen, wake};
   E.qlen++;
-  sg_sem_release(E.sem);
+  if (wake) sg_sem_release(E.sem);
 }
 
 /* ---------------------------------------------------------------- events.csv (docs/outputs.md) */
@@ -230,59 +229,31 @@ static int actor_reserve(void) {
   return 1;
 }
 
-static void transfer_run(transfer_t *t) {
-  unsigned gen = t->gen;
-  if (!t->starting) return;
-  t->starting = 0;
-  ios_flow_t *flow = ios_flow_start(E.res[t->res < 0 ? E.nres : t->res].mbox, t->remaining, t->rate);
-  t->flow = flow;
-  if (ios_flow_wait(flow) == 0 && t->flow == flow) {
-    t->flow = NULL;
-    ev_row(t->app, "transfer", res_name(t->res), t->seg_start, now(), t->seg_rem0);
-    account_segment(t, t->seg_rem0);
-    t->remaining = 0;
-    push_event(EV_COMPLETE, t->app, t, gen);
-  }
-  ios_flow_free(flow);
-}
-
-static void transfer_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  transfer_run(sg_actor_self_get_data());
+static void actor_release(void) {
   E.actors--;
 }
 
-/* Gives transfer t the rate r: cancel the running flow (keeping its exact remaining bytes) and restart. */
+/* A segment of a transfer ended: its events.csv row and the platform-limited share. */
+static void segment_end(const transfer_t *t, double bytes, int done) {
+  if (done || now() > t->seg_start) ev_row(t->app, "transfer", res_name(t->res), t->seg_start, now(), bytes);
+  account_segment(t, bytes);
+}
+
+/* A transfer's last byte arrived: an event for the controller (the direct path reports from the controller itself,
+ * which needs no wake-up). */
+static void transfer_completed(transfer_t *t, unsigned gen) {
+  push_event(EV_COMPLETE, t->app, t, gen, !E.direct);
+}
+
+static const ios_tr_hooks_t tr_hooks = {segment_end, transfer_completed, actor_reserve, actor_release};
+
+/* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
 static void set_rate(transfer_t *t, double r) {
-  if (r == t->rate && (t->flow != NULL || t->starting || r == 0)) return;
-  if (t->flow != NULL) {
-    double rem = ios_flow_remaining(t->flow);
-    if (rem <= 0) return; /* already done: its completion is being delivered at this very date */
-    ios_flow_cancel(t->flow);
-    t->flow = NULL;
-    t->remaining = rem;
-    if (now() > t->seg_start) ev_row(t->app, "transfer", res_name(t->res), t->seg_start, now(), t->seg_rem0 - rem);
-    account_segment(t, t->seg_rem0 - rem);
-  }
-  t->gen++;
-  t->rate = r;
-  t->starting = 0;
-  if (r > 0 && actor_reserve()) {
-    t->starting = 1;
-    t->seg_start = now();
-    t->seg_rem0 = t->remaining;
-    t->seg_capped = !E.sharing->uncapped;
-    E.rate_changes++;
-    sg_actor_t a = sg_actor_init("transfer", t->host);
-    sg_actor_set_data(a, t);
-    sg_actor_start(a, transfer_actor, 0, NULL);
-  }
+  if (ios_tr_set_rate(t, r, !E.sharing->uncapped)) E.rate_changes++;
 }
 
 static double transferred(const transfer_t *t) {
-  double rem = t->flow != NULL ? ios_flow_remaining(t->flow) : t->remaining;
-  return t->volume - rem;
+  return t->volume - ios_tr_remaining(t);
 }
 
 /* ---------------------------------------------------------------- resources */
@@ -440,11 +411,9 @@ static void on_post(int j) {
     as->seq = E.seq++;
     for (int i = 0; i < as->ntransfers; i++) {
       transfer_t *t = &as->t[i];
-      t->remaining = t->volume;
+      ios_tr_reset(t, t->volume);
       t->cap = E.p->nic_bw; /* a writer's node: the platform's links decide the rest */
-      t->rate = 0;
-      t->flow = NULL;
-      t->starting = 0;
+      t->mbox = E.res[t->res].mbox;
       res_add(&E.res[t->res], t);
     }
     return;
@@ -459,12 +428,9 @@ static void on_post(int j) {
     t->app = j;
     t->res = n > 0 ? as->res[i] : -1;
     t->host = as->host;
-    t->volume = volume / as->ntransfers;
-    t->remaining = t->volume;
+    ios_tr_reset(t, volume / as->ntransfers);
     t->cap = as->cap;
-    t->rate = 0;
-    t->flow = NULL;
-    t->starting = 0;
+    t->mbox = E.res[t->res < 0 ? E.nres : t->res].mbox;
     res_add(&E.res[t->res < 0 ? E.nres : t->res], t);
   }
 }
@@ -489,7 +455,10 @@ static void on_complete(transfer_t *t, unsigned gen) {
     as->ded_io += as->b > 0 ? v / as->b : 0.0;
     as->io_time += now() - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
-    sg_sem_release(as->sem);
+    if (E.calendar)
+      E.resume[E.nresume++] = t->app; /* resumed by the controller after this batch's decisions */
+    else
+      sg_sem_release(as->sem);
   }
 }
 
@@ -601,65 +570,83 @@ static void progress_line(int force) {
   if (force && isatty(2)) fputc('\n', stderr);
 }
 
+/* Handles every queued event. @return how many of them released the controller's semaphore. */
+static long handle_events(void) {
+  long wakes = 0; /* semaphore releases of the events handled in this batch */
+  while (E.qlen > 0) {
+    event_t ev = E.q[E.qhead];
+    E.qhead = (E.qhead + 1) % E.qcap;
+    E.qlen--;
+    wakes += ev.wake;
+    E.events++;
+    switch (ev.type) {
+    case EV_POST:
+      on_post(ev.app);
+      break;
+    case EV_COMPLETE:
+      on_complete(ev.t, ev.gen);
+      break;
+    case EV_APP_END:
+      on_app_end(ev.app);
+      break;
+    case EV_SUBMIT:
+      on_submit(ev.app);
+      break;
+    case EV_SNAPSHOT_BEGIN:
+      take_snapshot(0);
+      if (E.v2) { /* v2: the strategy takes over from FairShare at the start of the measured half */
+        E.sharing = E.s->sharing;
+        E.sharing_params = &E.s->sharing_params;
+        for (int r = 0; r <= E.nres; r++)
+          E.res[r].dirty = 1;
+      }
+      break;
+    case EV_SNAPSHOT_END:
+      take_snapshot(1);
+      break;
+    case EV_TICK:
+      for (int r = 0; r <= E.nres; r++)
+        E.res[r].dirty = 1;
+      break;
+    }
+  }
+  return wakes;
+}
+
+/* After a batch of events: start queued jobs, decide on every resource whose set of transfers changed. */
+static void decide_all(void) {
+  if (E.s->queue) schedule_jobs();
+  for (int r = 0; r <= E.nres; r++)
+    if (E.res[r].dirty) {
+      E.res[r].dirty = 0;
+      decide(&E.res[r]);
+    }
+  progress_line(0);
+}
+
 static void controller_actor(int argc, char **argv) {
   (void)argc;
   (void)argv;
   int stop = E.s->stop_at_end && !isnan(E.t_end);
   while (E.apps_left > 0 || (stop && !E.snap_end_done)) {
-    sg_sem_acquire(E.sem);
+    /* wait for an event, or (direct path) for the next completion date */
+    double next = ios_tr_next_completion();
+    long got = 1;
+    if (next < INFINITY)
+      got = sg_sem_acquire_timeout(E.sem, next > now() ? next - now() : 0.0) == 0;
+    else
+      sg_sem_acquire(E.sem);
     /* let every actor woken at this date report first, so one decision covers all simultaneous events */
     int before;
     do {
       before = E.qlen;
       sg_actor_yield();
     } while (E.qlen != before);
-    int handled = 0;
-    while (E.qlen > 0) {
-      event_t ev = E.q[E.qhead];
-      E.qhead = (E.qhead + 1) % E.qcap;
-      E.qlen--;
-      handled++;
-      E.events++;
-      switch (ev.type) {
-      case EV_POST:
-        on_post(ev.app);
-        break;
-      case EV_COMPLETE:
-        on_complete(ev.t, ev.gen);
-        break;
-      case EV_APP_END:
-        on_app_end(ev.app);
-        break;
-      case EV_SUBMIT:
-        on_submit(ev.app);
-        break;
-      case EV_SNAPSHOT_BEGIN:
-        take_snapshot(0);
-        if (E.v2) { /* v2: the strategy takes over from FairShare at the start of the measured half */
-          E.sharing = E.s->sharing;
-          E.sharing_params = &E.s->sharing_params;
-          for (int r = 0; r <= E.nres; r++)
-            E.res[r].dirty = 1;
-        }
-        break;
-      case EV_SNAPSHOT_END:
-        take_snapshot(1);
-        break;
-      case EV_TICK:
-        for (int r = 0; r <= E.nres; r++)
-          E.res[r].dirty = 1;
-        break;
-      }
-    }
-    for (int i = 1; i < handled; i++)
+    ios_tr_complete_due();
+    long wakes = handle_events();
+    for (; wakes > got; wakes--)
       sg_sem_acquire(E.sem); /* consume the releases of the events handled in this batch */
-    if (E.s->queue) schedule_jobs();
-    for (int r = 0; r <= E.nres; r++)
-      if (E.res[r].dirty) {
-        E.res[r].dirty = 0;
-        decide(&E.res[r]);
-      }
-    progress_line(0);
+    decide_all();
     if (E.overflow) { /* out of actors: stop here (the run reports an error, no result) */
       sg_actor_kill_all();
       return;
@@ -675,18 +662,16 @@ static void timer_actor(int argc, char **argv) {
   (void)argc;
   (void)argv;
   if (E.t_begin > 0) sg_actor_sleep_for(E.t_begin);
-  push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0);
+  push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0, 1);
   if (!isnan(E.t_end)) {
     sg_actor_sleep_for(E.t_end - now());
-    push_event(EV_SNAPSHOT_END, -1, NULL, 0);
+    push_event(EV_SNAPSHOT_END, -1, NULL, 0, 1);
   }
 }
 
 /* Extra decision events on a grid: controller.tick_s from 0, or a periodic sharing policy's δ from T_begin
- * (RR-9502 §4.1). The actor's data points to its grid. */
-typedef struct {
-  double start, period;
-} grid_t;
+ * (RR-9502 §4.1). The actor's data points to its grid (E.grids). */
+typedef struct grid grid_t;
 
 static void tick_actor(int argc, char **argv) {
   (void)argc;
@@ -694,8 +679,45 @@ static void tick_actor(int argc, char **argv) {
   const grid_t *g = sg_actor_self_get_data();
   for (double next = g->start + g->period; E.apps_left > 0; next += g->period) {
     if (next > now()) sg_actor_sleep_for(next - now());
-    push_event(EV_TICK, -1, NULL, 0);
+    push_event(EV_TICK, -1, NULL, 0, 1);
   }
+}
+
+/* What an application does next (app_advance). */
+enum { APP_SLEEP, APP_WAIT, APP_DONE };
+
+/* Runs application `as` from where it stands at the current date until it must wait: APP_SLEEP (a work phase of
+ * *sleep_s seconds started), APP_WAIT (an I/O operation posted: the controller resumes it at its completion) or
+ * APP_DONE (its last phase ended). The same steps drive an application actor (flow path) and the controller's
+ * calendar (direct path). */
+static int app_advance(app_state_t *as, double *sleep_s) {
+  int j = (int)(as - E.apps);
+  for (; as->phase < as->a->nphases; as->phase++) {
+    const ios_phase_t *ph = &as->a->phases[as->phase];
+    if (!ph->is_io) {
+      if (as->state != ST_WORK) { /* start the work phase */
+        as->state = ST_WORK;
+        as->phase_start = now();
+        *sleep_s = ph->value;
+        return APP_SLEEP;
+      }
+      ev_row(j, "work", "", as->phase_start, now(), -1); /* it has just ended */
+      as->work_done += ph->value;
+      as->last_work += ph->value;
+      as->state = ST_WAITING;
+    } else if (ph->value > 0 && !as->posted_op) {
+      as->state = ST_IO;
+      as->posted_op = 1;
+      as->posted = (as->phase == 0 && as->a->first_posted < 0) ? as->a->first_posted : now();
+      push_event(EV_POST, j, NULL, 0, !E.calendar);
+      return APP_WAIT;
+    } else
+      as->posted_op = 0; /* its operation is complete (or empty) */
+  }
+  as->state = ST_DONE;
+  as->end = now();
+  push_event(EV_APP_END, j, NULL, 0, !E.calendar);
+  return APP_DONE;
 }
 
 static void app_actor(int argc, char **argv) {
@@ -705,31 +727,123 @@ static void app_actor(int argc, char **argv) {
   int j = (int)(as - E.apps);
   if (E.s->queue) { /* submitted at its release time, started by the controller when nodes are free */
     if (as->a->release > 0) sg_actor_sleep_for(as->a->release);
-    push_event(EV_SUBMIT, j, NULL, 0);
+    push_event(EV_SUBMIT, j, NULL, 0, 1);
     sg_sem_acquire(as->sem);
   } else if (as->start > now())
     sg_actor_sleep_for(as->start - now());
-  for (as->phase = 0; as->phase < as->a->nphases; as->phase++) {
-    const ios_phase_t *ph = &as->a->phases[as->phase];
-    if (!ph->is_io) {
-      as->state = ST_WORK;
-      as->phase_start = now();
-      sg_actor_sleep_for(ph->value);
-      ev_row(j, "work", "", as->phase_start, now(), -1);
-      as->work_done += ph->value;
-      as->last_work += ph->value;
-      as->state = ST_WAITING;
-    } else if (ph->value > 0) {
-      as->state = ST_IO;
-      as->posted = (as->phase == 0 && as->a->first_posted < 0) ? as->a->first_posted : now();
-      push_event(EV_POST, j, NULL, 0);
+  for (;;) {
+    double d = 0;
+    int next = app_advance(as, &d);
+    if (next == APP_SLEEP)
+      sg_actor_sleep_for(d);
+    else if (next == APP_WAIT)
       sg_sem_acquire(as->sem);
-    }
+    else
+      break;
   }
-  as->state = ST_DONE;
-  as->end = now();
-  push_event(EV_APP_END, j, NULL, 0);
   E.actors--;
+}
+
+/* ---------------------------------------------------------------- calendar (direct path, no job queue) */
+
+/* With the direct path and no job queue, no SimGrid activity other than the passing of time is left: the controller
+ * runs the applications itself (app_advance) from a calendar of dated wake-ups (work phases' ends, starts, window
+ * snapshots, decision grids) and sleeps on SimGrid's clock from one date to the next. It reproduces the actors' order
+ * of events: at one date, the wake-ups in calendar order, then the completions, one decision over them all; then the
+ * applications resumed by those completions, whose new operations form the next batch at the same date. */
+enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK };
+
+typedef struct cal_entry {
+  double date;
+  long seq;
+  int kind, idx;
+} cal_entry_t;
+
+static int cal_before(const cal_entry_t *a, const cal_entry_t *b) {
+  return a->date < b->date || (a->date == b->date && a->seq < b->seq);
+}
+
+static void cal_push(double date, int kind, int idx) {
+  if (E.ncal == E.calcap) {
+    int ncap = E.calcap ? 2 * E.calcap : 64;
+    cal_entry_t *c = realloc(E.cal, sizeof *c * (size_t)ncap);
+    if (c == NULL) xbt_die("iosim: out of memory for the calendar");
+    E.cal = c;
+    E.calcap = ncap;
+  }
+  cal_entry_t e = {date, E.calseq++, kind, idx};
+  int i = E.ncal++;
+  while (i > 0 && cal_before(&e, &E.cal[(i - 1) / 2])) {
+    E.cal[i] = E.cal[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  E.cal[i] = e;
+}
+
+static cal_entry_t cal_pop(void) {
+  cal_entry_t top = E.cal[0], last = E.cal[--E.ncal];
+  int i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= E.ncal) break;
+    if (c + 1 < E.ncal && cal_before(&E.cal[c + 1], &E.cal[c])) c++;
+    if (!cal_before(&E.cal[c], &last)) break;
+    E.cal[i] = E.cal[c];
+    i = c;
+  }
+  if (E.ncal > 0) E.cal[i] = last;
+  return top;
+}
+
+/* Application j runs at the current date until it waits; a work phase puts its end in the calendar. */
+static void cal_app(int j) {
+  double d = 0;
+  if (app_advance(&E.apps[j], &d) == APP_SLEEP) cal_push(now() + d, CAL_APP, j);
+}
+
+static void cal_fire(cal_entry_t e) {
+  switch (e.kind) {
+  case CAL_APP:
+    cal_app(e.idx);
+    break;
+  case CAL_SNAP_BEGIN:
+    push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0, 0);
+    break;
+  case CAL_SNAP_END:
+    push_event(EV_SNAPSHOT_END, -1, NULL, 0, 0);
+    break;
+  case CAL_TICK:
+    push_event(EV_TICK, -1, NULL, 0, 0);
+    if (E.apps_left > 0) cal_push(e.date + E.grids[e.idx].period, CAL_TICK, e.idx);
+    break;
+  }
+}
+
+/* SimGrid's timing precision: activities ending within it of the current date end together (ios_transfer.h). */
+#define CAL_PRECISION 1e-9
+
+static void calendar_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  int stop = E.s->stop_at_end && !isnan(E.t_end);
+  while (E.apps_left > 0 || (stop && !E.snap_end_done)) {
+    if (E.qlen == 0) { /* nothing more at this date: on to the next one */
+      double next = ios_tr_next_completion();
+      if (E.ncal > 0 && E.cal[0].date < next) next = E.cal[0].date;
+      if (!(next < INFINITY)) xbt_die("iosim: the calendar is empty with %d applications running", E.apps_left);
+      if (next > now()) sg_actor_sleep_for(next - now());
+      while (E.ncal > 0 && E.cal[0].date <= now() + CAL_PRECISION)
+        cal_fire(cal_pop());
+      ios_tr_complete_due();
+    }
+    handle_events();
+    decide_all();
+    if (stop && E.snap_end_done) return;
+    int n = E.nresume;
+    E.nresume = 0;
+    for (int i = 0; i < n; i++)
+      cal_app(E.resume[i]);
+  }
 }
 
 static void spawn_app(int j) {
@@ -753,7 +867,7 @@ static void launcher_actor(int argc, char **argv) {
     int j = E.launch_order[i];
     if (E.apps[j].start > now()) sg_actor_sleep_for(E.apps[j].start - now());
     if (!actor_reserve()) {
-      push_event(EV_TICK, -1, NULL, 0); /* wake the controller, which stops the run */
+      push_event(EV_TICK, -1, NULL, 0, 1); /* wake the controller, which stops the run */
       return;
     }
     spawn_app(j);
@@ -825,6 +939,8 @@ static void release_engine(int napps, int nres) {
   free(E.free_hosts);
   free(E.ost_oss);
   free(E.launch_order);
+  free(E.cal);
+  free(E.resume);
   free(E.app_stripe_params);
   ios_stripe_state_free(&E.stripe_state);
   free(E.apps);
@@ -833,6 +949,7 @@ static void release_engine(int napps, int nres) {
   free(E.views);
   free(E.rates);
   free(E.vt);
+  ios_tr_fini();
   FILE **open_csv[2] = {&E.al, &E.ev};
   const char *tmp[2] = {E.al_tmp, E.ev_tmp};
   for (int k = 0; k < 2; k++)
@@ -961,6 +1078,52 @@ static int arbitrate_all(const ios_scenario_t *s, const ios_platform_t *p, const
   return rc;
 }
 
+/* The transfer layer's path for this run (ios_transfer.h, docs/engine.md): direct when the sharing policy decides
+ * every rate itself (not max-min, no striping) and no link between the applications' hosts and the resources can bind
+ * those rates; SimGrid flows otherwise, or when the scenario asks for them (engine.flows). */
+static int choose_transfer_path(const ios_scenario_t *s, const ios_platform_t *p) {
+  int direct = !s->flows_simgrid && !s->replay && !s->sharing->uncapped;
+  for (int j = 0; direct && j < E.napps; j++)
+    direct = E.apps[j].stripe == NULL;
+  if (direct) {
+    /* the (host, resource) pairs transfers can use, grouped by resource: each application's first node to its
+     * resources (the PFS when it has none); with a job queue, any compute node to any resource */
+    int nres = p->nres + (p->has_pfs ? 1 : 0), hosts = s->queue ? p->ncompute : E.napps, npairs = 0;
+    size_t most = (size_t)hosts * (size_t)(nres > 0 ? nres : 1) + 1;
+    sg_host_t *from = malloc(sizeof *from * most), *res_hosts = malloc(sizeof *res_hosts * (size_t)(nres + 1));
+    int *to = malloc(sizeof *to * most);
+    double *cap = malloc(sizeof *cap * (size_t)(nres + 1));
+    int ok = from && res_hosts && to && cap ? 1 : -1;
+    for (int r = 0; ok > 0 && r < nres; r++) {
+      const ios_resource_t *res = r < p->nres ? &p->res[r] : &p->pfs;
+      res_hosts[r] = res->host;
+      cap[r] = res->capacity;
+      for (int h = 0; h < hosts; h++) {
+        int uses = s->queue;
+        for (int i = 0; !uses && i < E.apps[h].n; i++)
+          uses = E.apps[h].res[i] == r;
+        uses |= !s->queue && r == p->nres && E.apps[h].n == 0;
+        if (!uses) continue;
+        from[npairs] = s->queue ? p->compute[h] : E.apps[h].host;
+        to[npairs++] = r;
+      }
+    }
+    if (ok > 0) ok = ios_tr_direct_possible(npairs, from, to, res_hosts, cap);
+    free(from);
+    free(res_hosts);
+    free(to);
+    free(cap);
+    if (ok < 0) return IOS_ENOMEM;
+    direct = ok;
+  }
+  E.direct = direct;
+  /* IOSIM_APP_ACTORS=1 keeps application actors on the direct path: the benchmark's side-by-side (docs/engine.md) */
+  const char *actors = getenv("IOSIM_APP_ACTORS");
+  E.calendar = direct && !s->queue && !(actors != NULL && strcmp(actors, "1") == 0);
+  XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
+  return ios_tr_init(direct, &tr_hooks) == 0 ? IOS_OK : IOS_ENOMEM;
+}
+
 int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
   int rc = IOS_OK;
   int *placed = NULL;
@@ -988,7 +1151,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   r->nres = p->nres;
 
   /* what allocation and placement policies know of each application (RR-9549 Table 2) */
-  int total_nodes = 0;
+  long long total_nodes = 0; /* many applications of many nodes must not overflow an int */
   for (int j = 0; j < w->napps; j++) {
     fill_profile(&w->apps[j], &profiles[j]);
     ios_app_totals(&w->apps[j], &views[j].work, &views[j].volume);
@@ -1010,13 +1173,14 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     biggest = w->apps[j].nodes > biggest ? w->apps[j].nodes : biggest;
   if (!s->replay && (s->queue ? biggest > p->ncompute : total_nodes > p->ncompute)) {
     ios_diag_set(s->platform, "compute nodes",
-                 s->queue ? "an application needs %d compute nodes but the platform has %d: it could never start; use "
-                            "a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
-                            "platform object) or a smaller application"
-                          : "the applications need %d compute nodes but the platform has %d: use a larger platform "
-                            "(iosim platform KIND --set compute=N, or platform.compute in a platform object), fewer "
-                            "applications, or a job queue (queue.enabled)",
-                 s->queue ? biggest : total_nodes, p->ncompute);
+                 s->queue
+                     ? "an application needs %lld compute nodes but the platform has %d: it could never start; use "
+                       "a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
+                       "platform object) or a smaller application"
+                     : "the applications need %lld compute nodes but the platform has %d: use a larger platform "
+                       "(iosim platform KIND --set compute=N, or platform.compute in a platform object), fewer "
+                       "applications, or a job queue (queue.enabled)",
+                 s->queue ? (long long)biggest : total_nodes, p->ncompute);
     rc = IOS_EINVAL;
     goto fail;
   }
@@ -1114,12 +1278,14 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   }
   free(placed);
   placed = NULL;
+  if ((rc = choose_transfer_path(s, p)) != IOS_OK) goto fail;
+  r->direct_transfers = E.direct;
   for (int i = 0; i <= p->nres; i++) {
     if (i == p->nres && !p->has_pfs) break;
     const ios_resource_t *res = i < p->nres ? &p->res[i] : &p->pfs;
     E.res[i].r = res;
     E.res[i].mbox = sg_mailbox_by_name(res->name);
-    receiver_start(res->host, res->name);
+    if (!E.direct) receiver_start(res->host, res->name);
   }
 
   /* the window: given, or automatic steady-state (RR-9502 §3.2): from the last start to the earliest dedicated
@@ -1216,7 +1382,7 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       E.launch_order[j] = j;
     qsort(E.launch_order, (size_t)w->napps, sizeof *E.launch_order, cmp_start);
     sg_actor_start(sg_actor_init("launcher", p->controller), launcher_actor, 0, NULL);
-  } else {
+  } else if (!E.calendar) {
     if (w->napps > E.actor_budget) {
       E.overflow = 1;
       goto overflow;
@@ -1226,18 +1392,34 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       spawn_app(j);
     }
   }
-  sg_actor_start(sg_actor_init("controller", p->controller), controller_actor, 0, NULL);
-  sg_actor_t timer = sg_actor_init("window", p->controller);
-  sg_actor_daemonize(timer);
-  sg_actor_start(timer, timer_actor, 0, NULL);
-  grid_t grids[2] = {{0.0, s->tick_s}, {E.t_begin, E.period}};
-  for (int g = 0; g < 2; g++)
-    if (grids[g].period > 0) {
-      sg_actor_t tick = sg_actor_init(g == 0 ? "tick" : "period", p->controller);
-      sg_actor_daemonize(tick);
-      sg_actor_set_data(tick, &grids[g]);
-      sg_actor_start(tick, tick_actor, 0, NULL);
+  E.grids[0] = (grid_t){0.0, s->tick_s};
+  E.grids[1] = (grid_t){E.t_begin, E.period};
+  if (E.calendar) { /* the same wake-ups as the actors', in the order the actors are created */
+    E.resume = malloc(sizeof *E.resume * (size_t)(w->napps > 0 ? w->napps : 1));
+    if (E.resume == NULL) {
+      rc = IOS_ENOMEM;
+      goto fail;
     }
+    for (int j = 0; j < w->napps; j++)
+      cal_push(E.apps[j].start > 0 ? E.apps[j].start : 0.0, CAL_APP, j);
+    cal_push(E.t_begin > 0 ? E.t_begin : 0.0, CAL_SNAP_BEGIN, -1);
+    if (!isnan(E.t_end)) cal_push(E.t_end, CAL_SNAP_END, -1);
+    for (int g = 0; g < 2; g++)
+      if (E.grids[g].period > 0) cal_push(E.grids[g].start + E.grids[g].period, CAL_TICK, g);
+    sg_actor_start(sg_actor_init("controller", p->controller), calendar_actor, 0, NULL);
+  } else {
+    sg_actor_start(sg_actor_init("controller", p->controller), controller_actor, 0, NULL);
+    sg_actor_t timer = sg_actor_init("window", p->controller);
+    sg_actor_daemonize(timer);
+    sg_actor_start(timer, timer_actor, 0, NULL);
+    for (int g = 0; g < 2; g++)
+      if (E.grids[g].period > 0) {
+        sg_actor_t tick = sg_actor_init(g == 0 ? "tick" : "period", p->controller);
+        sg_actor_daemonize(tick);
+        sg_actor_set_data(tick, &E.grids[g]);
+        sg_actor_start(tick, tick_actor, 0, NULL);
+      }
+  }
   simgrid_run();
   if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
     progress_line(1);

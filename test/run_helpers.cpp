@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -278,6 +279,46 @@ RunOptions options(const std::string &command, const std::vector<std::string> &s
   return o;
 }
 
+static bool same_number(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b || std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)) || std::fabs(a - b) <= 1e-12;
+}
+
+// A run that took the transfer layer's direct path (results.json counts.transfers "direct") is run again with every
+// transfer a SimGrid flow (engine.flows=simgrid): every metric, every application's start, end, I/O time and volume
+// must agree to 1e-9 (relative) — the direct path computes what SimGrid's max-min would give (src/ios_transfer.h).
+// So every engine test checks both paths; IOSIM_TEST_ONE_PATH=1 skips the second run.
+static void check_flow_path(const SimRun &run, std::vector<std::string> args) {
+  if (run.proc.exit_code != 0 || run.str("counts.transfers") != "direct") return;
+  const char *one = std::getenv("IOSIM_TEST_ONE_PATH");
+  if (one != nullptr && one[0] == '1') return;
+  std::string out = run.out_dir + "-flows";
+  for (size_t i = 0; i + 1 < args.size(); i++)
+    if (args[i] == "--out") args[i + 1] = out;
+  args.push_back("--set");
+  args.push_back("engine.flows=simgrid");
+  SimRun flows;
+  flows.proc = run_iosim(args, run.dir->path(), run.dir->path());
+  parse_outputs(out, flows);
+  ASSERT_EQ(flows.proc.exit_code, 0) << "with engine.flows=simgrid: " << flows.describe();
+  ASSERT_EQ(flows.str("counts.transfers"), "simgrid-flows");
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(run.results.get(), "metrics");
+  const cJSON *item = nullptr;
+  cJSON_ArrayForEach(item, m) {
+    double a = run.metric(item->string), b = flows.metric(item->string);
+    EXPECT_TRUE(same_number(a, b)) << "metric " << item->string << ": direct " << fmt(a) << ", SimGrid flows "
+                                   << fmt(b);
+  }
+  ASSERT_EQ(run.apps.size(), flows.apps.size());
+  for (size_t i = 0; i < run.apps.size(); i++) {
+    const AppRow &a = run.apps[i], &b = flows.apps[i];
+    EXPECT_TRUE(same_number(a.start, b.start) && same_number(a.end, b.end) && same_number(a.io_time, b.io_time) &&
+                same_number(a.io_volume, b.io_volume) && same_number(a.work_time, b.work_time))
+        << a.name << ": direct start " << fmt(a.start) << " end " << fmt(a.end) << " io " << fmt(a.io_time)
+        << ", SimGrid flows start " << fmt(b.start) << " end " << fmt(b.end) << " io " << fmt(b.io_time);
+  }
+}
+
 SimRun run_scenario(const std::string &scenario_json, const std::string &platform_xml, const RunOptions &opt) {
   SimRun run;
   run.dir = std::make_shared<TempDir>();
@@ -303,6 +344,7 @@ SimRun run_scenario(const std::string &scenario_json, const std::string &platfor
   }
   run.proc = run_iosim(args, run.dir->path(), run.dir->path());
   parse_outputs(run.out_dir, run);
+  if (opt.command == "run" && opt.set_out) check_flow_path(run, args);
   return run;
 }
 
@@ -318,6 +360,7 @@ SimRun run_scenario_file(const std::string &scenario_file, const std::vector<std
   }
   run.proc = run_iosim(args, run.dir->path(), run.dir->path());
   parse_outputs(run.out_dir, run);
+  check_flow_path(run, args);
   return run;
 }
 

@@ -1,0 +1,101 @@
+/* iosim — the transfer layer: the only code that moves I/O bytes (DESIGN.md, data flow). A transfer is the part of an
+ * application's I/O operation that goes to one resource (RR-9549 §3.2.2: an operation over n resources is n
+ * transfers); the controller gives it a rate (bytes/s) and the transfer layer makes the bytes move at that rate until
+ * the last one arrives, then reports the completion.
+ *
+ * Two paths, chosen once per run (docs/engine.md):
+ *  - flows: each stretch of a transfer at one rate (a segment) is a rate-capped SimGrid mailbox flow from the
+ *    transfer's host to its resource's mailbox, started by a short-lived actor on that host; a new rate cancels the
+ *    flow, keeping its exact remaining bytes, and starts the rest as a new flow. SimGrid's max-min shares every link,
+ *    so a link the policy does not decide on (a file-system link behind I/O nodes, a router, an OSS link, a disk)
+ *    slows the flows that cross it.
+ *  - direct: when no link can bind the rates the sharing policy gives (ios_tr_direct_possible), SimGrid's max-min
+ *    would give every flow exactly its rate, so the layer computes what it would: remaining bytes = remaining at the
+ *    segment's start − rate × elapsed time, completion date = segment start + remaining / rate. The controller
+ *    waits on SimGrid's clock until the next completion date (ios_tr_next_completion); no actor, comm or exception
+ *    per segment. Results agree with the flow path to rounding (docs/engine.md gives the measured differences). */
+#ifndef IOS_TRANSFER_H
+#define IOS_TRANSFER_H
+
+#include <simgrid/forward.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One transfer. The engine owns it (one per resource part of an application's operation, reused by every
+ * operation) and fills the public fields; the fields below `private` belong to the transfer layer. */
+typedef struct ios_transfer {
+  int app, res;      /**< application index; resource index (-1: the PFS, direct access) */
+  double volume;     /**< bytes of this transfer */
+  double cap;        /**< bytes/s: the application's cap on it */
+  double rate;       /**< bytes/s: its current rate (0 = waiting) */
+  sg_host_t host;    /**< where its bytes leave from: the application's node, or a striped job's writer's node */
+  sg_mailbox_t mbox; /**< its resource's mailbox (flow path) */
+  unsigned gen;      /**< bumped at every new rate: a completion reported for an older rate is stale */
+  int slot;          /**< the engine's: index in its resource's list of pending transfers, -1 when not pending */
+  double seg_start;  /**< s: start of the current segment */
+  double seg_rem0;   /**< bytes remaining when the current segment started */
+  int seg_capped;    /**< the rate of the current segment was set by a policy that decides rates itself */
+  /* private */
+  double remaining;      /**< bytes left at `t_last` (flow path: when the current flow started or was stopped) */
+  double t_last;         /**< s: date `remaining` refers to (direct path) */
+  double finish;         /**< s: completion date at the current rate (direct path), INFINITY when not running */
+  int heap;              /**< index in the direct path's completion heap, -1 when not in it */
+  int starting;          /**< flow path: an actor was spawned and has not started its flow yet */
+  struct ios_flow *flow; /**< flow path: the running flow, or NULL */
+} ios_transfer_t;
+
+/** What the transfer layer tells the engine. Every callback is required. */
+typedef struct {
+  /** A segment of `t` ended at the current date having moved `bytes`: `done` 1 at its completion, 0 at a new rate. */
+  void (*segment_end)(const ios_transfer_t *t, double bytes, int done);
+  /** The last byte of `t` arrived at the current date; `gen` is t->gen when its segment started (flow path: called
+   * from the segment's actor; direct path: from ios_tr_complete_due, in the controller). */
+  void (*completed)(ios_transfer_t *t, unsigned gen);
+  /** Flow path: one more SimGrid actor may be started (0 = the budget is spent: the transfer waits, the engine
+   * stops the run). */
+  int (*actor_reserve)(void);
+  /** Flow path: an actor taken with actor_reserve has ended. */
+  void (*actor_release)(void);
+} ios_tr_hooks_t;
+
+/** Starts the transfer layer for one run: `direct` selects the direct path (see above), `hooks` (borrowed, must
+ * outlive the run) the callbacks. @return 0, or -1 when out of memory. */
+int ios_tr_init(int direct, const ios_tr_hooks_t *hooks);
+
+/** Ends the run's transfer layer (frees the direct path's heap). */
+void ios_tr_fini(void);
+
+/** Makes `t` a new transfer of `volume` bytes, waiting (rate 0). */
+void ios_tr_reset(ios_transfer_t *t, double volume);
+
+/** Gives `t` the rate `r` (bytes/s, >= 0; INFINITY on the flow path: no bound of its own) from now on; `capped`
+ * marks a rate a policy decided (for the platform-limited share). A transfer whose last byte arrives at this very
+ * date keeps its rate (its completion is being reported). @return 1 when a new segment started, else 0. */
+int ios_tr_set_rate(ios_transfer_t *t, double r, int capped);
+
+/** Bytes of `t` still to move at the current date (0 once its last byte arrived). */
+double ios_tr_remaining(const ios_transfer_t *t);
+
+/** Direct path: the date (s) of the earliest completion at the current rates, INFINITY when none is running (and
+ * always on the flow path). */
+double ios_tr_next_completion(void);
+
+/** Direct path: reports (hooks->completed) every running transfer whose completion date is the current date, within
+ * SimGrid's timing precision (1e-9 s), earliest first. @return how many. */
+int ios_tr_complete_due(void);
+
+/** Whether the direct path gives what SimGrid's max-min would, for transfers from host `from[k]` to resource `to[k]`
+ * (k < npairs; pairs grouped by resource) whose rates are set by a policy that keeps the sum of the rates on resource
+ * r at most `capacity[r]` (bytes/s), each rate at most that too. `res_hosts[r]` is resource r's host. True when every
+ * route of the pairs has zero latency (the flow path pays a route's latency at every new rate) and, on every link of
+ * those routes, the capacities of the resources reached through it fit the link (their sum on a shared link, each one
+ * on a fatpipe). Routes must exist (validated with the platform). @return 1 yes, 0 no, -1 out of memory. */
+int ios_tr_direct_possible(int npairs, const sg_host_t *from, const int *to, const sg_host_t *res_hosts,
+                           const double *capacity);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
