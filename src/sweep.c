@@ -740,7 +740,8 @@ int ios_sweep_main(int argc, char **argv) {
   }
   if (interrupted || internal) { /* stop the runs under way; their temporary directories go */
     for (int k = 0; kids != NULL && k < jobs; k++)
-      if (kids[k].pid > 0) kill(kids[k].pid, SIGTERM);
+      if (kids[k].pid > 0 && kill(-kids[k].pid, SIGTERM) != 0) /* its process group: the run and its children */
+        kill(kids[k].pid, SIGTERM);                            /* (not yet in its own group) */
     for (int k = 0; kids != NULL && k < jobs; k++)
       if (kids[k].pid > 0) {
         waitpid(kids[k].pid, NULL, 0);
