@@ -149,6 +149,8 @@ typedef struct {
   struct cal_entry *cal; /* calendar mode: the dated wake-ups, a binary min-heap on (date, seq) */
   int ncal, calcap;
   long calseq;
+  int own_clock;        /* calendar mode: the controller keeps the date itself instead of sleeping on SimGrid's clock */
+  double clock;         /* s: that date */
   int *resume, nresume; /* calendar mode: applications whose operation completed in this batch, in order */
   struct grid {
     double start, period;
@@ -157,8 +159,9 @@ typedef struct {
 
 static engine_t E; /* one engine per process */
 
+/* s: the simulated date — SimGrid's clock, or the calendar's own when it keeps one (E.own_clock). */
 static double now(void) {
-  return simgrid_get_clock();
+  return E.own_clock ? E.clock : simgrid_get_clock();
 }
 
 /* Queues an event for the controller; `wake`: release its semaphore (an event from another actor). */
@@ -831,18 +834,28 @@ static void calendar_actor(int argc, char **argv) {
       double next = ios_tr_next_completion();
       if (E.ncal > 0 && E.cal[0].date < next) next = E.cal[0].date;
       if (!(next < INFINITY)) xbt_die("iosim: the calendar is empty with %d applications running", E.apps_left);
-      if (next > now()) sg_actor_sleep_for(next - now());
+      if (next > now()) {
+        if (E.own_clock)
+          E.clock = next;
+        else
+          sg_actor_sleep_for(next - now());
+      }
       while (E.ncal > 0 && E.cal[0].date <= now() + CAL_PRECISION)
         cal_fire(cal_pop());
       ios_tr_complete_due();
     }
     handle_events();
     decide_all();
-    if (stop && E.snap_end_done) return;
+    if (stop && E.snap_end_done) break;
     int n = E.nresume;
     E.nresume = 0;
     for (int i = 0; i < n; i++)
       cal_app(E.resume[i]);
+  }
+  if (E.own_clock && E.clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
+    double end = E.clock;
+    E.own_clock = 0;
+    sg_actor_sleep_for(end - simgrid_get_clock());
   }
 }
 
@@ -1120,8 +1133,12 @@ static int choose_transfer_path(const ios_scenario_t *s, const ios_platform_t *p
   /* IOSIM_APP_ACTORS=1 keeps application actors on the direct path: the benchmark's side-by-side (docs/engine.md) */
   const char *actors = getenv("IOSIM_APP_ACTORS");
   E.calendar = direct && !s->queue && !(actors != NULL && strcmp(actors, "1") == 0);
+  /* IOSIM_SIMGRID_CLOCK=1: the calendar sleeps on SimGrid's clock from date to date (same side-by-side) */
+  const char *sgclock = getenv("IOSIM_SIMGRID_CLOCK");
+  E.own_clock = E.calendar && !(sgclock != NULL && strcmp(sgclock, "1") == 0);
+  E.clock = 0;
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
-  return ios_tr_init(direct, &tr_hooks) == 0 ? IOS_OK : IOS_ENOMEM;
+  return ios_tr_init(direct, now, &tr_hooks) == 0 ? IOS_OK : IOS_ENOMEM;
 }
 
 int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {

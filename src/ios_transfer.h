@@ -60,9 +60,10 @@ typedef struct {
   void (*actor_release)(void);
 } ios_tr_hooks_t;
 
-/** Starts the transfer layer for one run: `direct` selects the direct path (see above), `hooks` (borrowed, must
- * outlive the run) the callbacks. @return 0, or -1 when out of memory. */
-int ios_tr_init(int direct, const ios_tr_hooks_t *hooks);
+/** Starts the transfer layer for one run: `direct` selects the direct path (see above); `clock` gives the simulated
+ * date in s (SimGrid's clock, or the engine's own when it runs the direct path without sleeping on SimGrid's; NULL =
+ * SimGrid's); `hooks` (borrowed, must outlive the run) the callbacks. @return 0, or -1 when out of memory. */
+int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks);
 
 /** Ends the run's transfer layer (frees the direct path's heap). */
 void ios_tr_fini(void);

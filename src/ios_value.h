@@ -47,6 +47,11 @@ int ios_value_number(const cJSON *v, const ios_num_spec_t *spec, const char *fil
 int ios_value_int(const cJSON *v, double lo, double hi, const char *what, const char *file, const char *field,
                   int *out);
 
+/** Whether `text` is a number by `spec` (the rules of ios_value_number_text), without recording any message: the
+ * readers' fast path (a sample file holds millions of numbers); on 0 call ios_value_number_text for the message.
+ * @return 1 with *out set, or 0 (*out untouched). */
+int ios_value_number_ok(const char *text, const ios_num_spec_t *spec, double *out);
+
 /** Reads a number from text (a sample-file or CSV cell): the whole text must be the number (with a unit when
  * spec->unit says so). Same rules and errors as ios_value_number. */
 int ios_value_number_text(const char *text, const ios_num_spec_t *spec, const char *file, const char *field,

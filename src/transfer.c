@@ -21,13 +21,14 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_transfer, iosim, "iosim transfer layer");
 
 static struct {
   int direct;
+  double (*clock)(void);
   const ios_tr_hooks_t *hooks;
   ios_transfer_t **heap; /* direct path: running transfers, a binary min-heap on `finish` */
   int nheap, cap;
 } T;
 
 static double now(void) {
-  return simgrid_get_clock();
+  return T.clock != NULL ? T.clock() : simgrid_get_clock();
 }
 
 /* ---------------------------------------------------------------- direct path: the completion heap */
@@ -192,8 +193,9 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped) {
 
 /* ---------------------------------------------------------------- the interface */
 
-int ios_tr_init(int direct, const ios_tr_hooks_t *hooks) {
+int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks) {
   T.direct = direct;
+  T.clock = clock;
   T.hooks = hooks;
   T.nheap = 0;
   return 0;

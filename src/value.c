@@ -65,10 +65,13 @@ static void describe(const ios_num_spec_t *s, char *buf, size_t n) {
     snprintf(buf, n, "%s in %c%g, %g]%s", kind, s->lo_open ? '(' : '[', s->lo, s->hi, units[s->unit]);
 }
 
+static int in_spec(double x, const ios_num_spec_t *s) {
+  return isfinite(x) && (s->lo_open ? x > s->lo : x >= s->lo) && x <= s->hi && (!s->integer || x == floor(x));
+}
+
 /* Checks x against the spec; on failure records the message with `shown` as the value. */
 static int check(double x, const char *shown, const ios_num_spec_t *s, const char *file, const char *field) {
-  if (isfinite(x) && (s->lo_open ? x > s->lo : x >= s->lo) && x <= s->hi && (!s->integer || x == floor(x)))
-    return IOS_OK;
+  if (in_spec(x, s)) return IOS_OK;
   char range[160];
   describe(s, range, sizeof range);
   ios_diag_set(file, field, "is %s: give %s%s%s", shown, range, s->what != NULL ? " — " : "",
@@ -126,8 +129,16 @@ int ios_value_int(const cJSON *v, double lo, double hi, const char *what, const 
   return IOS_OK;
 }
 
+int ios_value_number_ok(const char *text, const ios_num_spec_t *spec, double *out) {
+  double x;
+  if (text == NULL || parse_with_unit(text, spec->unit, &x) != IOS_OK || !in_spec(x, spec)) return 0;
+  *out = x;
+  return 1;
+}
+
 int ios_value_number_text(const char *text, const ios_num_spec_t *spec, const char *file, const char *field,
                           double *out) {
+  if (ios_value_number_ok(text, spec, out)) return IOS_OK;
   char shown[TEXT_MAX + 8], quoted[TEXT_MAX + 16];
   cut(text != NULL ? text : "(missing)", shown, sizeof shown);
   snprintf(quoted, sizeof quoted, "'%s'", shown);

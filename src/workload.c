@@ -281,6 +281,7 @@ static int sample_line(char **save, const char *file, const char *where, double 
   double num[6];
   for (int k = 0; k < 6; k++) {
     char *tok = strtok_r(NULL, " \t\r\n", save);
+    if (tok != NULL && ios_value_number_ok(tok, &sample_fields[k].spec, &num[k])) continue;
     snprintf(field, sizeof field, "%s, field %s", where, sample_fields[k].name);
     if (tok == NULL) {
       ios_diag_set(file, field, "is missing (%s)", format);
@@ -308,12 +309,14 @@ static int sample_line(char **save, const char *file, const char *where, double 
   long nphases = (long)num[4];
   while ((tok = strtok_r(NULL, " \t\r\n", save)) != NULL) {
     double x;
-    snprintf(field, sizeof field, "%s, phase value %d", where, a->nphases + 1);
     if (a->nphases >= nphases) {
       ios_diag_set(file, where, "nphases says %ld but more phase values follow: fix nphases or the values", nphases);
       return IOS_EINVAL;
     }
-    if (ios_value_number_text(tok, &phase_spec, file, field, &x) != IOS_OK) return IOS_EINVAL;
+    if (!ios_value_number_ok(tok, &phase_spec, &x) || (is_io && !(x * unit <= IOS_VALUE_MAX_BYTES))) {
+      snprintf(field, sizeof field, "%s, phase value %d", where, a->nphases + 1); /* only for the message */
+      if (ios_value_number_text(tok, &phase_spec, file, field, &x) != IOS_OK) return IOS_EINVAL;
+    }
     if (is_io && !(x * unit <= IOS_VALUE_MAX_BYTES)) {
       ios_diag_set(file, field, "is %g: times the bandwidth unit %g B/s it is more than %g bytes; lower it", x, unit,
                    IOS_VALUE_MAX_BYTES);

