@@ -24,6 +24,11 @@ int ios_mkdirs(const char *dir);
  * @return IOS_OK, IOS_EINVAL (output.dir is a file) or IOS_EIO with ios_diag_message(). */
 int ios_output_prepare(const ios_scenario_t *s);
 
+/** What `iosim check` verifies of the output directory without creating anything: it is not a file, and it exists
+ * or its nearest existing ancestor is a writable directory. @return IOS_OK, or IOS_EINVAL/IOS_EIO with
+ * ios_diag_message() naming output.dir. */
+int ios_output_check(const ios_scenario_t *s);
+
 /** Prints to `f` which outputs of an earlier run ios_output_prepare removed (nothing when none). */
 void ios_output_print_cleaned(FILE *f, const ios_scenario_t *s);
 

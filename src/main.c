@@ -193,7 +193,8 @@ int main(int argc, char **argv) {
   free(out_set);
   if (rc != IOS_OK) return exit_code(rc);
   char tmp_platform[4200] = "";
-  if ((!check && (rc = ios_output_prepare(&s)) != IOS_OK) || /* no earlier results.json survives a failed run */
+  if ((check && (rc = ios_output_check(&s)) != IOS_OK) ||
+      (!check && (rc = ios_output_prepare(&s)) != IOS_OK) || /* no earlier output survives beside the new ones */
       (rc = materialize_platform(&s, check, tmp_platform, sizeof tmp_platform)) != IOS_OK) {
     ios_scenario_free(&s);
     return exit_code(rc);

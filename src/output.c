@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int ios_mkdirs(const char *dir) {
   char buf[4096];
@@ -76,6 +77,34 @@ int ios_output_prepare(const ios_scenario_t *s) {
     snprintf(cleaned + len, sizeof cleaned - len, "%s%s", len ? ", " : "", outputs[i]);
   }
   return IOS_OK;
+}
+
+int ios_output_check(const ios_scenario_t *s) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", s->out_dir);
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    ios_diag_set(s->file, "output.dir", "'%s' is a file, not a directory: choose a directory for the outputs", dir);
+    return IOS_EINVAL;
+  }
+  for (;;) { /* the nearest existing ancestor must be a writable directory */
+    if (stat(dir, &st) == 0) {
+      if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+        ios_diag_set(s->file, "output.dir", "cannot create '%s': '%s' is %s: choose a writable directory", s->out_dir,
+                     dir, S_ISDIR(st.st_mode) ? "not writable" : "not a directory");
+        return IOS_EIO;
+      }
+      return IOS_OK;
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL) {
+      snprintf(dir, sizeof dir, ".");
+    } else if (slash == dir) {
+      dir[1] = '\0';
+    } else {
+      *slash = '\0';
+    }
+  }
 }
 
 void ios_output_print_cleaned(FILE *f, const ios_scenario_t *s) {
@@ -248,7 +277,6 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
   cJSON_AddNumberToObject(c, "applications", r->napps);
   cJSON_AddNumberToObject(c, "events", (double)r->events);
   cJSON_AddNumberToObject(c, "rate_changes", (double)r->rate_changes);
-  cJSON_AddStringToObject(c, "transfers", r->direct_transfers ? "direct" : "simgrid-flows");
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   if (text == NULL || (f = open_tmp(s->out_dir, "results.json", tmp, sizeof tmp)) == NULL) {

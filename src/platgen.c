@@ -315,11 +315,12 @@ static int read_value(const cJSON *v, int id, const char *where, plat_t *p) {
   int bytes = params[id].type == T_BYTES;
   double x = v->valuedouble;
   if (cJSON_IsString(v) && (bytes ? ios_parse_bytes : ios_parse_bandwidth)(v->valuestring, &x) != IOS_OK) x = NAN;
-  if (!(x > 0) || !isfinite(x))
+  if (!(x >= 1) || !isfinite(x)) /* at least 1 byte (per second): below, simulated times overflow to infinity */
     return bad_value(where, name, v,
-                     bytes ? "give a positive finite size: a number of bytes or a string such as \"32TB\" (decimal "
-                             "k M G T P E) or \"4TiB\" (binary Ki Mi Gi ...)"
-                           : "give a positive finite bandwidth: a number of bytes/s or a string such as \"1.25GBps\" "
+                     bytes ? "give a finite size of at least 1 byte: a number of bytes or a string such as \"32TB\" "
+                             "(decimal k M G T P E) or \"4TiB\" (binary Ki Mi Gi ...)"
+                           : "give a finite bandwidth of at least 1 B/s: a number of bytes/s or a string such as "
+                             "\"1.25GBps\" "
                              "(decimal k M G T P E), \"1.2GiB/s\" (binary Ki Mi Gi ...) or \"10Gb/s\" (bits)");
   p->v[id] = x;
   return IOS_OK;

@@ -80,11 +80,53 @@ TEST(engine_platform_bad, DifferentNicOnSecondComputeHost) {
 
 // Was "which is not a link of the platform".
 TEST(engine_platform_bad, NegativeLinkBandwidthIsNamed) {
-  expect_rejected_both(
-      "negative-link-bandwidth.xml",
-      {"io0: its \"link\" property names link 'io0', whose bandwidth is -5e+09 B/s", "a positive finite bandwidth"});
+  expect_rejected_both("negative-link-bandwidth.xml",
+                       {"io0: its \"link\" property names link 'io0', whose bandwidth is -5e+09 B/s",
+                        "a finite bandwidth of at least 1 B/s"});
   SimRun r = run_scenario(kScenario, read_text(kBad + "negative-link-bandwidth.xml"), options("check"));
   EXPECT_EQ(r.proc.err.find("not a link"), std::string::npos) << r.proc.err;
+}
+
+// A bandwidth so small that simulated times overflow: was accepted with NaN metrics.
+TEST(engine_platform_bad, TinyLinkBandwidth) {
+  expect_rejected_both("tiny-link-bandwidth.xml", {"io0", "whose bandwidth is 1e-300 B/s", "at least 1 B/s"});
+}
+
+// `iosim platform` refuses such a bandwidth too.
+TEST(engine_platform_bad, GeneratorRefusesTinyBandwidth) {
+  TempDir d;
+  Process p = run_iosim({"platform", "forwarding", "--set", "pfs_bw=1e-300", "-o", d.file("p.xml")}, d.path());
+  EXPECT_EQ(p.exit_code, 2) << p.err;
+  EXPECT_NE(p.err.find("pfs_bw"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("at least 1 B/s"), std::string::npos) << p.err;
+  EXPECT_FALSE(file_exists(d.file("p.xml")));
+}
+
+// A FIFO as the platform would block SimGrid's reader forever.
+TEST(engine_platform_bad, FifoAsPlatform) {
+  RunOptions opt = options("check");
+  opt.set_platform = false;
+  TempDir d;
+  ASSERT_EQ(mkfifo(d.file("fifo").c_str(), 0666), 0);
+  opt.sets = {"platform=" + d.file("fifo")};
+  SimRun r = run_scenario(kScenario, "", opt);
+  EXPECT_EQ(r.proc.exit_code, 2) << r.describe();
+  EXPECT_NE(r.proc.err.find(d.file("fifo")), std::string::npos) << r.proc.err;
+}
+
+// `check` rejects what `run` would: an output directory that is a file, or under a file.
+TEST(engine_platform_bad, CheckRejectsAnOutputDirThatIsAFile) {
+  for (const char *out : {"afile", "afile/sub"}) {
+    RunOptions opt = options("check");
+    opt.set_out = false;
+    opt.extra_files = {{"afile", "x\n"}};
+    opt.sets = {std::string("output.dir=") + out};
+    SimRun r = run_scenario(kScenario, read_text(kBad + "full-good.xml"), opt);
+    EXPECT_EQ(r.proc.exit_code, 2) << out << ": " << r.describe();
+    EXPECT_NE(r.proc.err.find("output.dir"), std::string::npos) << r.proc.err;
+    EXPECT_NE(r.proc.err.find("not a directory"), std::string::npos) << r.proc.err;
+    EXPECT_EQ(read_text(r.dir->file("afile")), "x\n");
+  }
 }
 
 TEST(engine_platform_bad, SemicolonInResourceName) {
