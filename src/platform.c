@@ -122,8 +122,42 @@ static int check_nics(const char *file, ios_platform_t *p) {
   return IOS_OK;
 }
 
+/* Every link's latency in [0, 1e6] s (above 11 days is a unit mistake: results came out at 1e302 s) and every host's
+ * speed >= 0 (SimGrid accepts negative values). */
+static int check_links_and_speeds(const char *file) {
+  size_t n = sg_link_count();
+  sg_link_t *links = sg_link_list();
+  int rc = IOS_OK;
+  for (size_t i = 0; links != NULL && i < n && rc == IOS_OK; i++) {
+    double lat = sg_link_get_latency(links[i]);
+    if (!(lat >= 0 && lat <= 1e6)) {
+      ios_diag_set(file, sg_link_get_name(links[i]),
+                   "link latency %g s: give <link id=\"%s\" latency=...> a latency from 0 to 1e6 s (e.g. \"0\" or "
+                   "\"1us\")",
+                   lat, sg_link_get_name(links[i]));
+      rc = IOS_EINVAL;
+    }
+  }
+  free(links);
+  size_t nh = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  for (size_t i = 0; hosts != NULL && i < nh && rc == IOS_OK; i++) {
+    double speed = sg_host_get_speed(hosts[i]);
+    if (!(speed >= 0) || !isfinite(speed)) {
+      ios_diag_set(file, sg_host_get_name(hosts[i]),
+                   "host speed %g flop/s: give <host id=\"%s\" speed=...> a finite speed >= 0 (e.g. \"1Gf\")", speed,
+                   sg_host_get_name(hosts[i]));
+      rc = IOS_EINVAL;
+    }
+  }
+  free(hosts);
+  return rc;
+}
+
 /* Roles, NIC bandwidths and resources of the loaded platform (no route checked). */
 static int build(const char *file, ios_platform_t *out) {
+  int rc0 = check_links_and_speeds(file);
+  if (rc0 != IOS_OK) return rc0;
   size_t nhosts = sg_host_count();
   sg_host_t *hosts = sg_host_list();
   qsort(hosts, nhosts, sizeof *hosts, natural_cmp);
@@ -373,8 +407,8 @@ static int validate_in_child(const char *file) {
                    sig, why);
     else
       ios_diag_set(file, NULL,
-                   "SimGrid aborted (%s) loading it: \"%s\": fix the XML (ids must be unique among hosts, links, "
-                   "routers and zones; see platforms/README.md)",
+                   "SimGrid aborted (%s) loading it: \"%s\": fix what this message names (ids must be unique among "
+                   "hosts, links, routers and zones; routes declared once; see platforms/README.md)",
                    sig, why);
   }
   if (log != NULL) fclose(log);

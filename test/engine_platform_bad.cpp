@@ -129,6 +129,18 @@ TEST(engine_platform_bad, CheckRejectsAnOutputDirThatIsAFile) {
   }
 }
 
+TEST(engine_platform_bad, NegativeLatency) {
+  expect_rejected_both("negative-latency.xml", {"l0: link latency -1 s", "from 0 to 1e6 s"});
+}
+
+TEST(engine_platform_bad, NegativeSpeed) {
+  expect_rejected_both("negative-speed.xml", {"c0: host speed -1e+09 flop/s", "a finite speed >= 0"});
+}
+
+TEST(engine_platform_bad, DuplicateRouteIsNotAnAbort) {
+  expect_rejected_both("duplicate-route.xml", {"The route between c0 and io0 already exists", "routes declared once"});
+}
+
 TEST(engine_platform_bad, SemicolonInResourceName) {
   expect_rejected_both("semicolon-resource.xml", {"io;1", "rename the host"});
 }
