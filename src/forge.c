@@ -16,10 +16,17 @@
 /* The FORGE CSV's columns: clients (compute nodes), then five we skip, then the bandwidths in MiB/s. */
 static const ios_num_spec_t spec_clients = {1, 1e6, 0, 1, IOS_UNIT_NONE, "clients: the pattern's compute nodes"};
 static const ios_num_spec_t spec_any = {-1e300, 1e300, 0, 0, IOS_UNIT_NONE, "a number"};
+static const ios_num_spec_t spec_procs = {
+    1, 1e9, 0, 1, IOS_UNIT_NONE, "processes: the pattern's MPI processes (IPDPS'21 PROCESS policy)"};
 static const ios_num_spec_t spec_mib = {
     0, 1e12, 1, 0, IOS_UNIT_NONE, "a measured bandwidth in MiB/s (a pattern that moved no data has no profile)"};
 
 int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t **profiles_out) {
+  return ios_read_forge_processes(file, count, nodes_out, NULL, profiles_out);
+}
+
+int ios_read_forge_processes(const char *file, int *count, int **nodes_out, int **processes_out,
+                             ios_profile_t **profiles_out) {
   static const int counts[5] = {0, 1, 2, 4, 8};
   static const char *const names[11] = {"clients", "processes", "layout",  "spatiality", "request_KiB", "odirect",
                                         "bw_0ion", "bw_1ion",   "bw_2ion", "bw_4ion",    "bw_8ion"};
@@ -32,7 +39,7 @@ int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t 
   char *line = NULL;
   size_t cap = 0;
   int n = 0, lineno = 0, rc = IOS_OK, room = 0;
-  int *nodes = NULL;
+  int *nodes = NULL, *procs = NULL;
   ios_profile_t *prof = NULL;
   while (rc == IOS_OK && getline(&line, &cap, f) != -1) {
     if (++lineno == 1) continue; /* header */
@@ -44,7 +51,12 @@ int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t 
     for (; k < 11 && cell != NULL && rc == IOS_OK; k++, cell = strtok_r(NULL, ",", &save)) {
       char where[64];
       snprintf(where, sizeof where, "line %d, column %s", lineno, names[k]);
-      rc = ios_value_number_text(cell, k == 0 ? &spec_clients : k >= 6 ? &spec_mib : &spec_any, file, where, &v[k]);
+      rc = ios_value_number_text(cell,
+                                 k == 0   ? &spec_clients
+                                 : k == 1 ? &spec_procs
+                                 : k >= 6 ? &spec_mib
+                                          : &spec_any,
+                                 file, where, &v[k]);
     }
     if (rc != IOS_OK) break;
     if (k < 11) { /* more columns (n_reps_0/1/2/4/8) are ignored */
@@ -60,8 +72,10 @@ int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t 
     if (n == room) {
       room = room ? 2 * room : 256;
       int *nn = room <= 10000000 ? realloc(nodes, sizeof *nn * (size_t)room) : NULL;
-      ios_profile_t *pp = nn ? realloc(prof, sizeof *pp * (size_t)room) : NULL;
       if (nn) nodes = nn;
+      int *np = nn ? realloc(procs, sizeof *np * (size_t)room) : NULL;
+      if (np) procs = np;
+      ios_profile_t *pp = np ? realloc(prof, sizeof *pp * (size_t)room) : NULL;
       if (pp == NULL) {
         rc = IOS_ENOMEM;
         break;
@@ -69,6 +83,7 @@ int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t 
       prof = pp;
     }
     nodes[n] = (int)v[0];
+    procs[n] = (int)v[1];
     memset(&prof[n], 0, sizeof prof[n]);
     for (int i = 0; i < 5; i++) {
       prof[n].n[i] = counts[i];
@@ -85,11 +100,16 @@ int ios_read_forge(const char *file, int *count, int **nodes_out, ios_profile_t 
   }
   if (rc != IOS_OK) {
     free(nodes);
+    free(procs);
     free(prof);
     return rc;
   }
   *count = n;
   *nodes_out = nodes;
+  if (processes_out != NULL)
+    *processes_out = procs;
+  else
+    free(procs);
   *profiles_out = prof;
   return IOS_OK;
 }
@@ -109,12 +129,28 @@ double ios_rr9549_bound(double c) {
   return 0.5 * (lo + hi);
 }
 
+void ios_rr9549_class_nodes(int k, int qcpu, int *out) {
+  /* 10 % of the applications (large) share 75 % of Q^cpu, 30 % (medium) 20 %, the remaining 60 % (small) 5 %. */
+  int nl = (int)lround(0.1 * k), nm = (int)lround(0.3 * k);
+  if (nl + nm > k) nm = k - nl;
+  int ns = k - nl - nm;
+  for (int j = 0; j < k; j++) {
+    double share = j < nl ? 0.75 / nl : j < nl + nm ? 0.20 / nm : 0.05 / ns;
+    int q = (int)floor(share * qcpu + 1e-9);
+    out[j] = q < 1 ? 1 : q;
+  }
+}
+
 /* RR-9549 §5.3 over FORGE patterns: K patterns drawn without replacement (IPDPS'21 §3.2), each keeping its node
  * count and measured profile; p ~ U{phases_min..phases_max}; X ~ U[0, b] with log(1+b) = b·Θ·N/K; T_cpu + T_io(1) =
  * horizon H; V_io = H·b_j(1)/(1+X), T_cpu = H·(1 − 1/(1+X)); p equal phases of work then I/O. N is the platform's
- * pool size unless "resources" fixes it (so one workload can be replayed on platforms of different sizes). */
+ * pool size unless "resources" fixes it (so one workload can be replayed on platforms of different sizes).
+ * "size_classes" 1: Q_j from RR-9549 §5.3's classes instead of the pattern's clients (see ios_rr9549_class_nodes);
+ * the processes s_a keep the pattern's processes per node. "independent_loads" 1: the random stream depends on Θ as
+ * well as on the seed, so the sets of a campaign over Θ are independent draws (0: every Θ draws the same patterns
+ * and numbers, common random numbers). */
 int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w) {
-  enum { P_COUNT, P_LOAD, P_HORIZON, P_PMIN, P_PMAX, P_RES, NP };
+  enum { P_COUNT, P_LOAD, P_HORIZON, P_PMIN, P_PMAX, P_RES, P_CLASSES, P_QCPU, P_INDEP, NP };
   static const double max_phases = 5e7; /* phases of the whole workload (800 MB) */
   ios_gen_param_t params[NP] = {
       {"count", 16, 1, 1e6, 0, 1, "K, the number of applications (patterns drawn from the dataset)"},
@@ -123,6 +159,13 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
       {"phases_min", 2, 1, 1e7, 0, 1, "the fewest work/I/O iterations of an application"},
       {"phases_max", 20, 1, 1e7, 0, 1, "the most work/I/O iterations of an application (>= phases_min)"},
       {"resources", p->nres > 0 ? p->nres : 1, 1, 1e6, 0, 1, "N, the pool size (default: the platform's)"},
+      {"size_classes", 0, 0, 1, 0, 1,
+       "1: Q_j from RR-9549 §5.3's classes (10 % of the applications on 75 % of compute_nodes, 30 % on 20 %, 60 % "
+       "on 5 %); 0: each pattern's own compute nodes (IPDPS'21 §3.2)"},
+      {"compute_nodes", 480, 1, 1e7, 0, 1, "Q^cpu, the compute nodes the size classes share (RR-9549 §5.3: 480)"},
+      {"independent_loads", 0, 0, 1, 0, 1,
+       "1: the draws depend on io_load as well as on the seed (independent sets across Θ); 0: the same draws at "
+       "every Θ"},
   };
   static const char *const strings[] = {"profiles", NULL};
   ios_gen_ctx_t c = {file, "workload.generator", "."};
@@ -168,21 +211,30 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
                                                     "mn4_189_patterns_mean_bw_by_ionodes.csv",
                                file, "workload.generator.profiles");
   if (path == NULL) return IOS_EINVAL;
-  int npat, *nodes;
+  int npat, *nodes, *procs;
   ios_profile_t *prof;
-  int rc = ios_read_forge(path, &npat, &nodes, &prof);
+  int rc = ios_read_forge_processes(path, &npat, &nodes, &procs, &prof);
   free(path);
   if (rc != IOS_OK) return rc;
   if (K > npat) {
     ios_diag_set(file, "workload.generator.count", "asks for %g applications but the dataset has %d patterns", K, npat);
     free(nodes);
+    free(procs);
     free(prof);
     return IOS_EINVAL;
   }
+  uint64_t stream = 100;
+  if (val[P_INDEP] == 1) { /* a stream per Θ: its bits, spread by a 64-bit odd multiplier, never 100 */
+    uint64_t bits;
+    memcpy(&bits, &theta, sizeof bits);
+    stream = (bits * 0x9E3779B97F4A7C15ULL) | 1ULL;
+  }
   ios_rng_t rng;
-  ios_rng_seed(&rng, seed, 100);
+  ios_rng_seed(&rng, seed, stream);
   int *perm = malloc(sizeof *perm * (size_t)npat);
-  rc = perm ? IOS_OK : IOS_ENOMEM;
+  int *qclass = val[P_CLASSES] == 1 ? malloc(sizeof *qclass * (size_t)K) : NULL;
+  rc = perm && (val[P_CLASSES] == 0 || qclass) ? IOS_OK : IOS_ENOMEM;
+  if (qclass) ios_rr9549_class_nodes((int)K, (int)val[P_QCPU], qclass);
   for (int i = 0; rc == IOS_OK && i < npat; i++)
     perm[i] = i;
   for (int j = 0; rc == IOS_OK && j < (int)K; j++) {
@@ -197,7 +249,10 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
       rc = IOS_ENOMEM;
       break;
     }
-    a->nodes = nodes[pat];
+    a->nodes = qclass ? qclass[j] : nodes[pat];
+    /* processes per node as measured (12, 24 or 48 on MareNostrum 4), on the application's Q_j nodes */
+    double procs_j = (double)procs[pat] / nodes[pat] * a->nodes;
+    a->processes = procs_j > 2e9 ? 2000000000 : (int)lround(procs_j);
     a->profile = prof[pat];
     a->has_profile = 1;
     int nph = (int)pmin + (int)ios_rng_below(&rng, (uint64_t)(pmax - pmin + 1));
@@ -215,7 +270,9 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
     a->nphases = 2 * nph;
   }
   free(perm);
+  free(qclass);
   free(nodes);
+  free(procs);
   free(prof);
   return rc;
 }

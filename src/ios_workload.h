@@ -26,8 +26,18 @@ int ios_read_sample(const char *file, double unit, ios_workload_t *out);
  * `profiles` [*count] (both allocated, the caller frees). */
 int ios_read_forge(const char *file, int *count, int **nodes, ios_profile_t **profiles);
 
+/** As ios_read_forge, and `processes` [*count] (allocated, the caller frees; not returned when NULL): the CSV's
+ * processes column, s_a of the IPDPS'21 PROCESS policy (§3.2). */
+int ios_read_forge_processes(const char *file, int *count, int **nodes, int **processes, ios_profile_t **profiles);
+
 /** RR-9549 §5.3: the root b > 0 of log(1 + b) = b·c for 0 < c < 1 (c = Θ·N/K); -1 when c is out of range. */
 double ios_rr9549_bound(double c);
+
+/** RR-9549 §5.3 application-size classes: fills out[k] with the compute nodes Q_j of k applications sharing `qcpu`
+ * nodes. The first round(0.1·k) applications (large) share 75 % of qcpu, the next round(0.3·k) (medium) 20 %, the
+ * others (small) 5 %, equally within a class, each floor(share) and at least 1 (k = 20, qcpu = 480: 2 × 180,
+ * 6 × 16, 12 × 2). An empty class's share is left unused. */
+void ios_rr9549_class_nodes(int k, int qcpu, int *out);
 
 #ifdef __cplusplus
 }

@@ -721,6 +721,10 @@ TEST(AllocationIpdps21Table4, MckpAgainstStatic) {
   //   597.232 + 5089.953 + 411.984 + 255.939 + 241.314 = 6792.184 MB/s.
   // Expectations: those counts; 6792.184/1478.298 = 4.5946, "4.59×" in the paper (3 significant digits: |x − 4.59|
   // < 0.005).
+  // C = 384 is not in the paper, which gives F = 12 but not the machine's compute nodes C for §5.2 (R = C/F, §3.2).
+  // Table 4's STATIC column (1, 2, 1, 2, 1, 2) for C_a = (32, 64, 16, 64, 32, 64) needs ceil(32/R) = 1 and
+  // ceil(64/R) = 2, i.e. 32 <= R < 64, C in [384, 768): 384 is the smallest machine that gives it (checked below at
+  // 383, 384, 767 and 768). MCKP, SIZE, PROCESS and ORACLE do not depend on C.
   std::string dir = data_dir();
   ASSERT_FALSE(dir.empty());
   std::map<std::string, Kernel> k = read_kernels(dir + "/boito-queue-generator/bandwidth.csv");
@@ -736,6 +740,10 @@ TEST(AllocationIpdps21Table4, MckpAgainstStatic) {
   std::vector<int> stat = allocate("static-ceil", pool), mckp = allocate("mckp", pool, {{"divisors", 1}});
   EXPECT_EQ(stat, (std::vector<int>{1, 2, 1, 2, 1, 2}));
   EXPECT_EQ(mckp, (std::vector<int>{0, 1, 8, 2, 0, 0}));
+  // C = 383: R = 31.92, ceil(32/R) = 2; C = 767: R = 63.92, ceil(64/R) = 2; C = 768: R = 64, ceil(64/R) = 1.
+  EXPECT_EQ(allocate("static-ceil", Pool(apps, 12, 383)), (std::vector<int>{2, 3, 1, 3, 2, 3}));
+  EXPECT_EQ(allocate("static-ceil", Pool(apps, 12, 767)), (std::vector<int>{1, 2, 1, 2, 1, 2}));
+  EXPECT_EQ(allocate("static-ceil", Pool(apps, 12, 768)), (std::vector<int>{1, 1, 1, 1, 1, 1}));
   double ratio = aggregated(pool, mckp) / aggregated(pool, stat);
   EXPECT_NEAR(aggregated(pool, stat), 1478.298e6, 1e3);
   EXPECT_NEAR(aggregated(pool, mckp), 6792.184e6, 1e3);
