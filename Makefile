@@ -31,6 +31,7 @@ test: format-check build build-asan
 	cd build-asan && ctest --output-on-failure -j $(JOBS) -LE slow
 
 bench: build
+	IOSIM_CROSSCHECK_DIR=$${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502} analysis/bench_rr9502.py
 	analysis/bench.sh
 	analysis/bench_sweep.sh
 	build/iosim_bench_mckp

@@ -85,21 +85,24 @@ def main():
         return f, s, run(binary, f, s, "auto", work), run(binary, f, s, "simgrid", work)
 
     rows = []
+    out = open(args.csv, "w", newline="") if args.csv else None  # written as the runs finish
+    w = csv.writer(out) if out else None
+    if w:
+        w.writerow(["instance", "strategy", "quantity", "direct", "simgrid_flows"])
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
         for f, s, d, g in ex.map(one, jobs):
             if d["counts"].get("transfers") != "direct":
                 sys.exit(f"flows_exactness.py: {f} {s}: engine.flows=auto did not take the direct path")
-            for k in d["metrics"]:
-                rows.append((os.path.basename(f), s, k, d["metrics"][k], g["metrics"][k]))
-            for k in ("events", "rate_changes"):
-                rows.append((os.path.basename(f), s, k, d["counts"][k], g["counts"][k]))
-            rows.append((os.path.basename(f), s, "wall_time_s", d["wall_time_s"], g["wall_time_s"]))
+            mine = [(os.path.basename(f), s, k, d["metrics"][k], g["metrics"][k]) for k in d["metrics"]]
+            mine += [(os.path.basename(f), s, k, d["counts"][k], g["counts"][k]) for k in ("events", "rate_changes")]
+            mine.append((os.path.basename(f), s, "wall_time_s", d["wall_time_s"], g["wall_time_s"]))
+            rows += mine
+            if w:
+                w.writerows(mine)
+                out.flush()
     shutil.rmtree(work, ignore_errors=True)
-    if args.csv:
-        with open(args.csv, "w", newline="") as o:
-            w = csv.writer(o)
-            w.writerow(["instance", "strategy", "quantity", "direct", "simgrid_flows"])
-            w.writerows(rows)
+    if out:
+        out.close()
     n = len({r[0] for r in rows})
     print(f"{n} instances; largest relative difference, direct vs SimGrid flows, over them:")
     print("| strategy | min_yield | efficiency | utilization | worst other metric | events | rate changes "
