@@ -6,6 +6,11 @@
  * per resource host, and a timer for window snapshots and periodic ticks. Actors talk through an in-memory event
  * queue and semaphores: no simulated time passes in control messages.
  *
+ * Direct path (ios_transfer.h, docs/engine.md): where no link can bind the sharing policy's rates, transfers are
+ * computed rather than simulated as flows; without a job queue the controller then also runs the applications from a
+ * calendar of dated wake-ups (app_advance is the applications' one set of steps, for actors and calendar alike) and
+ * keeps the date itself: one SimGrid actor in all.
+ *
  * Job queue (scenario `queue`, IPDPS'21 §5.3): applications are submitted at their release time and wait, in FIFO
  * order, for enough free compute nodes (no backfilling unless asked); whenever the set of running jobs changes the
  * controller re-runs allocation and placement over the running jobs (ios_arbitrate). A job's new resources apply

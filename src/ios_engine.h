@@ -1,5 +1,7 @@
-/* iosim — the engine: application actors, the controller actor (the only caller of policies), the transfer layer
- * (rate-capped SimGrid flows, re-rated by cancel + restart of the remaining bytes) and the metrics recorder. */
+/* iosim — the engine: the applications (SimGrid actors, or the controller's calendar on the direct path), the
+ * controller actor (the only caller of policies), the transfer layer (src/ios_transfer.h: rate-capped SimGrid flows
+ * re-rated by cancel + restart of the remaining bytes, or computed directly where no link can bind the policy's
+ * rates; docs/engine.md) and the metrics recorder. */
 #ifndef IOS_ENGINE_H
 #define IOS_ENGINE_H
 
