@@ -697,6 +697,11 @@ int ios_platgen_main(int argc, char **argv) {
     }
   }
   if (rc == IOS_OK) rc = ios_platgen_check(spec, where);
+  struct stat st;
+  if (rc == IOS_OK && path != NULL && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ios_diag_set(path, "-o", "is a directory: give a file name, e.g. %s/platform.xml", path);
+    rc = IOS_EINVAL;
+  }
   write_ctx_t ctx = {spec, where};
   if (rc == IOS_OK) rc = ios_cli_write(path, write_platform, &ctx);
   cJSON_Delete(spec);

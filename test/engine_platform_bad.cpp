@@ -102,6 +102,14 @@ TEST(engine_platform_bad, GeneratorRefusesTinyBandwidth) {
   EXPECT_FALSE(file_exists(d.file("p.xml")));
 }
 
+// `iosim platform -o DIR`: was "cannot write it (Is a directory): check the permissions".
+TEST(engine_platform_bad, GeneratorOutputIsADirectory) {
+  TempDir d;
+  Process p = run_iosim({"platform", "forwarding", "-o", d.path()}, d.path());
+  EXPECT_EQ(p.exit_code, 2) << p.err;
+  EXPECT_NE(p.err.find(d.path() + ": -o: is a directory: give a file name"), std::string::npos) << p.err;
+}
+
 // A FIFO as the platform would block SimGrid's reader forever.
 TEST(engine_platform_bad, FifoAsPlatform) {
   RunOptions opt = options("check");
