@@ -1,64 +1,163 @@
-"""What the campaign analysis scripts share (apex.py, jobqueue.py, rr9549.py, tappio.py): Debian's pandas and
-matplotlib (Agg backend) imported once with a clear message when missing, the InputError of bad input (exit 2),
-reading a campaign's runs.csv, Markdown tables and files, and the command-line wrapper."""
+"""What every analysis script shares (report.py, figures.py, apex.py, jobqueue.py, rr9549.py, tappio.py):
 
+- the Python modules they need (Debian's python3-pandas, python3-numpy, python3-matplotlib, python3-tabulate),
+  checked once on import: a missing one ends the script with exit 2 and the Debian package to install, not a
+  traceback (require());
+- the InputError of bad input (exit 2);
+- the one reader of a campaign's runs.csv (load_runs(), read_runs());
+- Markdown tables through pandas' DataFrame.to_markdown (md_table()) and files;
+- the command-line wrapper (cli()).
+"""
+
+import importlib
 import os
 import sys
 
-try:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: F401  (re-exported)
-    import numpy as np  # noqa: F401
-    import pandas as pd
-except ImportError as e:  # pragma: no cover - depends on the machine
-    sys.exit(f"{os.path.basename(sys.argv[0])}: {e} (interpreter {sys.executable}); fix: install Debian's "
-             "python3-pandas and python3-matplotlib and run with /usr/bin/python3")
-
+# module -> the Debian package that provides it (make deps installs them all)
+DEBIAN_PACKAGES = {
+    "numpy": "python3-numpy",
+    "pandas": "python3-pandas",
+    "matplotlib": "python3-matplotlib",
+    "tabulate": "python3-tabulate",
+}
 OK_STATUS = ("complete", "stopped_at_window_end")
+FIXED_COLUMNS = ["run_id", "index", "seed", "status", "wall_time_s", "error"]
+
+
+def missing_modules(modules=tuple(DEBIAN_PACKAGES)):
+    """The modules of `modules` that this interpreter cannot import, in order."""
+    missing = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
+def missing_message(prog, missing):
+    """The one-line error for missing modules: which ones, which interpreter, the Debian packages to install."""
+    pkgs = " ".join(DEBIAN_PACKAGES.get(m, "python3-" + m) for m in missing)
+    return (f"{prog}: error: Python module(s) {', '.join(missing)} not found by {sys.executable}; fix: "
+            f"apt-get install {pkgs} (or `make deps`), then run the script with Debian's /usr/bin/python3 "
+            "(for `iosim report`: set IOSIM_PYTHON to an interpreter that has them)")
+
+
+def require(modules=tuple(DEBIAN_PACKAGES)):
+    """Exits with status 2 and missing_message() when one of `modules` cannot be imported."""
+    missing = missing_modules(modules)
+    if missing:
+        prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "iosim analysis"
+        print(missing_message(prog, missing), file=sys.stderr)
+        sys.exit(2)
+
+
+require()
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402,F401  (re-exported)
+import numpy as np  # noqa: E402,F401
+import pandas as pd  # noqa: E402
 
 
 class InputError(Exception):
     """Bad input: reported on stderr, exit 2."""
 
 
-def read_runs(cdir, campaign, required=()):
-    """The complete runs of DIR/runs.csv (status complete or stopped_at_window_end), with the metric columns (those
-    after `error`) as floats. `campaign` names the campaign file in the fix of a missing runs.csv; `required`
-    columns must exist. Raises InputError naming the file, the column and the fix."""
+# ----------------------------------------------------------------------------------------------------------------
+# runs.csv
+
+
+def load_runs(cdir, campaign="CAMPAIGN", required=()):
+    """Every row of DIR/runs.csv, as (DataFrame, swept columns, metric columns).
+
+    The swept columns are those between `index` and `seed` (docs/campaigns.md); the metric columns are the columns
+    after `error` whose every non-empty cell is a number, converted to floats (an empty cell is NaN). `status` is
+    stripped (empty = missing) and `error` is a string ('' when empty). `campaign` names the campaign file in the
+    fix of a missing runs.csv; the `required` columns must exist. Raises InputError naming the file, the column and
+    the fix."""
     path = os.path.join(cdir, "runs.csv")
     if not os.path.isfile(path):
-        raise InputError(f"{path}: file not found; fix: pass the directory of `iosim sweep {campaign} --out DIR`")
+        raise InputError(f"{path}: file not found; fix: pass the directory written by `iosim sweep {campaign} "
+                         "--out DIR` (it holds runs.csv and campaign.json)")
     try:
         df = pd.read_csv(path, dtype={"run_id": str, "status": str, "error": str}, keep_default_na=False,
                          na_values=[""])
-    except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
-        raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun the campaign") from None
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun the campaign to rewrite it") from None
     missing = [c for c in ("run_id", "status", *required) if c not in df.columns]
     if missing:
-        raise InputError(f"{path}: column(s) {', '.join(missing)} missing; fix: sweep them in the campaign "
-                         f"({campaign})")
+        raise InputError(f"{path}: column(s) {', '.join(missing)} missing (columns: {', '.join(df.columns)}); fix: "
+                         f"sweep them in the campaign ({campaign}), with the current iosim so runs.csv has the "
+                         "documented columns")
+    df["status"] = df["status"].fillna("missing").astype(str).str.strip()
+    df["error"] = df["error"].fillna("").astype(str) if "error" in df.columns else ""
     cols = list(df.columns)
-    df = df[df["status"].isin(OK_STATUS)].copy()
-    if df.empty:
-        raise InputError(f"{path}: no complete run")
-    for c in cols[cols.index("error") + 1:] if "error" in cols else []:
-        df[c] = pd.to_numeric(df[c], errors="coerce")
-    return df
+    end = cols.index("seed") if "seed" in cols else cols.index("status")
+    begin = cols.index("index") + 1 if "index" in cols and cols.index("index") < end else 0
+    swept = [c for c in cols[begin:end] if c not in FIXED_COLUMNS]
+    after = cols.index("error") + 1 if "error" in cols else cols.index("status") + 1
+    metrics = []
+    for c in cols[after:]:
+        if c in FIXED_COLUMNS:
+            continue
+        conv = pd.to_numeric(df[c], errors="coerce")
+        if conv.notna().sum() == df[c].notna().sum():  # every non-empty cell is a number
+            df[c] = conv.astype(float)
+            metrics.append(c)
+    return df, swept, metrics
+
+
+def is_complete(df):
+    """Boolean Series: the run is complete (status complete or stopped_at_window_end)."""
+    return df["status"].isin(OK_STATUS)
+
+
+def complete_only(df, path):
+    """The complete rows of load_runs()'s DataFrame; InputError (with the statuses found) when there is none."""
+    runs = df[is_complete(df)].copy()
+    if runs.empty:
+        counts = ", ".join(f"{n} {s}" for s, n in df["status"].value_counts().items()) or "no rows"
+        raise InputError(f"{path}: no complete run ({counts}); fix: look at the 'error' column of the failed runs, "
+                         "correct the campaign and rerun it")
+    return runs
+
+
+def read_runs(cdir, campaign, required=()):
+    """The complete runs of DIR/runs.csv (load_runs(), then complete_only())."""
+    df, _, _ = load_runs(cdir, campaign, required)
+    return complete_only(df, os.path.join(cdir, "runs.csv"))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Markdown
+
+
+def md_cell(v):
+    """A table cell as text: '' for None/NaN, '|' and '\\' escaped, on one line."""
+    text = "" if v is None or (isinstance(v, float) and v != v) else str(v)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ").strip()
+
+
+def md_frame(df):
+    """A DataFrame as a Markdown (pipe) table through DataFrame.to_markdown, without its index. Cells are printed
+    as they are (str), not reformatted as numbers: format them first."""
+    text = df.apply(lambda col: col.map(md_cell)) if len(df) else df
+    text = text.rename(columns=md_cell)
+    return text.to_markdown(index=False, tablefmt="pipe", disable_numparse=True, stralign="left")
 
 
 def md_table(rows, header):
     """A Markdown table: the header, then one row per item of `rows` (cells printed with str)."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(lines)
+    return md_frame(pd.DataFrame([list(r) for r in rows], columns=list(header), dtype=object))
 
 
 def write_markdown(out_dir, name, lines):
     """Writes the lines to out_dir/name (one per line) and returns its path."""
     path = os.path.join(out_dir, name)
-    with open(path, "w") as f:
+    with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     return path
 

@@ -21,23 +21,22 @@ swept parameters and the metrics) and plot only the complete runs (status ``comp
 Every plotting function writes a PNG and returns the data it plotted.
 """
 
+import json
 import math
 import os
+import sys
 import textwrap
 
-import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
+import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing; Agg backend)
+from campaign_io import np, pd, plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-COMPLETE_STATUSES = ("complete", "stopped_at_window_end")
+COMPLETE_STATUSES = campaign_io.OK_STATUS
 DPI = 120
-HEATMAP_THRESHOLD = 12  # more resources than this: the occupancy panel is a heat map
 
 plt.rcParams.update({
     "font.size": 11,
@@ -52,8 +51,8 @@ plt.rcParams.update({
 _KNOWN = {
     "makespan_s": ("makespan", "s", 1.0),
     "min_yield": ("MinYield", "dimensionless", 1.0),
-    "utilization": ("utilization", "dimensionless", 1.0),
-    "efficiency": ("efficiency", "dimensionless", 1.0),
+    "utilization": ("Utilization", "dimensionless", 1.0),
+    "efficiency": ("Efficiency", "dimensionless", 1.0),
     "io_pressure": ("I/O pressure", "dimensionless", 1.0),
     "io_load": ("I/O-load", "dimensionless", 1.0),
     "mean_io_slowdown": ("Mean-I/O-SlowDown", "dimensionless", 1.0),
@@ -71,28 +70,82 @@ _KNOWN = {
 }
 
 
+# Swept scenario keys of the example campaigns (deploy/campaigns/): (label, unit, factor), as for _KNOWN.
+_PARAMETERS = {
+    "platform.ionodes": ("I/O nodes", "", 1.0),
+    "platform.layout": ("storage layout", "", 1.0),
+    "platform": ("platform", "", 1.0),
+    "sharing.policy": ("sharing policy", "", 1.0),
+    "allocation.policy": ("allocation policy", "", 1.0),
+    "allocation": ("allocation policy", "", 1.0),
+    "allocation.n": ("I/O resources per application", "", 1.0),
+    "placement.policy": ("placement policy", "", 1.0),
+    "striping.policy": ("striping policy", "", 1.0),
+    "striping.layout": ("file layout", "", 1.0),
+    "workload.generator.pressure": ("I/O pressure W", "dimensionless", 1.0),
+    "workload.generator.io_load": ("target I/O-load Θ", "dimensionless", 1.0),
+    "workload.generator.nodes": ("writers (compute nodes)", "", 1.0),
+    "workload.generator.resources": ("I/O resources", "", 1.0),
+    "workload.generator.machine": ("APEX machine M", "", 1.0),
+    "workload.generator.window": ("steady-state window", "", 1.0),
+    "workload.generator.workload": ("APEX workload", "", 1.0),
+    "storage.allocation.policy": ("storage allocation policy", "", 1.0),
+    "storage.allocation.split": ("requests split", "", 1.0),
+    "storage.allocation.requeue": ("requests requeued", "", 1.0),
+    "storage.platform.capacity": ("storage capacity", "", 1.0),
+    "storage.platform.preset": ("storage layout", "", 1.0),
+    "seed": ("seed", "", 1.0),
+}
+
+# unit suffixes of column names: (suffix, unit shown, factor from the column's unit); decimal GB/s and GB
+_SUFFIXES = (("_Bps", "GB/s", 1e-9), ("_bytes", "GB", 1e-9), ("_s", "s", 1.0))
+
+
+def _words(name):
+    """A column name without its dotted prefix and unit suffix, as words: 'x.sim_bw_mean_Bps' -> 'sim bw mean'."""
+    leaf = str(name).rsplit(".", 1)[-1]
+    for suffix, _, _ in _SUFFIXES:
+        if leaf.endswith(suffix) and len(leaf) > len(suffix):
+            leaf = leaf[:-len(suffix)]
+            break
+    return leaf.replace("_", " ")
+
+
 def unit_of(name):
-    """(label, unit, factor) for a metric or parameter column: known metrics first, then the name's suffix
-    (``_s`` seconds, ``_Bps`` bytes/s shown as GB/s, ``_bytes`` shown as GB); unit is '' when unknown."""
+    """(label, unit, factor) for a metric or parameter column: known metrics and scenario keys first, then the
+    name's suffix (``_s`` seconds, ``_Bps`` bytes/s shown as decimal GB/s = 1e9 B/s, ``_bytes`` shown as GB =
+    1e9 B) with the name turned into words; unit is '' when unknown (or a count)."""
     if name in _KNOWN:
         return _KNOWN[name]
-    leaf = name.rsplit(".", 1)[-1]
+    if name in _PARAMETERS:
+        return _PARAMETERS[name]
+    leaf = str(name).rsplit(".", 1)[-1]
     if leaf in _KNOWN:
-        label, unit, factor = _KNOWN[leaf]
-        return name, unit, factor
-    if name.endswith("_Bps"):
-        return name, "GB/s", 1e-9
-    if name.endswith("_bytes"):
-        return name, "GB", 1e-9
-    if name.endswith("_s"):
-        return name, "s", 1.0
-    return name, "", 1.0
+        return _KNOWN[leaf]
+    for suffix, unit, factor in _SUFFIXES:
+        if str(name).endswith(suffix):
+            return _words(name), unit, factor
+    return _words(name), "", 1.0
+
+
+def label_of(name):
+    """The human name of a column without its unit: 'platform.ionodes' -> 'I/O nodes'."""
+    return unit_of(name)[0]
 
 
 def axis_label(name):
-    """Axis label with unit, e.g. 'aggregate bandwidth (GB/s)' or 'MinYield (dimensionless)'."""
+    """Axis label with unit, e.g. 'aggregate bandwidth (GB/s)', 'MinYield (dimensionless)', 'I/O nodes'."""
     label, unit, _ = unit_of(name)
     return f"{label} ({unit})" if unit else label
+
+
+def column_header(name):
+    """A Markdown table header for a column: its human label, its unit unless dimensionless, and the runs.csv
+    column it comes from, e.g. 'aggregate bandwidth (GB/s) [aggregate_bandwidth_Bps]', 'MinYield [min_yield]';
+    the bare name when it has no other label."""
+    label, unit, _ = unit_of(name)
+    text = f"{label} ({unit})" if unit and unit != "dimensionless" else label
+    return name if text == name else f"{text} [{name}]"
 
 
 def is_complete(df):
@@ -134,6 +187,24 @@ def _natural_key(v):
 def _colors(n):
     cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
     return [cmap(i % cmap.N) for i in range(n)]
+
+
+# Per policy (k-th of the sorted values): a colour, a line style and a marker, so series stay distinguishable when
+# they coincide (fairshare and fcfs often do) and in greyscale print.
+_LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 1)), (0, (8, 2, 2, 2)),
+               (0, (4, 2, 1, 2)), (0, (2, 3))]
+_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h"]
+_HATCHES = ["", "//", "\\\\", "xx", "..", "--", "++", "oo", "||", "**"]
+
+
+def series_style(k):
+    """Line style, marker and hatch of the k-th series (k from 0)."""
+    return {"ls": _LINESTYLES[k % len(_LINESTYLES)], "marker": _MARKERS[k % len(_MARKERS)],
+            "hatch": _HATCHES[k % len(_HATCHES)]}
+
+
+def _policy_title(policy_col):
+    return label_of(policy_col) if policy_col else None
 
 
 def _policy_series(df, policy_col):
@@ -194,33 +265,46 @@ def metric_vs_param(df, x, metric, policy_col, out_png):
     fig, ax = plt.subplots(figsize=(7.5, 5))
     policies = _policy_values(df, policy_col) if policy_col else ["all runs"]
     colors = _colors(len(policies))
-    markers = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h"]
+    handles = []
     for k, (color, p) in enumerate(zip(colors, policies)):
         s = summary[summary["policy"] == p]
         if s.empty:
             continue
-        # later policies drawn thinner with smaller, different markers: coinciding lines stay distinguishable
-        lw, ms = max(1.2, 3.0 - 0.5 * k), max(4.0, 9.0 - 1.5 * k)
+        st = series_style(k)
+        # later policies drawn thinner with smaller markers, each with its own line style and marker: coinciding
+        # lines stay distinguishable
+        lw, ms = max(1.2, 2.6 - 0.3 * k), max(4.0, 9.0 - 1.2 * k)
         if numeric_x:
             xv = s["x"].astype(float).to_numpy() * xfactor
         else:
             xv = np.array([xs_all.index(v) for v in s["x"]], dtype=float)
-        ax.plot(xv, s["mean"] * factor, marker=markers[k % len(markers)], ms=ms, color=color, lw=lw,
-                label=f"{p} (mean)")
-        ax.fill_between(xv, s["p10"] * factor, s["p90"] * factor, color=color, alpha=0.18, lw=0,
-                        label=f"{p} (10th–90th pct.)")
+        line, = ax.plot(xv, s["mean"] * factor, marker=st["marker"], ms=ms, color=color, lw=lw, ls=st["ls"],
+                        markerfacecolor=color if k % 2 == 0 else "white", markeredgewidth=1.3, label=str(p),
+                        zorder=3 + k)  # thinner later lines on top of thicker earlier ones
+        # the band: light fill plus its edges in the policy's colour and line style, so overlapping bands of
+        # different policies do not merge into a colour of neither
+        ax.fill_between(xv, s["p10"] * factor, s["p90"] * factor, color=color, alpha=0.10, lw=0)
+        for edge in ("p10", "p90"):
+            ax.plot(xv, s[edge] * factor, color=color, lw=0.8, ls=st["ls"], alpha=0.7, zorder=2)
+        handles.append(line)
+    if handles:
+        handles.append(Patch(facecolor="gray", alpha=0.25, edgecolor="gray", label="10th–90th percentile"))
     if not numeric_x:
         ax.set_xticks(range(len(xs_all)))
         ax.set_xticklabels([_fmt_value(v) for v in xs_all])
+    elif len(xs_all) <= 12:
+        ax.set_xticks([float(v) * xfactor for v in xs_all])
+        ax.set_xticklabels([_fmt_value(float(v) * xfactor) for v in xs_all])
     ax.set_xlabel(axis_label(x))
     ax.set_ylabel(axis_label(metric))
     used = int(summary["n"].sum()) if len(summary) else 0
     label, _, _ = unit_of(metric)
-    ax.set_title(f"{label} versus {x}" + (f", per {policy_col}" if policy_col else "")
+    ax.set_title(f"{label} versus {label_of(x)}" + (f", per {label_of(policy_col)}" if policy_col else "")
                  + f"\n{_runs_note(df, used)}")
     ax.grid(True, alpha=0.3)
     if len(summary):
-        ax.legend(title=policy_col, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        ax.legend(handles=handles, title=_policy_title(policy_col), loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                  borderaxespad=0)
     _save(fig, out_png)
     return summary
 
@@ -229,9 +313,10 @@ def metric_vs_param(df, x, metric, policy_col, out_png):
 # (b) box plots per policy
 
 
-def _grouped_boxes(ax, groups, group_labels, policies, colors, factor):
+def _grouped_boxes(ax, groups, group_labels, policies, colors, factor, hatches=None):
     """Draw boxes: groups is a list (per group) of lists (per policy) of arrays. Returns the legend handles."""
     npol = len(policies)
+    hatches = hatches or [series_style(k)["hatch"] for k in range(npol)]
     flat = len(groups) == 1  # no grouping: one box per policy, named on the x axis
     width = 0.6 if flat else 0.8 / max(1, npol)
     for gi, per_policy in enumerate(groups):
@@ -248,6 +333,7 @@ def _grouped_boxes(ax, groups, group_labels, policies, colors, factor):
             for patch in bp["boxes"]:
                 patch.set_facecolor(colors[pi])
                 patch.set_alpha(0.75)
+                patch.set_hatch(hatches[pi])
     if flat:
         ax.set_xticks(range(npol))
         ax.set_xticklabels([str(p) for p in policies])
@@ -256,7 +342,8 @@ def _grouped_boxes(ax, groups, group_labels, policies, colors, factor):
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels(group_labels)
         ax.set_xlim(-0.6, len(groups) - 0.4)
-    handles = [Patch(facecolor=c, alpha=0.75, edgecolor="black", label=str(p)) for p, c in zip(policies, colors)]
+    handles = [Patch(facecolor=c, alpha=0.75, edgecolor="black", hatch=h, label=str(p))
+               for p, c, h in zip(policies, colors, hatches)]
     handles += [Line2D([], [], color="black", lw=1.5, label="median"),
                 Line2D([], [], marker="^", ls="none", markerfacecolor="white", markeredgecolor="black",
                        label="mean")]
@@ -287,15 +374,16 @@ def boxplot_per_policy(df, metric, policy_col, out_png, by=None):
     fig, ax = plt.subplots(figsize=(width, 5))
     handles = _grouped_boxes(ax, groups, group_labels, policies, colors, factor)
     if by is None:
-        ax.set_xlabel(policy_col if policy_col else "all complete runs")
+        ax.set_xlabel(label_of(policy_col) if policy_col else "all complete runs")
     else:
         ax.set_xlabel(axis_label(by))
     ax.set_ylabel(axis_label(metric))
     label, _, _ = unit_of(metric)
-    ax.set_title(f"{label} per {policy_col if policy_col else 'run'}" + (f" and {by}" if by else "")
+    ax.set_title(f"{label} per {label_of(policy_col) if policy_col else 'run'}"
+                 + (f" and {label_of(by)}" if by else "")
                  + f"\n{_runs_note(df, len(runs))}")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(handles=handles, title=policy_col, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+    ax.legend(handles=handles, title=_policy_title(policy_col), loc="upper left", bbox_to_anchor=(1.01, 1.0),
               borderaxespad=0)
     _save(fig, out_png)
     return runs
@@ -336,6 +424,7 @@ def ratio_to_baseline(df, metric, policy_col, baseline, instance_cols, out_png, 
     all_policies = _policy_values(df, policy_col)
     palette = dict(zip(all_policies, _colors(len(all_policies))))
     colors = [palette[p] for p in policies]
+    hatches = [series_style(all_policies.index(p))["hatch"] for p in policies]
     if x is None:
         x_values, group_labels = [None], [""]
     else:
@@ -347,11 +436,11 @@ def ratio_to_baseline(df, metric, policy_col, baseline, instance_cols, out_png, 
         groups.append([sel.loc[sel["policy"] == p, "ratio"].astype(float).to_numpy() for p in policies])
     width = max(6.5, min(14, 1.2 + len(x_values) * (0.5 + 0.45 * max(1, len(policies)))))
     fig, ax = plt.subplots(figsize=(width, 5))
-    handles = _grouped_boxes(ax, groups, group_labels, policies, colors, 1.0) if policies else []
+    handles = _grouped_boxes(ax, groups, group_labels, policies, colors, 1.0, hatches) if policies else []
     ax.axhline(1.0, color="dimgray", ls="--", lw=1.2)
     handles.append(Line2D([], [], color="dimgray", ls="--", lw=1.2, label=f"{baseline} = 1"))
     if x is None:
-        ax.set_xlabel(policy_col)
+        ax.set_xlabel(label_of(policy_col))
     else:
         ax.set_xlabel(axis_label(x))
     label, _, _ = unit_of(metric)
@@ -361,10 +450,11 @@ def ratio_to_baseline(df, metric, policy_col, baseline, instance_cols, out_png, 
     note = f"{len(table)} instance-policy pairs"
     if dropped:
         note += f"; dropped {dropped} run(s)"
-    sub = textwrap.fill(f"per instance ({', '.join(instance_cols)}); {note}", 80, break_on_hyphens=False)
+    sub = textwrap.fill(f"per instance (same {', '.join(label_of(c) for c in instance_cols)}); {note}", 80,
+                        break_on_hyphens=False)
     ax.set_title(f"{label} relative to {baseline}\n{sub}", fontsize=11)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(handles=handles, title=policy_col, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+    ax.legend(handles=handles, title=_policy_title(policy_col), loc="upper left", bbox_to_anchor=(1.01, 1.0),
               borderaxespad=0)
     _save(fig, out_png)
     return table
@@ -405,7 +495,6 @@ def yield_by_position(apps, sort_col, policy_col, x, out_png, value_col="yield")
     table = position_means(work, sort_col, groups, value_col)
     policies = _policy_values(work, policy_col) if policy_col else ["all runs"]
     colors = _colors(len(policies))
-    markers = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "h"]
     panels = _values_sorted(work[x]) if x else [None]
     ncols = min(3, len(panels))
     nrows = math.ceil(len(panels) / ncols)
@@ -420,13 +509,14 @@ def yield_by_position(apps, sort_col, policy_col, x, out_png, value_col="yield")
             s = sel[sel["_policy"] == p]
             if s.empty:
                 continue
-            lw, ms = max(1.0, 2.6 - 0.25 * j), max(2.5, 5.5 - 0.4 * j)
-            ax.plot(s["position"], s["mean"], marker=markers[j % len(markers)], ms=ms, markevery=max(1, len(s) // 15),
-                    color=color, lw=lw, label=str(p))
+            lw, ms = max(1.0, 2.2 - 0.2 * j), max(3.0, 6.0 - 0.4 * j)
+            st = series_style(j)
+            ax.plot(s["position"], s["mean"], marker=st["marker"], ms=ms, markevery=max(1, len(s) // 15),
+                    color=color, lw=lw, ls=st["ls"], markerfacecolor=color if j % 2 == 0 else "white", label=str(p))
         nruns = runs.groupby("_policy")["run_id"].nunique()
         ntext = (f"{nruns.min()} runs per line" if len(nruns) and nruns.min() == nruns.max()
                  else f"{nruns.min() if len(nruns) else 0}–{nruns.max() if len(nruns) else 0} runs per line")
-        ax.set_title((f"{x} = {_fmt_value(pv)}\n" if pv is not None else "") + ntext, fontsize=11)
+        ax.set_title((f"{label_of(x)} = {_fmt_value(pv)}\n" if pv is not None else "") + ntext, fontsize=11)
         ax.set_xlabel(f"position i (1 = smallest {sort_label})")
         if k % ncols == 0:
             ax.set_ylabel(f"mean {value_col} at position i (dimensionless)")
@@ -442,11 +532,11 @@ def yield_by_position(apps, sort_col, policy_col, x, out_png, value_col="yield")
                     handles.append(h)
                     labels.append(lab)
     if handles:
-        axes[0][ncols - 1].legend(handles, labels, title=policy_col, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+        axes[0][ncols - 1].legend(handles, labels, title=_policy_title(policy_col), loc="upper left", bbox_to_anchor=(1.02, 1.0),
                                   borderaxespad=0)
-    unit = f", {sort_unit}" if sort_unit else ""
-    fig.suptitle(f"{value_col.capitalize()} of each application, sorted by increasing {sort_label} ({sort_col}{unit}),"
-                 " mean per position", fontsize=12)
+    unit = f" ({sort_unit})" if sort_unit else ""
+    fig.suptitle(f"{value_col.capitalize()} of each application, sorted by increasing {sort_label}{unit}, mean per "
+                 "position", fontsize=12)
     _save(fig, out_png)
     return table.rename(columns={"_policy": "policy"})
 
@@ -522,22 +612,56 @@ def _binned_occupancy(steps, names, t0, t1, nbins):
     return edges, grid
 
 
-def gantt(events_csv, resources_csv, out_png, title=None):
+def read_window(results_json):
+    """(begin_s, end_s, kind) of the metrics window in a run's results.json (docs/outputs.md), or None when the file
+    or its window is absent or unreadable."""
+    try:
+        with open(results_json, encoding="utf-8") as f:
+            w = json.load(f).get("window") or {}
+        return float(w["begin_s"]), float(w["end_s"]), str(w.get("kind", "window"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def default_gantt_title(events_csv):
+    """'Run <dir>: sharing fairshare, allocation static, placement gc' from the results.json beside events_csv,
+    else 'Applications and resource occupancy: <path of events.csv>'."""
+    d = os.path.dirname(os.path.abspath(events_csv))
+    try:
+        with open(os.path.join(d, "results.json"), encoding="utf-8") as f:
+            sc = json.load(f).get("scenario") or {}
+        parts = []
+        for fam in ("allocation", "placement", "sharing"):
+            v = sc.get(fam)
+            name = v.get("policy") if isinstance(v, dict) else v
+            if name:
+                parts.append(f"{fam} {name}")
+        if parts:
+            return f"Run {os.path.basename(d)}: " + ", ".join(parts)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return f"Applications and resource occupancy: {events_csv}"
+
+
+def gantt(events_csv, resources_csv, out_png, title=None, window=None):
     """Two panels sharing the time axis: top, per application, work bars and I/O bars (from posting to
-    completion); bottom, occupancy of each resource (step lines, or a heat map above HEATMAP_THRESHOLD
-    resources). Returns occupancy_steps()."""
+    completion); bottom, occupancy of each resource as a heat map (one row per resource, mean occupancy per time
+    bin; one resource: its occupancy as a step line). `window` = (begin_s, end_s, kind) is marked on both panels
+    (default: the window of the results.json beside events_csv, when there is one). Returns occupancy_steps()."""
     ev = read_events(events_csv)
     res = read_resources(resources_csv)
     steps = occupancy_steps(ev, res)
+    if window is None:
+        window = read_window(os.path.join(os.path.dirname(os.path.abspath(events_csv)), "results.json"))
     apps = list(dict.fromkeys(ev["app"].dropna().astype(str)))
     t0 = float(min(ev["start_s"].min(), 0.0)) if len(ev) else 0.0
     t1 = float(ev["end_s"].max()) if len(ev) else 1.0
     if not t1 > t0:
         t1 = t0 + 1.0
     names = list(res["name"].astype(str))
-    heat = len(names) > HEATMAP_THRESHOLD
+    heat = len(names) > 1
     top_h = min(9.0, max(2.2, 0.28 * len(apps) + 0.8))
-    bot_h = min(6.0, max(2.6, 0.22 * len(names) + 1.0)) if heat else 3.2
+    bot_h = min(6.0, max(1.6, 0.25 * len(names) + 0.9)) if heat else 2.6
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(11, top_h + bot_h + 1.2), sharex=True, layout="constrained",
                                    gridspec_kw={"height_ratios": [top_h, bot_h]})
     work_color, io_color = "#4C72B0", "#DD8452"
@@ -554,11 +678,22 @@ def gantt(events_csv, resources_csv, out_png, title=None):
     ax1.set_yticklabels(apps[::step], fontsize=9 if len(apps) <= 20 else 7)
     ax1.set_ylabel("application")
     ax1.grid(True, axis="x", alpha=0.3)
-    ax1.legend(handles=[Patch(facecolor=work_color, label="work phase"),
-                        Patch(facecolor=io_color, label="I/O operation (posting to completion)")],
-               loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False, borderaxespad=0.2)
-    fig.suptitle(title or f"Gantt chart of {os.path.basename(os.path.dirname(os.path.abspath(events_csv)))}",
-                 fontsize=12)
+    legend = [Patch(facecolor=work_color, label="work phase"),
+              Patch(facecolor=io_color, label="I/O operation (posting to completion)")]
+    if window is not None:
+        wb, we, wkind = window
+        for ax in (ax1, ax2):
+            for edge in (wb, we):
+                ax.axvline(edge, color="crimson", ls="--", lw=1.4, zorder=5)
+        # outside the window: greyed out on the application panel
+        for lo, hi in ((t0, wb), (we, t1)):
+            if hi > lo:
+                ax1.axvspan(lo, hi, color="gray", alpha=0.25, lw=0, zorder=4)
+        legend.append(Line2D([], [], color="crimson", ls="--", lw=1.4,
+                             label=f"metrics window ({wkind}): [{wb:.4g}, {we:.4g}] s"))
+    ax1.legend(handles=legend, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False, borderaxespad=0.2,
+               fontsize=9)
+    fig.suptitle(title or default_gantt_title(events_csv), fontsize=12)
 
     if steps.empty:
         ax2.text(0.5, 0.5, "no transfer segments in events.csv", ha="center", va="center",
@@ -568,7 +703,7 @@ def gantt(events_csv, resources_csv, out_png, title=None):
         edges, grid = _binned_occupancy(steps, names, t0, t1, 400)
         vmax = max(1.0, float(grid.max()))
         mesh = ax2.pcolormesh(edges, np.arange(len(names) + 1) - 0.5, grid, cmap="viridis", vmin=0, vmax=vmax,
-                              shading="flat")
+                              shading="flat", rasterized=True)
         ax2.set_ylim(len(names) - 0.5, -0.5)
         rstep = max(1, math.ceil(len(names) / 30))
         ax2.set_yticks(range(0, len(names), rstep))
@@ -576,24 +711,24 @@ def gantt(events_csv, resources_csv, out_png, title=None):
         ax2.set_ylabel("resource")
         cax = ax2.inset_axes([1.01, 0.0, 0.02, 1.0])  # outside ax2, so both panels keep the same width
         cbar = fig.colorbar(mesh, cax=cax)
-        cbar.set_label("occupancy (Σ rate / capacity,\ndimensionless; mean per time bin)", fontsize=9)
+        cbar.set_label("occupancy = Σ rate / capacity\n(dimensionless; mean per time bin)", fontsize=9)
         mesh.set_label("occupancy")
     else:
-        colors = _colors(len(names))
-        for color, name in zip(colors, names):
-            s = steps[steps["resource"] == name]
-            if s.empty:
-                xs, ys = [t0, t1], [0.0, 0.0]
-            else:
-                xs = [t0] + list(s["start_s"]) + [s["end_s"].iat[-1], t1]
-                ys = [0.0] + list(s["occupancy"]) + [0.0, 0.0]
-            ax2.step(xs, ys, where="post", color=color, lw=1.6, label=name)
-        ax2.set_ylim(bottom=-0.02, top=max(1.05, float(steps["occupancy"].max()) * 1.08))
+        name = names[0]
+        s = steps[steps["resource"] == name]
+        xs = [t0] + list(s["start_s"]) + [s["end_s"].iat[-1], t1]
+        ys = [0.0] + list(s["occupancy"]) + [0.0, 0.0]
+        if len(s) > 400:  # thousands of steps draw as a solid block: the mean per time bin instead
+            edges, grid = _binned_occupancy(steps, names, t0, t1, 400)
+            xs, ys = list(edges), list(grid[0]) + [grid[0][-1]]
+            ax2.set_ylabel(f"{name} occupancy\n(dimensionless;\nmean per time bin)")
+        else:
+            ax2.set_ylabel(f"{name} occupancy\n(Σ rate / capacity,\ndimensionless)")
+        ax2.fill_between(xs, ys, step="post", color="#55A868", alpha=0.35, lw=0)
+        ax2.step(xs, ys, where="post", color="#2E7D46", lw=1.2)
+        ax2.set_ylim(bottom=0.0, top=max(1.05, float(max(ys)) * 1.08))
         ax2.axhline(1.0, color="gray", ls=":", lw=1)
-        ax2.set_ylabel("occupancy\n(Σ rate / capacity, dimensionless)")
         ax2.grid(True, alpha=0.3)
-        ax2.legend(title="resource", loc="upper left", bbox_to_anchor=(1.005, 1.0), borderaxespad=0,
-                   ncol=1 if len(names) <= 8 else 2)
     ax2.set_xlabel("simulated time (s)")
     ax2.set_xlim(t0, t1)
     ax2.set_title("Resource occupancy over time", fontsize=11)

@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError, cli, pd, plt, read_runs, write_markdown  # noqa: E402
+from campaign_io import InputError, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
 
 
 def load(cdir, policy_col):
@@ -79,22 +79,21 @@ def report(cdir, policy_col):
     os.makedirs(out, exist_ok=True)
     draw(runs, os.path.join(out, "queue_allocations.png"))
     md = ["# Job queue: I/O nodes per job over time", "",
-          "![I/O-node count of each job over time](queue_allocations.png)", "",
-          "| policy | makespan (s) | aggregated bandwidth (GB/s) | mean I/O slowdown |", "|---|---|---|---|"]
-    for policy, r, _, _ in runs:
-        md.append(f"| {policy} | {r['makespan_s']:.1f} | {r['aggregate_bandwidth_Bps'] / 1e9:.2f} | "
-                  f"{r['mean_io_slowdown']:.3f} |")
+          "![I/O-node count of each job over time](queue_allocations.png)", ""]
+    md.append(md_table([(policy, f"{r['makespan_s']:.1f}", f"{r['aggregate_bandwidth_Bps'] / 1e9:.2f}",
+                         f"{r['mean_io_slowdown']:.3f}") for policy, r, _, _ in runs],
+                       ["policy", "makespan (s)", "aggregated bandwidth (GB/s)", "Mean-I/O-SlowDown"]))
     for policy, _, alloc, apps in runs:
         share = time_per_count(alloc)
-        md += ["", f"## {policy}: share of each job's time with each I/O-node count", "",
-               "| job | " + " | ".join(f"{int(n)}" for n in share.columns) + " |",
-               "|---|" + "---|" * len(share.columns)]
+        md += ["", f"## {policy}: share of each job's time with each I/O-node count", ""]
+        rows = []
         for name in apps["name"]:
             if name not in share.index:
                 continue
             row = share.loc[name]
             total = row.sum()
-            md.append(f"| {name} | " + " | ".join(f"{v / total:.0%}" if total > 0 else "" for v in row) + " |")
+            rows.append([name] + [f"{v / total:.0%}" if total > 0 else "" for v in row])
+        md.append(md_table(rows, ["job"] + [f"{int(n)} I/O nodes" for n in share.columns]))
     return write_markdown(out, "queue.md", md)
 
 

@@ -24,25 +24,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-try:
-    import pandas as pd
-
-    import figures
-except ImportError as e:  # pragma: no cover - depends on the machine
-    sys.exit(f"report.py: {e} (interpreter {sys.executable}); fix: install Debian's python3-pandas and "
-             "python3-matplotlib (make deps) and run with that python3, e.g. /usr/bin/python3 analysis/report.py")
+import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
+import figures  # noqa: E402
+from campaign_io import FIXED_COLUMNS, InputError, md_table, pd  # noqa: E402,F401
 
 # Default metrics, in this order, when the campaign does not name them (those with at least one value).
 IMPORTANT_METRICS = ["min_yield", "efficiency", "utilization", "mean_io_slowdown", "io_spread",
                      "aggregate_bandwidth_Bps"]
-FIXED_COLUMNS = ["run_id", "index", "seed", "status", "wall_time_s", "error"]
 FIGURE_PREFIXES = ("line_", "box_", "ratio_", "gantt_", "position_")
 POSITION_COLUMNS = ["iteration_s", "io_fraction"]  # default sort columns of the yield-by-position figures
 MAX_BOX_GROUPS = 10  # box plots are grouped by x only when x has at most this many values
-
-
-class InputError(Exception):
-    """Bad input: reported on stderr, exit 2."""
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -50,37 +41,8 @@ class InputError(Exception):
 
 
 def load_runs(cdir):
-    """runs.csv as a DataFrame plus (swept columns, metric columns). Metric columns are the numeric columns after
-    `error`; they are converted to floats (empty cell = NaN)."""
-    path = os.path.join(cdir, "runs.csv")
-    if not os.path.isfile(path):
-        raise InputError(f"{path}: file not found; fix: pass the directory written by `iosim sweep CAMPAIGN` "
-                         "(it holds runs.csv and campaign.json)")
-    try:
-        df = pd.read_csv(path, dtype={"run_id": str, "status": str, "error": str}, keep_default_na=False,
-                         na_values=[""])
-    except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
-        raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun the campaign to rewrite it") from None
-    for col in ("run_id", "status"):
-        if col not in df.columns:
-            raise InputError(f"{path}: column '{col}' missing (columns: {', '.join(df.columns)}); fix: rerun the "
-                             "campaign with the current iosim so runs.csv has the documented columns")
-    df["status"] = df["status"].fillna("missing").str.strip()
-    df["error"] = df["error"].fillna("").astype(str) if "error" in df.columns else ""
-    cols = list(df.columns)
-    end = cols.index("seed") if "seed" in cols else cols.index("status")
-    begin = cols.index("index") + 1 if "index" in cols and cols.index("index") < end else 0
-    swept = [c for c in cols[begin:end] if c not in FIXED_COLUMNS]
-    after = cols.index("error") + 1 if "error" in cols else cols.index("status") + 1
-    metrics = []
-    for c in cols[after:]:
-        if c in FIXED_COLUMNS:
-            continue
-        conv = pd.to_numeric(df[c], errors="coerce")
-        if conv.notna().sum() == df[c].notna().sum():  # every non-empty cell is a number
-            df[c] = conv.astype(float)
-            metrics.append(c)
-    return df, swept, metrics
+    """runs.csv as a DataFrame plus (swept columns, metric columns): campaign_io.load_runs()."""
+    return campaign_io.load_runs(cdir)
 
 
 def load_campaign(cdir):
@@ -302,14 +264,7 @@ def choose_position_figures(cdir, runs, ch, notes):
 
 
 def md_cell(v):
-    text = "" if v is None or (isinstance(v, float) and pd.isna(v)) else str(v)
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ").strip()
-
-
-def md_table(header, rows):
-    lines = ["| " + " | ".join(md_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return campaign_io.md_cell(v)
 
 
 def fmt_num(v):
@@ -325,13 +280,13 @@ def fmt_value(v):
 
 
 def metric_header(m):
-    _, unit, factor = figures.unit_of(m)
-    return f"{m} ({unit})" if factor != 1.0 else m
+    """Table header of a column: human label, unit (decimal GB/s for bandwidths), runs.csv name."""
+    return figures.column_header(m)
 
 
 def means_table(runs, group_cols, metrics):
     """Markdown table: one row per group, n and 'mean ± std' (sample std, n-1) of each metric."""
-    header = list(group_cols) + ["n"] + [metric_header(m) for m in metrics]
+    header = [metric_header(c) for c in group_cols] + ["n"] + [metric_header(m) for m in metrics]
     rows = []
     if not group_cols:
         groups = [((), runs)]
@@ -356,14 +311,15 @@ def means_table(runs, group_cols, metrics):
                     std = 0.0
                 row.append(f"{fmt_num(mean)} ± {fmt_num(std)}")
         rows.append(row)
-    return md_table(header, rows)
+    return md_table(rows, header)
 
 
 def position_summary(table, panel):
     """Markdown table of yield_by_position()'s data: per policy (and panel value) the runs, the mean yield at the
     first and the last position, and the lowest and highest position mean."""
     keys = ["policy"] + ([panel] if panel else [])
-    header = keys + ["runs", "positions", "ȳ first", "ȳ last", "min ȳ_i", "max ȳ_i"]
+    header = ["policy"] + [metric_header(c) for c in keys[1:]] + ["runs", "positions", "ȳ first", "ȳ last",
+                                                                   "min ȳ_i", "max ȳ_i"]
     rows = []
     for key, grp in table.groupby(keys if len(keys) > 1 else keys[0], sort=False):
         key = key if isinstance(key, tuple) else (key,)
@@ -372,7 +328,7 @@ def position_summary(table, panel):
                                                   fmt_num(grp["mean"].iat[-1]), fmt_num(grp["mean"].min()),
                                                   fmt_num(grp["mean"].max())]))
     rows.sort(key=lambda r: tuple(figures._natural_key(k) for k in r[0][::-1]))
-    return md_table(header, [k + v for k, v in rows])
+    return md_table([k + v for k, v in rows], header)
 
 
 def safe_name(text):
@@ -455,17 +411,18 @@ def build_report(cdir, args):
             (["seed"] if "seed" in df.columns else []) + ["status", "error"]
         rows = [[r[c] if c in ("run_id", "status", "error") else fmt_value(r[c]) for c in header]
                 for _, r in bad.iterrows()]
-        md.append(md_table(header, rows) + "\n")
+        md.append(md_table(rows, header) + "\n")
 
     # --- means
     md.append("## Means\n")
     md.append("Mean ± sample standard deviation (n − 1) over the complete runs; n = number of complete runs; "
-              "bandwidths in GB/s, times in s, other metrics dimensionless." + pooled + "\n")
+              "bandwidths in decimal GB/s (1 GB/s = 10⁹ bytes/s), times in s, other metrics dimensionless; "
+              "each header names its runs.csv column in brackets." + pooled + "\n")
     if policy:
-        md.append(f"### Per {policy}\n")
+        md.append(f"### Per {figures.label_of(policy)}\n")
         md.append(means_table(runs, [policy], chosen) + "\n")
     if x:
-        md.append(f"### Per {policy + ' and ' if policy else ''}{x}\n")
+        md.append(f"### Per {figures.label_of(policy) + ' and ' if policy else ''}{figures.label_of(x)}\n")
         md.append(means_table(runs, ([policy] if policy else []) + [x], chosen) + "\n")
     if not policy and not x:
         md.append(means_table(runs, [], chosen) + "\n")
@@ -476,7 +433,7 @@ def build_report(cdir, args):
     box_by = x if x and _distinct(df, x) <= MAX_BOX_GROUPS else None
     per = f"one line per `{policy}`" if policy else "all runs as one line"
     for m in chosen:
-        md.append(f"### {m}\n")
+        md.append(f"### {figures.axis_label(m)}: `{m}`\n")
         if runs[m].notna().sum() == 0:
             md.append(f"No complete run has a value of `{m}` (not applicable to these scenarios); no figure.\n")
             continue
@@ -534,12 +491,14 @@ def build_report(cdir, args):
     else:
         run_id, ev, rs = chosen_run
         row = df[df["run_id"] == run_id].iloc[0]
-        params = ", ".join(f"{c} = {fmt_value(row[c])}" for c in swept + (["seed"] if "seed" in df.columns else []))
+        params = ", ".join(f"{figures.label_of(c)} = {fmt_value(row[c])}"
+                           for c in swept + (["seed"] if "seed" in df.columns else []))
         png = f"gantt_{safe_name(run_id)}.png"
         figures.gantt(ev, rs, os.path.join(out_dir, png), title=f"Run {run_id}: {params}")
         md.append(f"![Gantt chart of run {run_id}]({png})\n")
         md.append(f"*Run `{run_id}` ({params}): work phases and I/O operations of each application (top) and the "
-                  "occupancy of each resource, sum of its transfer rates / capacity (bottom).*\n")
+                  "occupancy of each resource, sum of its transfer rates / capacity, mean per time bin (bottom); "
+                  "the dashed lines bound the window the metrics are computed on (results.json `window`).*\n")
     if notes:
         md.append("## Notes\n")
         md.extend(f"- {n}" for n in notes)

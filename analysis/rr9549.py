@@ -32,12 +32,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from campaign_io import OK_STATUS, InputError, md_table, np, pd, plt, write_markdown  # noqa: E402
+from campaign_io import (InputError, complete_only, load_runs, md_table, np, pd, plt,  # noqa: E402
+                         write_markdown)
 
 ALLOC = "allocation.policy"
 PLACE = "placement.policy"
 IONODES = "platform.ionodes"
-FIXED = ["run_id", "index", "seed", "status", "wall_time_s", "error"]
 ALLOCATIONS = ["random", "static", "bba", "nsys", "tcpu", "mckp"]  # RR-9549 order, then MCKP
 PLACEMENTS = ["gc", "gnc", "random"]
 ALIASES = {"best-bandwidth": "bba", "nsysa": "nsys", "ta": "tcpu", "randp": "random",
@@ -55,27 +55,10 @@ IPDPS_ORDER = ["zero", "one", "static-ceil", "static-ceil+points", "size", "size
 
 
 def load(cdir):
-    """(complete runs of DIR/runs.csv, swept columns). Metric columns are floats."""
-    path = os.path.join(cdir, "runs.csv")
-    if not os.path.isfile(path):
-        raise InputError(f"{path}: file not found; fix: pass the directory of `iosim sweep "
-                         "deploy/campaigns/rr9549-allocation-placement.json --out DIR` (or ipdps21-arbitration.json)")
-    try:
-        df = pd.read_csv(path, dtype={"run_id": str, "status": str, "error": str}, keep_default_na=False,
-                         na_values=[""])
-    except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
-        raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun the campaign") from None
-    cols = list(df.columns)
-    for c in ("index", "seed", "status"):
-        if c not in cols:
-            raise InputError(f"{path}: column '{c}' missing; fix: pass a runs.csv written by `iosim sweep`")
-    swept = [c for c in cols[cols.index("index") + 1:cols.index("seed")] if c not in FIXED]
-    df = df[df["status"].isin(OK_STATUS)].copy()
-    if df.empty:
-        raise InputError(f"{path}: no complete run")
-    for c in cols[cols.index("error") + 1 if "error" in cols else cols.index("status") + 1:]:
-        df[c] = pd.to_numeric(df[c], errors="coerce")
-    return df, swept
+    """(complete runs of DIR/runs.csv, swept columns): campaign_io.load_runs(). Metric columns are floats."""
+    df, swept, _ = load_runs(cdir, "deploy/campaigns/rr9549-allocation-placement.json (or ipdps21-arbitration.json)",
+                             ("index", "seed"))
+    return complete_only(df, os.path.join(cdir, "runs.csv")), swept
 
 
 def guess_kind(swept):

@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError, cli, pd, plt, read_runs, write_markdown  # noqa: E402
+from campaign_io import InputError, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
 
 NODES = "workload.generator.nodes"
 LAYOUT = "striping.layout"
@@ -78,11 +78,10 @@ def report(cdir, job, baseline):
     os.makedirs(out, exist_ok=True)
     draw(t, os.path.join(out, "tappio_bandwidth.png"))
     md = ["# Striping: the measured job's bandwidth", "", "![bandwidth](tappio_bandwidth.png)", "",
-          f"Mean ± standard deviation over the repetitions; improvement = TAPP-IO Eq. 2 over {baseline}.", "",
-          "| layout | writers | policy | runs | bandwidth (GB/s) | std (GB/s) | improvement % |", "|---|---|---|---|---|---|---|"]
-    for r in t.itertuples(index=False):
-        md.append(f"| {r.layout} | {r.nodes} | {r.policy} | {r.runs} | {r.mean:.3f} | {r.std:.3f} | "
-                  f"{r.improvement_pct:+.1f} |")
+          f"Mean ± standard deviation over the repetitions; improvement = TAPP-IO Eq. 2 over {baseline}.", ""]
+    md.append(md_table([(r.layout, r.nodes, r.policy, r.runs, f"{r.mean:.3f}", f"{r.std:.3f}",
+                         f"{r.improvement_pct:+.1f}") for r in t.itertuples(index=False)],
+                       ["layout", "writers", "policy", "runs", "bandwidth (GB/s)", "std (GB/s)", "improvement %"]))
     return write_markdown(out, "tappio.md", md)
 
 

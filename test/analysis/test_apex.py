@@ -15,6 +15,7 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import apex  # noqa: E402
+from mdtables import md_rows, row  # noqa: E402
 
 HEADER = ("run_id,index,workload.generator.workload,workload.generator.machine,workload.generator.window,"
           "sharing.policy,seed,status,wall_time_s,error,min_yield,efficiency,utilization,io_pressure,sim_wall_s")
@@ -79,8 +80,8 @@ class ApexTest(unittest.TestCase):
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", name)
         with open(os.path.join(out, "apex.md")) as f:
             md = f.read()
-        self.assertIn("| nersc | fcfs | [0.2, 0.4) | 1 | 0.500 | 100% | 0% |", md)
-        self.assertIn("| nersc | greedy-yield | [0.4, 0.6) | 1 | 1.200 | 0% | 100% |", md)
+        self.assertIn(row("| nersc | fcfs | [0.2, 0.4) | 1 | 0.500 | 100% | 0% |"), md_rows(md))
+        self.assertIn(row("| nersc | greedy-yield | [0.4, 0.6) | 1 | 1.200 | 0% | 100% |"), md_rows(md))
         self.assertIn("6 complete runs, 2 windows", md)
 
     def test_bad_input_exits_2(self):

@@ -13,6 +13,7 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import jobqueue as queue_py  # noqa: E402
+from mdtables import md_rows, row  # noqa: E402
 
 RUNS = ("run_id,index,allocation.policy,seed,status,wall_time_s,error,makespan_s,aggregate_bandwidth_Bps,"
         "mean_io_slowdown\n"
@@ -56,10 +57,11 @@ class QueueTest(unittest.TestCase):
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         with open(os.path.join(self.dir, "report", "queue.md")) as f:
             md = f.read()
-        self.assertIn("| mckp | 40.0 | 2.00 | 1.500 |", md)
-        self.assertIn("| static | 60.0 | 1.00 | 3.250 |", md)
-        self.assertIn("| A | 75% | 25% |", md)  # mckp: columns 4, 8
-        self.assertIn("| B | 100% | 0% |", md)
+        self.assertIn(row("| mckp | 40.0 | 2.00 | 1.500 |"), md_rows(md))
+        self.assertIn(row("| static | 60.0 | 1.00 | 3.250 |"), md_rows(md))
+        self.assertIn(row("| job | 4 I/O nodes | 8 I/O nodes |"), md_rows(md))
+        self.assertIn(row("| A | 75% | 25% |"), md_rows(md))  # mckp: columns 4, 8
+        self.assertIn(row("| B | 100% | 0% |"), md_rows(md))
 
     def test_bad_input_exits_2(self):
         self.assertEqual(queue_py.main([self.dir, "--policy", "sharing.policy"]), 2)

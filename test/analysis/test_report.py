@@ -155,6 +155,14 @@ def find_row(text, header_start, key):
     raise AssertionError(f"no row {key} in a table starting with {header_start}")
 
 
+# table headers: human label, unit (decimal GB/s), runs.csv column in brackets
+POLICY_H = "sharing policy [sharing.policy]"
+LOAD_H = "target I/O-load Θ [workload.generator.io_load]"
+MINY_H = "MinYield [min_yield]"
+EFF_H = "Efficiency [efficiency]"
+BW_H = "aggregate bandwidth (GB/s) [aggregate_bandwidth_Bps]"
+
+
 class ReportTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -204,36 +212,36 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(row["sharing.policy"], "fcfs")
 
     def test_means_per_policy_and_x(self):
-        header = ["sharing.policy", "workload.generator.io_load"]
+        header = [POLICY_H, LOAD_H]
         # fairshare, 0.2: min_yield (0.80 + 0.82 + 0.84 + 0.86) / 4 = 3.32 / 4 = 0.83;
         #   std = sqrt((0.03² + 0.01² + 0.01² + 0.03²) / 3) = sqrt(0.002 / 3) = 0.025820
         row = find_row(self.md, header, ["fairshare", "0.2"])
         self.assertEqual(row["n"], "4")
-        self.assertEqual(row["min_yield"], "0.83 ± 0.02582")
+        self.assertEqual(row[MINY_H], "0.83 ± 0.02582")
         # efficiency (0.90 + 0.92 + 0.94 + 0.96) / 4 = 0.93; bandwidth (10 + 12 + 14 + 16) / 4 = 13 GB/s
-        self.assertTrue(row["efficiency"].startswith("0.93 ± "))
-        self.assertTrue(row["aggregate_bandwidth_Bps (GB/s)"].startswith("13 ± "))
+        self.assertTrue(row[EFF_H].startswith("0.93 ± "))
+        self.assertTrue(row[BW_H].startswith("13 ± "))
         # fcfs, 0.2: (0.40 + 0.41 + 0.63 + 0.86) / 4 = 2.30 / 4 = 0.575
-        self.assertTrue(find_row(self.md, header, ["fcfs", "0.2"])["min_yield"].startswith("0.575 ± "))
+        self.assertTrue(find_row(self.md, header, ["fcfs", "0.2"])[MINY_H].startswith("0.575 ± "))
         # fcfs, 0.5 (the failed seed-5 run is left out): (0.30 + 0.31 + 0.32 + 0.33) / 4 = 1.26 / 4 = 0.315
         row = find_row(self.md, header, ["fcfs", "0.5"])
         self.assertEqual(row["n"], "4")
-        self.assertTrue(row["min_yield"].startswith("0.315 ± "))
+        self.assertTrue(row[MINY_H].startswith("0.315 ± "))
         # fcfs, 0.8: (0.20 + 0.42 + 0.22 + 0.23) / 4 = 1.07 / 4 = 0.2675; bandwidth 20 GB/s, std 0
         row = find_row(self.md, header, ["fcfs", "0.8"])
-        self.assertTrue(row["min_yield"].startswith("0.2675 ± "))
-        self.assertEqual(row["aggregate_bandwidth_Bps (GB/s)"], "20 ± 0")
+        self.assertTrue(row[MINY_H].startswith("0.2675 ± "))
+        self.assertEqual(row[BW_H], "20 ± 0")
 
     def test_means_per_policy(self):
         # fairshare: (0.83 + 0.63 + 0.43) / 3 = 0.63 over 12 runs; efficiency 0.93
-        row = find_row(self.md, ["sharing.policy", "n"], ["fairshare"])
+        row = find_row(self.md, [POLICY_H, "n"], ["fairshare"])
         self.assertEqual(row["n"], "12")
-        self.assertTrue(row["min_yield"].startswith("0.63 ± "))
-        self.assertTrue(row["efficiency"].startswith("0.93 ± "))
+        self.assertTrue(row[MINY_H].startswith("0.63 ± "))
+        self.assertTrue(row[EFF_H].startswith("0.93 ± "))
         # fcfs: (0.575 + 0.315 + 0.2675) / 3 = 1.1575 / 3 = 0.38583; efficiency (0.95+0.96+0.97+0.98)/4 = 0.965
-        row = find_row(self.md, ["sharing.policy", "n"], ["fcfs"])
-        self.assertTrue(row["min_yield"].startswith("0.3858 ± "))
-        self.assertTrue(row["efficiency"].startswith("0.965 ± "))
+        row = find_row(self.md, [POLICY_H, "n"], ["fcfs"])
+        self.assertTrue(row[MINY_H].startswith("0.3858 ± "))
+        self.assertTrue(row[EFF_H].startswith("0.965 ± "))
 
     def test_ratio_table(self):
         df = pd.read_csv(os.path.join(self.cdir, "runs.csv"), dtype={"run_id": str})
