@@ -105,3 +105,22 @@ TEST(transfers_engine, EveryStrategyAgreesWithFlowsOnASyntheticInstance) {
     EXPECT_GT(run.num("counts.rate_changes"), 100) << policy;
   }
 }
+
+// System: the fairshare case above with controller.tick_s = 0.5 (a decision every 0.5 s from 0) and A released at
+// 1 s. Expectations (by hand): B alone at 1 GB/s on [0, 1] (1 GB moved); both at 0.5 GB/s from 1 s until A has moved
+// its 1 GB at 3 s (B has 1 GB left); B alone again: it ends at 4 s. Ticks decide again but change no rate, so the
+// direct path (the calendar's ticks) and the flow path (a tick actor) agree, and the ticks are counted as events.
+TEST(transfers_engine, TicksAndALaterReleaseOnTheCalendar) {
+  std::string apps = R"({"workload": {"applications": [
+        {"name": "A", "release": 1, "profile": {"1": 1e9}, "phases": [{"io": 1e9}]},
+        {"name": "B", "profile": {"1": 1e9}, "phases": [{"io": 3e9}]}]},
+      "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "fairshare"}, "controller": {"tick_s": 0.5},
+      "output": {"progress": false}})";
+  SimRun run = run_scenario(apps, tiny_platform_xml({1e9}));
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.str("counts.transfers"), "direct");
+  EXPECT_NEAR(run.app("A").start, 1.0, 1e-9);
+  EXPECT_NEAR(run.app("A").end, 3.0, 1e-9);
+  EXPECT_NEAR(run.app("B").end, 4.0, 1e-9);
+  EXPECT_GE(run.num("counts.events"), 2 + 2 + 2 + 7) << "posts, completions, ends and at least the ticks 0.5..3.5";
+}
