@@ -564,6 +564,8 @@ static void on_submit(int j) {
 static void on_app_end(int j) {
   app_state_t *as = &E.apps[j];
   E.apps_left--;
+  for (int i = 0; i < as->tcap; i++) /* its transfers' actors run no more flows */
+    ios_tr_retire(&as->t[i]);
   if (as->has_alloc) al_row(as, as->alloc_since, now());
   if (!E.s->queue) return;
   for (int i = 0; i < as->a->nodes; i++)
@@ -947,6 +949,8 @@ static void receiver_start(sg_host_t host, const char *mbox) {
  * failed set-up and are removed with their temporary files. */
 static void release_engine(int napps, int nres) {
   for (int j = 0; E.apps != NULL && j < napps; j++) {
+    for (int i = 0; E.apps[j].t != NULL && i < E.apps[j].tcap; i++)
+      ios_tr_dispose(&E.apps[j].t[i]);
     free(E.apps[j].res);
     free(E.apps[j].t);
     free(E.apps[j].next_res);

@@ -5,10 +5,10 @@
  *
  * Two paths, chosen once per run (docs/engine.md):
  *  - flows: each stretch of a transfer at one rate (a segment) is a rate-capped SimGrid mailbox flow from the
- *    transfer's host to its resource's mailbox, started by a short-lived actor on that host; a new rate cancels the
- *    flow, keeping its exact remaining bytes, and starts the rest as a new flow. SimGrid's max-min shares every link,
- *    so a link the policy does not decide on (a file-system link behind I/O nodes, a router, an OSS link, a disk)
- *    slows the flows that cross it.
+ *    transfer's host to its resource's mailbox, started by the transfer's own actor on that host; a new rate cancels
+ *    the flow, keeping its exact remaining bytes, and the actor starts the rest as a new flow. SimGrid's max-min shares
+ * every link, so a link the policy does not decide on (a file-system link behind I/O nodes, a router, an OSS link, a
+ * disk) slows the flows that cross it.
  *  - direct: when no link can bind the rates the sharing policy gives (ios_tr_direct_possible), SimGrid's max-min
  *    would give every flow exactly its rate, so the layer computes what it would: remaining bytes = remaining at the
  *    segment's start − rate × elapsed time, completion date = segment start + remaining / rate. The controller
@@ -42,8 +42,11 @@ typedef struct ios_transfer {
   double t_last;         /**< s: date `remaining` refers to (direct path) */
   double finish;         /**< s: completion date at the current rate (direct path), INFINITY when not running */
   int heap;              /**< index in the direct path's completion heap, -1 when not in it */
-  int starting;          /**< flow path: an actor was spawned and has not started its flow yet */
+  int starting;          /**< flow path: a segment waits for its actor to start its flow */
   struct ios_flow *flow; /**< flow path: the running flow, or NULL */
+  sg_actor_t actor;      /**< flow path: the transfer's actor (it runs every segment), or NULL */
+  sg_sem_t wake;         /**< flow path: wakes that actor */
+  int retired;           /**< flow path: its actor is told to end */
 } ios_transfer_t;
 
 /** What the transfer layer tells the engine. Every callback is required. */
@@ -64,6 +67,12 @@ typedef struct {
  * date in s (SimGrid's clock, or the engine's own when it runs the direct path without sleeping on SimGrid's; NULL =
  * SimGrid's); `hooks` (borrowed, must outlive the run) the callbacks. @return 0, or -1 when out of memory. */
 int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks);
+
+/** Flow path: ends the actor of `t` (its application has ended, so it runs no more segment); harmless otherwise. */
+void ios_tr_retire(ios_transfer_t *t);
+
+/** Frees what `t` holds after the simulation (its actor's semaphore). */
+void ios_tr_dispose(ios_transfer_t *t);
 
 /** Ends the run's transfer layer (frees the direct path's heap). */
 void ios_tr_fini(void);

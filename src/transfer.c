@@ -7,7 +7,9 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
+#include <simgrid/semaphore.h>
 #include <stdlib.h>
+#include <string.h>
 #include <xbt/asserts.h>
 #include <xbt/dynar.h>
 #include <xbt/log.h>
@@ -21,6 +23,7 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_transfer, iosim, "iosim transfer layer");
 
 static struct {
   int direct;
+  int actor_per_segment; /* flow path: a new actor per segment instead of one per transfer (IOSIM_FLOW_ACTORS) */
   double (*clock)(void);
   const ios_tr_hooks_t *hooks;
   ios_transfer_t **heap; /* direct path: running transfers, a binary min-heap on `finish` */
@@ -145,6 +148,8 @@ int ios_tr_complete_due(void) {
 
 /* ---------------------------------------------------------------- flow path: one SimGrid flow per segment */
 
+/* Starts the transfer's current segment as a flow from the calling actor's host and waits for it: a completion is
+ * reported, a cancelled flow (a new rate) is not. */
 static void flow_run(ios_transfer_t *t) {
   unsigned gen = t->gen;
   if (!t->starting) return;
@@ -160,10 +165,29 @@ static void flow_run(ios_transfer_t *t) {
   ios_flow_free(flow);
 }
 
-static void flow_actor(int argc, char **argv) {
+/* One actor per segment (IOSIM_FLOW_ACTORS=segment, the benchmark's alternative). */
+static void segment_actor(int argc, char **argv) {
   (void)argc;
   (void)argv;
   flow_run(sg_actor_self_get_data());
+  T.hooks->actor_release();
+}
+
+/* The transfer's own actor: sleeps on its semaphore until the transfer has a segment to run (or retires), moves to
+ * the transfer's host when it changed (a job's node, a striped job's writer), runs the segment. It outlives the
+ * segments: a new rate costs a cancelled flow and a new one, not a new actor (whose stack SimGrid would map). */
+static void transfer_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  ios_transfer_t *t = sg_actor_self_get_data();
+  for (;;) {
+    sg_sem_acquire(t->wake);
+    if (t->retired) break;
+    if (!t->starting) continue; /* a wake-up for a segment already run */
+    if (sg_host_self() != t->host) sg_actor_set_host(sg_actor_self(), t->host);
+    flow_run(t);
+  }
+  t->actor = NULL;
   T.hooks->actor_release();
 }
 
@@ -180,15 +204,40 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped) {
   t->gen++;
   t->rate = r;
   t->starting = 0;
-  if (!(r > 0) || !T.hooks->actor_reserve()) return 0;
+  if (!(r > 0)) return 0;
+  int fresh = T.actor_per_segment || t->actor == NULL;
+  if (fresh && !T.hooks->actor_reserve()) return 0;
+  /* the segment is described before any actor can run (starting an actor lets SimGrid run it at once) */
   t->starting = 1;
   t->seg_start = now();
   t->seg_rem0 = t->remaining;
   t->seg_capped = capped;
-  sg_actor_t a = sg_actor_init("transfer", t->host);
-  sg_actor_set_data(a, t);
-  sg_actor_start(a, flow_actor, 0, NULL);
+  if (fresh) {
+    sg_actor_t a = sg_actor_init("transfer", t->host);
+    sg_actor_set_data(a, t);
+    if (T.actor_per_segment)
+      sg_actor_start(a, segment_actor, 0, NULL);
+    else {
+      if (t->wake == NULL) t->wake = sg_sem_init(0);
+      t->actor = a;
+      t->retired = 0;
+      sg_actor_daemonize(a);
+      sg_actor_start(a, transfer_actor, 0, NULL);
+    }
+  }
+  if (!T.actor_per_segment) sg_sem_release(t->wake);
   return 1;
+}
+
+void ios_tr_retire(ios_transfer_t *t) {
+  if (t->actor == NULL || t->retired) return;
+  t->retired = 1;
+  sg_sem_release(t->wake);
+}
+
+void ios_tr_dispose(ios_transfer_t *t) {
+  if (t->wake != NULL) sg_sem_destroy(t->wake);
+  t->wake = NULL;
 }
 
 /* ---------------------------------------------------------------- the interface */
@@ -196,6 +245,8 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped) {
 int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks) {
   T.direct = direct;
   T.clock = clock;
+  const char *per = getenv("IOSIM_FLOW_ACTORS"); /* "segment": the benchmark's alternative (docs/engine.md) */
+  T.actor_per_segment = per != NULL && strcmp(per, "segment") == 0;
   T.hooks = hooks;
   T.nheap = 0;
   return 0;
