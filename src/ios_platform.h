@@ -21,6 +21,10 @@ typedef struct {
   sg_host_t host;
 } ios_resource_t;
 
+/** The smallest bandwidth (bytes/s) a platform or `iosim platform` accepts: below it, simulated times of real
+ * volumes overflow to infinity (a 1e-300 B/s link gave NaN metrics and exit 0). */
+#define IOS_MIN_BANDWIDTH 1e-3
+
 /** The loaded platform. */
 typedef struct {
   int ncompute;          /**< Q^cpu: compute nodes */
@@ -37,10 +41,10 @@ typedef struct {
 
 /** Loads and validates a platform file (simgrid_init must have been called; sets CM02 with no cross-traffic
  * first). Nothing in the file can abort SimGrid in this process: the file is first loaded and checked in a forked
- * child (roles; every compute host's nic_bw, all equal and >= 1 B/s; every link's latency in [0, 1e6] s and
- * bandwidth of a resource >= 1 B/s; host speeds >= 0; the route from every compute host to every resource and the
- * PFS crossing the resource's link: from evenly spaced compute hosts only when compute hosts x hosts exceeds 2e6,
- * SimGrid's route queries then costing seconds), and a SimGrid abort there becomes an error naming what it was
+ * child (roles; every compute host's nic_bw, all equal and >= IOS_MIN_BANDWIDTH; every link's latency in [0, 1e6] s and
+ * bandwidth of a resource >= IOS_MIN_BANDWIDTH; host speeds >= 0; the route from every compute host to every resource
+ * and the PFS crossing the resource's link: from evenly spaced compute hosts only when compute hosts x hosts exceeds
+ * 2e6, SimGrid's route queries then costing seconds), and a SimGrid abort there becomes an error naming what it was
  * checking. The file must be a regular file (not a directory or a FIFO).
  * @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the host or link, the value and the
  * fix; IOS_EINTERNAL when the check cannot fork. */

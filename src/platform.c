@@ -62,10 +62,10 @@ static int link_capacity(const char *file, const char *host, const char *prop, c
                  prop, link);
     return IOS_EINVAL;
   }
-  if (!(v >= 1) || !isfinite(v)) { /* below 1 B/s, simulated times overflow to infinity */
+  if (!(v >= IOS_MIN_BANDWIDTH) || !isfinite(v)) { /* below, simulated times overflow to infinity */
     ios_diag_set(file, host,
                  "its \"%s\" property names link '%s', whose bandwidth is %g B/s: give <link id=\"%s\" "
-                 "bandwidth=...> a finite bandwidth of at least 1 B/s (e.g. \"1.25GBps\")",
+                 "bandwidth=...> a finite bandwidth of at least 0.001 B/s (e.g. \"1.25GBps\")",
                  prop, link, v, link);
     return IOS_EINVAL;
   }
@@ -102,10 +102,10 @@ static int check_nics(const char *file, ios_platform_t *p) {
     const char *name = sg_host_get_name(p->compute[i]);
     const char *nic = sg_host_get_property_value(p->compute[i], "nic_bw");
     double bw = NAN;
-    if (nic == NULL || ios_parse_bandwidth(nic, &bw) != IOS_OK || !(bw >= 1) || !isfinite(bw)) {
+    if (nic == NULL || ios_parse_bandwidth(nic, &bw) != IOS_OK || !(bw >= IOS_MIN_BANDWIDTH) || !isfinite(bw)) {
       ios_diag_set(file, name,
                    "compute host with %s%s%s NIC bandwidth: give it <prop id=\"nic_bw\" value=\"1.2GiBps\"/> (a "
-                   "finite bandwidth of at least 1 B/s, in bytes/s or with a unit)",
+                   "finite bandwidth of at least 0.001 B/s, in bytes/s or with a unit)",
                    nic ? "the invalid \"nic_bw\" value '" : "no", nic ? nic : "", nic ? "' as" : "");
       return IOS_EINVAL;
     }
@@ -470,10 +470,12 @@ static int disk_prop(const char *file, sg_host_t h, const char *prop, int (*pars
   const char *v = sg_host_get_property_value(h, prop);
   if (v == NULL && !required) return IOS_OK;
   double x = NAN;
-  if (v == NULL || parse(v, &x) != IOS_OK || !(x >= 1) || !isfinite(x)) {
-    ios_diag_set(file, sg_host_get_name(h),
-                 "disk %s \"%s\": give <prop id=\"%s\" value=\"%s\"/> (a finite value of at least 1)", prop,
-                 v ? v : "missing", prop, example);
+  if (v == NULL || parse(v, &x) != IOS_OK || !(parse == ios_parse_bandwidth ? x >= IOS_MIN_BANDWIDTH : x > 0) ||
+      !isfinite(x)) {
+    ios_diag_set(
+        file, sg_host_get_name(h),
+        "disk %s \"%s\": give <prop id=\"%s\" value=\"%s\"/> (a positive finite value; bandwidths at least 0.001 B/s)",
+        prop, v ? v : "missing", prop, example);
     return IOS_EINVAL;
   }
   *out = x;

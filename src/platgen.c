@@ -3,6 +3,7 @@
  * oss-ost, storage), following its conventions (one DijkstraCache zone, star around router "fabric", latency 0, role
  * props). Units: counts are integers, bandwidths bytes/s (XML: plain numbers followed by "Bps"), sizes bytes. */
 #include "ios_platgen.h"
+#include "ios_platform.h"
 #include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_units.h"
@@ -315,13 +316,13 @@ static int read_value(const cJSON *v, int id, const char *where, plat_t *p) {
   int bytes = params[id].type == T_BYTES;
   double x = v->valuedouble;
   if (cJSON_IsString(v) && (bytes ? ios_parse_bytes : ios_parse_bandwidth)(v->valuestring, &x) != IOS_OK) x = NAN;
-  if (!(x >= 1) || !isfinite(x)) /* at least 1 byte (per second): below, simulated times overflow to infinity */
+  if (!(bytes ? x > 0 : x >= IOS_MIN_BANDWIDTH) || !isfinite(x)) /* below, simulated times overflow */
     return bad_value(where, name, v,
-                     bytes ? "give a finite size of at least 1 byte: a number of bytes or a string such as \"32TB\" "
-                             "(decimal k M G T P E) or \"4TiB\" (binary Ki Mi Gi ...)"
-                           : "give a finite bandwidth of at least 1 B/s: a number of bytes/s or a string such as "
-                             "\"1.25GBps\" "
-                             "(decimal k M G T P E), \"1.2GiB/s\" (binary Ki Mi Gi ...) or \"10Gb/s\" (bits)");
+                     bytes ? "give a positive finite size: a number of bytes or a string such as \"32TB\" (decimal "
+                             "k M G T P E) or \"4TiB\" (binary Ki Mi Gi ...)"
+                           : "give a positive finite bandwidth of at least 0.001 B/s: a number of bytes/s or a string "
+                             "such as \"1.25GBps\" (decimal k M G T P E), \"1.2GiB/s\" (binary Ki Mi Gi ...) or "
+                             "\"10Gb/s\" (bits)");
   p->v[id] = x;
   return IOS_OK;
 }
