@@ -277,6 +277,7 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
   cJSON_AddNumberToObject(c, "applications", r->napps);
   cJSON_AddNumberToObject(c, "events", (double)r->events);
   cJSON_AddNumberToObject(c, "rate_changes", (double)r->rate_changes);
+  cJSON_AddStringToObject(c, "transfers", r->direct_transfers ? "direct" : "simgrid-flows");
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   if (text == NULL || (f = open_tmp(s->out_dir, "results.json", tmp, sizeof tmp)) == NULL) {
