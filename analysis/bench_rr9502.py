@@ -10,8 +10,9 @@ Prints three Markdown tables (docs/engine.md):
  2. scaling: §6.2.1 workloads of 60 / 240 / 960 applications at W^GOAL 0.8 on a 1,024-node pfs-single platform, with
     the reference's wall times measured for the speed issue on this machine kind (fcfs 0.20 / 2.2 / 25 s,
     greedy-yield 0.21 / 2.3 / 20 s);
- 3. the transfer layer's alternatives on one window (w0.8 seed 1): every transfer a SimGrid flow with an actor per
-    flow segment (engine.flows=simgrid), the direct path with application actors and the controller waiting on
+ 3. the transfer layer's alternatives on one window (w0.8 seed 1): every transfer a SimGrid flow
+    (engine.flows=simgrid) with a new actor per flow segment (IOSIM_FLOW_ACTORS=segment) or one actor per transfer
+    running all its segments (the flow path's default), the direct path with application actors and the controller waiting on
     SimGrid semaphores with timeouts (IOSIM_APP_ACTORS=1), the calendar sleeping on SimGrid's clock from date to date
     (IOSIM_SIMGRID_CLOCK=1), and the calendar keeping its own date (the default).
 
@@ -135,7 +136,8 @@ def scaling(binary, work, quick):
 def alternatives(binary, xdir, work):
     inst = os.path.join(xdir, "instances", "w0.8-nH20-b0.5-s0.5_seed1.txt")
     scenario = os.path.join(ROOT, "deploy", "rr9502-window.json")
-    ways = [("SimGrid flows, an actor per flow segment", ["engine.flows=simgrid"], {}),
+    ways = [("SimGrid flows, an actor per flow segment", ["engine.flows=simgrid"], {"IOSIM_FLOW_ACTORS": "segment"}),
+            ("SimGrid flows, an actor per transfer (flow-path default)", ["engine.flows=simgrid"], {}),
             ("direct, application actors, timed semaphore waits", [], {"IOSIM_APP_ACTORS": "1"}),
             ("direct, calendar sleeping on SimGrid's clock", [], {"IOSIM_SIMGRID_CLOCK": "1"}),
             ("direct, calendar keeping its own date (default)", [], {})]
