@@ -18,6 +18,7 @@
 #include "ios_engine.h"
 #include "ios_arbiter.h"
 #include "ios_cli.h"
+#include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_knowledge.h"
 #include "ios_sg.h"
@@ -199,7 +200,10 @@ static const char *res_name(int res) {
 /* One interval row: app, kind (work, io, transfer), resource, start_s, end_s, bytes, rate_Bps (mean over it). */
 static void ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
   if (E.ev == NULL) return;
-  fprintf(E.ev, "%s,%s,%s,%.17g,%.17g,", E.apps[app].a->name, kind, resource, t0, t1);
+  ios_csv_field(E.ev, E.apps[app].a->name);
+  fprintf(E.ev, ",%s,", kind);
+  ios_csv_field(E.ev, resource); /* a host name, or names joined with ';' */
+  fprintf(E.ev, ",%.17g,%.17g,", t0, t1);
   if (bytes >= 0) {
     fprintf(E.ev, "%.17g,", bytes);
     if (t1 > t0) fprintf(E.ev, "%.17g", bytes / (t1 - t0));
@@ -476,11 +480,15 @@ static void on_complete(transfer_t *t, unsigned gen) {
 /* ---------------------------------------------------------------- allocations and the job queue */
 
 /* One allocations.csv row: application, [t0, t1), resource count, resource names. */
+static const char *al_res_item(int i, void *ctx) {
+  return res_name(((const app_state_t *)ctx)->res[i]);
+}
+
 static void al_row(const app_state_t *as, double t0, double t1) {
   if (E.al == NULL || !(t1 >= t0)) return;
-  fprintf(E.al, "%s,%.17g,%.17g,%d,", as->a->name, t0, t1, as->n);
-  for (int i = 0; i < as->n; i++)
-    fprintf(E.al, "%s%s", i ? ";" : "", res_name(as->res[i]));
+  ios_csv_field(E.al, as->a->name);
+  fprintf(E.al, ",%.17g,%.17g,%d,", t0, t1, as->n);
+  ios_csv_list(E.al, as->n, al_res_item, (void *)as, ';');
   fputc('\n', E.al);
 }
 

@@ -296,13 +296,13 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
   printf("iosim %s — %d applications on %d %s resources (%s), allocation %s, placement %s, sharing %s, seed %llu\n",
          IOSIM_VERSION, w->napps, p->nres, p->pool_role, s->platform, s->allocation->name, s->placement->name,
          s->sharing->name, (unsigned long long)s->seed);
-  printf("%-16s %6s %4s %14s %12s %12s %8s %9s\n", "application", "nodes", "n", "io_volume_GiB", "io_time_s",
+  printf("%-16s %6s %4s %14s %12s %12s %8s %9s\n", "application", "nodes", "n", "io_volume_GB", "io_time_s",
          "work_time_s", "yield", "slowdown");
   int shown = w->napps <= 20 ? w->napps : 20;
   for (int j = 0; j < shown; j++) {
     const ios_app_result_t *a = &r->apps[j];
     printf("%-16.16s %6d %4d %14.4f %12.3f %12.3f %8.4f %9.4f\n", w->apps[j].name, w->apps[j].nodes, a->n_resources,
-           a->io_volume / 1073741824.0, a->io_time, a->work_time, a->yield, a->io_slowdown);
+           a->io_volume / 1e9, a->io_time, a->work_time, a->yield, a->io_slowdown);
   }
   if (shown < w->napps) printf("... %d more in %s/apps.csv\n", w->napps - shown, s->out_dir);
   printf("window [%.6g, %.6g] s (%s); status %s\n", r->t_begin, r->t_end, r->window_kind,
@@ -310,9 +310,8 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
   printf("makespan_s %.6g | min_yield %.6g | utilization %.6g | efficiency %.6g | io_pressure %.6g\n", r->makespan_s,
          r->min_yield, r->utilization, r->efficiency, r->io_pressure);
   printf("io_load %.6g | mean_io_slowdown %.6g | io_spread %.6g | machine_idle_time %.6g | aggregate_bandwidth "
-         "%.6g GiB/s\n",
-         r->io_load, r->mean_io_slowdown, r->io_spread, r->machine_idle_time,
-         r->aggregate_bandwidth_Bps / 1073741824.0);
+         "%.6g GB/s\n",
+         r->io_load, r->mean_io_slowdown, r->io_spread, r->machine_idle_time, r->aggregate_bandwidth_Bps / 1e9);
   if (r->platform_limited_share > 1e-9)
     printf("note: the platform, not the sharing policy, was the bottleneck for %.1f%% of the bytes moved at the "
            "policy's rates (SimGrid's max-min shared a link the policy does not decide on)\n",
