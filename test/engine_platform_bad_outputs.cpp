@@ -26,8 +26,21 @@ const std::string kScenario = R"({
 TEST(engine_platform_bad_outputs, HostileNamesAreQuoted) {
   TinyPlatform p;
   p.resources = {{"r,0", 1e9}, {"r&quot;1", 1e9}};
-  SimRun r = run_scenario(kScenario, tiny_platform_xml(p));
+  RunOptions opt;
+  opt.sets = {"output.events=true"};
+  SimRun r = run_scenario(kScenario, tiny_platform_xml(p), opt);
   ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+  for (const char *csv : {"/events.csv", "/allocations.csv"}) { // written by the engine: same quoting
+    CsvTable t = parse_csv(read_text(r.out_dir + csv));
+    ASSERT_FALSE(t.empty()) << csv;
+    bool both = false;
+    for (const auto &row : t) {
+      EXPECT_EQ(row.count("__bad_width"), 0u) << csv << ": " << read_text(r.out_dir + csv);
+      both |= row.count("resources") && row.at("resources") == "r\"1;r,0";
+      both |= row.count("resource") && row.at("resource") == "r\"1;r,0";
+    }
+    EXPECT_TRUE(both) << csv << " names both resources whole: " << read_text(r.out_dir + csv);
+  }
   ASSERT_EQ(r.resources_csv.size(), 2u);
   for (const auto &row : r.resources_csv)
     EXPECT_EQ(row.count("__bad_width"), 0u) << read_text(r.out_dir + "/resources.csv");
