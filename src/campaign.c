@@ -448,7 +448,88 @@ static cJSON *parse_json_file(const char *path, const char *what, const char *fi
   return j;
 }
 
+/* The value `assignment` ("key=value", value read as on `iosim run --set`) gives to `key` once resolved like a
+ * run's --set (a relative path made absolute from the current directory). NULL with ios_diag_message() when bad. */
+static cJSON *cli_value(const char *assignment, char *key, size_t nkey) {
+  const char *eq = strchr(assignment, '=');
+  if (eq == NULL || eq == assignment || (size_t)(eq - assignment) >= nkey) {
+    ios_diag_set("command line", "--set",
+                 "\"%s\" must be KEY=VALUE with a dotted scenario key, e.g. --set "
+                 "sharing.policy=fcfs",
+                 assignment);
+    return NULL;
+  }
+  snprintf(key, nkey, "%.*s", (int)(eq - assignment), assignment);
+  if (check_key("command line", "--set", key) != IOS_OK) return NULL;
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd - 1) == NULL) cwd[0] = '\0';
+  strcat(cwd, "/");
+  cJSON *scratch = cJSON_CreateObject(), *v = ios_value_from_cli(eq + 1), *out = NULL;
+  if (scratch != NULL && v != NULL && ios_scenario_set_value(scratch, key, v, cwd) == IOS_OK) {
+    const cJSON *at = scratch;
+    char part[256];
+    for (const char *k = key; at != NULL && *k != '\0';) {
+      size_t n = strcspn(k, ".");
+      snprintf(part, sizeof part, "%.*s", (int)n, k);
+      at = cJSON_GetObjectItemCaseSensitive(at, part);
+      k += n + (k[n] == '.');
+    }
+    out = at != NULL ? cJSON_Duplicate(at, 1) : NULL;
+  }
+  if (out == NULL && ios_diag_message()[0] == '\0') ios_diag_set("command line", "--set", "%s: out of memory", key);
+  cJSON_Delete(scratch);
+  cJSON_Delete(v);
+  return out;
+}
+
+/* Applies `iosim sweep --set` and `--seeds` to the campaign as written: each --set pins its key to one value in
+ * every run (a one-value grid axis, so it is a column of runs.csv and part of the run ids; a key the grid sweeps is
+ * pinned), --seeds replaces seeds.count. */
+static int apply_overrides(ios_campaign_t *c, int nsets, char *const *sets, int seeds) {
+  ios_diag_set(NULL, NULL, "%s", "");
+  for (int i = 0; i < nsets; i++) {
+    char key[256];
+    cJSON *v = cli_value(sets[i], key, sizeof key);
+    if (v == NULL) return IOS_EINVAL;
+    const cJSON *group;
+    cJSON_ArrayForEach(group, cJSON_GetObjectItemCaseSensitive(c->campaign, "zip")) {
+      if (cJSON_GetObjectItemCaseSensitive(group, key) != NULL) {
+        ios_diag_set(c->file, "zip",
+                     "--set %s: the campaign sweeps '%s' in a zip group together with other fields: "
+                     "edit the campaign instead",
+                     sets[i], key);
+        cJSON_Delete(v);
+        return IOS_EINVAL;
+      }
+    }
+    cJSON *grid = cJSON_GetObjectItemCaseSensitive(c->campaign, "grid"), *one = cJSON_CreateArray();
+    if (grid == NULL) grid = cJSON_AddObjectToObject(c->campaign, "grid");
+    if (one == NULL || grid == NULL || !cJSON_IsObject(grid) || !cJSON_AddItemToArray(one, v)) {
+      cJSON_Delete(one);
+      cJSON_Delete(v);
+      if (grid != NULL && !cJSON_IsObject(grid)) return IOS_OK; /* finish_load reports the bad grid */
+      return IOS_ENOMEM;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(grid, key);
+    cJSON_AddItemToObject(grid, key, one);
+  }
+  if (seeds > 0) {
+    cJSON *sd = cJSON_GetObjectItemCaseSensitive(c->campaign, "seeds");
+    if (sd == NULL) sd = cJSON_AddObjectToObject(c->campaign, "seeds");
+    if (sd == NULL) return IOS_ENOMEM;
+    if (cJSON_IsObject(sd)) {
+      cJSON_DeleteItemFromObjectCaseSensitive(sd, "count");
+      if (cJSON_AddNumberToObject(sd, "count", seeds) == NULL) return IOS_ENOMEM;
+    }
+  }
+  return IOS_OK;
+}
+
 int ios_campaign_load(const char *path, ios_campaign_t *c) {
+  return ios_campaign_load_with(path, 0, NULL, 0, c);
+}
+
+int ios_campaign_load_with(const char *path, int nsets, char *const *sets, int seeds, ios_campaign_t *c) {
   memset(c, 0, sizeof *c);
   c->file = strdup(path);
   c->campaign = parse_json_file(path, "campaign", NULL);
@@ -487,6 +568,7 @@ int ios_campaign_load(const char *path, ios_campaign_t *c) {
                  "object, e.g. \"base\": \"../mn4-random16.json\"");
     rc = IOS_EINVAL;
   }
+  if (rc == IOS_OK) rc = apply_overrides(c, nsets, sets, seeds);
   if (rc == IOS_OK) rc = finish_load(c);
   if (rc != IOS_OK) ios_campaign_free(c);
   return rc;

@@ -5,12 +5,18 @@
 #include "ios_value.h"
 
 #include <errno.h>
+#include <simgrid/config.h> /* SG_BEGIN_DECL and XBT_PUBLIC, which simgrid/version.h uses */
+#include <simgrid/version.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef IOSIM_VERSION
+#define IOSIM_VERSION "unknown"
+#endif
 
 int ios_cli_is_help(const char *a) {
   return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0;
@@ -87,4 +93,11 @@ double ios_cli_clock_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void ios_cli_print_version(FILE *f) {
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  fprintf(f, "iosim %s\nSimGrid %d.%d.%d (built against %d.%d.%d)\n", IOSIM_VERSION, major, minor, patch,
+          SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH);
 }

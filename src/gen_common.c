@@ -1,4 +1,5 @@
 /* iosim — what the workload generators share, and `iosim generate` (see ios_gen.h). */
+#include "ios_args.h"
 #include "ios_cli.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
@@ -6,6 +7,7 @@
 #include "ios_value.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,11 +189,25 @@ static const ios_gen_kind_t *find_kind(const char *name) {
   return NULL;
 }
 
+enum { OPT_SEED = IOS_OPT_FIRST_FREE, OPT_UNIT };
+
 int ios_gen_main(int argc, char **argv) {
+  static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
+                                       {"set", required_argument, NULL, IOS_OPT_SET},
+                                       {"seed", required_argument, NULL, OPT_SEED},
+                                       {"unit", required_argument, NULL, OPT_UNIT},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
+                                       {NULL, 0, NULL, 0}};
   const ios_gen_kind_t *kind = argc >= 2 ? find_kind(argv[1]) : NULL;
   int help = argc < 2;
-  for (int i = 1; i < argc; i++)
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     help |= ios_cli_is_help(argv[i]);
+    if (strcmp(argv[i], "--version") == 0) {
+      ios_cli_print_version(stdout);
+      return 0;
+    }
+  }
   if (help) {
     for (int k = 0; kinds[k] != NULL; k++)
       if (kind == NULL || kind == kinds[k]) fputs(kinds[k]->help, stdout);
@@ -213,24 +229,25 @@ int ios_gen_main(int argc, char **argv) {
                  argv[1]);
     rc = IOS_EINVAL;
   }
-  for (int i = 2; rc == IOS_OK && i < argc; i++) {
-    int has_value = i + 1 < argc;
-    if (strcmp(argv[i], "--set") == 0 && has_value) {
-      rc = ios_cli_add_set(g, argv[++i], command, kind->example);
-    } else if (strcmp(argv[i], "--seed") == 0 && has_value) {
-      rc = parse_seed(argv[++i], &seed);
-    } else if (strcmp(argv[i], "--unit") == 0 && has_value) {
-      if (ios_parse_bandwidth(argv[++i], &unit) != IOS_OK || !(unit > 0)) {
-        ios_diag_set(c.file, "--unit", "is \"%s\": give the bandwidth B > 0 in bytes/s, e.g. 1 or \"20GB/s\"", argv[i]);
+  int opt;
+  optind = 2; /* after the kind */
+  while (rc == IOS_OK && optind < argc) {
+    opt = getopt_long(argc, argv, "+:o:h", opts, NULL);
+    if (opt == IOS_OPT_SET) {
+      rc = ios_cli_add_set(g, optarg, command, kind->example);
+    } else if (opt == OPT_SEED) {
+      rc = parse_seed(optarg, &seed);
+    } else if (opt == OPT_UNIT) {
+      if (ios_parse_bandwidth(optarg, &unit) != IOS_OK || !(unit > 0)) {
+        ios_diag_set(c.file, "--unit", "is \"%s\": give the bandwidth B > 0 in bytes/s, e.g. 1 or \"20GB/s\"", optarg);
         rc = IOS_EINVAL;
       }
-    } else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) && has_value) {
-      path = argv[++i];
+    } else if (opt == 'o') {
+      path = optarg;
     } else {
-      int opt = strcmp(argv[i], "--set") == 0 || strcmp(argv[i], "--seed") == 0 || strcmp(argv[i], "--unit") == 0 ||
-                strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0;
-      ios_diag_set(c.file, argv[i], "%s: write %s [--set param=value]... [--seed N] [--unit B] [-o FILE]",
-                   opt ? "needs a value" : "unexpected argument", command);
+      const char *arg = opt == -1 ? argv[optind] : argv[optind - 1];
+      ios_diag_set(c.file, arg, "%s: write %s [--set param=value]... [--seed N] [--unit B] [-o FILE]",
+                   opt == ':' ? "needs a value" : "unexpected argument", command);
       rc = IOS_EINVAL;
     }
   }

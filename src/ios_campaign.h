@@ -49,6 +49,14 @@ typedef struct {
  * field (or the point) and the fix. */
 int ios_campaign_load(const char *path, ios_campaign_t *c);
 
+/** ios_campaign_load with the command line's overrides (`iosim sweep --set key=value... --seeds N`): each of the
+ * `nsets` "key=value" strings (value read as by `iosim run --set`, a relative path taken from the current
+ * directory) pins its key to that one value in every run, as a one-value grid axis (a column of runs.csv, part of
+ * the run ids; a key the grid sweeps is pinned, one in a zip group is refused); `seeds` > 0 replaces seeds.count
+ * (adding "seeds": {"from": 1} when absent). The campaign as modified is what ios_campaign_record keeps. Same errors
+ * as ios_campaign_load (a bad --set names "command line"). */
+int ios_campaign_load_with(const char *path, int nsets, char *const *sets, int seeds, ios_campaign_t *c);
+
 /** Writes the record a sweep keeps in its output directory (sweep.json: the campaign, the base and the
  * directories paths are relative to), from which ios_campaign_load_record rebuilds the same points.
  * @return the record (caller deletes) or NULL on ENOMEM. */

@@ -27,6 +27,10 @@ int ios_cli_add_set(cJSON *obj, const char *arg, const char *command, const char
 /** Whether `a` asks for help (--help, -h, help). */
 int ios_cli_is_help(const char *a);
 
+/** Prints "iosim VERSION" and the version of the SimGrid library in use (and of the headers built against): what
+ * every subcommand's --version shows. */
+void ios_cli_print_version(FILE *f);
+
 /** Seconds on the monotonic clock (CLOCK_MONOTONIC): differences measure how long something took on the machine
  * (wall time), never simulated time. */
 double ios_cli_clock_s(void);

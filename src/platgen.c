@@ -3,6 +3,7 @@
  * oss-ost, storage), following its conventions (one DijkstraCache zone, star around router "fabric", latency 0, role
  * props). Units: counts are integers, bandwidths bytes/s (XML: plain numbers followed by "Bps"), sizes bytes. */
 #include "ios_platgen.h"
+#include "ios_args.h"
 #include "ios_platform.h"
 #include "ios_cli.h"
 #include "ios_diag.h"
@@ -12,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -666,34 +668,64 @@ static int write_platform(FILE *f, void *ctx) {
 }
 
 int ios_platgen_main(int argc, char **argv) {
-  if (argc < 2 || ios_cli_is_help(argv[1])) {
+  static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
+                                       {"set", required_argument, NULL, IOS_OPT_SET},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
+                                       {NULL, 0, NULL, 0}};
+  const char *where = "command line", *path = NULL;
+  if (argc < 2) {
     help(stdout);
     return 0;
   }
-  for (int i = 2; i < argc; i++)
-    if (ios_cli_is_help(argv[i])) {
+  cJSON *spec = cJSON_CreateObject();
+  int rc = spec != NULL ? IOS_OK : IOS_ENOMEM, opt;
+  optind = 0;
+  /* "+": the kind comes first; options after it */
+  while (rc == IOS_OK && (opt = getopt_long(argc, argv, "+:o:h", opts, NULL)) != -1) {
+    if (opt == 'h') {
       help(stdout);
+      cJSON_Delete(spec);
+      return 0;
+    } else if (opt == IOS_OPT_VERSION) {
+      ios_cli_print_version(stdout);
+      cJSON_Delete(spec);
       return 0;
     }
-  const char *where = "command line", *path = NULL;
-  cJSON *spec = cJSON_CreateObject();
-  int rc = spec != NULL && cJSON_AddStringToObject(spec, "kind", argv[1]) != NULL ? IOS_OK : IOS_ENOMEM;
-  if (rc == IOS_OK && argv[1][0] == '-') {
-    ios_diag_set(where, "KIND",
-                 "expected a kind first, got \"%s\": write iosim platform KIND [--set param=value]... "
-                 "[-o FILE] (see iosim platform --help)",
-                 argv[1]);
+    ios_diag_set(where, argv[optind - 1],
+                 "%s: write iosim platform KIND [--set param=value]... [-o FILE] (see iosim platform --help)",
+                 opt == ':' ? "needs a value" : "expected a kind first");
     rc = IOS_EINVAL;
   }
-  for (int i = 2; rc == IOS_OK && i < argc; i++) {
-    if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-      rc = ios_cli_add_set(spec, argv[++i], "iosim platform KIND", "ionodes=24");
-    } else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0) && i + 1 < argc) {
-      path = argv[++i];
+  const char *kind = rc == IOS_OK && optind < argc ? argv[optind++] : NULL;
+  if (rc == IOS_OK && kind == NULL) {
+    help(stdout);
+    cJSON_Delete(spec);
+    return 0;
+  }
+  if (rc == IOS_OK && cJSON_AddStringToObject(spec, "kind", kind) == NULL) rc = IOS_ENOMEM;
+  while (rc == IOS_OK && optind < argc) {
+    opt = getopt_long(argc, argv, "+:o:h", opts, NULL);
+    if (opt == -1) { /* a positional argument after the kind */
+      ios_diag_set(where, argv[optind],
+                   "unexpected argument: write iosim platform KIND [--set param=value]... "
+                   "[-o FILE]");
+      rc = IOS_EINVAL;
+    } else if (opt == 'h') {
+      help(stdout);
+      cJSON_Delete(spec);
+      return 0;
+    } else if (opt == IOS_OPT_VERSION) {
+      ios_cli_print_version(stdout);
+      cJSON_Delete(spec);
+      return 0;
+    } else if (opt == IOS_OPT_SET) {
+      rc = ios_cli_add_set(spec, optarg, "iosim platform KIND", "ionodes=24");
+    } else if (opt == 'o') {
+      path = optarg;
     } else {
-      int opt = strcmp(argv[i], "--set") == 0 || strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--out") == 0;
-      ios_diag_set(where, argv[i], "%s: write iosim platform KIND [--set param=value]... [-o FILE]",
-                   opt ? "needs a value" : "unexpected argument");
+      ios_diag_set(where, argv[optind - 1], "%s: write iosim platform KIND [--set param=value]... [-o FILE]",
+                   opt == ':' ? "needs a value" : "unexpected argument");
       rc = IOS_EINVAL;
     }
   }

@@ -7,6 +7,7 @@
  * when it has finished, so runs/<id>/ is always whole. */
 #define _GNU_SOURCE
 #include "ios_sweep.h"
+#include "ios_args.h"
 #include "ios_campaign.h"
 #include "ios_cli.h"
 #include "ios_diag.h"
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -247,7 +249,7 @@ static void last_line(const char *path, char *out, size_t n) {
   free(text);
 }
 
-static pid_t spawn(const char *self, const char *tmp) {
+static pid_t spawn(const char *self, const char *tmp, const ios_sg_flags_t *sg) {
   char scen[2 * PATH_MAX_LEN + 64], out[2 * PATH_MAX_LEN + 64], err[2 * PATH_MAX_LEN + 64];
   snprintf(scen, sizeof scen, "%s/scenario.json", tmp);
   snprintf(out, sizeof out, "%s/stdout.txt", tmp);
@@ -263,7 +265,12 @@ static pid_t spawn(const char *self, const char *tmp) {
   if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(127);
   close(fo);
   close(fe);
-  execl(self, "iosim", "run", scen, "--out", tmp, (char *)NULL);
+  char *args[6 + 256] = {"iosim", "run", scen, "--out", (char *)tmp};
+  int n = 5;
+  for (int i = 0; i < sg->n && n < 6 + 255; i++)
+    args[n++] = sg->flags[i]; /* SimGrid's --cfg and --log, checked by the sweep, applied by each run */
+  args[n] = NULL;
+  execv(self, args);
   fprintf(stderr, "iosim: error: cannot execute %s (%s)\n", self, strerror(errno));
   _exit(127);
 }
@@ -354,13 +361,20 @@ static void progress(int done, int total, int skipped, int failed, int running, 
 }
 
 static const char *const usage_text =
-    "usage: iosim sweep CAMPAIGN [--jobs N] [--out DIR] [--shard I/N] [--retry-failed]\n"
-    "       iosim sweep CAMPAIGN --emit-slurm [--shards N] [--jobs N] [--out DIR]\n"
-    "  --jobs N        runs at a time (default: the number of cores)\n"
-    "  --out DIR       output directory (default: results/<campaign name>)\n"
-    "  --shard I/N     run only the points whose index is I-1 modulo N (I in 1..N)\n"
-    "  --retry-failed  run again the points recorded as failed\n"
-    "  --emit-slurm    write DIR/sweep.slurm (one job-array task per shard, then a merge job) and exit\n"
+    "usage: iosim sweep CAMPAIGN [options]\n"
+    "       iosim sweep CAMPAIGN --emit-slurm [--shards N] [--jobs N] [-o DIR]\n"
+    "  -j, --jobs N          runs at a time (default: the number of cores)\n"
+    "  -o, --out DIR         output directory (default: results/<campaign name>)\n"
+    "      --set key=value   pin a scenario field to one value in every run (read as by iosim run --set; a column\n"
+    "                        of runs.csv; a field the grid sweeps takes only this value)\n"
+    "      --seeds N         N seeds per point (replaces the campaign's seeds.count)\n"
+    "      --shard I/N       run only the points whose index is I-1 modulo N (I in 1..N)\n"
+    "      --retry-failed    run again the points recorded as failed\n"
+    "      --emit-slurm      write DIR/sweep.slurm (one job-array task per shard, then a merge job) and exit\n"
+    "      --shards N        shards of --emit-slurm (default 4)\n"
+    "      --cfg=name:value  a SimGrid setting, passed to every run (see docs/cli.md)\n"
+    "      --log=setting     a SimGrid logging setting, passed to every run\n"
+    "  -h, --help            this help;  --version  the iosim and SimGrid versions\n"
     "Re-running the same command resumes: completed runs are kept. See docs/campaigns.md.\n";
 
 static int bad_usage(const char *fmt, const char *arg) {
@@ -582,49 +596,104 @@ static int check_name(const ios_campaign_t *c) {
   return 2;
 }
 
+enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS };
+
 int ios_sweep_main(int argc, char **argv) {
+  static const struct option opts[] = {{"jobs", required_argument, NULL, 'j'},
+                                       {"out", required_argument, NULL, 'o'},
+                                       {"shards", required_argument, NULL, OPT_SHARDS},
+                                       {"shard", required_argument, NULL, OPT_SHARD},
+                                       {"emit-slurm", no_argument, NULL, OPT_SLURM},
+                                       {"retry-failed", no_argument, NULL, OPT_RETRY},
+                                       {"set", required_argument, NULL, IOS_OPT_SET},
+                                       {"seeds", required_argument, NULL, OPT_SEEDS},
+                                       {"cfg", required_argument, NULL, IOS_OPT_CFG},
+                                       {"log", required_argument, NULL, IOS_OPT_LOG},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
+                                       {NULL, 0, NULL, 0}};
   const char *campaign_path = NULL, *out_arg = NULL;
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), shard_i = 1, shard_n = 1, slurm = 0, shards = 4, retry = 0;
+  int seeds = 0, nsets = 0, opt, arc = -1;
   if (jobs < 1) jobs = 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  ios_sg_flags_t sg = {0, NULL};
+  if (sets == NULL) return 1;
+  optind = 0;
+  while (arc < 0 && (opt = getopt_long(argc, argv, ":j:o:h", opts, NULL)) != -1) {
+    const char *s = optarg, *slash;
+    char left[32];
+    switch (opt) {
+    case 'h':
       fputs(usage_text, stdout);
-      return 0;
-    } else if (strcmp(a, "--jobs") == 0 && i + 1 < argc) {
-      if (parse_int(argv[++i], 1, 4096, &jobs) != 0)
-        return bad_usage("--jobs '%s': give an integer in 1..4096", argv[i]);
-    } else if (strcmp(a, "--shards") == 0 && i + 1 < argc) {
-      if (parse_int(argv[++i], 1, 100000, &shards) != 0)
-        return bad_usage("--shards '%s': give an integer in 1..100000", argv[i]);
-    } else if (strcmp(a, "--out") == 0 && i + 1 < argc) {
-      out_arg = argv[++i];
-    } else if (strcmp(a, "--shard") == 0 && i + 1 < argc) {
-      const char *s = argv[++i], *slash = strchr(s, '/');
-      char left[32];
-      if (slash == NULL || slash - s >= (long)sizeof left) return bad_usage("--shard '%s': write I/N, e.g. 2/4", s);
+      arc = 0;
+      break;
+    case IOS_OPT_VERSION:
+      ios_cli_print_version(stdout);
+      arc = 0;
+      break;
+    case 'j':
+      if (parse_int(s, 1, 4096, &jobs) != 0) arc = bad_usage("--jobs '%s': give an integer in 1..4096", s);
+      break;
+    case OPT_SHARDS:
+      if (parse_int(s, 1, 100000, &shards) != 0) arc = bad_usage("--shards '%s': give an integer in 1..100000", s);
+      break;
+    case OPT_SEEDS:
+      if (parse_int(s, 1, 1000000, &seeds) != 0) arc = bad_usage("--seeds '%s': give an integer in 1..1000000", s);
+      break;
+    case 'o':
+      out_arg = s;
+      break;
+    case OPT_SHARD:
+      slash = strchr(s, '/');
+      if (slash == NULL || slash - s >= (long)sizeof left) {
+        arc = bad_usage("--shard '%s': write I/N, e.g. 2/4", s);
+        break;
+      }
       snprintf(left, sizeof left, "%.*s", (int)(slash - s), s);
       if (parse_int(slash + 1, 1, 100000, &shard_n) != 0 || parse_int(left, 1, shard_n, &shard_i) != 0)
-        return bad_usage("--shard '%s': write I/N with 1 <= I <= N, e.g. 2/4", s);
-    } else if (strcmp(a, "--emit-slurm") == 0) {
+        arc = bad_usage("--shard '%s': write I/N with 1 <= I <= N, e.g. 2/4", s);
+      break;
+    case OPT_SLURM:
       slurm = 1;
-    } else if (strcmp(a, "--retry-failed") == 0) {
+      break;
+    case OPT_RETRY:
       retry = 1;
-    } else if (a[0] != '-' && campaign_path == NULL) {
-      campaign_path = a;
-    } else {
-      return bad_usage("unexpected argument '%s'", a);
+      break;
+    case IOS_OPT_SET:
+      sets[nsets++] = optarg;
+      break;
+    case IOS_OPT_CFG:
+    case IOS_OPT_LOG:
+      if (ios_sg_flags_add(&sg, opt == IOS_OPT_LOG, s) != 0) arc = 2;
+      break;
+    default:
+      arc = ios_args_error(opt, argv, "sweep", usage_text);
     }
   }
-  if (campaign_path == NULL) return bad_usage("%s", "iosim sweep needs a campaign file");
+  if (arc < 0 && optind < argc) campaign_path = argv[optind++];
+  if (arc < 0 && optind < argc) arc = bad_usage("unexpected argument '%s'", argv[optind]);
+  if (arc < 0 && campaign_path == NULL) arc = bad_usage("%s", "iosim sweep needs a campaign file");
+  if (arc < 0 && slurm && (nsets > 0 || seeds > 0 || sg.n > 0)) /* the script re-reads the campaign file */
+    arc = bad_usage("%s", "--emit-slurm writes a script that runs the campaign file as written: put --set, --seeds, "
+                          "--cfg and --log in the campaign (its \"set\" and \"seeds\" fields) instead");
+  if (arc >= 0) {
+    free(sets);
+    ios_sg_flags_free(&sg);
+    return arc;
+  }
 
   ios_campaign_t c;
-  if (ios_campaign_load(campaign_path, &c) != IOS_OK) {
-    fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
-    return 2;
+  int lrc = ios_campaign_load_with(campaign_path, nsets, sets, seeds, &c);
+  free(sets);
+  if (lrc != IOS_OK) {
+    fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(lrc));
+    ios_sg_flags_free(&sg);
+    return lrc == IOS_ENOMEM ? 1 : 2;
   }
   if (check_name(&c) != 0) {
     ios_campaign_free(&c);
+    ios_sg_flags_free(&sg);
     return 2;
   }
   char *out = out_arg != NULL ? absolute(out_arg) : default_out(&c);
@@ -636,6 +705,7 @@ int ios_sweep_main(int argc, char **argv) {
     if (rc == 2) fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", out, strerror(errno));
     free(out);
     ios_campaign_free(&c);
+    ios_sg_flags_free(&sg);
     return rc;
   }
   char runs_dir[PATH_MAX_LEN + 8], path[2 * PATH_MAX_LEN + 64];
@@ -646,6 +716,7 @@ int ios_sweep_main(int argc, char **argv) {
     if (lock >= 0) close(lock);
     free(out);
     ios_campaign_free(&c);
+    ios_sg_flags_free(&sg);
     return rc;
   }
 
@@ -705,7 +776,7 @@ int ios_sweep_main(int argc, char **argv) {
       cJSON_Delete(scen);
       ch->point = todo[next++];
       ch->t0 = ios_cli_clock_s();
-      ch->pid = spawn(self, ch->tmp);
+      ch->pid = spawn(self, ch->tmp, &sg);
       if (ch->pid < 0) {
         fprintf(stderr, "\niosim: error: cannot start a run (%s)\n", strerror(errno));
         ch->pid = 0;
@@ -790,33 +861,41 @@ int ios_sweep_main(int argc, char **argv) {
   close(lock);
   free(out);
   ios_campaign_free(&c);
+  ios_sg_flags_free(&sg);
   return exit_code;
 }
 
 /* ------------------------------------------------------------------------------------------------ merge */
 
+static const char *const merge_usage =
+    "usage: iosim merge DIR... [-o DIR]   one runs.csv over the output directories of a campaign's shards\n"
+    "  -o, --out DIR   where runs.csv and runs/ go (default: the current directory)\n"
+    "  -h, --help      this help;  --version  the iosim and SimGrid versions\n";
+
 int ios_merge_main(int argc, char **argv) {
+  static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
+                                       {NULL, 0, NULL, 0}};
   const char *out_arg = ".";
-  int ndirs = 0;
-  const char **in = calloc((size_t)argc + 1, sizeof *in);
-  if (in == NULL) return 1;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-      out_arg = argv[++i];
-    else if (argv[i][0] != '-')
-      in[ndirs++] = argv[i];
-    else {
-      free(in);
-      fprintf(stderr, "iosim: error: unexpected argument '%s'\nusage: iosim merge DIR... [--out DIR]\n", argv[i]);
-      return 2;
+  int opt;
+  optind = 0;
+  while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(merge_usage, stdout);
+      return 0;
+    } else if (opt == IOS_OPT_VERSION) {
+      ios_cli_print_version(stdout);
+      return 0;
+    } else if (opt == 'o') {
+      out_arg = optarg;
+    } else {
+      return ios_args_error(opt, argv, "merge", merge_usage);
     }
   }
-  if (ndirs == 0) {
-    free(in);
-    fprintf(stderr, "iosim: error: iosim merge needs the output directories of the shards\n"
-                    "usage: iosim merge DIR... [--out DIR]\n");
-    return 2;
-  }
+  int ndirs = argc - optind;
+  char *const *in = argv + optind;
+  if (ndirs == 0) return ios_args_bad(merge_usage, "iosim merge needs the output directories of the shards");
   ios_campaign_t c;
   memset(&c, 0, sizeof c);
   cJSON *first = NULL;
@@ -852,7 +931,6 @@ int ios_merge_main(int argc, char **argv) {
   if (rc != 0) {
     ios_campaign_free(&c);
     cJSON_Delete(first);
-    free(in);
     return rc;
   }
   char *out = absolute(out_arg), runs_dir[PATH_MAX_LEN + 8];
@@ -861,7 +939,6 @@ int ios_merge_main(int argc, char **argv) {
     free(out);
     ios_campaign_free(&c);
     cJSON_Delete(first);
-    free(in);
     return 2;
   }
   snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
@@ -920,7 +997,6 @@ int ios_merge_main(int argc, char **argv) {
   free(sel);
   close(lock);
   free(out);
-  free(in);
   cJSON_Delete(first);
   ios_campaign_free(&c);
   return rc;
