@@ -5,6 +5,7 @@ a SimGrid flow); prints, per strategy, the largest relative difference of every 
 rate changes, and the wall times of both paths (docs/engine.md).
 
 Usage: analysis/flows_exactness.py [--jobs N] [--set extended|base|all] [--strategy NAME] [--limit K] [--csv FILE]
+       analysis/flows_exactness.py --from-csv FILE... (the table again from saved runs)
 Environment: IOSIM_BIN (default build/iosim), IOSIM_CROSSCHECK_DIR (default ../shared/crosscheck/rr9502).
 The flow path is the slow one (up to a minute per fairshare window): all 39 instances take about an hour of CPU.
 """
@@ -53,12 +54,46 @@ def run(binary, instance, strategy, flows, work):
     return r
 
 
-def rel(a, b):
+def num(v):
+    if v is None or v == "" or v == "None":
+        return None
+    return float(v)
+
+
+def rel(a, b, quantity=""):
+    """Relative difference; absolute for platform_limited_share (a share of bytes, ~1e-14 of rounding on both)."""
+    a, b = num(a), num(b)
     if a is None or b is None:
         return 0.0 if a is b else math.inf
     if a == b:
         return 0.0
+    if quantity == "platform_limited_share":
+        return abs(a - b)
     return abs(a - b) / max(abs(a), abs(b))
+
+
+def summary(rows, strategies):
+    n = len({r[0] for r in rows})
+    print(f"{n} instances; largest relative difference, direct vs SimGrid flows, over them "
+          "(platform_limited_share: absolute):")
+    print("| strategy | min_yield | efficiency | utilization | worst other metric | events | rate changes "
+          "| wall s direct | wall s flows |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s in strategies:
+        mine = [r for r in rows if r[1] == s]
+        if not mine:
+            continue
+
+        def worst(keys):
+            return max((rel(r[3], r[4], r[2]) for r in mine if r[2] in keys), default=0.0)
+
+        others = sorted({r[2] for r in mine} - {"min_yield", "efficiency", "utilization", "events", "rate_changes",
+                                                "wall_time_s"})
+        wo = max(others, key=lambda k: worst([k]))
+        walls = [(float(r[3]), float(r[4])) for r in mine if r[2] == "wall_time_s"]
+        print(f"| {s} | {worst(['min_yield']):.1e} | {worst(['efficiency']):.1e} | {worst(['utilization']):.1e} "
+              f"| {wo} {worst([wo]):.1e} | {worst(['events']):.1e} | {worst(['rate_changes']):.1e} "
+              f"| {sum(w[0] for w in walls) / len(walls):.3f} | {sum(w[1] for w in walls) / len(walls):.2f} |")
 
 
 def main():
@@ -68,7 +103,16 @@ def main():
     ap.add_argument("--strategy", action="append", help="only these strategies (repeatable)")
     ap.add_argument("--limit", type=int, default=0, help="only the first K instances")
     ap.add_argument("--csv", help="also write one row per (instance, strategy, metric) here")
+    ap.add_argument("--from-csv", nargs="+", metavar="CSV", help="only print the table of CSVs written by --csv")
     args = ap.parse_args()
+    if args.from_csv:
+        rows = []
+        for f in args.from_csv:
+            with open(f) as i:
+                rows += [(r["instance"], r["strategy"], r["quantity"], r["direct"], r["simgrid_flows"])
+                         for r in csv.DictReader(i)]
+        summary(rows, args.strategy or STRATEGIES)
+        return
     binary = os.environ.get("IOSIM_BIN", os.path.join(ROOT, "build", "iosim"))
     xdir = os.environ.get("IOSIM_CROSSCHECK_DIR", os.path.join(ROOT, "..", "shared", "crosscheck", "rr9502"))
     work = tempfile.mkdtemp(prefix="iosim-flows-")
@@ -103,27 +147,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     if out:
         out.close()
-    n = len({r[0] for r in rows})
-    print(f"{n} instances; largest relative difference, direct vs SimGrid flows, over them:")
-    print("| strategy | min_yield | efficiency | utilization | worst other metric | events | rate changes "
-          "| wall s direct | wall s flows |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for s in args.strategy or STRATEGIES:
-        mine = [r for r in rows if r[1] == s]
-        if not mine:
-            continue
-
-        def worst(keys):
-            return max((rel(r[3], r[4]) for r in mine if r[2] in keys), default=0.0)
-
-        others = [k for k in {r[2] for r in mine}
-                  if k not in ("min_yield", "efficiency", "utilization", "events", "rate_changes", "wall_time_s")]
-        wo = max(others, key=lambda k: worst([k]))
-        walls = [(r[3], r[4]) for r in mine if r[2] == "wall_time_s"]
-        print(f"| {s} | {worst(['min_yield']):.1e} | {worst(['efficiency']):.1e} | {worst(['utilization']):.1e} "
-              f"| {wo} {worst([wo]):.1e} | {worst(['events']):.1e} | {worst(['rate_changes']):.1e} "
-              f"| {sum(w[0] for w in walls) / len(walls):.3f} | {sum(w[1] for w in walls) / len(walls):.2f} |")
-
+    summary(rows, args.strategy or STRATEGIES)
 
 if __name__ == "__main__":
     main()
