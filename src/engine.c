@@ -851,7 +851,12 @@ static void calendar_actor(int argc, char **argv) {
     if (E.qlen == 0) { /* nothing more at this date: on to the next one */
       double next = ios_tr_next_completion();
       if (E.ncal > 0 && E.cal[0].date < next) next = E.cal[0].date;
-      if (!(next < INFINITY)) xbt_die("iosim: the calendar is empty with %d applications running", E.apps_left);
+      if (!(next < INFINITY)) { /* every pending transfer at rate 0 and nothing else to come: as SimGrid's deadlock */
+        XBT_WARN("nothing can progress at %.17g s: %d applications wait on transfers the sharing policy gives no "
+                 "bandwidth, and no event is due",
+                 now(), E.apps_left);
+        break;
+      }
       if (next > now()) {
         if (E.own_clock)
           E.clock = next;
