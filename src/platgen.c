@@ -692,9 +692,9 @@ int ios_platgen_main(int argc, char **argv) {
       cJSON_Delete(spec);
       return 0;
     }
-    ios_diag_set(where, argv[optind - 1],
-                 "%s: write iosim platform KIND [--set param=value]... [-o FILE] (see iosim platform --help)",
-                 opt == ':' ? "needs a value" : "expected a kind first");
+    ios_diag_set(where, "KIND",
+                 "expected a kind first, before any option: write iosim platform KIND [--set param=value]... [-o "
+                 "FILE] (see iosim platform --help)");
     rc = IOS_EINVAL;
   }
   const char *kind = rc == IOS_OK && optind < argc ? argv[optind++] : NULL;
