@@ -443,17 +443,28 @@ static int bne_share(const ios_share_view_t *in, const ios_params_t *p, double *
   int n = in->ntransfers;
   if (n == 0) return IOS_OK;
   double B = in->capacity > 0.0 && isfinite(in->capacity) ? in->capacity : 0.0;
-  item_t *ord = malloc(sizeof *ord * (size_t)n);
-  app_t *a = malloc(sizeof *a * (size_t)n);
-  double *rate = malloc(sizeof *rate * (size_t)n);
-  ctx_t x = {0};
-  x.items = malloc(sizeof *x.items * (size_t)n);
-  x.in = malloc((size_t)n);
-  x.fix = malloc((size_t)n);
-  x.r = malloc(sizeof *x.r * (size_t)n);
-  x.ys = malloc(sizeof *x.ys * (size_t)n);
+  /* one block for every per-decision array (a decision is made at every event: one allocation, not eight) */
+  size_t un = (size_t)n, bytes = 0, o_ord, o_a, o_rate, o_items, o_r, o_ys, o_in, o_fix;
+  o_ord = bytes, bytes += sizeof(item_t) * un;
+  bytes = (bytes + 15) & ~(size_t)15, o_a = bytes, bytes += sizeof(app_t) * un;
+  bytes = (bytes + 15) & ~(size_t)15, o_items = bytes, bytes += sizeof(item_t) * un;
+  bytes = (bytes + 15) & ~(size_t)15, o_rate = bytes, bytes += sizeof(double) * un;
+  o_r = bytes, bytes += sizeof(double) * un;
+  o_ys = bytes, bytes += sizeof(double) * un;
+  o_in = bytes, bytes += un;
+  o_fix = bytes, bytes += un;
+  char *block = malloc(bytes);
   int rc = IOS_ENOMEM;
-  if (!ord || !a || !rate || !x.items || !x.in || !x.fix || !x.r || !x.ys) goto out;
+  if (block == NULL) return rc;
+  item_t *ord = (item_t *)(block + o_ord);
+  app_t *a = (app_t *)(block + o_a);
+  double *rate = (double *)(block + o_rate);
+  ctx_t x = {0};
+  x.items = (void *)(block + o_items);
+  x.in = (unsigned char *)(block + o_in);
+  x.fix = (unsigned char *)(block + o_fix);
+  x.r = (double *)(block + o_r);
+  x.ys = (double *)(block + o_ys);
   for (int i = 0; i < n; i++) { /* scan order: posting time, then posting order */
     ord[i] = (item_t){in->t[i].posted, in->t[i].seq, i};
     rate[i] = 0.0;
@@ -499,14 +510,7 @@ static int bne_share(const ios_share_view_t *in, const ios_params_t *p, double *
     rate_out[i] = rate[i];
   rc = IOS_OK;
 out:
-  free(ord);
-  free(a);
-  free(rate);
-  free(x.items);
-  free(x.in);
-  free(x.fix);
-  free(x.r);
-  free(x.ys);
+  free(block);
   return rc;
 }
 
