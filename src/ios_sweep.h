@@ -10,8 +10,9 @@ extern "C" {
 
 /** `iosim sweep CAMPAIGN [-j|--jobs N] [-o|--out DIR] [--set key=value]... [--seeds N] [--shard I/N]
  * [--retry-failed] [--cfg=name:value]... [--log=...]... [--emit-slurm [--shards N]]` (argv[0] is "sweep"; parsed with
- * getopt_long; --cfg and --log are checked here and passed to every run). @return the exit code: 0 all runs complete, 1 some runs failed (recorded in runs.csv) or
- * an internal error, 2 bad input (nothing run), 130 interrupted (completed runs kept; re-run to resume). */
+ * getopt_long; --cfg and --log are checked here and passed to every run). @return the exit code: 0 all runs complete, 1
+ * some runs failed (recorded in runs.csv) or an internal error, 2 bad input (nothing run), 130 interrupted (completed
+ * runs kept; re-run to resume). */
 int ios_sweep_main(int argc, char **argv);
 
 /** `iosim merge DIR... [-o|--out DIR]` (argv[0] is "merge"): one runs.csv over the shard directories of one
