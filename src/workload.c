@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Whether a name can be a CSV cell of apps.csv as is: not empty, no comma, quote or line break. */
 static int csv_safe_name(const char *name) {
@@ -358,6 +359,12 @@ int ios_read_sample(const char *file, double unit, ios_workload_t *out) {
   if (f == NULL) {
     ios_diag_set(file, "workload.file", "cannot read the sample file (%s): check the path", strerror(errno));
     return IOS_EIO;
+  }
+  struct stat st; /* lines are read whole: a device or a pipe (/dev/zero) could make one line without end */
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    ios_diag_set(file, "workload.file", "is not a regular file (a device, a pipe or a socket): give a sample file");
+    return IOS_EINVAL;
   }
   ios_workload_t w = {0, NULL};
   char *line = NULL;

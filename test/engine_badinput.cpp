@@ -260,6 +260,11 @@ TEST(engine_badinput, PathsThatAreNotFiles) {
                    scenario(),
                    {"workload.applications=[]", "workload.file=" + kBad},
                    {"cannot read the sample file (Is a directory)"}});
+  // a device would give one line without end (it used to grow until memory ran out)
+  expect_rejected({"workload device",
+                   scenario(),
+                   {"workload.applications=[]", "workload.file=/dev/zero"},
+                   {"/dev/zero: workload.file: is not a regular file (a device, a pipe or a socket)"}});
   TempDir d;
   Process p = run_iosim({"check", d.path()}, d.path());
   EXPECT_EQ(p.exit_code, 2);
