@@ -286,32 +286,15 @@ int ios_tr_direct_possible(int npairs, const sg_host_t *from, const int *to, con
   sg_link_t *all = sg_link_list();
   double *sum = calloc(nlinks + 1, sizeof *sum), *max = calloc(nlinks + 1, sizeof *max);
   int *mark = malloc(sizeof *mark * (nlinks + 1));
+  void **saved = malloc(sizeof *saved * (nlinks + 1)); /* the links' user data, restored below */
   xbt_dynar_t route = xbt_dynar_new(sizeof(sg_link_t), NULL);
-  if (all == NULL || sum == NULL || max == NULL || mark == NULL) {
-    free(all);
-    free(sum);
-    free(max);
-    free(mark);
-    xbt_dynar_free(&route);
-    return -1;
-  }
-  /* each link's index in `all`, through its user data (restored below) */
-  void **saved = malloc(sizeof *saved * (nlinks + 1));
-  if (saved == NULL) {
-    free(all);
-    free(sum);
-    free(max);
-    free(mark);
-    xbt_dynar_free(&route);
-    return -1;
-  }
-  for (size_t i = 0; i < nlinks; i++) {
+  int ok = all != NULL && sum != NULL && max != NULL && mark != NULL && saved != NULL ? 1 : -1, indexed = ok > 0;
+  for (size_t i = 0; indexed && i < nlinks; i++) { /* each link's index in `all`, through its user data */
     saved[i] = sg_link_get_data(all[i]);
     sg_link_set_data(all[i], (void *)(i + 1));
     mark[i] = -1;
   }
-  int ok = 1;
-  for (int k = 0; k < npairs && ok; k++) {
+  for (int k = 0; k < npairs && ok > 0; k++) {
     int r = to[k];
     if (from[k] == res_hosts[r]) continue;
     if (sg_host_get_route_latency(from[k], res_hosts[r]) != 0) {
@@ -332,7 +315,7 @@ int ios_tr_direct_possible(int npairs, const sg_host_t *from, const int *to, con
       max[li] = capacity[r] > max[li] ? capacity[r] : max[li];
     }
   }
-  for (size_t i = 0; i < nlinks && ok; i++) {
+  for (size_t i = 0; i < nlinks && ok > 0; i++) {
     double bw = sg_link_get_bandwidth(all[i]);
     if (mark[i] >= 0 && (sg_link_is_shared(all[i]) ? sum[i] : max[i]) > bw) {
       XBT_DEBUG("link %s can bind the policy's rates (%.17g B/s of resources behind a %.17g B/s link): flows",
@@ -340,7 +323,7 @@ int ios_tr_direct_possible(int npairs, const sg_host_t *from, const int *to, con
       ok = 0;
     }
   }
-  for (size_t i = 0; i < nlinks; i++)
+  for (size_t i = 0; indexed && i < nlinks; i++)
     sg_link_set_data(all[i], saved[i]);
   free(saved);
   free(all);
