@@ -47,6 +47,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define TOL 1e-9  /* relative tolerance on yields and bandwidths */
 #define UTOL 1e-9 /* relative tolerance on dates */
@@ -368,15 +369,18 @@ static int best_next_event(ctx_t *x) {
     lexico_min_yield(x, x->H, -1);
     return IOS_OK;
   }
-  size_t npmax = (size_t)m + 1 + 7 * (size_t)m * (size_t)(m - 1);
-  double *pts = malloc(sizeof *pts * npmax);
-  unsigned char *done = calloc((size_t)m, 1);
-  walk_t *walks = calloc((size_t)m, sizeof *walks);
+  size_t npmax = (size_t)m + 1 + 7 * (size_t)m * (size_t)(m - 1), um = (size_t)m;
+  /* one block for the fixed-size arrays of this decision (walks first: the strictest alignment) */
+  char *block = malloc(sizeof(walk_t) * um + sizeof(double) * (npmax + 2 * um) + um);
+  walk_t *walks = (walk_t *)block;
+  double *pts = (double *)(block + sizeof(walk_t) * um), *best_r = pts + npmax, *best_ys = best_r + um;
+  unsigned char *done = (unsigned char *)(best_ys + um);
   size_t ccap = 64, nc = 0;
   cand_t *cand = malloc(sizeof *cand * ccap);
-  double *best_r = malloc(sizeof *best_r * (size_t)m), *best_ys = malloc(sizeof *best_ys * (size_t)m);
   int rc = IOS_ENOMEM;
-  if (pts == NULL || done == NULL || walks == NULL || cand == NULL || best_r == NULL || best_ys == NULL) goto out;
+  if (block == NULL || cand == NULL) goto out;
+  memset(walks, 0, sizeof(walk_t) * um); /* walks and done start cleared (pts, best_r, best_ys are written first) */
+  memset(done, 0, um);
   int np = partition(x, emin, pts);
   double besty = -INFINITY;
   if (isfinite(x->H)) { /* D ← {(h, ∅)} (Step 4) */
@@ -428,12 +432,8 @@ static int best_next_event(ctx_t *x) {
     x->r[i] = have ? best_r[i] : 0.0;
   rc = IOS_OK;
 out:
-  free(pts);
-  free(done);
-  free(walks);
+  free(block);
   free(cand);
-  free(best_r);
-  free(best_ys);
   return rc;
 }
 
