@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps build build-asan run test test-asan format-check bench clean fuzz
+.PHONY: deps build build-asan run test test-asan format-check bench clean install fuzz
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
@@ -22,6 +22,10 @@ build-asan: deps
 
 run: build
 	./build/iosim
+
+PREFIX ?= /usr/local
+install: build
+	cmake --install build --prefix $(PREFIX)
 
 format-check: deps
 	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' '*.cpp' 2>/dev/null || find src policies test -name '*.[ch]' -o -name '*.cpp')

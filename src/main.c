@@ -22,11 +22,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef IOSIM_SOURCE_DIR
-#define IOSIM_SOURCE_DIR "."
-#endif
 #ifndef IOSIM_PYTHON
 #define IOSIM_PYTHON "/usr/bin/python3"
 #endif
@@ -138,6 +136,43 @@ static int list_policies(int argc, char **argv) {
   return 0;
 }
 
+/* iosim's own files (deploy/, platforms/, analysis/), found relative to the executable so that a moved build or an
+ * installed iosim uses its own: $IOSIM_HOME when set, else the directory above the executable's (the source tree of
+ * build/iosim), else PREFIX/share/iosim (an installed PREFIX/bin/iosim). The first that holds deploy/default.json
+ * wins; NULL when none does. */
+static const char *iosim_home(void) {
+  static char home[4096];
+  struct stat st;
+  char probe[4200];
+  const char *env = getenv("IOSIM_HOME");
+  if (env != NULL && env[0] != '\0') {
+    snprintf(home, sizeof home, "%s", env);
+    return home;
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return NULL;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash == NULL) return NULL;
+  *slash = '\0'; /* the executable's directory */
+  const char *const up[] = {"%s/..", "%s/../share/iosim"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(home, sizeof home, up[i], exe);
+    snprintf(probe, sizeof probe, "%s/deploy/default.json", home);
+    if (stat(probe, &st) == 0) return home;
+  }
+  return NULL;
+}
+
+/* The Python interpreter of `iosim report`: $IOSIM_PYTHON, else the one configured at build time when it exists,
+ * else python3 from PATH. */
+static const char *python(void) {
+  const char *env = getenv("IOSIM_PYTHON");
+  if (env != NULL && env[0] != '\0') return env;
+  return access(IOSIM_PYTHON, X_OK) == 0 ? IOSIM_PYTHON : "python3";
+}
+
 static const char report_usage[] =
     "usage: iosim report DIR [--x COL] [--policy COL] [--metrics M,...] [--baseline V] [--gantt RUN_ID] "
     "[--by-position COLS]\n"
@@ -147,7 +182,9 @@ static const char report_usage[] =
 
 /* `iosim report DIR [options]`: the campaign report is written in Python (pandas, matplotlib). */
 static int run_report(int argc, char **argv) {
-  static const char script[] = IOSIM_SOURCE_DIR "/analysis/report.py";
+  char script[4300];
+  const char *home = iosim_home();
+  snprintf(script, sizeof script, "%s/analysis/report.py", home != NULL ? home : ".");
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--version") == 0) {
       ios_cli_print_version(stdout);
@@ -161,13 +198,16 @@ static int run_report(int argc, char **argv) {
   fflush(stdout);
   char **args = calloc((size_t)argc + 3, sizeof *args);
   if (args == NULL) return 1;
-  args[0] = IOSIM_PYTHON;
-  args[1] = (char *)script;
+  const char *py = python();
+  args[0] = (char *)py;
+  args[1] = script;
   for (int i = 1; i < argc; i++)
     args[i + 1] = argv[i];
-  execv(IOSIM_PYTHON, args);
-  fprintf(stderr, "iosim: error: cannot run %s %s (%s): install python3-pandas and python3-matplotlib (make deps)\n",
-          IOSIM_PYTHON, script, strerror(errno));
+  execvp(py, args);
+  fprintf(stderr,
+          "iosim: error: cannot run %s %s (%s): install python3-pandas and python3-matplotlib (make deps), or set "
+          "IOSIM_PYTHON to an interpreter that has them\n",
+          py, script, strerror(errno));
   free(args);
   return 1;
 }
@@ -314,7 +354,16 @@ int main(int argc, char **argv) {
   int check = strcmp(cmd, "check") == 0;
   run_args_t args;
   memset(&args, 0, sizeof args);
-  static char default_argv0[] = "run", default_scenario[] = IOSIM_SOURCE_DIR "/deploy/default.json";
+  static char default_argv0[] = "run", default_scenario[4300];
+  if (argc == 1) { /* the embedded default, from iosim's own files */
+    const char *home = iosim_home();
+    if (home == NULL) {
+      fprintf(stderr, "iosim: error: cannot find iosim's files (deploy/default.json next to the executable's "
+                      "directory, or in PREFIX/share/iosim): set IOSIM_HOME to the folder that holds deploy/\n");
+      return 2;
+    }
+    snprintf(default_scenario, sizeof default_scenario, "%s/deploy/default.json", home);
+  }
   char *default_argv[] = {default_argv0, default_scenario, NULL};
   int prc = argc == 1 ? parse_run(2, default_argv, cmd, &args) : parse_run(argc - 1, argv + 1, cmd, &args);
   if (prc >= 0) {
