@@ -1166,6 +1166,61 @@ static int choose_transfer_path(const ios_scenario_t *s, const ios_platform_t *p
   return ios_tr_init(direct, now, &tr_hooks) == 0 ? IOS_OK : IOS_ENOMEM;
 }
 
+/* Starts what simulates: the applications (actors, a launcher for a replay, or the controller's calendar), the
+ * controller, the window timer and the decision grids. With more applications than the actor budget it starts nothing
+ * and sets E.overflow. @return IOS_OK or IOS_ENOMEM. */
+static int start_simulation(const ios_scenario_t *s, const ios_platform_t *p, int napps) {
+  E.actor_budget = actor_budget();
+  /* SimGrid maps each actor's stack (8 MiB by default) and unmaps it when the actor ends; on the flow path an actor
+   * lives for one flow segment, and with 256 KiB stacks the mapping costs a third of the kernel time (docs/engine.md)
+   * while leaving far more than the engine's deepest call chain needs */
+  if (ios_sg_set_config("contexts/stack-size:" IOS_ACTOR_STACK_KIB) != 0)
+    XBT_WARN("SimGrid refused contexts/stack-size:" IOS_ACTOR_STACK_KIB);
+  if (s->replay) {
+    E.launch_order = malloc(sizeof *E.launch_order * (size_t)(napps > 0 ? napps : 1));
+    if (E.launch_order == NULL) return IOS_ENOMEM;
+    for (int j = 0; j < napps; j++)
+      E.launch_order[j] = j;
+    qsort(E.launch_order, (size_t)napps, sizeof *E.launch_order, cmp_start);
+    sg_actor_start(sg_actor_init("launcher", p->controller), launcher_actor, 0, NULL);
+  } else if (!E.calendar) {
+    if (napps > E.actor_budget) {
+      E.overflow = 1; /* the run stops before it starts */
+      return IOS_OK;
+    }
+    for (int j = 0; j < napps; j++) {
+      E.actors++;
+      spawn_app(j);
+    }
+  }
+  E.grids[0] = (grid_t){0.0, s->tick_s};
+  E.grids[1] = (grid_t){E.t_begin, E.period};
+  if (E.calendar) { /* the same wake-ups as the actors', in the order the actors are created */
+    E.resume = malloc(sizeof *E.resume * (size_t)(napps > 0 ? napps : 1));
+    if (E.resume == NULL) return IOS_ENOMEM;
+    for (int j = 0; j < napps; j++)
+      cal_push(E.apps[j].start > 0 ? E.apps[j].start : 0.0, CAL_APP, j);
+    cal_push(E.t_begin > 0 ? E.t_begin : 0.0, CAL_SNAP_BEGIN, -1);
+    if (!isnan(E.t_end)) cal_push(E.t_end, CAL_SNAP_END, -1);
+    for (int g = 0; g < 2; g++)
+      if (E.grids[g].period > 0) cal_push(E.grids[g].start + E.grids[g].period, CAL_TICK, g);
+    sg_actor_start(sg_actor_init("controller", p->controller), calendar_actor, 0, NULL);
+  } else {
+    sg_actor_start(sg_actor_init("controller", p->controller), controller_actor, 0, NULL);
+    sg_actor_t timer = sg_actor_init("window", p->controller);
+    sg_actor_daemonize(timer);
+    sg_actor_start(timer, timer_actor, 0, NULL);
+    for (int g = 0; g < 2; g++)
+      if (E.grids[g].period > 0) {
+        sg_actor_t tick = sg_actor_init(g == 0 ? "tick" : "period", p->controller);
+        sg_actor_daemonize(tick);
+        sg_actor_set_data(tick, &E.grids[g]);
+        sg_actor_start(tick, tick_actor, 0, NULL);
+      }
+  }
+  return IOS_OK;
+}
+
 int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
   int rc = IOS_OK;
   int *placed = NULL;
@@ -1413,68 +1468,17 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   fputs("app,start_s,end_s,n_resources,resources\n", E.al);
 
   E.apps_left = w->napps;
-  E.actor_budget = actor_budget();
-  /* SimGrid maps each actor's stack (8 MiB by default) and unmaps it when the actor ends; on the flow path an actor
-   * lives for one flow segment, and with 256 KiB stacks the mapping costs a third of the kernel time (docs/engine.md)
-   * while leaving far more than the engine's deepest call chain needs */
-  if (ios_sg_set_config("contexts/stack-size:" IOS_ACTOR_STACK_KIB) != 0)
-    XBT_WARN("SimGrid refused contexts/stack-size:" IOS_ACTOR_STACK_KIB);
-  if (s->replay) {
-    E.launch_order = malloc(sizeof *E.launch_order * (size_t)(w->napps > 0 ? w->napps : 1));
-    if (E.launch_order == NULL) {
-      rc = IOS_ENOMEM;
-      goto fail;
-    }
-    for (int j = 0; j < w->napps; j++)
-      E.launch_order[j] = j;
-    qsort(E.launch_order, (size_t)w->napps, sizeof *E.launch_order, cmp_start);
-    sg_actor_start(sg_actor_init("launcher", p->controller), launcher_actor, 0, NULL);
-  } else if (!E.calendar) {
-    if (w->napps > E.actor_budget) {
-      E.overflow = 1;
-      goto overflow;
-    }
-    for (int j = 0; j < w->napps; j++) {
-      E.actors++;
-      spawn_app(j);
-    }
+  if ((rc = start_simulation(s, p, w->napps)) != IOS_OK) goto fail;
+  if (!E.overflow) {
+    simgrid_run();
+    if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
+      progress_line(1);
   }
-  E.grids[0] = (grid_t){0.0, s->tick_s};
-  E.grids[1] = (grid_t){E.t_begin, E.period};
-  if (E.calendar) { /* the same wake-ups as the actors', in the order the actors are created */
-    E.resume = malloc(sizeof *E.resume * (size_t)(w->napps > 0 ? w->napps : 1));
-    if (E.resume == NULL) {
-      rc = IOS_ENOMEM;
-      goto fail;
-    }
-    for (int j = 0; j < w->napps; j++)
-      cal_push(E.apps[j].start > 0 ? E.apps[j].start : 0.0, CAL_APP, j);
-    cal_push(E.t_begin > 0 ? E.t_begin : 0.0, CAL_SNAP_BEGIN, -1);
-    if (!isnan(E.t_end)) cal_push(E.t_end, CAL_SNAP_END, -1);
-    for (int g = 0; g < 2; g++)
-      if (E.grids[g].period > 0) cal_push(E.grids[g].start + E.grids[g].period, CAL_TICK, g);
-    sg_actor_start(sg_actor_init("controller", p->controller), calendar_actor, 0, NULL);
-  } else {
-    sg_actor_start(sg_actor_init("controller", p->controller), controller_actor, 0, NULL);
-    sg_actor_t timer = sg_actor_init("window", p->controller);
-    sg_actor_daemonize(timer);
-    sg_actor_start(timer, timer_actor, 0, NULL);
-    for (int g = 0; g < 2; g++)
-      if (E.grids[g].period > 0) {
-        sg_actor_t tick = sg_actor_init(g == 0 ? "tick" : "period", p->controller);
-        sg_actor_daemonize(tick);
-        sg_actor_set_data(tick, &E.grids[g]);
-        sg_actor_start(tick, tick_actor, 0, NULL);
-      }
-  }
-  simgrid_run();
-  if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
-    progress_line(1);
-overflow:
   if (E.overflow) {
     ios_diag_set(s->file, "concurrency",
                  "the simulation needs more than %ld SimGrid actors at once at %.6g s (one per running application "
-                 "and one per transfer in progress; this machine's vm.max_map_count allows about that many): run "
+                 "and one per transfer of a running application on the flow path; this machine's vm.max_map_count "
+                 "allows about that many): run "
                  "fewer transfers at once (fewer or smaller concurrent jobs, fewer resources or split parts per job, "
                  "a faster or larger storage tier), or raise the limit (sudo sysctl -w vm.max_map_count=1048576)",
                  E.actor_budget, now());
