@@ -6,7 +6,7 @@
  * Usage: iosim_bench_storalloc [REQUESTS [SEED [LAYOUT [CAPACITY_TB [DURATION_SCALE]]]]] (defaults 24000 1 nNnD 32 1;
  * DURATION_SCALE multiplies the TOKIO walltimes, e.g. 100 for hours-long allocations and a busier platform). */
 #include "ios_diag.h"
-#include "ios_gen_storalloc.h"
+#include "ios_storalloc_requests.h"
 #include "ios_storalloc.h"
 
 #include <stdio.h>

@@ -6,49 +6,15 @@
 #ifndef IOS_POLICY_H
 #define IOS_POLICY_H
 
+#include "ios_errors.h"
+#include "ios_profile.h"
 #include "ios_rng.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Return codes shared by the whole project (0 = success). */
-enum {
-  IOS_OK = 0,
-  IOS_EINVAL = -1,   /**< bad input (a user error: exit code 2) */
-  IOS_ENOMEM = -2,   /**< out of memory */
-  IOS_EIO = -3,      /**< a file could not be read or written */
-  IOS_EINTERNAL = -4 /**< a bug or an engine failure (exit code 1) */
-};
-
-/** Human-readable name of an IOS_E* code. */
-const char *ios_strerror(int code);
-
 /* ---------------------------------------------------------------------------------------------------------------- */
-/** Maximum number of points of a bandwidth profile. */
-#define IOS_PROFILE_MAX 16
-
-/** Bandwidth profile b_j(n) of one application (RR-9549 §3.2, Table 1): bandwidth in isolation, in bytes/s, when it
- * uses n I/O resources. Points sorted by increasing n; n = 0 means direct access to the PFS (IPDPS'21 §2). */
-typedef struct {
-  int npoints;                /**< number of valid points, 1..IOS_PROFILE_MAX */
-  int n[IOS_PROFILE_MAX];     /**< resource counts, strictly increasing, >= 0 */
-  double bw[IOS_PROFILE_MAX]; /**< bytes/s, > 0 */
-} ios_profile_t;
-
-/** b_j(n) in bytes/s: the point's value when n is a point; linear interpolation between the two nearest points
- * with n >= 1 otherwise; the last point's value beyond the last point, the first point's (n >= 1) below it.
- * n = 0 is answered only by a point n = 0 (else 0: the application cannot bypass the resources). */
-double ios_profile_bw(const ios_profile_t *p, int n);
-
-/** n_perf (RR-9549 Eq. 1): the count in 1..nmax maximising b_j(n) as ios_profile_bw answers it (interpolated counts
- * included; the smallest such n). */
-int ios_profile_nperf(const ios_profile_t *p, int nmax);
-
-/** I/O-Stress(j, n) = n·T_io(n) / (T_cpu + T_io(n)), T_io(n) = V_io / b_j(n) (RR-9549 §3.2). Dimensionless.
- * @param volume V_io in bytes  @param work T_cpu in seconds. Returns 0 when both are 0. */
-double ios_io_stress(const ios_profile_t *p, int n, double volume, double work);
-
 /** n_sys (RR-9549 Eq. 2): the count in 1..nmax minimising ios_io_stress(p, n, volume, work) (the smallest such n;
  * 1 when nmax < 1). RR-9549 Lemma 1: n_sys <= n_perf. Defined in policies/allocation/common.c. */
 int ios_profile_nsys(const ios_profile_t *p, int nmax, double volume, double work);

@@ -57,3 +57,8 @@ const ios_sharing_policy_t *ios_sharing_find(const char *name) {
     if (matches(ios_sharing_policies[i]->name, ios_sharing_policies[i]->alias, name)) return ios_sharing_policies[i];
   return NULL;
 }
+
+void ios_params_defaults(int nparams, const ios_param_spec_t *specs, ios_params_t *p) {
+  for (int i = 0; i < IOS_MAX_PARAMS; i++)
+    p->v[i] = i < nparams ? specs[i].def : 0.0;
+}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ios_diag.h"
+#include "ios_cli.h"
 #include "ios_platgen.h"
 #include "ios_policy.h"
 
@@ -577,7 +578,7 @@ TEST(Platgen, StorageCommandLine) {
   std::remove(path);
   char a0[] = "platform", a1[] = "storage", s[] = "--set", l[] = "layout=table5", c[] = "compute=2", o[] = "-o";
   char *argv[] = {a0, a1, s, l, s, c, o, path, nullptr};
-  ASSERT_EQ(ios_platgen_main(8, argv), 0) << ios_diag_message();
+  ASSERT_EQ(ios_cli_platform(8, argv), 0) << ios_diag_message();
   std::string xml;
   if (FILE *f = std::fopen(path, "r")) {
     char buf[4096];
@@ -590,7 +591,7 @@ TEST(Platgen, StorageCommandLine) {
   EXPECT_EQ(xml, xml_of(R"({"kind": "storage", "compute": 2, "layout": "table5"})"));
   char bad[] = "layout=9N9D";
   char *argv2[] = {a0, a1, s, bad, o, path, nullptr};
-  EXPECT_EQ(ios_platgen_main(6, argv2), 2);
+  EXPECT_EQ(ios_cli_platform(6, argv2), 2);
   EXPECT_TRUE(has(ios_diag_message(), "9N9D"));
   FILE *left = std::fopen(path, "r");
   EXPECT_EQ(left, nullptr) << "a failed run left " << path;

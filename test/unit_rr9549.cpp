@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ios_diag.h"
+#include "ios_gen_rr9549.h"
 #include "ios_model.h"
 #include "ios_platform.h"
 #include "ios_workload.h"

@@ -3,7 +3,7 @@
 // bandwidth estimate, the request scheduler with split and requeue (Table 2), its Table 3 metrics, the trace reader,
 // the TOKIO-shaped generator ($IOSIM_DATA_DIR/tokio-abc; a missing dataset fails) and the writers.
 #include "ios_diag.h"
-#include "ios_gen_storalloc.h"
+#include "ios_storalloc_requests.h"
 #include "ios_storalloc.h"
 
 #include <gtest/gtest.h>

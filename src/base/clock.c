@@ -1,0 +1,10 @@
+/* iosim — the wall clock (see ios_clock.h). */
+#include "ios_clock.h"
+
+#include <time.h>
+
+double ios_clock_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}

@@ -1,0 +1,54 @@
+/* iosim — what every subcommand shares (see ios_cli.h). */
+#include "ios_cli.h"
+#include "ios_diag.h"
+#include "ios_errors.h"
+
+#include <simgrid/config.h> /* SG_BEGIN_DECL and XBT_PUBLIC, which simgrid/version.h uses */
+#include <simgrid/version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef IOSIM_VERSION
+#define IOSIM_VERSION "unknown"
+#endif
+
+void ios_print_version(FILE *f) {
+  int major = 0, minor = 0, patch = 0;
+  sg_version_get(&major, &minor, &patch);
+  fprintf(f, "iosim %s\nSimGrid %d.%d.%d (built against %d.%d.%d)\n", IOSIM_VERSION, major, minor, patch,
+          SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH);
+}
+
+int ios_cli_exit_code(int rc) {
+  if (rc == IOS_OK) return 0;
+  fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(rc));
+  return rc == IOS_EINVAL || rc == IOS_EIO ? 2 : 1;
+}
+
+const char *ios_cli_home(void) {
+  static char home[4096];
+  struct stat st;
+  char probe[4200];
+  const char *env = getenv("IOSIM_HOME");
+  if (env != NULL && env[0] != '\0') {
+    snprintf(home, sizeof home, "%s", env);
+    return home;
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return NULL;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  if (slash == NULL) return NULL;
+  *slash = '\0'; /* the executable's directory */
+  const char *const up[] = {"%s/..", "%s/../share/iosim"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(home, sizeof home, up[i], exe);
+    snprintf(probe, sizeof probe, "%s/deploy/default.json", home);
+    if (stat(probe, &st) == 0) return home;
+  }
+  return NULL;
+}

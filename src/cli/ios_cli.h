@@ -1,0 +1,62 @@
+/* iosim — the subcommands (one file each in src/cli/) and what they share. Every subcommand takes its own argv
+ * (argv[0] is its name), parses it with getopt_long (-h/--help, --version, --opt=value and --opt value; docs/cli.md)
+ * and returns the process exit code: 0 ok, 2 bad input (a message on stderr names the file, the field, the value and
+ * the fix), 1 internal error. */
+#ifndef IOS_CLI_H
+#define IOS_CLI_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** `iosim run SCENARIO [-o|--out DIR] [--set key=value]... [--cfg=name:value]... [--log=...]...` (check = 0), or
+ * `iosim check SCENARIO ...` (check = 1: validate the scenario, its platform and its workload without simulating).
+ * argc = 0 (argv NULL) runs the embedded default, deploy/default.json of ios_cli_home(). */
+int ios_cli_run(int argc, char **argv, int check);
+
+/** `iosim policies [-f|--family F]`: every policy of every family (or of F), its parameters and source. */
+int ios_cli_policies(int argc, char **argv);
+
+/** `iosim platform KIND [--set param=value]... [-o FILE]`: a generated platform XML (standard output without -o). */
+int ios_cli_platform(int argc, char **argv);
+
+/** `iosim generate KIND [--set param=value]... [--seed N] [--unit B] [-o FILE]`: a generated workload, FILE.json as
+ * an iosim JSON workload, other names in the RR-9502 sample format, standard output without -o or with -o -. */
+int ios_cli_generate(int argc, char **argv);
+
+/** `iosim sweep CAMPAIGN [-j|--jobs N] [-o|--out DIR] [--set key=value]... [--seeds N] [--shard I/N]
+ * [--retry-failed] [--cfg=name:value]... [--log=...]... [--emit-slurm [--shards N]]`: every point in its own
+ * `iosim run` process, N at a time, atomic per-run outputs, resume, shards, a Slurm job-array script (--cfg and --log
+ * are checked here and passed to every run; output layout and runs.csv columns: docs/campaigns.md). @return 0 all
+ * runs complete, 1 some runs failed (recorded in runs.csv) or an internal error, 2 bad input (nothing run), 130
+ * interrupted (completed runs kept; re-run to resume). */
+int ios_cli_sweep(int argc, char **argv);
+
+/** `iosim merge DIR... [-o|--out DIR]`: one runs.csv over the shard directories of one campaign. @return 0 when
+ * every point has a complete run, 1 when some are failed or missing, 2 bad input. */
+int ios_cli_merge(int argc, char **argv);
+
+/** `iosim report DIR [options]`: runs analysis/report.py of ios_cli_home() with $IOSIM_PYTHON, else the interpreter
+ * configured at build time, else python3. */
+int ios_cli_report(int argc, char **argv);
+
+/** Prints "iosim VERSION" and the version of the SimGrid library in use (and of the headers built against): what
+ * every subcommand's --version shows. */
+void ios_print_version(FILE *f);
+
+/** The exit code of an IOS_E* result: 0 for IOS_OK; else prints "iosim: error: " and ios_diag_message() (or the
+ * code's name) to stderr and returns 2 for IOS_EINVAL and IOS_EIO (bad input), 1 otherwise. */
+int ios_cli_exit_code(int rc);
+
+/** iosim's own files (deploy/, platforms/, analysis/), found relative to the executable so that a moved build or an
+ * installed iosim uses its own: $IOSIM_HOME when set, else the directory above the executable's (the source tree of
+ * build/iosim), else PREFIX/share/iosim (an installed PREFIX/bin/iosim): the first that holds deploy/default.json.
+ * @return a static buffer, or NULL when none does. */
+const char *ios_cli_home(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

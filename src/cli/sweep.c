@@ -1,0 +1,1004 @@
+/* iosim — campaign runner and merger (see ios_sweep.h, docs/campaigns.md).
+ *
+ * Layout of an output directory OUT: campaign.json (the campaign as written), sweep.json (the record merge and
+ * resume rebuild the points from), runs/<id>/ (one complete or failed run: scenario.json, the run's outputs,
+ * stdout.txt, stderr.txt, run.json written by the runner last), runs.csv (written at the very end; absent while a
+ * sweep is running or after an interruption). A run is prepared in runs/.<id>.<pid>.tmp/ and renamed into place
+ * when it has finished, so runs/<id>/ is always whole. */
+#define _GNU_SOURCE
+#include "ios_args.h"
+#include "ios_campaign.h"
+#include "ios_fs.h"
+#include "ios_clock.h"
+#include "ios_cli.h"
+#include "ios_diag.h"
+#include "ios_output.h"
+#include "ios_policy.h"
+#include "ios_scenario.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PATH_MAX_LEN 4096
+
+static volatile sig_atomic_t interrupted;
+static int ntransient; /* runs of this sweep that failed on a transient system error */
+
+static void on_signal(int sig) {
+  interrupted = sig;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb;
+  (void)flag;
+  (void)ftw;
+  return remove(path);
+}
+
+static void rm_rf(const char *path) {
+  nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* Absolute version of `path` (owned). */
+static char *absolute(const char *path) {
+  if (path[0] == '/') return strdup(path);
+  char cwd[PATH_MAX_LEN];
+  if (getcwd(cwd, sizeof cwd) == NULL) return strdup(path);
+  size_t n = strlen(cwd) + strlen(path) + 2;
+  char *a = malloc(n);
+  if (a != NULL) snprintf(a, n, "%s/%s", cwd, path);
+  return a;
+}
+
+static int put_text(FILE *f, void *text) {
+  return fputs(text, f) < 0 ? IOS_EIO : IOS_OK;
+}
+
+/* Through a temporary file renamed over `path` (ios_fs_write_atomic). @return 0, or -1 with errno set. */
+static int write_text_atomic(const char *path, const char *text) {
+  return ios_fs_write_atomic(path, put_text, (void *)text) == IOS_OK ? 0 : -1;
+}
+
+static int write_json_atomic(const char *path, const cJSON *j) {
+  char *text = cJSON_Print(j);
+  int rc = text != NULL ? write_text_atomic(path, text) : -1;
+  free(text);
+  return rc;
+}
+
+static cJSON *read_json(const char *path) {
+  char *text = ios_read_file(path, NULL);
+  cJSON *j = text != NULL ? cJSON_Parse(text) : NULL;
+  free(text);
+  return j;
+}
+
+/* ------------------------------------------------------------------------------------------------ runs.csv */
+
+/* Shortest %g form that reads back as the same double. */
+static void fmt_double(char *buf, size_t n, double v) {
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v) return;
+  }
+}
+
+static void csv_text(FILE *f, const char *s) {
+  if (strpbrk(s, ",\"\n\r") == NULL) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void csv_value(FILE *f, const cJSON *v) {
+  char buf[64];
+  if (v == NULL || cJSON_IsNull(v)) return;
+  if (cJSON_IsString(v)) {
+    csv_text(f, v->valuestring);
+  } else if (cJSON_IsNumber(v)) {
+    fmt_double(buf, sizeof buf, v->valuedouble);
+    fputs(buf, f);
+  } else if (cJSON_IsBool(v)) {
+    fputs(cJSON_IsTrue(v) ? "true" : "false", f);
+  } else {
+    char *t = cJSON_PrintUnformatted(v);
+    if (t != NULL) csv_text(f, t);
+    free(t);
+  }
+}
+
+typedef struct {
+  cJSON *run;     /* run.json, or NULL when missing */
+  cJSON *results; /* results.json, or NULL */
+} run_files_t;
+
+static void add_column(cJSON *cols, const char *name) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cols) {
+    if (strcmp(c->valuestring, name) == 0) return;
+  }
+  cJSON_AddItemToArray(cols, cJSON_CreateString(name));
+}
+
+/* Writes runs.csv for points sel[0..nsel) of c; dirs[i] is the run directory of sel[i] or NULL (missing). */
+static int write_runs_csv(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
+                          int *nfailed, int *nmissing) {
+  run_files_t *rf = calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *rf);
+  cJSON *metric_cols = cJSON_CreateArray(), *count_cols = cJSON_CreateArray();
+  if (rf == NULL || metric_cols == NULL || count_cols == NULL) {
+    free(rf);
+    cJSON_Delete(metric_cols);
+    cJSON_Delete(count_cols);
+    return -1;
+  }
+  for (int i = 0; i < nsel; i++) {
+    if (dirs[i] == NULL) continue;
+    char p[2 * PATH_MAX_LEN + 64];
+    snprintf(p, sizeof p, "%s/run.json", dirs[i]);
+    rf[i].run = read_json(p);
+    snprintf(p, sizeof p, "%s/results.json", dirs[i]);
+    rf[i].results = read_json(p);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(rf[i].results, "metrics"))
+        add_column(metric_cols, item->string);
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(rf[i].results, "counts")) {
+      if (strcmp(item->string, "applications") != 0) add_column(count_cols, item->string);
+    }
+  }
+  char tmp[2 * PATH_MAX_LEN + 64];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  int rc = f != NULL ? 0 : -1;
+  *nfailed = *nmissing = 0;
+  if (f != NULL) {
+    fputs("run_id,index", f);
+    for (int k = 0; k < c->nkeys; k++)
+      fputc(',', f), csv_text(f, c->keys[k].key);
+    fputs(",seed,status,wall_time_s,error", f);
+    const cJSON *col;
+    cJSON_ArrayForEach(col, metric_cols) fprintf(f, ",%s", col->valuestring);
+    cJSON_ArrayForEach(col, count_cols) fprintf(f, ",%s", col->valuestring);
+    fputs(",sim_wall_s\n", f);
+    for (int i = 0; i < nsel; i++) {
+      const ios_campaign_point_t *pt = &c->points[sel[i]];
+      fprintf(f, "%s,%d", pt->id, pt->index);
+      for (int k = 0; k < c->nkeys; k++)
+        fputc(',', f), csv_value(f, ios_campaign_point_value(c, pt->index, k));
+      const cJSON *status = cJSON_GetObjectItemCaseSensitive(rf[i].run, "status");
+      const char *st = cJSON_IsString(status) ? status->valuestring : "missing";
+      *nfailed += strcmp(st, "failed") == 0;
+      *nmissing += strcmp(st, "missing") == 0;
+      fprintf(f, ",%llu,%s,", (unsigned long long)pt->seed, st);
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(rf[i].run, "wall_time_s"));
+      fputc(',', f);
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(rf[i].run, "error"));
+      const cJSON *m = cJSON_GetObjectItemCaseSensitive(rf[i].results, "metrics");
+      const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(rf[i].results, "counts");
+      cJSON_ArrayForEach(col, metric_cols) fputc(',', f),
+          csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
+      cJSON_ArrayForEach(col, count_cols) fputc(',', f),
+          csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
+      fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(rf[i].results, "wall_time_s"));
+      fputc('\n', f);
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+      remove(tmp);
+      rc = -1;
+    }
+  }
+  for (int i = 0; i < nsel; i++) {
+    cJSON_Delete(rf[i].run);
+    cJSON_Delete(rf[i].results);
+  }
+  free(rf);
+  cJSON_Delete(metric_cols);
+  cJSON_Delete(count_cols);
+  return rc;
+}
+
+/* ------------------------------------------------------------------------------------------------ running */
+
+typedef struct {
+  pid_t pid;
+  int point;
+  double t0;
+  char tmp[PATH_MAX_LEN + 64];
+} child_t;
+
+/* Last non-empty line of a file (the error message of a failed run), without the "iosim: error: " prefix. */
+static void last_line(const char *path, char *out, size_t n) {
+  out[0] = '\0';
+  char *text = ios_read_file(path, NULL);
+  if (text == NULL) return;
+  size_t len = strlen(text);
+  while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
+    text[--len] = '\0';
+  char *line = strrchr(text, '\n');
+  line = line != NULL ? line + 1 : text;
+  const char *prefix = "iosim: error: ";
+  if (strncmp(line, prefix, strlen(prefix)) == 0) line += strlen(prefix);
+  snprintf(out, n, "%s", line);
+  free(text);
+}
+
+static pid_t spawn(const char *self, const char *tmp, const ios_sg_flags_t *sg) {
+  char scen[2 * PATH_MAX_LEN + 64], out[2 * PATH_MAX_LEN + 64], err[2 * PATH_MAX_LEN + 64];
+  snprintf(scen, sizeof scen, "%s/scenario.json", tmp);
+  snprintf(out, sizeof out, "%s/stdout.txt", tmp);
+  snprintf(err, sizeof err, "%s/stderr.txt", tmp);
+  pid_t parent = getpid(), pid = fork();
+  if (pid != 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);    /* a run dies with its sweep, even a sweep killed with SIGKILL */
+  if (getppid() != parent) _exit(127); /* the sweep died before prctl */
+  setpgid(0, 0);                       /* a terminal's Ctrl-C reaches the runner only, which stops its runs itself */
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(127);
+  close(fo);
+  close(fe);
+  char *args[6 + 256] = {"iosim", "run", scen, "--out", (char *)tmp};
+  int n = 5;
+  for (int i = 0; i < sg->n && n < 6 + 255; i++)
+    args[n++] = sg->flags[i]; /* SimGrid's --cfg and --log, checked by the sweep, applied by each run */
+  args[n] = NULL;
+  execv(self, args);
+  fprintf(stderr, "iosim: error: cannot execute %s (%s)\n", self, strerror(errno));
+  _exit(127);
+}
+
+/* Whether a failed run's message is a transient system condition (a full disk, a quota, a file size limit, no
+ * memory, too many open files; or the run was killed by SIGKILL, the OOM killer's, or SIGXFSZ) rather than a verdict
+ * on its input: such a run is recorded as failed with "transient": true, and a resumed
+ * sweep runs it again. */
+static int transient_error(const char *err) {
+  static const int codes[] = {ENOSPC, EDQUOT, EFBIG, ENOMEM, EMFILE, ENFILE, EAGAIN, EIO};
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+    if (strstr(err, strerror(codes[i])) != NULL) return 1;
+  return 0;
+}
+
+/* Records a finished run: run.json, then the rename of its directory into runs/<id>. */
+static int finish_run(const char *runs_dir, const ios_campaign_point_t *pt, const child_t *ch, int wstatus,
+                      int *failed) {
+  char path[2 * PATH_MAX_LEN + 64], err[1024] = "";
+  snprintf(path, sizeof path, "%s/results.json", ch->tmp);
+  cJSON *results = NULL;
+  int ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && (results = read_json(path)) != NULL;
+  const cJSON *status = cJSON_GetObjectItemCaseSensitive(results, "status");
+  if (!ok) {
+    if (WIFSIGNALED(wstatus)) {
+      snprintf(err, sizeof err, "killed by signal %d (%s)", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+    } else {
+      snprintf(path, sizeof path, "%s/stderr.txt", ch->tmp);
+      last_line(path, err, sizeof err);
+      if (err[0] == '\0') snprintf(err, sizeof err, "exit code %d without a message", WEXITSTATUS(wstatus));
+    }
+  }
+  char final[2 * PATH_MAX_LEN + 64];
+  snprintf(final, sizeof final, "%s/%s", runs_dir, pt->id);
+  for (char *at; (at = strstr(err, ch->tmp)) != NULL;) { /* name the run's files where they will stay */
+    char rest[1024];
+    snprintf(rest, sizeof rest, "%s", at + strlen(ch->tmp));
+    snprintf(at, sizeof err - (size_t)(at - err), "%s%s", final, rest);
+  }
+  cJSON *run = cJSON_CreateObject();
+  cJSON_AddStringToObject(run, "run_id", pt->id);
+  cJSON_AddNumberToObject(run, "index", pt->index);
+  cJSON_AddStringToObject(run, "status", ok && cJSON_IsString(status) ? status->valuestring : "failed");
+  cJSON_AddNumberToObject(run, "exit_code", WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+  cJSON_AddNumberToObject(run, "wall_time_s", ios_clock_s() - ch->t0);
+  cJSON_AddStringToObject(run, "error", err);
+  int transient =
+      WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) == SIGKILL || WTERMSIG(wstatus) == SIGXFSZ : transient_error(err);
+  if (!ok && transient) { /* re-run on resume */
+    cJSON_AddTrueToObject(run, "transient");
+    ntransient++;
+  }
+  cJSON_Delete(results);
+  snprintf(path, sizeof path, "%s/run.json", ch->tmp);
+  int rc = write_json_atomic(path, run);
+  cJSON_Delete(run);
+  if (rc == 0) {
+    if (exists(final)) rm_rf(final);
+    rc = rename(ch->tmp, final);
+  }
+  *failed = !ok;
+  return rc;
+}
+
+static void fmt_duration(char *buf, size_t n, double s) {
+  if (!isfinite(s) || s < 0)
+    snprintf(buf, n, "?");
+  else if (s < 60)
+    snprintf(buf, n, "%.0fs", s);
+  else if (s < 3600)
+    snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+  else
+    snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+static void progress(int done, int total, int skipped, int failed, int running, double t0, int force) {
+  static double last;
+  int tty = isatty(2);
+  double t = ios_clock_s();
+  if (!force && !tty && t - last < 10.0) return;
+  last = t;
+  char el[32], eta[32];
+  fmt_duration(el, sizeof el, t - t0);
+  int fresh = done - skipped;
+  fmt_duration(eta, sizeof eta, fresh > 0 ? (t - t0) / fresh * (total - done) : NAN);
+  fprintf(stderr, "%ssweep: %d/%d runs done (%d already done before), %d failed, %d running, %s elapsed, ETA %s%s",
+          tty ? "\r" : "", done, total, skipped, failed, running, el, eta, tty ? "   " : "\n");
+}
+
+static const char *const usage_text =
+    "usage: iosim sweep CAMPAIGN [options]\n"
+    "       iosim sweep CAMPAIGN --emit-slurm [--shards N] [--jobs N] [-o DIR]\n"
+    "  -j, --jobs N          runs at a time (default: the number of cores)\n"
+    "  -o, --out DIR         output directory (default: results/<campaign name>)\n"
+    "      --set key=value   pin a scenario field to one value in every run (read as by iosim run --set; a column\n"
+    "                        of runs.csv; a field the grid sweeps takes only this value)\n"
+    "      --seeds N         N seeds per point (replaces the campaign's seeds.count)\n"
+    "      --shard I/N       run only the points whose index is I-1 modulo N (I in 1..N)\n"
+    "      --retry-failed    run again the points recorded as failed\n"
+    "      --emit-slurm      write DIR/sweep.slurm (one job-array task per shard, then a merge job) and exit\n"
+    "      --shards N        shards of --emit-slurm (default 4)\n"
+    "      --cfg=name:value  a SimGrid setting, passed to every run (see docs/cli.md)\n"
+    "      --log=setting     a SimGrid logging setting, passed to every run\n"
+    "  -h, --help            this help;  --version  the iosim and SimGrid versions\n"
+    "Re-running the same command resumes: completed runs are kept. See docs/campaigns.md.\n";
+
+static int bad_usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "iosim: error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n%s", usage_text);
+  return 2;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end != '\0' || v < lo || v > hi) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static char *default_out(const ios_campaign_t *c) {
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
+  char stem[256];
+  if (cJSON_IsString(name) && name->valuestring[0] != '\0' && strchr(name->valuestring, '/') == NULL)
+    snprintf(stem, sizeof stem, "%s", name->valuestring);
+  else {
+    const char *b = strrchr(c->file, '/');
+    snprintf(stem, sizeof stem, "%s", b != NULL ? b + 1 : c->file);
+    char *dot = strrchr(stem, '.');
+    if (dot != NULL && dot != stem) *dot = '\0';
+  }
+  char rel[300];
+  snprintf(rel, sizeof rel, "results/%s", stem);
+  return absolute(rel);
+}
+
+/* `s` as one bash word in single quotes ('\'' for a quote); owned by the caller. */
+static char *sh_quote(const char *s) {
+  size_t n = 3;
+  for (const char *q = s; *q; q++)
+    n += *q == '\'' ? 4 : 1;
+  char *out = malloc(n), *o = out;
+  if (out == NULL) return NULL;
+  *o++ = '\'';
+  for (; *s; s++) {
+    if (*s == '\'') {
+      memcpy(o, "'\\''", 4);
+      o += 4;
+    } else
+      *o++ = *s;
+  }
+  *o++ = '\'';
+  *o = '\0';
+  return out;
+}
+
+/* `s` with every character but [A-Za-z0-9._-] replaced by '_' (Slurm job names and comments), at most n-1 bytes. */
+static void slug(char *out, size_t n, const char *s) {
+  size_t k = 0;
+  for (; *s && k + 1 < n; s++)
+    out[k++] = (isalnum((unsigned char)*s) || *s == '.' || *s == '_' || *s == '-') ? *s : '_';
+  out[k] = '\0';
+}
+
+/* Every value from the campaign or the command line enters the script as a single-quoted bash word (or a slug in
+ * comments and job names), so no name or path can inject a command; tested in engine_sweep_faults. */
+static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out, int shards, int jobs) {
+  char path[2 * PATH_MAX_LEN + 64];
+  snprintf(path, sizeof path, "%s/sweep.slurm", out);
+  char *campaign = absolute(c->file);
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
+  char nm[128];
+  slug(nm, sizeof nm, cJSON_IsString(name) ? name->valuestring : "campaign");
+  char *q_self = sh_quote(self), *q_campaign = campaign ? sh_quote(campaign) : NULL, *q_out = sh_quote(out),
+       *q_path = sh_quote(path);
+  size_t cap = 8192 + strlen(q_out ? q_out : "") + strlen(q_campaign ? q_campaign : "") + strlen(q_self ? q_self : "") +
+               2 * strlen(q_path ? q_path : "");
+  char *text = malloc(cap);
+  if (text == NULL || campaign == NULL || !q_self || !q_campaign || !q_out || !q_path) {
+    free(text);
+    free(campaign);
+    free(q_self);
+    free(q_campaign);
+    free(q_out);
+    free(q_path);
+    return 1;
+  }
+  snprintf(text, cap,
+           "#!/bin/bash\n"
+           "# iosim campaign %s: %d points in %d shards, one Slurm array task per shard, then one merge job.\n"
+           "# Submit everything:  bash sweep.slurm submit   (this file, in the output directory)\n"
+           "# Task I of the array runs: iosim sweep CAMPAIGN --shard I/%d --out \"$OUT/shard-I\"\n"
+           "# (points whose index is I-1 modulo %d); the merge job writes \"$OUT/runs.csv\".\n"
+           "# A task that is interrupted resumes where it stopped when resubmitted (sbatch --array=I ...).\n"
+           "#SBATCH --job-name=iosim-%s\n"
+           "#SBATCH --array=1-%d\n"
+           "#SBATCH --cpus-per-task=%d\n"
+           "set -euo pipefail\n"
+           "IOSIM=%s\n"
+           "CAMPAIGN=%s\n"
+           "OUT=%s\n"
+           "SHARDS=%d\n"
+           "SELF=%s\n"
+           "case \"${1:-}\" in\n"
+           "  submit)\n"
+           "    job=$(sbatch --output=\"$OUT/slurm-%%A_%%a.out\" --parsable \"$SELF\")\n"
+           "    sbatch --parsable --job-name=iosim-%s-merge --dependency=afterany:\"${job%%%%;*}\" \\\n"
+           "      --output=\"$OUT/slurm-merge-%%j.out\" --wrap \"bash $(printf %%q \"$SELF\") merge\"\n"
+           "    exit 0 ;;\n"
+           "  merge)\n"
+           "    shard_dirs=()\n"
+           "    for i in $(seq 1 \"$SHARDS\"); do shard_dirs+=(\"$OUT/shard-$i\"); done\n"
+           "    exec \"$IOSIM\" merge \"${shard_dirs[@]}\" --out \"$OUT\" ;;\n"
+           "esac\n"
+           "task=${SLURM_ARRAY_TASK_ID:?run this script through sbatch, or: bash \"$SELF\" submit}\n"
+           "exec \"$IOSIM\" sweep \"$CAMPAIGN\" --shard \"$task/$SHARDS\" --jobs \"${SLURM_CPUS_PER_TASK:-%d}\" \\\n"
+           "  --out \"$OUT/shard-$task\"\n",
+           nm, c->npoints, shards, shards, shards, nm, shards, jobs, q_self, q_campaign, q_out, shards, q_path, nm,
+           jobs);
+  free(q_self);
+  free(q_campaign);
+  free(q_out);
+  free(q_path);
+  int rc = write_text_atomic(path, text);
+  if (rc == 0) chmod(path, 0755);
+  free(text);
+  free(campaign);
+  if (rc != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot write (%s): choose a writable --out\n", path, strerror(errno));
+    return 1;
+  }
+  printf("wrote %s (%d points in %d shards of about %d)\nsubmit with: bash %s submit\n", path, c->npoints, shards,
+         (c->npoints + shards - 1) / shards, path);
+  return 0;
+}
+
+/* Creates OUT, writes campaign.json and sweep.json, removes runs.csv and stale temporary run directories. */
+static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir, size_t n) {
+  snprintf(runs_dir, n, "%s/runs", out);
+  if (ios_mkdirs(runs_dir) != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", runs_dir, strerror(errno));
+    return 2;
+  }
+  char path[2 * PATH_MAX_LEN + 64];
+  snprintf(path, sizeof path, "%s/runs.csv", out);
+  if (remove(path) != 0 && errno != ENOENT) {
+    fprintf(stderr, "iosim: error: %s: cannot remove the previous runs.csv (%s)\n", path, strerror(errno));
+    return 2;
+  }
+  cJSON *record = ios_campaign_record(c);
+  snprintf(path, sizeof path, "%s/sweep.json", out);
+  int rc = record != NULL ? write_json_atomic(path, record) : -1;
+  cJSON_Delete(record);
+  snprintf(path, sizeof path, "%s/campaign.json", out);
+  if (rc == 0) rc = write_json_atomic(path, c->campaign);
+  if (rc != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+    return 2;
+  }
+  DIR *d = opendir(runs_dir);
+  struct dirent *e;
+  while (d != NULL && (e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (e->d_name[0] == '.' && len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0) {
+      snprintf(path, sizeof path, "%s/%s", runs_dir, e->d_name);
+      rm_rf(path);
+    }
+  }
+  if (d != NULL) closedir(d);
+  return 0;
+}
+
+/* Creates the output directory `out` and takes its lock (.lock, flock; held until exit, not inherited by runs), so
+ * that neither a second sweep nor a merge writes into a live sweep's directory. @return the lock's descriptor, or -1
+ * after a message (`out` is a file, cannot be created, or is locked). */
+static int lock_out(const char *out, const char *cmd) {
+  struct stat st;
+  if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "iosim: error: %s: --out names a file, not a directory: give a directory for the outputs\n", out);
+    return -1;
+  }
+  if (ios_mkdirs(out) != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", out, strerror(errno));
+    return -1;
+  }
+  char path[PATH_MAX_LEN + 16];
+  snprintf(path, sizeof path, "%s/.lock", out);
+  int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (lock < 0) {
+    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", path, strerror(errno));
+    return -1;
+  }
+  if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    fprintf(stderr,
+            "iosim: error: %s: an iosim sweep is running in this directory (it holds %s): wait for it to end, or give "
+            "iosim %s another --out\n",
+            out, path, cmd);
+    close(lock);
+    return -1;
+  }
+  return lock;
+}
+
+/* The campaign's name names its default output directory (results/NAME) and its Slurm jobs: it must be one safe path
+ * component. @return 0, or 2 after a message naming the file, the field, the value and the fix. */
+static int check_name(const ios_campaign_t *c) {
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
+  if (!cJSON_IsString(name)) return 0;
+  const char *v = name->valuestring;
+  int bad = v[0] == '\0' || strcmp(v, ".") == 0 || strcmp(v, "..") == 0 || strchr(v, '/') != NULL || v[0] == '-' ||
+            strlen(v) > 200;
+  for (const char *q = v; *q && !bad; q++)
+    bad = (unsigned char)*q < 0x20 || *q == 0x7f;
+  if (!bad) return 0;
+  char shown[64];
+  slug(shown, sizeof shown, v);
+  fprintf(stderr,
+          "iosim: error: %s: name: '%s' (shown with '_' for unsafe characters) is not one safe path component (the "
+          "name is the output directory results/NAME): use up to 200 letters, digits, '-', '_' or '.', not '.' or "
+          "'..', without '/', control characters or a leading '-'\n",
+          c->file, shown);
+  return 2;
+}
+
+enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS };
+
+int ios_cli_sweep(int argc, char **argv) {
+  static const struct option opts[] = {{"jobs", required_argument, NULL, 'j'},
+                                       {"out", required_argument, NULL, 'o'},
+                                       {"shards", required_argument, NULL, OPT_SHARDS},
+                                       {"shard", required_argument, NULL, OPT_SHARD},
+                                       {"emit-slurm", no_argument, NULL, OPT_SLURM},
+                                       {"retry-failed", no_argument, NULL, OPT_RETRY},
+                                       {"set", required_argument, NULL, IOS_OPT_SET},
+                                       {"seeds", required_argument, NULL, OPT_SEEDS},
+                                       {"cfg", required_argument, NULL, IOS_OPT_CFG},
+                                       {"log", required_argument, NULL, IOS_OPT_LOG},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
+                                       {NULL, 0, NULL, 0}};
+  const char *campaign_path = NULL, *out_arg = NULL;
+  int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), shard_i = 1, shard_n = 1, slurm = 0, shards = 4, retry = 0;
+  int seeds = 0, nsets = 0, opt, arc = -1;
+  if (jobs < 1) jobs = 1;
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  ios_sg_flags_t sg = {0, NULL};
+  if (sets == NULL) return 1;
+  optind = 0;
+  while (arc < 0 && (opt = getopt_long(argc, argv, ":j:o:h", opts, NULL)) != -1) {
+    const char *s = optarg, *slash;
+    char left[32];
+    switch (opt) {
+    case 'h':
+      fputs(usage_text, stdout);
+      arc = 0;
+      break;
+    case IOS_OPT_VERSION:
+      ios_print_version(stdout);
+      arc = 0;
+      break;
+    case 'j':
+      if (parse_int(s, 1, 4096, &jobs) != 0) arc = bad_usage("--jobs '%s': give an integer in 1..4096", s);
+      break;
+    case OPT_SHARDS:
+      if (parse_int(s, 1, 100000, &shards) != 0) arc = bad_usage("--shards '%s': give an integer in 1..100000", s);
+      break;
+    case OPT_SEEDS:
+      if (parse_int(s, 1, 1000000, &seeds) != 0) arc = bad_usage("--seeds '%s': give an integer in 1..1000000", s);
+      break;
+    case 'o':
+      out_arg = s;
+      break;
+    case OPT_SHARD:
+      slash = strchr(s, '/');
+      if (slash == NULL || slash - s >= (long)sizeof left) {
+        arc = bad_usage("--shard '%s': write I/N, e.g. 2/4", s);
+        break;
+      }
+      snprintf(left, sizeof left, "%.*s", (int)(slash - s), s);
+      if (parse_int(slash + 1, 1, 100000, &shard_n) != 0 || parse_int(left, 1, shard_n, &shard_i) != 0)
+        arc = bad_usage("--shard '%s': write I/N with 1 <= I <= N, e.g. 2/4", s);
+      break;
+    case OPT_SLURM:
+      slurm = 1;
+      break;
+    case OPT_RETRY:
+      retry = 1;
+      break;
+    case IOS_OPT_SET:
+      sets[nsets++] = optarg;
+      break;
+    case IOS_OPT_CFG:
+    case IOS_OPT_LOG:
+      if (ios_sg_flags_add(&sg, opt == IOS_OPT_LOG, s) != 0) arc = 2;
+      break;
+    default:
+      arc = ios_args_error(opt, argv, "sweep", usage_text);
+    }
+  }
+  if (arc < 0 && optind < argc) campaign_path = argv[optind++];
+  if (arc < 0 && optind < argc) arc = bad_usage("unexpected argument '%s'", argv[optind]);
+  if (arc < 0 && campaign_path == NULL) arc = bad_usage("%s", "iosim sweep needs a campaign file");
+  if (arc < 0 && slurm && (nsets > 0 || seeds > 0 || sg.n > 0)) /* the script re-reads the campaign file */
+    arc = bad_usage("%s", "--emit-slurm writes a script that runs the campaign file as written: put --set, --seeds, "
+                          "--cfg and --log in the campaign (its \"set\" and \"seeds\" fields) instead");
+  if (arc >= 0) {
+    free(sets);
+    ios_sg_flags_free(&sg);
+    return arc;
+  }
+
+  ios_campaign_t c;
+  int lrc = ios_campaign_load_with(campaign_path, nsets, sets, seeds, &c);
+  free(sets);
+  if (lrc != IOS_OK) {
+    fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(lrc));
+    ios_sg_flags_free(&sg);
+    return lrc == IOS_ENOMEM ? 1 : 2;
+  }
+  if (check_name(&c) != 0) {
+    ios_campaign_free(&c);
+    ios_sg_flags_free(&sg);
+    return 2;
+  }
+  char *out = out_arg != NULL ? absolute(out_arg) : default_out(&c);
+  char self[PATH_MAX_LEN];
+  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[sl > 0 ? sl : 0] = '\0';
+  if (slurm) {
+    int rc = ios_mkdirs(out) == 0 ? emit_slurm(&c, self, out, shards, jobs) : 2;
+    if (rc == 2) fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", out, strerror(errno));
+    free(out);
+    ios_campaign_free(&c);
+    ios_sg_flags_free(&sg);
+    return rc;
+  }
+  char runs_dir[PATH_MAX_LEN + 8], path[2 * PATH_MAX_LEN + 64];
+  int lock = lock_out(out, "sweep");
+  int rc = lock >= 0 ? 0 : 2;
+  if (rc == 0) rc = prepare_out(&c, out, runs_dir, sizeof runs_dir);
+  if (rc != 0) {
+    if (lock >= 0) close(lock);
+    free(out);
+    ios_campaign_free(&c);
+    ios_sg_flags_free(&sg);
+    return rc;
+  }
+
+  /* the points of this shard, and which of them still need a run */
+  int *sel = malloc(sizeof *sel * (size_t)c.npoints), nsel = 0;
+  char **dirs = calloc((size_t)c.npoints, sizeof *dirs);
+  int *todo = malloc(sizeof *todo * (size_t)c.npoints), ntodo = 0, skipped = 0, failed = 0;
+  for (int i = 0; sel != NULL && dirs != NULL && todo != NULL && i < c.npoints; i++) {
+    if (i % shard_n != shard_i - 1) continue;
+    snprintf(path, sizeof path, "%s/%s/run.json", runs_dir, c.points[i].id);
+    cJSON *run = read_json(path);
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
+    int was_failed = cJSON_IsString(st) && strcmp(st->valuestring, "failed") == 0;
+    int transient = was_failed && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "transient"));
+    if (run != NULL && !((retry || transient) && was_failed)) {
+      skipped++;
+      failed += was_failed;
+    } else
+      todo[ntodo++] = nsel;
+    cJSON_Delete(run);
+    sel[nsel++] = i;
+  }
+
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+
+  fprintf(stderr, "sweep: %s: %d points%s, %d to run, %d at a time, output in %s\n", c.file, nsel,
+          shard_n > 1 ? " in this shard" : "", ntodo, jobs, out);
+  child_t *kids = calloc((size_t)jobs, sizeof *kids);
+  int running = 0, next = 0, done = skipped, internal = 0;
+  double t0 = ios_clock_s();
+  if (kids == NULL) internal = 1;
+  while (!internal && !interrupted && (next < ntodo || running > 0)) {
+    while (!interrupted && running < jobs && next < ntodo) {
+      const ios_campaign_point_t *pt = &c.points[sel[todo[next]]];
+      child_t *ch = NULL;
+      for (int k = 0; k < jobs && ch == NULL; k++)
+        if (kids[k].pid == 0) ch = &kids[k];
+      snprintf(ch->tmp, sizeof ch->tmp, "%s/.%s.%ld.tmp", runs_dir, pt->id, (long)getpid());
+      cJSON *scen = ios_campaign_point_scenario(&c, pt->index), *no = cJSON_CreateFalse();
+      if (scen != NULL && (no == NULL || ios_scenario_set_value(scen, "output.progress", no, "") != IOS_OK)) {
+        cJSON_Delete(scen);
+        scen = NULL;
+      }
+      cJSON_Delete(no);
+      snprintf(path, sizeof path, "%s/scenario.json", ch->tmp);
+      if (scen == NULL || ios_mkdirs(ch->tmp) != 0 || write_json_atomic(path, scen) != 0) {
+        fprintf(stderr, "\niosim: error: %s: cannot prepare the run (%s)\n", ch->tmp, strerror(errno));
+        cJSON_Delete(scen);
+        internal = 1;
+        break;
+      }
+      cJSON_Delete(scen);
+      ch->point = todo[next++];
+      ch->t0 = ios_clock_s();
+      ch->pid = spawn(self, ch->tmp, &sg);
+      if (ch->pid < 0) {
+        fprintf(stderr, "\niosim: error: cannot start a run (%s)\n", strerror(errno));
+        ch->pid = 0;
+        internal = 1;
+        break;
+      }
+      running++;
+    }
+    if (running == 0) break;
+    int wstatus;
+    pid_t pid = waitpid(-1, &wstatus, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      internal = 1;
+      break;
+    }
+    for (int k = 0; k < jobs; k++)
+      if (kids[k].pid == pid) {
+        child_t *ch = &kids[k];
+        const ios_campaign_point_t *pt = &c.points[sel[ch->point]];
+        int run_failed = 0;
+        if (finish_run(runs_dir, pt, ch, wstatus, &run_failed) != 0) {
+          fprintf(stderr, "\niosim: error: %s: cannot record the run (%s)\n", ch->tmp, strerror(errno));
+          internal = 1;
+        }
+        failed += run_failed;
+        done++;
+        running--;
+        ch->pid = 0;
+        progress(done, nsel, skipped, failed, running, t0, 0);
+      }
+  }
+  if (interrupted || internal) { /* stop the runs under way; their temporary directories go */
+    for (int k = 0; kids != NULL && k < jobs; k++)
+      if (kids[k].pid > 0 && kill(-kids[k].pid, SIGTERM) != 0) /* its process group: the run and its children */
+        kill(kids[k].pid, SIGTERM);                            /* (not yet in its own group) */
+    for (int k = 0; kids != NULL && k < jobs; k++)
+      if (kids[k].pid > 0) {
+        waitpid(kids[k].pid, NULL, 0);
+        rm_rf(kids[k].tmp);
+      }
+  }
+  progress(done, nsel, skipped, failed, 0, t0, 1);
+  if (isatty(2)) fputc('\n', stderr);
+  int exit_code;
+  if (interrupted || internal) {
+    fprintf(stderr,
+            "sweep: %s after %d of %d runs; no runs.csv written. Re-run the same command to finish (completed "
+            "runs are kept).\n",
+            interrupted ? "interrupted" : "stopped by an internal error", done, nsel);
+    exit_code = interrupted ? 130 : 1;
+  } else {
+    for (int i = 0; i < nsel; i++) {
+      snprintf(path, sizeof path, "%s/%s", runs_dir, c.points[sel[i]].id);
+      dirs[i] = strdup(path);
+    }
+    snprintf(path, sizeof path, "%s/runs.csv", out);
+    int nf = 0, nm = 0;
+    if (write_runs_csv(&c, sel, nsel, dirs, path, &nf, &nm) != 0) {
+      fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+      exit_code = 1;
+    } else {
+      printf("sweep: %d runs, %d complete, %d failed; wrote %s\n", nsel, nsel - nf - nm, nf, path);
+      if (nf > 0)
+        printf("sweep: failed runs are listed in runs.csv (status failed, column error); their outputs "
+               "are in %s/<run_id>/\n",
+               runs_dir);
+      if (ntransient > 0)
+        printf("sweep: %d of the failed runs hit a transient system error (a full disk, a quota, no memory...; "
+               "\"transient\": true in their run.json): free the resource and re-run the same command to run them "
+               "again\n",
+               ntransient);
+      exit_code = nf + nm > 0 ? 1 : 0;
+    }
+  }
+  for (int i = 0; dirs != NULL && i < nsel; i++)
+    free(dirs[i]);
+  free(dirs);
+  free(sel);
+  free(todo);
+  free(kids);
+  close(lock);
+  free(out);
+  ios_campaign_free(&c);
+  ios_sg_flags_free(&sg);
+  return exit_code;
+}
+
+/* ------------------------------------------------------------------------------------------------ merge */
+
+static const char *const merge_usage =
+    "usage: iosim merge DIR... [-o DIR]   one runs.csv over the output directories of a campaign's shards\n"
+    "  -o, --out DIR   where runs.csv and runs/ go (default: the current directory)\n"
+    "  -h, --help      this help;  --version  the iosim and SimGrid versions\n";
+
+int ios_cli_merge(int argc, char **argv) {
+  static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
+                                       {NULL, 0, NULL, 0}};
+  const char *out_arg = ".";
+  int opt;
+  optind = 0;
+  while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(merge_usage, stdout);
+      return 0;
+    } else if (opt == IOS_OPT_VERSION) {
+      ios_print_version(stdout);
+      return 0;
+    } else if (opt == 'o') {
+      out_arg = optarg;
+    } else {
+      return ios_args_error(opt, argv, "merge", merge_usage);
+    }
+  }
+  int ndirs = argc - optind;
+  char *const *in = argv + optind;
+  if (ndirs == 0) return ios_args_bad(merge_usage, "iosim merge needs the output directories of the shards");
+  ios_campaign_t c;
+  memset(&c, 0, sizeof c);
+  cJSON *first = NULL;
+  int rc = 0;
+  char path[2 * PATH_MAX_LEN + 64];
+  for (int d = 0; d < ndirs && rc == 0; d++) {
+    snprintf(path, sizeof path, "%s/sweep.json", in[d]);
+    cJSON *rec = read_json(path);
+    if (rec == NULL) {
+      fprintf(stderr, "iosim: error: %s: missing or unreadable: is %s the output directory of an iosim sweep?\n", path,
+              in[d]);
+      rc = 2;
+    } else if (first == NULL) {
+      first = rec;
+      if (ios_campaign_load_record(rec, path, &c) != IOS_OK) {
+        fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
+        rc = 2;
+      }
+    } else {
+      if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "campaign"),
+                         cJSON_GetObjectItemCaseSensitive(first, "campaign"), 1) ||
+          !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "base"), cJSON_GetObjectItemCaseSensitive(first, "base"),
+                         1)) {
+        fprintf(stderr,
+                "iosim: error: %s: comes from another campaign than %s/sweep.json: merge only the shards of "
+                "one campaign\n",
+                path, in[0]);
+        rc = 2;
+      }
+      cJSON_Delete(rec);
+    }
+  }
+  if (rc != 0) {
+    ios_campaign_free(&c);
+    cJSON_Delete(first);
+    return rc;
+  }
+  char *out = absolute(out_arg), runs_dir[PATH_MAX_LEN + 8];
+  int lock = lock_out(out, "merge");
+  if (lock < 0) {
+    free(out);
+    ios_campaign_free(&c);
+    cJSON_Delete(first);
+    return 2;
+  }
+  snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
+  int *sel = malloc(sizeof *sel * (size_t)c.npoints);
+  char **dirs = calloc((size_t)c.npoints, sizeof *dirs);
+  if (sel == NULL || dirs == NULL || ios_mkdirs(runs_dir) != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", runs_dir, strerror(errno));
+    rc = 2;
+  }
+  for (int i = 0; rc == 0 && i < c.npoints; i++) {
+    sel[i] = i;
+    for (int d = 0; d < ndirs && dirs[i] == NULL; d++) {
+      snprintf(path, sizeof path, "%s/runs/%s/run.json", in[d], c.points[i].id);
+      if (exists(path)) {
+        char *a = absolute(in[d]);
+        snprintf(path, sizeof path, "%s/runs/%s", a, c.points[i].id);
+        free(a);
+        dirs[i] = strdup(path);
+      }
+    }
+    if (dirs[i] != NULL) { /* out/runs/<id> leads to the run, so reports find its files */
+      char link[2 * PATH_MAX_LEN + 64];
+      snprintf(link, sizeof link, "%s/%s", runs_dir, c.points[i].id);
+      if (strcmp(link, dirs[i]) != 0) {
+        struct stat st;
+        if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode)) remove(link);
+        if (!exists(link) && symlink(dirs[i], link) != 0)
+          fprintf(stderr, "iosim: warning: cannot link %s (%s)\n", link, strerror(errno));
+      }
+    }
+  }
+  int nf = 0, nm = 0;
+  if (rc == 0) {
+    snprintf(path, sizeof path, "%s/sweep.json", out);
+    int w = write_json_atomic(path, first);
+    snprintf(path, sizeof path, "%s/campaign.json", out);
+    if (w == 0) w = write_json_atomic(path, c.campaign);
+    snprintf(path, sizeof path, "%s/runs.csv", out);
+    if (w != 0 || write_runs_csv(&c, sel, c.npoints, dirs, path, &nf, &nm) != 0) {
+      fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+      rc = 2;
+    } else {
+      printf("merge: %d points from %d directories: %d complete, %d failed, %d missing; wrote %s\n", c.npoints, ndirs,
+             c.npoints - nf - nm, nf, nm, path);
+      if (nm > 0)
+        fprintf(stderr,
+                "merge: %d points have no run yet (status missing in runs.csv): finish their shards and "
+                "merge again\n",
+                nm);
+      rc = nf + nm > 0 ? 1 : 0;
+    }
+  }
+  for (int i = 0; dirs != NULL && i < c.npoints; i++)
+    free(dirs[i]);
+  free(dirs);
+  free(sel);
+  close(lock);
+  free(out);
+  cJSON_Delete(first);
+  ios_campaign_free(&c);
+  return rc;
+}

@@ -1,0 +1,199 @@
+/* iosim — what the workload generators share, and `iosim generate` (see ios_gen.h). */
+#include "ios_args.h"
+#include "ios_fs.h"
+#include "ios_diag.h"
+#include "ios_gen.h"
+#include "ios_units.h"
+#include "ios_value.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void value_text(const cJSON *v, char *buf, size_t n) {
+  if (cJSON_IsNumber(v)) {
+    snprintf(buf, n, "%.17g", v->valuedouble);
+    return;
+  }
+  char *s = cJSON_PrintUnformatted(v);
+  snprintf(buf, n, "%s", s != NULL ? s : "?");
+  if (strlen(buf) > 40) strcpy(buf + 37, "...");
+  free(s);
+}
+
+int ios_gen_read_params(const cJSON *g, const ios_gen_ctx_t *c, const char *kind, const ios_gen_param_t *params, int n,
+                        const char *const *strings, double *val) {
+  char where[96], text[64], valid[512];
+  size_t len = (size_t)snprintf(valid, sizeof valid, "kind");
+  for (int k = 0; k < n && len < sizeof valid; k++)
+    len += (size_t)snprintf(valid + len, sizeof valid - len, ", %s", params[k].name);
+  for (int k = 0; strings != NULL && strings[k] != NULL && len < sizeof valid; k++)
+    len += (size_t)snprintf(valid + len, sizeof valid - len, ", %s", strings[k]);
+  if (!cJSON_IsObject(g)) {
+    char text[64];
+    ios_value_text(g, text, sizeof text);
+    ios_diag_set(c->file, c->obj, "is %s: give an object such as {\"kind\": \"%s\"}", text, kind);
+    return IOS_EINVAL;
+  }
+  const cJSON *item;
+  cJSON_ArrayForEach(item, g) {
+    int ok = strcmp(item->string, "kind") == 0;
+    for (int k = 0; k < n; k++)
+      ok |= strcmp(item->string, params[k].name) == 0;
+    for (int k = 0; strings != NULL && strings[k] != NULL; k++)
+      ok |= strcmp(item->string, strings[k]) == 0;
+    if (!ok) {
+      ios_diag_set(c->file, c->obj, "unknown field '%s'; valid: %s", item->string, valid);
+      return IOS_EINVAL;
+    }
+  }
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(g, "kind");
+  if (!cJSON_IsString(k) || strcmp(k->valuestring, kind) != 0) {
+    snprintf(where, sizeof where, "%s%skind", c->obj, c->sep);
+    ios_diag_set(c->file, where, "must be \"%s\"", kind);
+    return IOS_EINVAL;
+  }
+  for (int i = 0; i < n; i++) {
+    const ios_gen_param_t *p = &params[i];
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(g, p->name);
+    val[i] = p->def;
+    if (v == NULL) continue;
+    double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (isnan(x) || x < p->lo || x > p->hi || (p->lo_open && x == p->lo) || (p->integer && x != floor(x))) {
+      snprintf(where, sizeof where, "%s%s%s", c->obj, c->sep, p->name);
+      value_text(v, text, sizeof text);
+      ios_diag_set(c->file, where, "is %s: give %s in %c%g, %g] — %s", text, p->integer ? "an integer" : "a number",
+                   p->lo_open ? '(' : '[', p->lo, p->hi, p->meaning);
+      return IOS_EINVAL;
+    }
+    val[i] = x;
+  }
+  return IOS_OK;
+}
+
+/* 1 − u is in (0, 1], so the logarithm is finite. */
+double ios_gen_normal(ios_rng_t *rng) {
+  double u = 1.0 - ios_rng_uniform(rng), v = ios_rng_uniform(rng);
+  return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+void ios_gen_num(char *buf, size_t n, double x) {
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
+int ios_gen_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int ios_gen_append(ios_workload_t *dst, ios_workload_t *src) {
+  if (dst->napps == 0) {
+    free(dst->apps);
+    *dst = *src;
+    return IOS_OK;
+  }
+  size_t room = 1; /* the next power of two >= the new count: ios_workload_add's invariant */
+  while (room < (size_t)dst->napps + (size_t)src->napps)
+    room *= 2;
+  ios_app_t *apps = realloc(dst->apps, sizeof *apps * room);
+  if (apps == NULL) return IOS_ENOMEM;
+  memcpy(apps + dst->napps, src->apps, sizeof *apps * (size_t)src->napps);
+  dst->apps = apps;
+  dst->napps += src->napps;
+  free(src->apps);
+  return IOS_OK;
+}
+
+/* ---------------------------------------------------------------- writers */
+
+/* The sample format: bandwidth = b(first point), age = −τ (released before the start), progress, agePhase 0 (a first
+ * I/O phase is posted at the start), wIter = ω_i or 0, W|C = whether the first phase is work or I/O. */
+static int write_sample(FILE *f, const ios_workload_t *w, const double *omega) {
+  char a[40], b[40], age[40], prog[40];
+  for (int j = 0; j < w->napps; j++) {
+    const ios_app_t *app = &w->apps[j];
+    ios_gen_num(a, sizeof a, app->profile.bw[0]);
+    ios_gen_num(b, sizeof b, omega != NULL ? omega[j] : 0);
+    ios_gen_num(age, sizeof age, app->release < 0 ? -app->release : 0);
+    ios_gen_num(prog, sizeof prog, app->progress0);
+    if (fprintf(f, "%s %s %s %s 0 %d %s %c", app->name, a, age, prog, app->nphases, b,
+                app->nphases > 0 && app->phases[0].is_io ? 'C' : 'W') < 0)
+      return IOS_EIO;
+    for (int i = 0; i < app->nphases; i++) {
+      ios_gen_num(a, sizeof a, app->phases[i].value);
+      if (fprintf(f, " %s", a) < 0) return IOS_EIO;
+    }
+    if (fputc('\n', f) == EOF) return IOS_EIO;
+  }
+  return IOS_OK;
+}
+
+static int write_json(FILE *f, const ios_workload_t *w) {
+  char a[40], r[40];
+  if (fputs("[\n", f) == EOF) return IOS_EIO;
+  for (int j = 0; j < w->napps; j++) {
+    const ios_app_t *app = &w->apps[j];
+    ios_gen_num(r, sizeof r, app->release);
+    if (fprintf(f, "  {\"name\": \"%s\", \"nodes\": %d, \"release\": %s, \"profile\": {", app->name, app->nodes, r) < 0)
+      return IOS_EIO;
+    for (int k = 0; k < app->profile.npoints; k++) {
+      ios_gen_num(a, sizeof a, app->profile.bw[k]);
+      if (fprintf(f, "%s\"%d\": %s", k ? ", " : "", app->profile.n[k], a) < 0) return IOS_EIO;
+    }
+    if (fputs("}, \"phases\": [", f) == EOF) return IOS_EIO;
+    for (int i = 0; i < app->nphases; i++) {
+      ios_gen_num(a, sizeof a, app->phases[i].value);
+      if (fprintf(f, "%s{\"%s\": %s}", i ? ", " : "", app->phases[i].is_io ? "io" : "work", a) < 0) return IOS_EIO;
+    }
+    if (fputs(j + 1 < w->napps ? "]},\n" : "]}\n", f) == EOF) return IOS_EIO;
+  }
+  return fputs("]\n", f) == EOF ? IOS_EIO : IOS_OK;
+}
+
+typedef struct {
+  const ios_workload_t *w;
+  const double *omega;
+  int json;
+} output_t;
+
+static int write_instance(FILE *f, void *ctx) {
+  const output_t *o = ctx;
+  return o->json ? write_json(f, o->w) : write_sample(f, o->w, o->omega);
+}
+
+int ios_gen_write(const char *path, const ios_workload_t *w, const double *omega) {
+  size_t plen = path != NULL ? strlen(path) : 0;
+  output_t out = {w, omega, plen > 5 && strcmp(path + plen - 5, ".json") == 0};
+  return ios_fs_write_atomic(path, write_instance, &out);
+}
+
+/* ---------------------------------------------------------------- the kind table */
+
+extern const ios_gen_kind_t ios_gen_rr9549, ios_gen_rr9502, ios_gen_apex, ios_gen_kernels, ios_gen_ior;
+const ios_gen_kind_t *const ios_gen_kinds[] = {&ios_gen_rr9549,  &ios_gen_rr9502, &ios_gen_apex,
+                                               &ios_gen_kernels, &ios_gen_ior,    NULL};
+
+const ios_gen_kind_t *ios_gen_find(const char *name) {
+  for (int k = 0; name != NULL && ios_gen_kinds[k] != NULL; k++)
+    if (strcmp(ios_gen_kinds[k]->kind, name) == 0) return ios_gen_kinds[k];
+  return NULL;
+}
+
+int ios_gen_workload(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w) {
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(g, "kind");
+  const ios_gen_kind_t *kind = ios_gen_find(cJSON_IsString(k) ? k->valuestring : NULL);
+  if (kind != NULL) return kind->scenario(g, file, p, seed, w);
+  char names[256] = "", text[64];
+  size_t len = 0;
+  for (int i = 0; ios_gen_kinds[i] != NULL && len < sizeof names; i++)
+    len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", ios_gen_kinds[i]->kind);
+  ios_value_text(k, text, sizeof text);
+  ios_diag_set(file, "workload.generator.kind", "is %s: give one of %s (docs/scenario.md)", k ? text : "missing",
+               names);
+  return IOS_EINVAL;
+}

@@ -1,0 +1,225 @@
+/* iosim — the RR-9502 §6.2.1-6.2.2 synthetic workload generator and `iosim generate` (see ios_gen_rr9502.h). */
+#include "ios_gen_rr9502.h"
+#include "ios_diag.h"
+#include "ios_gen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STREAM_PARAMS 9502 /* ω_i, w^(0)_i and u_i of every application, in application order */
+#define STREAM_NOISE 9503  /* γ_io, γ_cpu of every iteration, in application then iteration order */
+#define MAX_ITERATIONS 1000000.0
+#define MAX_PHASES 50000000.0
+#define NMEDIUM 20
+
+enum { P_COUNT, P_NSMALL, P_SIGMA, P_NOISE, P_PRESSURE, P_HORIZON, NPARAMS };
+
+static const ios_gen_param_t params[NPARAMS] = {
+    {"count", 60, 20, 10000, 0, 1,
+     "m, the number of applications: n_small small, 20 medium, the rest big (RR-9502: 60)"},
+    {"n_small", 20, 0, 9980, 0, 1, "the number of small applications, μ = 1,000 s (RR-9502 §6.2.2: 20)"},
+    {"sigma", 0.5, 0, 100, 0, 0, "σ, the standard deviation of ω_i relative to μ_i: σ' = μσ (RR-9502 §6.2.2: 0.5)"},
+    {"noise", 0.5, 0, 1, 0, 0, "ν, the per-iteration noise: γ ~ U[−ν, ν] (RR-9502 §6.2.2: 0.5)"},
+    {"pressure", 0.5, 0, 100, 1, 0, "W^GOAL, the aimed I/O pressure of Eq. 11 (RR-9502 §6.2.2: 0.2 to 1.1)"},
+    {"horizon_s", 2e6, 0, 1e8, 1, 0, "h in s, about the dedicated length of every application (RR-9502: 2e6)"},
+};
+
+typedef ios_gen_ctx_t ctx_t;
+
+/* Checks `g` (kind, names, types, ranges) and fills val[NPARAMS]. */
+static int read_params(const cJSON *g, const ctx_t *c, double *val) {
+  char where[96];
+  int rc = ios_gen_read_params(g, c, "rr9502", params, NPARAMS, NULL, val);
+  if (rc == IOS_OK && val[P_NSMALL] + NMEDIUM > val[P_COUNT]) {
+    snprintf(where, sizeof where, "%s%sn_small", c->obj, c->sep);
+    ios_diag_set(c->file, where,
+                 "is %g but count is %g: the 20 medium applications of RR-9502 §6.2.2 need count >= n_small + 20; "
+                 "lower n_small or raise count",
+                 val[P_NSMALL], val[P_COUNT]);
+    rc = IOS_EINVAL;
+  }
+  return rc;
+}
+
+static const char *class_name(int i, int nsmall) {
+  return i < nsmall ? "small" : i < nsmall + NMEDIUM ? "medium" : "big";
+}
+
+/* Generates into `out` with bandwidth B; hands ω_i [count] over to *omega_out when not NULL (the caller frees). */
+static int generate(const double *val, const ctx_t *c, double B, uint64_t seed, ios_workload_t *out,
+                    double **omega_out) {
+  int m = (int)val[P_COUNT], nsmall = (int)val[P_NSMALL];
+  double sigma = val[P_SIGMA], nu = val[P_NOISE], goal = val[P_PRESSURE], h = val[P_HORIZON];
+  double *omega = malloc(sizeof *omega * (size_t)m), *w0 = malloc(sizeof *w0 * (size_t)m);
+  double *u = malloc(sizeof *u * (size_t)m);
+  long *niter = malloc(sizeof *niter * (size_t)m);
+  char where[96];
+  int rc = omega && w0 && u && niter ? IOS_OK : IOS_ENOMEM;
+  ios_rng_t rng;
+  ios_rng_seed(&rng, seed, STREAM_PARAMS);
+  double sum_u = 0, phases = 0;
+  for (int i = 0; rc == IOS_OK && i < m; i++) {
+    double mu = i < nsmall ? 1e3 : i < nsmall + NMEDIUM ? 1e4 : 1e5, x = mu;
+    /* N(μ, μσ) truncated to x >= h/10^6 (> 0) by rejection; h <= 1e8 keeps the bound <= μ/10: few redraws */
+    for (int tries = 0; sigma > 0; tries++) {
+      x = mu + mu * sigma * ios_gen_normal(&rng);
+      if (x > 0 && ceil(h / x) <= MAX_ITERATIONS) break;
+      if (tries == 10000) {
+        rc = IOS_EINTERNAL;
+        break;
+      }
+    }
+    omega[i] = x;
+    w0[i] = ios_rng_uniform(&rng) * x;
+    u[i] = ios_rng_uniform(&rng);
+    sum_u += u[i];
+    niter[i] = (long)ceil(h / x);
+    phases += 2.0 * (double)niter[i] + 1;
+  }
+  if (rc == IOS_OK && phases > MAX_PHASES) {
+    snprintf(where, sizeof where, "%s%shorizon_s", c->obj, c->sep);
+    ios_diag_set(c->file, where,
+                 "with count %d the instance would have %.0f phases (more than %.0f): lower horizon_s or count", m,
+                 phases, MAX_PHASES);
+    rc = IOS_EINVAL;
+  }
+  for (int i = 0; rc == IOS_OK && i < m; i++)
+    if (u[i] * goal / sum_u > 1) {
+      snprintf(where, sizeof where, "%s%spressure", c->obj, c->sep);
+      ios_diag_set(c->file, where,
+                   "is %g: application %d (of %d) would spend a fraction φ = u·W/Σu = %g > 1 of its time in I/O; "
+                   "lower pressure or raise count",
+                   goal, i, m, u[i] * goal / sum_u);
+      rc = IOS_EINVAL;
+    }
+  ios_workload_t w = {0, NULL};
+  ios_rng_seed(&rng, seed, STREAM_NOISE);
+  int index[3] = {0, 0, 0};
+  for (int i = 0; rc == IOS_OK && i < m; i++) {
+    ios_app_t *a = ios_workload_add(&w);
+    const char *cls = class_name(i, nsmall);
+    int k = cls[0] == 's' ? 0 : cls[0] == 'm' ? 1 : 2;
+    char name[32];
+    snprintf(name, sizeof name, "%s-%d", cls, index[k]++);
+    if (a == NULL || (a->name = strdup(name)) == NULL ||
+        (a->phases = malloc(sizeof *a->phases * (size_t)(2 * niter[i] + 1))) == NULL) {
+      rc = IOS_ENOMEM;
+      break;
+    }
+    a->profile.npoints = 1;
+    a->profile.n[0] = 1;
+    a->profile.bw[0] = B;
+    a->has_profile = 1;
+    double phi = u[i] * goal / sum_u, t_io = phi * omega[i], t_cpu = (1 - phi) * omega[i];
+    a->phases[0] = (ios_phase_t){w0[i], 0};
+    for (long j = 0; j < niter[i]; j++) {
+      double g_io = nu * (2 * ios_rng_uniform(&rng) - 1), g_cpu = nu * (2 * ios_rng_uniform(&rng) - 1);
+      a->phases[2 * j + 1] = (ios_phase_t){((1 + g_io) * t_io) * B, 1};
+      a->phases[2 * j + 2] = (ios_phase_t){(1 + g_cpu) * t_cpu, 0};
+    }
+    a->nphases = (int)(2 * niter[i] + 1);
+  }
+  if (rc == IOS_EINTERNAL) ios_diag_set(c->file, c->obj, "could not draw an iteration length ω (internal error)");
+  if (rc == IOS_OK && omega_out != NULL) {
+    *omega_out = omega;
+    omega = NULL;
+  }
+  free(omega);
+  free(w0);
+  free(u);
+  free(niter);
+  if (rc != IOS_OK) {
+    ios_workload_free(&w);
+    return rc;
+  }
+  *out = w;
+  return IOS_OK;
+}
+
+int ios_rr9502_generate(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w) {
+  ctx_t c = {file, "workload.generator", "."};
+  double val[NPARAMS], B = 0;
+  if (!cJSON_IsObject(g)) {
+    ios_diag_set(file, c.obj, "must be an object such as {\"kind\": \"rr9502\", \"pressure\": 0.8}");
+    return IOS_EINVAL;
+  }
+  int rc = read_params(g, &c, val);
+  if (rc != IOS_OK) return rc;
+  for (int i = 0; i < p->nres; i++)
+    B += p->res[i].capacity;
+  if (!(B > 0) || !isfinite(B)) {
+    ios_diag_set(file, c.obj, "the platform's pool has no capacity (B = %g): the generator sets b_i = B", B);
+    return IOS_EINVAL;
+  }
+  ios_workload_t gen;
+  if ((rc = generate(val, &c, B, seed, &gen, NULL)) != IOS_OK) return rc;
+  if ((rc = ios_gen_append(w, &gen)) != IOS_OK) ios_workload_free(&gen);
+  return rc;
+}
+
+double ios_rr9502_pressure(const ios_workload_t *w, double B, double *t_end) {
+  if (w->napps == 0 || !(B > 0)) return NAN;
+  double end = INFINITY, volume = 0;
+  for (int j = 0; j < w->napps; j++) {
+    double work, vol;
+    ios_app_totals(&w->apps[j], &work, &vol);
+    if (work + vol / B < end) end = work + vol / B;
+  }
+  for (int j = 0; j < w->napps; j++) {
+    const ios_app_t *a = &w->apps[j];
+    double t = 0;
+    for (int i = 0; i < a->nphases && t < end; i++) {
+      const ios_phase_t *ph = &a->phases[i];
+      double d = ph->is_io ? ph->value / B : ph->value;
+      if (ph->is_io) volume += t + d <= end ? ph->value : (end - t) * B;
+      t += d;
+    }
+  }
+  if (t_end != NULL) *t_end = end;
+  return end > 0 ? volume / (B * end) : NAN;
+}
+
+/* ---------------------------------------------------------------- iosim generate rr9502 */
+
+static int cli_build(const cJSON *g, const ctx_t *c, double B, uint64_t seed, ios_workload_t *w, double **omega,
+                     char *summary, size_t n) {
+  double val[NPARAMS];
+  int rc = read_params(g, c, val);
+  if (rc == IOS_OK) rc = generate(val, c, B, seed, w, omega);
+  if (rc != IOS_OK) return rc;
+  double t_end, W = ios_rr9502_pressure(w, B, &t_end);
+  long phases = 0;
+  for (int j = 0; j < w->napps; j++)
+    phases += w->apps[j].nphases;
+  int nsmall = (int)val[P_NSMALL];
+  snprintf(summary, n,
+           "%d applications (%d small, %d medium, %d big), %ld phases, seed %llu; I/O pressure W = %.4f (Eq. 11, "
+           "dedicated mode, window [0, %.6g] s)",
+           w->napps, nsmall, NMEDIUM, w->napps - nsmall - NMEDIUM, phases, (unsigned long long)seed, W, t_end);
+  return IOS_OK;
+}
+
+const ios_gen_kind_t ios_gen_rr9502 = {
+    .kind = "rr9502",
+    .summary = "RR-9502 §6.2.1 synthetic workload: small, medium and big periodic applications at an I/O pressure W",
+    .scenario = ios_rr9502_generate,
+    .example = "pressure=0.8",
+    .build = cli_build,
+    .help = "usage: iosim generate rr9502 [--set param=value]... [--seed N] [--unit B] [-o FILE]\n"
+            "Writes a synthetic workload of RR-9502 §6.2.1-6.2.2 (Benoit et al.): count applications released at 0,\n"
+            "each able to saturate the bandwidth B; n_small small (mean iteration 1,000 s), 20 medium (10,000 s), the\n"
+            "rest big (100,000 s). Parameters (defaults: the paper's):\n"
+            "  count=60  n_small=20  sigma=0.5  noise=0.5  pressure=0.5  horizon_s=2e6\n"
+            "  --seed N   random seed (default 1); the scenario's \"seed\" when the generator runs inside a scenario\n"
+            "             (workload.generator {\"kind\": \"rr9502\", ...}), which then gives the same instance\n"
+            "  --unit B   the bandwidth B in bytes/s, a number or \"20GB/s\" (default 1: bandwidths and volumes in\n"
+            "             units of B, as the RR-9502 reference simulator's instances)\n"
+            "  -o FILE    FILE.json: an iosim JSON workload (array of applications, bytes and bytes/s); other names:\n"
+            "             the reference simulator's sample format (name bandwidth age progress agePhase nphases wIter\n"
+            "             W x_1 .. x_n, wIter = ω_i), which iosim reads as workload.file with bandwidth_unit \"pool\"\n"
+            "             (default B = 1); without -o or with -o -: the sample format on standard output.\n"
+            "A summary (applications, phases, the I/O pressure W of Eq. 11 in dedicated mode) goes to standard error.\n"
+            "See docs/scenario.md.\n",
+};

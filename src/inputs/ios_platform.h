@@ -1,0 +1,74 @@
+/* iosim — the platform as iosim sees it: compute nodes, the pool of I/O resources (I/O nodes, else OSTs, else the
+ * PFS) with their capacities, the PFS for direct access, and the controller host. Roles come from host properties
+ * (<prop id="role" value="compute|ionode|oss|ost|pfs|controller"/>); a resource's capacity is the bandwidth of the
+ * link named by its "link" property; a compute node's NIC bandwidth b by its "nic_bw" property (platforms/README). */
+#ifndef IOS_PLATFORM_H
+#define IOS_PLATFORM_H
+
+#include "ios_storage.h"
+
+#include <simgrid/forward.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One I/O resource. */
+typedef struct {
+  char *name;      /**< host name (owned) */
+  char *link;      /**< link standing for its bandwidth (owned) */
+  double capacity; /**< bytes/s */
+  sg_host_t host;
+} ios_resource_t;
+
+/** The smallest bandwidth (bytes/s) a platform or `iosim platform` accepts: below it, simulated times of real
+ * volumes overflow to infinity (a 1e-300 B/s link gave NaN metrics and exit 0). */
+#define IOS_MIN_BANDWIDTH 1e-3
+
+/** The loaded platform. */
+typedef struct {
+  int ncompute;          /**< Q^cpu: compute nodes */
+  sg_host_t *compute;    /**< [ncompute], natural name order (c2 before c10) (owned array) */
+  double nic_bw;         /**< b: bytes/s per compute node (RR-9502 Eq. 1) */
+  int nres;              /**< N: resources in the pool */
+  ios_resource_t *res;   /**< [nres], natural name order (owned) */
+  const char *pool_role; /**< "ionode", "ost" or "pfs" */
+  int has_pfs;           /**< whether a separate PFS host exists for direct access (n = 0) */
+  ios_resource_t pfs;    /**< that PFS (valid when has_pfs) */
+  sg_host_t controller;
+  int noss;     /**< hosts with role oss (object storage servers in front of the OSTs) */
+  int nrouters; /**< LNET-like routers between compute and storage: links rtr0..rtr{R-1} (platforms/README.md) */
+} ios_platform_t;
+
+/** Loads and validates a platform file (simgrid_init must have been called; sets CM02 with no cross-traffic
+ * first). Nothing in the file can abort SimGrid in this process: the file is first loaded and checked in a forked
+ * child (roles; every compute host's nic_bw, all equal and >= IOS_MIN_BANDWIDTH; every link's latency in [0, 1e6] s and
+ * bandwidth of a resource >= IOS_MIN_BANDWIDTH; host speeds >= 0; the route from every compute host to every resource
+ * and the PFS crossing the resource's link: from evenly spaced compute hosts only when compute hosts x hosts exceeds
+ * 2e6, SimGrid's route queries then costing seconds), and a SimGrid abort there becomes an error naming what it was
+ * checking. The file must be a regular file (not a directory or a FIFO).
+ * @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the host or link, the value and the
+ * fix; IOS_EINTERNAL when the check cannot fork. */
+int ios_platform_load(const char *file, ios_platform_t *out);
+
+/** The storage tier of a platform whose I/O resources are disks (role "disk"; StorAlloc §4.3): one storage node per
+ * role=storage host named by the disks' "node" property (its network bandwidth = the bandwidth of the link named by
+ * its "link" property, unlimited without one), one disk per role=disk host (capacity = its "capacity" property in
+ * bytes, write bandwidth = its resource link, read bandwidth = its "read_bw" property, default the write one).
+ * Nodes are numbered in order of their first disk, disks node by node.
+ * @param out an empty storage platform, filled (owned by the caller: ios_storage_free)
+ * @param res_of_disk [p->nres] out: the platform resource index (p->res) of each storage disk
+ * @return IOS_OK, IOS_EINVAL with ios_diag_message() naming the file, the host and the fix (no disk pool, a disk
+ * without a storage node, a missing or bad capacity), or IOS_ENOMEM. */
+int ios_platform_storage(const char *file, const ios_platform_t *p, ios_storage_t *out, int *res_of_disk);
+
+/** Frees what the platform description owns (not the SimGrid engine). */
+void ios_platform_free(ios_platform_t *p);
+
+/** The SimGrid configuration iosim sets, as "name:value" strings (NULL-terminated), recorded in results.json. */
+extern const char *const ios_simgrid_config[];
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,553 @@
+/* iosim — platform loading and validation (see ios_platform.h). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS */
+#include "ios_platform.h"
+#include "ios_diag.h"
+#include "ios_sg_platform.h"
+#include "ios_units.h"
+#include "ios_policy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *const ios_simgrid_config[] = {"network/model:CM02", "network/crosstraffic:0", NULL};
+
+static const char *const roles[] = {"compute", "ionode", "oss", "ost", "pfs", "controller", "storage", "disk", NULL};
+
+/* Natural order: "c2" < "c10". */
+static int natural_cmp(const void *pa, const void *pb) {
+  const char *a = sg_host_get_name(*(const sg_host_t *)pa), *b = sg_host_get_name(*(const sg_host_t *)pb);
+  while (*a && *b) {
+    if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+      char *ea, *eb;
+      unsigned long na = strtoul(a, &ea, 10), nb = strtoul(b, &eb, 10);
+      if (na != nb) return na < nb ? -1 : 1;
+      a = ea;
+      b = eb;
+    } else {
+      if (*a != *b) return (unsigned char)*a - (unsigned char)*b;
+      a++;
+      b++;
+    }
+  }
+  return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* A link's bandwidth (bytes/s) for `host`'s property `prop`, or an error naming the host, the link, its value and
+ * the fix. */
+static int link_capacity(const char *file, const char *host, const char *prop, const char *link, double *bw) {
+  double v = ios_sg_link_bandwidth(link); /* -1 when no link has that name */
+  int found = v != -1.0;
+  if (!found) { /* a link whose bandwidth is -1 B/s also gives -1 */
+    size_t n = sg_link_count();
+    sg_link_t *all = sg_link_list();
+    for (size_t i = 0; all != NULL && i < n && !found; i++)
+      found = strcmp(sg_link_get_name(all[i]), link) == 0;
+    free(all);
+  }
+  if (!found) {
+    ios_diag_set(file, host,
+                 "its \"%s\" property names '%s', which is not a link of the platform: name an existing <link id=...>",
+                 prop, link);
+    return IOS_EINVAL;
+  }
+  if (!(v >= IOS_MIN_BANDWIDTH) || !isfinite(v)) { /* below, simulated times overflow to infinity */
+    ios_diag_set(file, host,
+                 "its \"%s\" property names link '%s', whose bandwidth is %g B/s: give <link id=\"%s\" "
+                 "bandwidth=...> a finite bandwidth of at least 0.001 B/s (e.g. \"1.25GBps\")",
+                 prop, link, v, link);
+    return IOS_EINVAL;
+  }
+  *bw = v;
+  return IOS_OK;
+}
+
+static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
+  const char *name = sg_host_get_name(h);
+  const char *link = sg_host_get_property_value(h, "link");
+  if (link == NULL) {
+    ios_diag_set(file, name,
+                 "I/O resource without a capacity: add <prop id=\"link\" value=\"LINK\"/> naming the link that "
+                 "carries its bandwidth");
+    return IOS_EINVAL;
+  }
+  if (strchr(name, ';') != NULL) { /* apps.csv and allocations.csv list resources separated by ';' */
+    ios_diag_set(file, name, "I/O resource name with a ';' (outputs list resources separated by ';'): rename the host");
+    return IOS_EINVAL;
+  }
+  double bw;
+  int rc = link_capacity(file, name, "link", link, &bw);
+  if (rc != IOS_OK) return rc;
+  r->name = strdup(name);
+  r->link = strdup(link);
+  r->capacity = bw;
+  r->host = h;
+  return r->name && r->link ? IOS_OK : IOS_ENOMEM;
+}
+
+/* Every compute host's NIC bandwidth: present, a positive finite bandwidth, the same on all (iosim models one b). */
+static int check_nics(const char *file, ios_platform_t *p) {
+  for (int i = 0; i < p->ncompute; i++) {
+    const char *name = sg_host_get_name(p->compute[i]);
+    const char *nic = sg_host_get_property_value(p->compute[i], "nic_bw");
+    double bw = NAN;
+    if (nic == NULL || ios_parse_bandwidth(nic, &bw) != IOS_OK || !(bw >= IOS_MIN_BANDWIDTH) || !isfinite(bw)) {
+      ios_diag_set(file, name,
+                   "compute host with %s%s%s NIC bandwidth: give it <prop id=\"nic_bw\" value=\"1.2GiBps\"/> (a "
+                   "finite bandwidth of at least 0.001 B/s, in bytes/s or with a unit)",
+                   nic ? "the invalid \"nic_bw\" value '" : "no", nic ? nic : "", nic ? "' as" : "");
+      return IOS_EINVAL;
+    }
+    if (i == 0) {
+      p->nic_bw = bw;
+    } else if (bw != p->nic_bw) {
+      ios_diag_set(file, name,
+                   "nic_bw '%s' (%.17g B/s) differs from %s's (%.17g B/s): iosim models one NIC bandwidth b for every "
+                   "compute node; give all compute hosts the same nic_bw",
+                   nic, bw, sg_host_get_name(p->compute[0]), p->nic_bw);
+      return IOS_EINVAL;
+    }
+  }
+  return IOS_OK;
+}
+
+/* Every link's latency in [0, 1e6] s (above 11 days is a unit mistake: results came out at 1e302 s) and every host's
+ * speed >= 0 (SimGrid accepts negative values). */
+static int check_links_and_speeds(const char *file) {
+  size_t n = sg_link_count();
+  sg_link_t *links = sg_link_list();
+  int rc = IOS_OK;
+  for (size_t i = 0; links != NULL && i < n && rc == IOS_OK; i++) {
+    double lat = sg_link_get_latency(links[i]);
+    if (!(lat >= 0 && lat <= 1e6)) {
+      ios_diag_set(file, sg_link_get_name(links[i]),
+                   "link latency %g s: give <link id=\"%s\" latency=...> a latency from 0 to 1e6 s (e.g. \"0\" or "
+                   "\"1us\")",
+                   lat, sg_link_get_name(links[i]));
+      rc = IOS_EINVAL;
+    }
+  }
+  free(links);
+  size_t nh = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  for (size_t i = 0; hosts != NULL && i < nh && rc == IOS_OK; i++) {
+    double speed = sg_host_get_speed(hosts[i]);
+    if (!(speed >= 0) || !isfinite(speed)) {
+      ios_diag_set(file, sg_host_get_name(hosts[i]),
+                   "host speed %g flop/s: give <host id=\"%s\" speed=...> a finite speed >= 0 (e.g. \"1Gf\")", speed,
+                   sg_host_get_name(hosts[i]));
+      rc = IOS_EINVAL;
+    }
+  }
+  free(hosts);
+  return rc;
+}
+
+/* Roles, NIC bandwidths and resources of the loaded platform (no route checked). */
+static int build(const char *file, ios_platform_t *out) {
+  int rc0 = check_links_and_speeds(file);
+  if (rc0 != IOS_OK) return rc0;
+  size_t nhosts = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  qsort(hosts, nhosts, sizeof *hosts, natural_cmp);
+  ios_platform_t p;
+  memset(&p, 0, sizeof p);
+  p.compute = malloc(sizeof *p.compute * (nhosts + 1));
+  sg_host_t *pool[4] = {malloc(sizeof(sg_host_t) * (nhosts + 1)), malloc(sizeof(sg_host_t) * (nhosts + 1)),
+                        malloc(sizeof(sg_host_t) * (nhosts + 1)), malloc(sizeof(sg_host_t) * (nhosts + 1))};
+  int npool[4] = {0, 0, 0, 0}; /* ionode, ost, disk, pfs */
+  int rc = (p.compute && pool[0] && pool[1] && pool[2] && pool[3]) ? IOS_OK : IOS_ENOMEM;
+  for (size_t i = 0; rc == IOS_OK && i < nhosts; i++) {
+    const char *name = sg_host_get_name(hosts[i]);
+    const char *role = sg_host_get_property_value(hosts[i], "role");
+    int known = 0;
+    for (int r = 0; role != NULL && roles[r] != NULL; r++)
+      known |= strcmp(role, roles[r]) == 0;
+    if (!known) {
+      ios_diag_set(file, name,
+                   role ? "unknown role '%s': use one of compute, ionode, oss, ost, pfs, controller, storage, disk"
+                        : "host without a role%s: add <prop id=\"role\" "
+                          "value=\"compute|ionode|oss|ost|pfs|controller|storage|disk\"/>",
+                   role ? role : "");
+      rc = IOS_EINVAL;
+    } else if (strcmp(role, "compute") == 0) {
+      p.compute[p.ncompute++] = hosts[i];
+    } else if (strcmp(role, "controller") == 0) {
+      if (p.controller != NULL) {
+        ios_diag_set(file, name, "a second controller host (the first is %s): keep exactly one role=controller host",
+                     sg_host_get_name(p.controller));
+        rc = IOS_EINVAL;
+      }
+      p.controller = hosts[i];
+    } else if (strcmp(role, "ionode") == 0) {
+      pool[0][npool[0]++] = hosts[i];
+    } else if (strcmp(role, "ost") == 0) {
+      pool[1][npool[1]++] = hosts[i];
+    } else if (strcmp(role, "disk") == 0) {
+      pool[2][npool[2]++] = hosts[i];
+    } else if (strcmp(role, "pfs") == 0) {
+      pool[3][npool[3]++] = hosts[i];
+    } else if (strcmp(role, "oss") == 0) {
+      p.noss++;
+    }
+  }
+  free(hosts);
+  if (rc == IOS_OK && p.ncompute == 0) {
+    ios_diag_set(file, "roles", "no compute host: give compute nodes <prop id=\"role\" value=\"compute\"/>");
+    rc = IOS_EINVAL;
+  }
+  if (rc == IOS_OK && p.controller == NULL) {
+    ios_diag_set(file, "roles", "no controller host: add a host with <prop id=\"role\" value=\"controller\"/>");
+    rc = IOS_EINVAL;
+  }
+  if (rc == IOS_OK && npool[0] + npool[1] + npool[2] + npool[3] == 0) {
+    ios_diag_set(file, "roles",
+                 "no I/O resource: give I/O nodes, OSTs, disks or the PFS the role ionode, ost, disk or pfs");
+    rc = IOS_EINVAL;
+  }
+  if (rc == IOS_OK && npool[3] > 1) {
+    ios_diag_set(file, sg_host_get_name(pool[3][1]), "a second PFS host: keep exactly one role=pfs host");
+    rc = IOS_EINVAL;
+  }
+  if (rc == IOS_OK) rc = check_nics(file, &p);
+  int which = npool[0] > 0 ? 0 : (npool[1] > 0 ? 1 : (npool[2] > 0 ? 2 : 3));
+  if (rc == IOS_OK) {
+    static const char *const names[] = {"ionode", "ost", "disk", "pfs"};
+    p.pool_role = names[which];
+    p.nres = npool[which];
+    p.res = calloc((size_t)p.nres, sizeof *p.res);
+    rc = p.res ? IOS_OK : IOS_ENOMEM;
+    for (int i = 0; rc == IOS_OK && i < p.nres; i++)
+      rc = resource_init(file, pool[which][i], &p.res[i]);
+  }
+  if (rc == IOS_OK && which != 3 && npool[3] == 1) {
+    p.has_pfs = 1;
+    rc = resource_init(file, pool[3][0], &p.pfs);
+  }
+  for (int k = 0; k < 4; k++)
+    free(pool[k]);
+  /* routers (platforms/README.md): links rtr0..rtr{R-1}, as `iosim platform` writes them */
+  char name[32];
+  for (p.nrouters = 0;; p.nrouters++) {
+    snprintf(name, sizeof name, "rtr%d", p.nrouters);
+    if (ios_sg_link_bandwidth(name) < 0) break;
+  }
+  if (rc != IOS_OK) {
+    ios_platform_free(&p);
+    return rc;
+  }
+  *out = p;
+  return IOS_OK;
+}
+
+/* ---------------------------------------------------------------- validation in a child process
+ * SimGrid aborts (xbt_die) on some bad platforms: a duplicate id, an unknown routing= model, a route that a Full or
+ * Floyd zone does not declare. So the whole platform is first loaded and checked in a forked child (the same
+ * loading, every compute host's properties, and the route from every compute host to every resource and the PFS,
+ * which is what the engine's transfers use); the child reports through shared memory, including how far it got
+ * when SimGrid killed it, and its standard error (SimGrid's message) goes to an unlinked temporary file. */
+
+#define ROUTE_BUDGET 2e6
+
+typedef struct {
+  int stage; /* 0 loading, 1 checking hosts, 2 routes, 3 done */
+  int from;  /* compute host index of the route being checked */
+  int to;    /* resource index (nres: the PFS) */
+  int rc;
+  char from_name[256], to_name[256], msg[3072];
+} probe_t;
+
+static void probe_set(probe_t *pr, int rc, const char *msg) {
+  pr->rc = rc;
+  snprintf(pr->msg, sizeof pr->msg, "%s", msg);
+}
+
+static void copy_name(char *dst, size_t n, const char *src) {
+  snprintf(dst, n, "%s", src);
+}
+
+/* The route from compute host c to resource r crosses r's link. */
+static int probe_route(const char *file, probe_t *pr, sg_host_t c, const ios_resource_t *r) {
+  copy_name(pr->from_name, sizeof pr->from_name, sg_host_get_name(c));
+  copy_name(pr->to_name, sizeof pr->to_name, r->name);
+  int has = ios_sg_route_has_link(c, r->host, r->link);
+  if (has == 1) return IOS_OK;
+  if (has == 0)
+    ios_diag_set(file, r->name,
+                 "the route from compute host %s does not cross its link '%s': fix the <route> or the \"link\" "
+                 "property",
+                 sg_host_get_name(c), r->link);
+  else
+    ios_diag_set(file, r->name,
+                 "unreachable from compute host %s: add a <route> (or link_ctn chain) from %s to it (every compute "
+                 "host must reach every I/O resource and the PFS)",
+                 sg_host_get_name(c), sg_host_get_name(c));
+  return IOS_EINVAL;
+}
+
+static void probe_child(const char *file, probe_t *pr) {
+  for (int i = 0; ios_simgrid_config[i] != NULL; i++)
+    ios_sg_set_config(ios_simgrid_config[i]);
+  char err[1024];
+  if (ios_sg_load_platform(file, err, sizeof err) != 0) {
+    ios_diag_set(file, NULL, "SimGrid cannot load this platform: %s", err);
+    probe_set(pr, IOS_EINVAL, ios_diag_message());
+    return;
+  }
+  pr->stage = 1;
+  ios_platform_t p;
+  int rc = build(file, &p);
+  if (rc != IOS_OK) {
+    probe_set(pr, rc, ios_diag_message());
+    return;
+  }
+  pr->stage = 2;
+  /* From every compute host to every resource and the PFS. SimGrid's first route query from a host of a Dijkstra zone
+   * costs about 1.5 us per host of the zone (8,894 compute hosts, 9,000 hosts: 50 s), so beyond ROUTE_BUDGET
+   * (compute hosts x hosts) the routes are checked from evenly spaced compute hosts (the first and the last
+   * included) only. */
+  double hosts = (double)sg_host_count(), budget = ROUTE_BUDGET / (hosts > 1 ? hosts : 1);
+  int step = (double)p.ncompute <= budget ? 1 : (int)ceil(p.ncompute / (budget > 2 ? budget - 1 : 1));
+  for (int c = 0; rc == IOS_OK && c < p.ncompute;
+       c = c + step < p.ncompute || c == p.ncompute - 1 ? c + step : p.ncompute - 1) {
+    pr->from = c;
+    for (int r = 0; rc == IOS_OK && r <= p.nres; r++) {
+      if (r == p.nres && !p.has_pfs) break;
+      pr->to = r;
+      rc = probe_route(file, pr, p.compute[c], r < p.nres ? &p.res[r] : &p.pfs);
+    }
+  }
+  if (rc != IOS_OK) probe_set(pr, rc, ios_diag_message());
+  ios_platform_free(&p);
+  pr->rc = rc;
+  pr->stage = 3;
+}
+
+/* SimGrid's own message in the child's standard error: its first CRITICAL line, else its first line. */
+static void sg_message(FILE *f, char *out, size_t n) {
+  char line[1024], first[1024] = "";
+  out[0] = '\0';
+  rewind(f);
+  while (fgets(line, sizeof line, f) != NULL) {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (first[0] == '\0') snprintf(first, sizeof first, "%s", line);
+    const char *crit = strstr(line, "CRITICAL] ");
+    if (crit != NULL) {
+      snprintf(out, n, "%s", crit + strlen("CRITICAL] "));
+      return;
+    }
+  }
+  snprintf(out, n, "%s", first[0] ? first : "no message");
+}
+
+static int validate_in_child(const char *file) {
+  probe_t *pr = mmap(NULL, sizeof *pr, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (pr == MAP_FAILED) {
+    ios_diag_set(file, NULL, "cannot check the platform (mmap: %s)", strerror(errno));
+    return IOS_EINTERNAL;
+  }
+  memset(pr, 0, sizeof *pr);
+  pr->rc = IOS_EINTERNAL;
+  FILE *log = tmpfile(); /* unlinked at creation: nothing to clean up */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    ios_diag_set(file, NULL, "cannot check the platform (fork: %s)", strerror(errno));
+    munmap(pr, sizeof *pr);
+    if (log) fclose(log);
+    return IOS_EINTERNAL;
+  }
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphan if iosim is killed meanwhile */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    int nul = log != NULL ? fileno(log) : open("/dev/null", O_WRONLY);
+    if (nul >= 0) {
+      dup2(nul, 1);
+      dup2(nul, 2);
+    }
+    probe_child(file, pr);
+    fflush(NULL);
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  int rc = IOS_OK;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && pr->stage == 3) {
+    rc = pr->rc;
+    if (rc != IOS_OK) ios_diag_set(NULL, NULL, "%s", pr->msg);
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && pr->rc != IOS_EINTERNAL) {
+    rc = pr->rc; /* an error found before the routes */
+    ios_diag_set(NULL, NULL, "%s", pr->msg);
+  } else {
+    char why[1024] = "no message";
+    if (log != NULL) sg_message(log, why, sizeof why);
+    char sig[64];
+    if (WIFSIGNALED(status))
+      snprintf(sig, sizeof sig, "signal %d, %s", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else
+      snprintf(sig, sizeof sig, "exit code %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    rc = IOS_EINVAL;
+    if (pr->stage == 2)
+      ios_diag_set(file, pr->to_name,
+                   "unreachable from compute host %s (SimGrid died computing that route: %s, \"%s\"): declare a "
+                   "<route> (or a link_ctn chain) from %s to %s (every compute host must reach every I/O resource and "
+                   "the PFS)",
+                   pr->from_name, sig, why, pr->from_name, pr->to_name);
+    else if (strstr(why, "Not a valid model") != NULL)
+      ios_diag_set(file, "routing",
+                   "SimGrid aborted (%s) loading it: \"%s\": give each <zone> a valid routing= (Full, Floyd, Dijkstra, "
+                   "DijkstraCache, Cluster, Vivaldi, Wifi or None)",
+                   sig, why);
+    else
+      ios_diag_set(file, NULL,
+                   "SimGrid aborted (%s) loading it: \"%s\": fix what this message names (ids must be unique among "
+                   "hosts, links, routers and zones; routes declared once; see platforms/README.md)",
+                   sig, why);
+  }
+  if (log != NULL) fclose(log);
+  munmap(pr, sizeof *pr);
+  return rc;
+}
+
+int ios_platform_load(const char *file, ios_platform_t *out) {
+  struct stat st;
+  if (file == NULL || file[0] == '\0') {
+    ios_diag_set(NULL, "platform",
+                 "the platform is empty: give the path of a SimGrid platform XML file (or a platform object such as "
+                 "{\"kind\": \"forwarding\"}; see platforms/README.md)");
+    return IOS_EINVAL;
+  }
+  if (stat(file, &st) != 0 || access(file, R_OK) != 0) {
+    ios_diag_set(file, "platform", "cannot read the platform file (%s): check the path (or --set platform=PATH)",
+                 strerror(errno));
+    return IOS_EIO;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ios_diag_set(file, "platform",
+                 "is a directory, not a platform file: give the path of a SimGrid platform XML file (e.g. "
+                 "platforms/pfs-single.xml)");
+    return IOS_EINVAL;
+  }
+  if (!S_ISREG(st.st_mode)) { /* a FIFO or a device would block or never end */
+    ios_diag_set(file, "platform",
+                 "is not a regular file: give the path of a SimGrid platform XML file (e.g. platforms/pfs-single.xml)");
+    return IOS_EINVAL;
+  }
+  int rc = validate_in_child(file);
+  if (rc != IOS_OK) return rc;
+  for (int i = 0; ios_simgrid_config[i] != NULL; i++)
+    ios_sg_set_config(ios_simgrid_config[i]);
+  char err[1024];
+  if (ios_sg_load_platform(file, err, sizeof err) != 0) {
+    ios_diag_set(file, NULL, "SimGrid cannot load this platform: %s", err);
+    return IOS_EINVAL;
+  }
+  return build(file, out);
+}
+
+void ios_platform_free(ios_platform_t *p) {
+  for (int i = 0; p->res != NULL && i < p->nres; i++) {
+    free(p->res[i].name);
+    free(p->res[i].link);
+  }
+  free(p->res);
+  free(p->pfs.name);
+  free(p->pfs.link);
+  free(p->compute);
+  memset(p, 0, sizeof *p);
+}
+
+/* A host property read as a positive finite quantity by `parse` (bytes or bytes/s); *out untouched when absent. */
+static int disk_prop(const char *file, sg_host_t h, const char *prop, int (*parse)(const char *, double *),
+                     const char *example, int required, double *out) {
+  const char *v = sg_host_get_property_value(h, prop);
+  if (v == NULL && !required) return IOS_OK;
+  double x = NAN;
+  if (v == NULL || parse(v, &x) != IOS_OK || !(parse == ios_parse_bandwidth ? x >= IOS_MIN_BANDWIDTH : x > 0) ||
+      !isfinite(x)) {
+    ios_diag_set(
+        file, sg_host_get_name(h),
+        "disk %s \"%s\": give <prop id=\"%s\" value=\"%s\"/> (a positive finite value; bandwidths at least 0.001 B/s)",
+        prop, v ? v : "missing", prop, example);
+    return IOS_EINVAL;
+  }
+  *out = x;
+  return IOS_OK;
+}
+
+int ios_platform_storage(const char *file, const ios_platform_t *p, ios_storage_t *out, int *res_of_disk) {
+  if (strcmp(p->pool_role, "disk") != 0) {
+    ios_diag_set(file, "storage",
+                 "the platform has no storage tier (its I/O resources are %d %s hosts, no role=disk host): use `iosim "
+                 "platform storage` (or a platform object {\"kind\": \"storage\", \"layout\": \"nNnD\"}), or give "
+                 "storage.platform to schedule the requests without simulating their I/O",
+                 p->nres, p->pool_role);
+    return IOS_EINVAL;
+  }
+  int *node_of = malloc(sizeof *node_of * (size_t)p->nres); /* first disk index of each disk's node */
+  int *done = calloc((size_t)p->nres, sizeof *done);
+  ios_storage_t st = {0, 0, NULL, NULL};
+  int rc = node_of && done ? IOS_OK : IOS_ENOMEM;
+  for (int i = 0; rc == IOS_OK && i < p->nres; i++) { /* group the disks by node, in order of first appearance */
+    const char *node = sg_host_get_property_value(p->res[i].host, "node");
+    sg_host_t nh = node ? sg_host_by_name(node) : NULL;
+    const char *role = nh ? sg_host_get_property_value(nh, "role") : NULL;
+    if (role == NULL || strcmp(role, "storage") != 0) {
+      ios_diag_set(file, p->res[i].name,
+                   node == NULL ? "disk without a storage node: add <prop id=\"node\" value=\"HOST\"/> naming its "
+                                  "role=storage host"
+                                : "its \"node\" property names '%s', which is not a role=storage host: name the "
+                                  "storage node that holds this disk",
+                   node);
+      rc = IOS_EINVAL;
+      break;
+    }
+    node_of[i] = i;
+    for (int k = 0; k < i; k++)
+      if (strcmp(sg_host_get_property_value(p->res[k].host, "node"), node) == 0) {
+        node_of[i] = node_of[k];
+        break;
+      }
+  }
+  for (int i = 0; rc == IOS_OK && i < p->nres; i++) {
+    if (done[i]) continue;
+    sg_host_t nh = sg_host_by_name(sg_host_get_property_value(p->res[i].host, "node"));
+    const char *link = sg_host_get_property_value(nh, "link");
+    double node_bw = INFINITY; /* no "link": an unlimited node */
+    if (link != NULL && (rc = link_capacity(file, sg_host_get_name(nh), "link", link, &node_bw)) != IOS_OK) break;
+    for (int k = i; rc == IOS_OK && k < p->nres; k++) {
+      if (node_of[k] != i) continue;
+      double cap = 0, wbw = p->res[k].capacity, rbw = wbw;
+      rc = disk_prop(file, p->res[k].host, "capacity", ios_parse_bytes, "4TB", 1, &cap);
+      if (rc == IOS_OK) rc = disk_prop(file, p->res[k].host, "read_bw", ios_parse_bandwidth, "3.13GBps", 0, &rbw);
+      if (rc == IOS_OK)
+        rc = k == i ? ios_storage_add_node(&st, sg_host_get_name(nh), node_bw, 1, cap, rbw, wbw)
+                    : ios_storage_add_disk(&st, cap, rbw, wbw);
+      if (rc == IOS_OK) {
+        res_of_disk[st.ndisks - 1] = k;
+        done[k] = 1;
+      }
+    }
+  }
+  free(node_of);
+  free(done);
+  if (rc != IOS_OK) {
+    ios_storage_free(&st);
+    return rc;
+  }
+  *out = st;
+  return IOS_OK;
+}

@@ -1,0 +1,663 @@
+/* iosim — scenario loading and validation (see ios_scenario.h). */
+#include "ios_scenario.h"
+#include "ios_fs.h"
+#include "ios_diag.h"
+#include "ios_platgen.h"
+#include "ios_value.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Every field and its default. null = "no value" (any type accepted). */
+static const char defaults_json[] =
+    "{"
+    "\"platform\": \"platforms/mn4-forwarding.xml\","
+    "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
+    "  \"applications\": [], \"generator\": null, \"only\": null},"
+    "\"allocation\": {\"policy\": \"static\"},"
+    "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
+    "\"sharing\": {\"policy\": \"fairshare\"},"
+    "\"window\": {\"length_fraction\": 1, \"begin_s\": null, \"end_s\": null,"
+    "  \"stop_at_end\": false, \"mode\": \"v1\"},"
+    "\"controller\": {\"tick_s\": 0},"
+    "\"engine\": {\"flows\": \"auto\"},"
+    "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
+    "\"knowledge\": {\"profiles\": \"exact\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
+    "\"storage\": null,"
+    "\"striping\": null,"
+    "\"seed\": 1,"
+    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
+    "}";
+
+/* Fields whose default is null ("no value"), with the types a user may give instead (besides null). */
+static const struct {
+  const char *path;
+  int types; /* bits: 1 string, 2 number, 4 object */
+  const char *need;
+} null_fields[] = {
+    {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
+    {"workload.generator", 4, "a generator object, e.g. {\"kind\": \"rr9549\"}"},
+    {"workload.only", 1, "the name of one application to keep (string)"},
+    {"window.begin_s", 3, "the window's start in s (a number or a duration string such as \"10min\")"},
+    {"window.end_s", 3, "the window's end in s (a number or a duration string such as \"2h\")"},
+    {"storage", 4, "a storage-allocation object (docs/storalloc.md)"},
+    {"striping", 4, "a striping object, e.g. {\"policy\": \"bpio\", \"layout\": \"fpp\"}"},
+    {NULL, 0, NULL},
+};
+
+/* Fields holding file paths (resolved against the scenario's directory). */
+static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
+                                          "workload.generator.data", NULL};
+
+/* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
+#define READ_MAX ((long)1 << 28)
+
+FILE *ios_open_input(const char *path) {
+  FILE *f = fopen(path, "rb");
+  struct stat st;
+  if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
+  return f;
+}
+
+char *ios_read_file(const char *path, long *len_out) {
+  FILE *f = ios_open_input(path);
+  if (f == NULL) return NULL;
+  char *buf = NULL;
+  long len = 0, cap = 0;
+  int err = 0;
+  for (;;) { /* read until EOF: also works for pipes and devices, whose size is unknown */
+    if (len + 1 >= cap) {
+      long ncap = cap ? 2 * cap : 65536;
+      char *nb = ncap <= READ_MAX + 1 ? realloc(buf, (size_t)ncap) : NULL;
+      if (nb == NULL) {
+        err = ncap <= READ_MAX + 1 ? ENOMEM : EFBIG;
+        break;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t got = fread(buf + len, 1, (size_t)(cap - 1 - len), f);
+    len += (long)got;
+    if (got == 0) {
+      if (ferror(f)) err = errno != 0 ? errno : EIO;
+      break;
+    }
+  }
+  fclose(f);
+  if (err != 0) {
+    free(buf);
+    errno = err;
+    return NULL;
+  }
+  buf[len] = '\0';
+  if (len_out != NULL) *len_out = len;
+  return buf;
+}
+
+char *ios_expand_path(const char *path, const char *file, const char *field) {
+  static const char var[] = "${IOSIM_DATA_DIR}";
+  const char *at = strstr(path, var);
+  if (at == NULL) return strdup(path);
+  const char *dir = getenv("IOSIM_DATA_DIR");
+  if (dir == NULL || dir[0] == '\0') {
+    ios_diag_set(file, field,
+                 "'%s' needs the environment variable IOSIM_DATA_DIR, which is not set: export "
+                 "IOSIM_DATA_DIR=/path/to/shared/datasets (the folder holding bez-forge-evaluation/ etc.)",
+                 path);
+    return NULL;
+  }
+  size_t n = strlen(path) - strlen(var) + strlen(dir) + 1;
+  char *out = malloc(n);
+  if (out != NULL) snprintf(out, n, "%.*s%s%s", (int)(at - path), path, dir, at + strlen(var));
+  return out;
+}
+
+/* Returns the child of `obj` at dotted `path`, or NULL. */
+static cJSON *get_path(const cJSON *obj, const char *path) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  cJSON *cur = (cJSON *)obj;
+  for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok != NULL && cur != NULL;
+       tok = strtok_r(NULL, ".", &save))
+    cur = cJSON_IsObject(cur) ? cJSON_GetObjectItemCaseSensitive(cur, tok) : NULL;
+  return cur;
+}
+
+/* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */
+static int rebase_paths(cJSON *root, const char *dir) {
+  for (int i = 0; path_fields[i] != NULL; i++) {
+    cJSON *v = get_path(root, path_fields[i]);
+    if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') continue;
+    size_t n = strlen(dir) + strlen(v->valuestring) + 1;
+    char *abs = malloc(n);
+    if (abs == NULL) return IOS_ENOMEM;
+    snprintf(abs, n, "%s%s", dir, v->valuestring);
+    cJSON_SetValuestring(v, abs);
+    free(abs);
+  }
+  return IOS_OK;
+}
+
+/* 1-based line of byte offset `pos` in `text`. */
+static int line_of(const char *text, size_t pos) {
+  int line = 1;
+  for (size_t i = 0; i < pos && text[i] != '\0'; i++)
+    line += text[i] == '\n';
+  return line;
+}
+
+static int is_policy_object(const char *path) {
+  return strcmp(path, "allocation") == 0 || strcmp(path, "placement") == 0 || strcmp(path, "sharing") == 0;
+}
+
+static const char *type_name(const cJSON *v) {
+  if (cJSON_IsNumber(v)) return "a number";
+  if (cJSON_IsString(v)) return "a string";
+  if (cJSON_IsBool(v)) return "true or false";
+  if (cJSON_IsArray(v)) return "an array";
+  if (cJSON_IsObject(v)) return "an object";
+  return "null";
+}
+
+/* Whether a dotted key is well formed: non-empty names separated by single dots, shorter than 256 characters. */
+static int valid_key(const char *key) {
+  size_t n = strlen(key);
+  return n > 0 && n < 256 && key[0] != '.' && key[n - 1] != '.' && strstr(key, "..") == NULL;
+}
+
+/* Merges `user` into `def` (both objects), checking names and types. `path` is the dotted path of def. */
+static int merge(cJSON *def, const cJSON *user, const char *path, const char *file) {
+  const cJSON *u;
+  cJSON_ArrayForEach(u, user) {
+    char child[256];
+    snprintf(child, sizeof child, "%s%s%s", path, path[0] ? "." : "", u->string);
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(def, u->string);
+    if (d == NULL && !is_policy_object(path)) {
+      char keys[512] = "";
+      const cJSON *k;
+      cJSON_ArrayForEach(k, def) {
+        size_t len = strlen(keys);
+        snprintf(keys + len, sizeof keys - len, "%s%s", len ? ", " : "", k->string);
+      }
+      ios_diag_set(file, child, "unknown field; valid fields%s%s are: %s", path[0] ? " of " : "", path, keys);
+      return IOS_EINVAL;
+    }
+    if (d != NULL && cJSON_IsObject(d) && cJSON_IsObject(u)) {
+      int rc = merge(d, u, child, file);
+      if (rc != IOS_OK) return rc;
+      continue;
+    }
+    int platform_spec = strcmp(child, "platform") == 0 && cJSON_IsObject(u); /* a parametric platform family */
+    if (d != NULL && !cJSON_IsNull(d) && cJSON_IsNull(u)) {
+      char def[64];
+      ios_value_text(d, def, sizeof def);
+      ios_diag_set(file, child, "is null but must be %s: remove the field to get its default (%s; docs/scenario.md)",
+                   type_name(d), def);
+      return IOS_EINVAL;
+    }
+    if (d != NULL && cJSON_IsNull(d) && !cJSON_IsNull(u)) {
+      for (int i = 0; null_fields[i].path != NULL; i++)
+        if (strcmp(child, null_fields[i].path) == 0 &&
+            !((null_fields[i].types & 1 && cJSON_IsString(u)) || (null_fields[i].types & 2 && cJSON_IsNumber(u)) ||
+              (null_fields[i].types & 4 && cJSON_IsObject(u)))) {
+          char text[64];
+          ios_value_text(u, text, sizeof text);
+          ios_diag_set(file, child, "is %s (%s): give %s, or null", text, ios_value_type(u), null_fields[i].need);
+          return IOS_EINVAL;
+        }
+    }
+    if (d != NULL && !platform_spec && !cJSON_IsNull(d) && !cJSON_IsNull(u) &&
+        ((cJSON_IsBool(d) != cJSON_IsBool(u)) ||
+         (cJSON_IsNumber(d) && !cJSON_IsNumber(u) && !cJSON_IsString(u)) || /* "2min": the field's reader decides */
+         (cJSON_IsString(d) && !cJSON_IsString(u)) || (cJSON_IsArray(d) && !cJSON_IsArray(u)) ||
+         (cJSON_IsObject(d) && !cJSON_IsObject(u)))) {
+      ios_diag_set(file, child, "is %s but must be %s (default: see docs/scenario.md)", type_name(u), type_name(d));
+      return IOS_EINVAL;
+    }
+    cJSON *copy = cJSON_Duplicate(u, 1);
+    if (copy == NULL) return IOS_ENOMEM;
+    if (d != NULL)
+      cJSON_ReplaceItemInObjectCaseSensitive(def, u->string, copy);
+    else
+      cJSON_AddItemToObject(def, u->string, copy);
+  }
+  return IOS_OK;
+}
+
+/* Sets dotted `key` of the user tree to `value` (owned, consumed), creating intermediate objects. A relative path
+ * value of a path field is made relative to `dir` (a directory with a trailing '/', or "" for the current
+ * directory). */
+static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *dir) {
+  char key[256];
+  snprintf(key, sizeof key, "%s", dotted);
+  for (int i = 0; path_fields[i] != NULL; i++)
+    if (strcmp(key, path_fields[i]) == 0 && cJSON_IsString(value) && value->valuestring[0] != '/' &&
+        value->valuestring[0] != '$') {
+      char cwd[4096] = "";
+      if (dir[0] == '\0' && getcwd(cwd, sizeof cwd - 1) != NULL) strcat(cwd, "/");
+      const char *base = dir[0] != '\0' ? dir : cwd;
+      size_t n = strlen(base) + strlen(value->valuestring) + 1;
+      char *abs = malloc(n);
+      if (abs != NULL) {
+        snprintf(abs, n, "%s%s", base, value->valuestring);
+        cJSON_SetValuestring(value, abs);
+        free(abs);
+      }
+    }
+  cJSON *cur = user;
+  char *save = NULL;
+  char *tok = strtok_r(key, ".", &save);
+  while (tok != NULL) {
+    char *next = strtok_r(NULL, ".", &save);
+    if (next == NULL) {
+      if (cJSON_GetObjectItemCaseSensitive(cur, tok) != NULL)
+        cJSON_ReplaceItemInObjectCaseSensitive(cur, tok, value);
+      else
+        cJSON_AddItemToObject(cur, tok, value);
+      return IOS_OK;
+    }
+    cJSON *child = cJSON_GetObjectItemCaseSensitive(cur, tok);
+    if (child == NULL || !cJSON_IsObject(child)) {
+      child = cJSON_CreateObject();
+      if (child == NULL ||
+          (cJSON_GetObjectItemCaseSensitive(cur, tok) != NULL ? !cJSON_ReplaceItemInObjectCaseSensitive(cur, tok, child)
+                                                              : !cJSON_AddItemToObject(cur, tok, child))) {
+        cJSON_Delete(value);
+        return IOS_ENOMEM;
+      }
+    }
+    cur = child;
+    tok = next;
+  }
+  cJSON_Delete(value);
+  ios_diag_set(NULL, dotted, "is not a valid dotted field name (e.g. sharing.policy)");
+  return IOS_EINVAL;
+}
+
+/* Applies one "a.b.c=value" override to the user tree; paths are relative to the current directory. */
+static int apply_set(cJSON *user, const char *assignment) {
+  const char *eq = strchr(assignment, '=');
+  if (eq == NULL || eq == assignment || eq - assignment >= 256) {
+    ios_diag_set("--set", assignment, "must be KEY=VALUE with a dotted key, e.g. --set sharing.policy=fcfs");
+    return IOS_EINVAL;
+  }
+  char key[256];
+  snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
+  if (!valid_key(key)) {
+    ios_diag_set("--set", key,
+                 "is not a dotted field name: write names separated by single dots, e.g. --set "
+                 "sharing.policy=fcfs or --set seed=3");
+    return IOS_EINVAL;
+  }
+  cJSON *value = ios_value_from_cli(eq + 1); /* "50GBps", "1N1D": strings, as they would be in the file */
+  if (value == NULL) return IOS_ENOMEM;
+  return set_tree(user, key, value, "");
+}
+
+/* Lists the names of a NULL-terminated policy table (by field offset of `name`). */
+#define LIST_NAMES(table, buf)                                                                                         \
+  do {                                                                                                                 \
+    buf[0] = '\0';                                                                                                     \
+    for (int i_ = 0; (table)[i_] != NULL; i_++) {                                                                      \
+      size_t l_ = strlen(buf);                                                                                         \
+      snprintf(buf + l_, sizeof buf - l_, "%s%s", i_ ? ", " : "", (table)[i_]->name);                                  \
+    }                                                                                                                  \
+  } while (0)
+
+/* Reads the parameters of a policy object (all keys but "policy") into p, and writes the defaults of the others
+ * into the object, so the resolved scenario (results.json) shows every parameter the run used. */
+static int read_params(cJSON *obj, const char *family, const char *policy, int nparams, const ios_param_spec_t *specs,
+                       ios_params_t *p, const char *file) {
+  ios_params_defaults(nparams, specs, p);
+  if (ios_value_object(obj, "{\"policy\": \"fairshare\"}", file, family) != IOS_OK) return IOS_EINVAL;
+  const cJSON *item;
+  cJSON_ArrayForEach(item, obj) {
+    if (strcmp(item->string, "policy") == 0 || (strcmp(family, "striping") == 0 && strcmp(item->string, "layout") == 0))
+      continue;
+    char where[128];
+    snprintf(where, sizeof where, "%s.%s", family, item->string);
+    int found = -1;
+    for (int i = 0; i < nparams; i++)
+      if (strcmp(specs[i].name, item->string) == 0) found = i;
+    if (found < 0) {
+      char names[256] = "";
+      for (int i = 0; i < nparams; i++) {
+        size_t l = strlen(names);
+        snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "", specs[i].name);
+      }
+      ios_diag_set(file, where, "is not a parameter of %s policy '%s'; its parameters are: %s", family, policy,
+                   nparams ? names : "(none)");
+      return IOS_EINVAL;
+    }
+    const ios_param_spec_t *ps = &specs[found];
+    ios_num_spec_t spec = {-1e300, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
+    if (ps->lo < ps->hi) {
+      spec.lo = ps->lo;
+      spec.hi = ps->hi;
+    }
+    if (strcmp(ps->unit, "s") == 0) spec.unit = IOS_UNIT_DURATION;
+    if (strcmp(ps->unit, "bytes") == 0) spec.unit = IOS_UNIT_BYTES;
+    if (ios_value_number(item, &spec, file, where, &p->v[found]) != IOS_OK) return IOS_EINVAL;
+  }
+  for (int i = 0; i < nparams; i++)
+    if (cJSON_GetObjectItemCaseSensitive(obj, specs[i].name) == NULL &&
+        cJSON_AddNumberToObject(obj, specs[i].name, specs[i].def) == NULL)
+      return IOS_ENOMEM;
+  return IOS_OK;
+}
+
+static const char *policy_name(const cJSON *root, const char *family, const char *file) {
+  const cJSON *name = get_path(root, family);
+  name = cJSON_GetObjectItemCaseSensitive(name, "policy");
+  if (!cJSON_IsString(name)) {
+    ios_diag_set(file, family, "needs a \"policy\" name (see `iosim policies`)");
+    return NULL;
+  }
+  return name->valuestring;
+}
+
+/* Checks the platform path before SimGrid's parser sees it: not empty, not a directory. */
+static int check_platform_path(const char *path, const char *file) {
+  struct stat st;
+  const char *base = strrchr(path, '/');
+  if (path[0] == '\0' || (base != NULL && base[1] == '\0')) {
+    ios_diag_set(file, "platform",
+                 "is empty or a directory name: give the path of a SimGrid platform XML file, e.g. "
+                 "\"platforms/pfs-single.xml\"");
+    return IOS_EINVAL;
+  }
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ios_diag_set(file, "platform", "'%s' is a directory: give the path of a SimGrid platform XML file in it", path);
+    return IOS_EINVAL;
+  }
+  return IOS_OK;
+}
+
+/* Number rules of the scenario's own fields. */
+static const ios_num_spec_t spec_fraction = {0,
+                                             1e6,
+                                             1,
+                                             0,
+                                             IOS_UNIT_NONE,
+                                             "window.length_fraction (1 = up to the shortest dedicated application "
+                                             "length)"};
+static const ios_num_spec_t spec_window = {0, IOS_VALUE_MAX_DURATION, 0,
+                                           0, IOS_UNIT_DURATION,      "a time of the simulation in s"};
+static const ios_num_spec_t spec_tick = {
+    0, IOS_VALUE_MAX_DURATION, 0,
+    0, IOS_UNIT_DURATION,      "the period of the controller's periodic decisions in s, 0 = none"};
+static const ios_num_spec_t spec_degree = {0, 6, 0, 1, IOS_UNIT_NONE, "the degree of the fitted polynomial"};
+static const ios_num_spec_t spec_flat = {
+    0, 0.999999, 0, 0, IOS_UNIT_NONE, "the relative bandwidth variation in [0, 1) below which a profile is neutral"};
+static const ios_num_spec_t spec_noise = {
+    0, 10, 0, 0, IOS_UNIT_NONE, "σ (seen volume and work are multiplied by exp(σ·N(0,1)))"};
+static const ios_num_spec_t spec_seed = {0, 9007199254740992.0, 0, 1, IOS_UNIT_NONE, "the seed of every random stream"};
+
+static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
+  char names[512];
+  const char *n;
+  if ((n = policy_name(root, "allocation", file)) == NULL) return IOS_EINVAL;
+  if ((s->allocation = ios_allocation_find(n)) == NULL) {
+    LIST_NAMES(ios_allocation_policies, names);
+    ios_diag_set(file, "allocation.policy", "unknown policy '%s'; valid names: %s", n, names);
+    return IOS_EINVAL;
+  }
+  if ((n = policy_name(root, "placement", file)) == NULL) return IOS_EINVAL;
+  if ((s->placement = ios_placement_find(n)) == NULL) {
+    LIST_NAMES(ios_placement_policies, names);
+    ios_diag_set(file, "placement.policy", "unknown policy '%s'; valid names: %s (alias: gnc, randp)", n, names);
+    return IOS_EINVAL;
+  }
+  if ((n = policy_name(root, "sharing", file)) == NULL) return IOS_EINVAL;
+  if ((s->sharing = ios_sharing_find(n)) == NULL) {
+    LIST_NAMES(ios_sharing_policies, names);
+    ios_diag_set(file, "sharing.policy", "unknown policy '%s'; valid names: %s", n, names);
+    return IOS_EINVAL;
+  }
+  if (read_params(get_path(root, "allocation"), "allocation", s->allocation->name, s->allocation->nparams,
+                  s->allocation->params, &s->allocation_params, file) != IOS_OK ||
+      read_params(get_path(root, "placement"), "placement", s->placement->name, s->placement->nparams,
+                  s->placement->params, &s->placement_params, file) != IOS_OK ||
+      read_params(get_path(root, "sharing"), "sharing", s->sharing->name, s->sharing->nparams, s->sharing->params,
+                  &s->sharing_params, file) != IOS_OK)
+    return IOS_EINVAL;
+
+  const cJSON *v = get_path(root, "platform");
+  if (cJSON_IsObject(v)) {
+    char where[300];
+    snprintf(where, sizeof where, "%s: platform", file);
+    if (ios_platgen_check(v, where) != IOS_OK) return IOS_EINVAL;
+    s->platform_spec = v;
+  } else if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
+    ios_diag_set(file, "platform",
+                 "must be the path of a SimGrid platform XML file, e.g. \"platforms/pfs-single.xml\", or a "
+                 "platform family {\"kind\": \"forwarding\", \"ionodes\": 8} (see `iosim platform --help`)");
+    return IOS_EINVAL;
+  } else
+    s->platform = v->valuestring;
+  s->workload = get_path(root, "workload");
+  if (ios_value_object(s->workload, "{\"applications\": [...]}", file, "workload") != IOS_OK) return IOS_EINVAL;
+  const char *str;
+  static const char *const formats[] = {"auto", "rr9502-sample", "json", NULL};
+  int idx;
+  if (ios_value_choice(get_path(root, "workload.format"), formats, "the format of workload.file", file,
+                       "workload.format", &idx) != IOS_OK ||
+      ios_value_string(get_path(root, "workload.bandwidth_unit"), 1,
+                       "\"pool\" or a bandwidth such as \"1GiB/s\" (the unit of sample-file bandwidths)", file,
+                       "workload.bandwidth_unit", &str) != IOS_OK)
+    return IOS_EINVAL;
+  v = get_path(root, "workload.applications");
+  if (!cJSON_IsArray(v)) {
+    ios_diag_set(file, "workload.applications", "is %s: give an array of application objects", type_name(v));
+    return IOS_EINVAL;
+  }
+
+  if (ios_value_number(get_path(root, "window.length_fraction"), &spec_fraction, file, "window.length_fraction",
+                       &s->window_fraction) != IOS_OK)
+    return IOS_EINVAL;
+  s->window_begin = s->window_end = NAN;
+  v = get_path(root, "window.begin_s");
+  if (!cJSON_IsNull(v) && ios_value_number(v, &spec_window, file, "window.begin_s", &s->window_begin) != IOS_OK)
+    return IOS_EINVAL;
+  v = get_path(root, "window.end_s");
+  if (!cJSON_IsNull(v) && ios_value_number(v, &spec_window, file, "window.end_s", &s->window_end) != IOS_OK)
+    return IOS_EINVAL;
+  if (isnan(s->window_begin) != isnan(s->window_end) ||
+      (!isnan(s->window_begin) && !(s->window_end > s->window_begin && s->window_begin >= 0))) {
+    ios_diag_set(file, "window",
+                 "give both begin_s and end_s with 0 <= begin_s < end_s, or neither (automatic "
+                 "steady-state window)");
+    return IOS_EINVAL;
+  }
+  if (ios_value_bool(get_path(root, "window.stop_at_end"), file, "window.stop_at_end", &s->stop_at_end) != IOS_OK)
+    return IOS_EINVAL;
+  static const char *const modes_window[] = {"v1", "v2", NULL};
+  if (ios_value_choice(get_path(root, "window.mode"), modes_window,
+                       "\"v1\": the strategy over the whole window; \"v2\": FairShare over the first half, the "
+                       "strategy and the objectives over the second (RR-9502 reference simulator)",
+                       file, "window.mode", &s->window_v2) != IOS_OK)
+    return IOS_EINVAL;
+  if (ios_value_number(get_path(root, "controller.tick_s"), &spec_tick, file, "controller.tick_s", &s->tick_s) !=
+      IOS_OK)
+    return IOS_EINVAL;
+  v = get_path(root, "engine.flows");
+  if (!cJSON_IsString(v) || (strcmp(v->valuestring, "auto") != 0 && strcmp(v->valuestring, "simgrid") != 0)) {
+    ios_diag_set(file, "engine.flows",
+                 "must be \"auto\" (transfers whose rates the sharing policy sets are computed directly where no "
+                 "link can bind them, SimGrid flows elsewhere) or \"simgrid\" (every transfer a SimGrid flow)");
+    return IOS_EINVAL;
+  }
+  s->flows_simgrid = strcmp(v->valuestring, "simgrid") == 0;
+  v = get_path(root, "striping");
+  if (cJSON_IsObject(v)) {
+    const cJSON *pn = cJSON_GetObjectItemCaseSensitive(v, "policy"),
+                *lay = cJSON_GetObjectItemCaseSensitive(v, "layout");
+    if (!cJSON_IsString(pn) || (s->striping = ios_striping_find(pn->valuestring)) == NULL) {
+      ios_diag_set(file, "striping.policy", "must name a striping policy: lustre-default, optimized-striping or bpio");
+      return IOS_EINVAL;
+    }
+    static const char *const layouts[] = {"fpp", "ssf", NULL};
+    s->striping_layout = 0;
+    if (lay != NULL && ios_value_choice(lay, layouts, "file per process or single shared file", file, "striping.layout",
+                                        &s->striping_layout) != IOS_OK)
+      return IOS_EINVAL;
+    if (read_params((cJSON *)v, "striping", s->striping->name, s->striping->nparams, s->striping->params,
+                    &s->striping_params, file) != IOS_OK)
+      return IOS_EINVAL;
+  } else if (!cJSON_IsNull(v)) {
+    ios_diag_set(file, "striping", "must be null or {\"policy\": \"bpio\", \"layout\": \"fpp\", ...}");
+    return IOS_EINVAL;
+  }
+  v = get_path(root, "storage");
+  s->storage = cJSON_IsObject(v) ? v : NULL;
+  if (v != NULL && !cJSON_IsNull(v) && s->storage == NULL) {
+    ios_diag_set(file, "storage", "must be an object (a storage-allocation scenario, docs/storalloc.md) or null");
+    return IOS_EINVAL;
+  }
+  if (ios_value_bool(get_path(root, "queue.enabled"), file, "queue.enabled", &s->queue) != IOS_OK ||
+      ios_value_bool(get_path(root, "queue.backfill"), file, "queue.backfill", &s->backfill) != IOS_OK)
+    return IOS_EINVAL;
+  static const char *const modes[] = {"auto", "all", "new", NULL};
+  if (ios_value_choice(get_path(root, "queue.rearbitrate"), modes,
+                       "auto: the allocation policy decides (static mappings keep running jobs' resources); all: "
+                       "every running job is re-arbitrated when the running set changes; new: only newly started "
+                       "jobs get a decision",
+                       file, "queue.rearbitrate", &s->rearbitrate) != IOS_OK)
+    return IOS_EINVAL;
+  static const char *const profiles[] = {"exact", "group-fit", NULL};
+  if (ios_value_choice(get_path(root, "knowledge.profiles"), profiles,
+                       "\"exact\": policies see each application's profile; \"group-fit\": one fitted profile per "
+                       "shape group, RR-9549 §6.2",
+                       file, "knowledge.profiles", &s->group_fit) != IOS_OK)
+    return IOS_EINVAL;
+  if (ios_value_number(get_path(root, "knowledge.degree"), &spec_degree, file, "knowledge.degree", &s->fit_degree) !=
+          IOS_OK ||
+      ios_value_number(get_path(root, "knowledge.flat"), &spec_flat, file, "knowledge.flat", &s->fit_flat) != IOS_OK ||
+      ios_value_number(get_path(root, "knowledge.noise"), &spec_noise, file, "knowledge.noise", &s->knowledge_noise) !=
+          IOS_OK)
+    return IOS_EINVAL;
+  double seed;
+  if (ios_value_number(get_path(root, "seed"), &spec_seed, file, "seed", &seed) != IOS_OK) return IOS_EINVAL;
+  s->seed = (uint64_t)seed;
+  if (ios_value_string(get_path(root, "output.dir"), 1, "a directory path, e.g. \"results/run1\"", file, "output.dir",
+                       &s->out_dir) != IOS_OK ||
+      ios_value_bool(get_path(root, "output.events"), file, "output.events", &s->events) != IOS_OK ||
+      ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK)
+    return IOS_EINVAL;
+  return IOS_OK;
+}
+
+int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenario_t *out) {
+  char *text = ios_read_file(path, NULL);
+  if (text == NULL) {
+    ios_diag_set(path, NULL, "cannot read the scenario (%s): give the path of a scenario JSON file", strerror(errno));
+    return IOS_EIO;
+  }
+  const char *end = NULL;
+  cJSON *user = cJSON_ParseWithOpts(text, &end, 1);
+  if (user == NULL || !cJSON_IsObject(user)) {
+    size_t pos = end != NULL ? (size_t)(end - text) : 0;
+    if (user == NULL && cJSON_GetErrorPtr() != NULL)
+      pos = (size_t)(cJSON_GetErrorPtr() - text);
+    else if (user != NULL) /* valid JSON that is not an object: point at its first character */
+      pos = strspn(text, " \t\r\n");
+    char where[32];
+    snprintf(where, sizeof where, "line %d", line_of(text, pos));
+    ios_diag_set(path, where, "malformed JSON%s: fix the syntax near this line (a missing comma, quote or brace?)",
+                 user != NULL ? " (the top level must be an object)" : "");
+    cJSON_Delete(user);
+    free(text);
+    return IOS_EINVAL;
+  }
+  free(text);
+
+  char dir[4096] = "";
+  const char *slash = strrchr(path, '/');
+  if (slash != NULL) snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
+  int rc = rebase_paths(user, dir);
+  for (int i = 0; rc == IOS_OK && i < nsets; i++)
+    rc = apply_set(user, sets[i]);
+  if (rc == IOS_OK) rc = ios_scenario_from_json(user, path, out);
+  cJSON_Delete(user);
+  return rc;
+}
+
+int ios_scenario_from_json(const cJSON *user, const char *label, ios_scenario_t *out) {
+  cJSON *root = cJSON_Parse(defaults_json);
+  int rc = root != NULL ? merge(root, user, "", label) : IOS_ENOMEM;
+  ios_scenario_t s;
+  memset(&s, 0, sizeof s);
+  if (rc == IOS_OK) rc = extract(root, label, &s);
+  if (rc == IOS_OK && s.platform_spec == NULL) {
+    cJSON *pf = get_path(root, "platform");
+    char *expanded = ios_expand_path(pf->valuestring, label, "platform");
+    if (expanded == NULL)
+      rc = IOS_EINVAL;
+    else {
+      cJSON_SetValuestring(pf, expanded);
+      free(expanded);
+      s.platform = pf->valuestring;
+      rc = check_platform_path(s.platform, label);
+    }
+  }
+  if (rc != IOS_OK) {
+    cJSON_Delete(root);
+    return rc;
+  }
+  s.resolved = root;
+  s.file = strdup(label);
+  *out = s;
+  return IOS_OK;
+}
+
+int ios_scenario_rebase(cJSON *user, const char *dir) {
+  return rebase_paths(user, dir);
+}
+
+int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, const char *dir) {
+  if (!valid_key(key)) {
+    ios_diag_set(NULL, key, "is not a valid dotted field name (e.g. sharing.policy)");
+    return IOS_EINVAL;
+  }
+  cJSON *copy = cJSON_Duplicate(value, 1);
+  return copy != NULL ? set_tree(user, key, copy, dir) : IOS_ENOMEM;
+}
+
+typedef struct {
+  const cJSON *spec;
+  const char *where;
+} platform_ctx_t;
+
+static int write_platform(FILE *f, void *ctx) {
+  const platform_ctx_t *c = ctx;
+  return ios_platgen_write(c->spec, c->where, "the scenario's platform object", f);
+}
+
+int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path) {
+  if (s->platform_spec == NULL) return IOS_OK;
+  char where[300];
+  snprintf(where, sizeof where, "%s: platform", s->file);
+  platform_ctx_t ctx = {s->platform_spec, where};
+  int rc = ios_fs_write_atomic(xml_path, write_platform, &ctx);
+  if (rc != IOS_OK) return rc;
+  free(s->generated_platform);
+  s->generated_platform = strdup(xml_path);
+  s->platform = s->generated_platform;
+  return s->platform != NULL ? IOS_OK : IOS_ENOMEM;
+}
+
+void ios_scenario_free(ios_scenario_t *s) {
+  free(s->generated_platform);
+  cJSON_Delete(s->resolved);
+  free(s->file);
+  memset(s, 0, sizeof *s);
+}

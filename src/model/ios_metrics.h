@@ -1,0 +1,85 @@
+/* iosim — metrics of one run, with their paper definitions.
+ * Window objectives (RR-9502 §3.3): yield y_i(t) = (W_i(t) + V_i(t)/b_i) / (t − τ_i) (Eq. 6), counting progress
+ * made before the simulation start (history); MinYield = min_i y_i(T_end) (Eq. 8); Utilization (Eq. 9) and
+ * Efficiency (Eq. 10) over [T_begin, T_end], weighted by p_i; I/O pressure W = V / (B·(T_end − T_begin)) (Eq. 11)
+ * with V the volume applications would transfer in dedicated mode in the window and B the pool's capacity.
+ * RR-9549 §3: I/O-load (Eq. 3), Mean-I/O-SlowDown (Eq. 4-5) with ρ_io, ρ_con, I/O-spread (Eq. 6) from each
+ * resource's occupancy, Machine-Idletime. IPDPS'21 Eq. 2: aggregated bandwidth Σ_a V_a / T_io,a. */
+#ifndef IOS_METRICS_H
+#define IOS_METRICS_H
+
+#include "ios_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Per-application results. Times in s, volumes in bytes, bandwidths in bytes/s. */
+typedef struct {
+  int n_resources;    /**< n_j allocated */
+  int *resources;     /**< [n_resources] resource indices (owned) */
+  double bandwidth;   /**< b_i: dedicated bandwidth with n_j resources (b_j(n_j)) */
+  double start, end;  /**< s: start, completion (NAN when not completed) */
+  double release;     /**< s: τ_i of the yield (the workload's release; with a job queue, the job's start) */
+  double io_volume;   /**< bytes transferred (completed operations, plus partial ones when stopped) */
+  double io_time;     /**< s with an I/O operation pending (L_i of RR-9549 §3.3.2) */
+  double work_time;   /**< s of work done */
+  double yield;       /**< y_i(T_end), RR-9502 Eq. 6 */
+  double io_slowdown; /**< ρ_j = T_io / (V / b_j(n_perf)), RR-9549 Eq. 4 (NAN without I/O) */
+  double rho_io;      /**< b_j(n_perf) / b_j(n_j) */
+  double w_begin, w_end, v_begin, v_end; /**< W_i and V_i at T_begin and T_end (s, bytes) */
+} ios_app_result_t;
+
+/** Per-resource results. */
+typedef struct {
+  double busy_time; /**< s with at least one pending transfer (I/O-res-occ numerator, RR-9549 §3.3.2) */
+  double bytes;     /**< bytes of completed transfers */
+} ios_res_result_t;
+
+/** Results of one run. NAN marks a metric that does not apply (written as null). */
+typedef struct {
+  int napps, nres;
+  ios_app_result_t *apps;  /**< [napps] (owned) */
+  ios_res_result_t *res;   /**< [nres] (owned) */
+  int complete;            /**< 1 when every application completed; 0 when stopped at the window's end */
+  double makespan_s;       /**< last completion − first start (window end when stopped) */
+  double t_begin, t_end;   /**< the window used for yields and objectives */
+  const char *window_kind; /**< "steady-state" (automatic), "given" (scenario) or "whole-run"; "-v2" appended in v2 */
+  double period_s;         /**< s: δ of a periodic sharing policy's extra decisions (RR-9502 §4.1), 0 = none */
+  double min_yield, utilization, efficiency, io_pressure;
+  double io_load, mean_io_slowdown, mean_rho_io, mean_rho_con, io_spread, machine_idle_time;
+  double aggregate_bandwidth_Bps;
+  double platform_limited_share; /**< share of the bytes moved at a sharing policy's rates that went slower than that
+                                      rate because a link the policy does not decide on was the bottleneck (SimGrid's
+                                      max-min decided); NAN when SimGrid decides every rate (maxmin) */
+  long events;                   /**< controller events handled */
+  long rate_changes;             /**< flow segments started: first starts plus restarts at a new rate */
+  int direct_transfers;          /**< 1 when the transfer layer computed the transfers directly (no link could bind
+                                      the policy's rates), 0 when they were SimGrid flows (ios_transfer.h) */
+  double wall_time_s;
+} ios_results_t;
+
+/** Computes the global metrics of r from its per-application and per-resource fields (filled by the engine).
+ * @param profiles [w->napps] the b_j(n) the run used  @param nres the pool's resources (r->res has nres entries)
+ * @param pool the pool's total capacity B in bytes/s  @param ncompute the platform's compute nodes. */
+void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles, int nres, double pool, int ncompute,
+                         ios_results_t *r);
+
+/** Frees what the results own. */
+void ios_results_free(ios_results_t *r);
+
+/** Volume (bytes) application `a` would transfer in [t0, t1] in dedicated mode at bandwidth b (bytes/s), starting at
+ * `start` with its phases in order (RR-9502 §6.1). */
+double ios_dedicated_volume(const ios_app_t *a, double b, double start, double t0, double t1);
+
+/** N_op (RR-9502 §3.2.2): the number of I/O operations application `a` would post in [t0, t1) in dedicated mode at
+ * bandwidth b (bytes/s), starting at `start`. */
+int ios_dedicated_posts(const ios_app_t *a, double b, double start, double t0, double t1);
+
+/** Duration (s) of application `a` in dedicated mode at bandwidth b: Σ work + Σ volume / b. */
+double ios_dedicated_length(const ios_app_t *a, double b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/* iosim — the application model (RR-9502 §3.1, RR-9549 §3.2): an application runs on Q_j dedicated nodes and
+ * alternates work phases (seconds) and I/O operations (bytes), synchronously. */
+#ifndef IOS_MODEL_H
+#define IOS_MODEL_H
+
+#include "ios_errors.h"
+#include "ios_profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One phase: a work phase of `value` seconds or an I/O operation of `value` bytes. */
+typedef struct {
+  double value;
+  int is_io;
+} ios_phase_t;
+
+/** One application. Owned by its ios_workload_t. */
+typedef struct {
+  char *name;            /**< unique within the workload (owned) */
+  int nodes;             /**< Q_j (p_i in RR-9502), >= 1 */
+  double release;        /**< τ_j in s; negative when released before the simulation starts (history) */
+  double progress0;      /**< s of progress (work + volume/b_j) made before the simulation starts (RR-9502 Eq. 6) */
+  double first_posted;   /**< s: posting time of a first I/O phase posted before the start (<= 0), else 0 */
+  int nphases;           /**< number of phases */
+  ios_phase_t *phases;   /**< [nphases] (owned); the first may be the remainder of a phase begun before the start */
+  ios_profile_t profile; /**< b_j(n) */
+  int has_profile;       /**< 0: the engine synthesises b_j(n) = min(Q_j·b_nic, n·C) from the platform */
+  int requested_n;       /**< resource count asked for this application ("io_resources"), or -1 */
+  int processes;         /**< s_a, MPI processes (IPDPS'21 PROCESS policy), or 0 when unknown (nodes is used) */
+  char striping[32];     /**< striping policy of this application's files ("" = the scenario's `striping`) */
+  int layout;            /**< file layout: -1 = the scenario's, 0 file-per-process, 1 single shared file */
+  int *given;            /**< [ngiven] resource indices decided outside the engine (e.g. the disks of a storage
+                              request's parts, StorAlloc §4.2; repeats allowed: each index carries volume/ngiven of
+                              every I/O operation), owned; NULL = the scenario's allocation and placement decide */
+  int ngiven;            /**< entries of `given`; 0 with `given` != NULL = direct PFS access */
+} ios_app_t;
+
+/** A set of applications. */
+typedef struct {
+  int napps;
+  ios_app_t *apps; /**< [napps] (owned) */
+} ios_workload_t;
+
+/** Frees everything the workload owns and zeroes it. */
+void ios_workload_free(ios_workload_t *w);
+/** Appends a zeroed application (requested_n = -1) and returns it, or NULL when out of memory. The array grows by
+ * doubling (its room is the next power of two >= napps): build workloads with this function or ios_gen_append, never
+ * by replacing `apps` with an array of another size. */
+ios_app_t *ios_workload_add(ios_workload_t *w);
+/** Keeps only the application called `name`. @return 0, or IOS_EINVAL when there is none. */
+int ios_workload_keep_only(ios_workload_t *w, const char *name);
+/** Total work (s) and I/O volume (bytes) of an application. */
+void ios_app_totals(const ios_app_t *a, double *work, double *volume);
+/** Start time in the simulation: max(release, 0). */
+double ios_app_start(const ios_app_t *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

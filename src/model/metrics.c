@@ -1,0 +1,110 @@
+/* iosim — metrics (see ios_metrics.h for the definitions and their sources). */
+#include "ios_metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+double ios_dedicated_length(const ios_app_t *a, double b) {
+  double len = 0;
+  for (int i = 0; i < a->nphases; i++)
+    len += a->phases[i].is_io ? (b > 0 ? a->phases[i].value / b : INFINITY) : a->phases[i].value;
+  return len;
+}
+
+double ios_dedicated_volume(const ios_app_t *a, double b, double start, double t0, double t1) {
+  double t = start, v = 0;
+  for (int i = 0; i < a->nphases && t < t1; i++) {
+    if (!a->phases[i].is_io) {
+      t += a->phases[i].value;
+      continue;
+    }
+    double d = b > 0 ? a->phases[i].value / b : INFINITY;
+    double lo = t > t0 ? t : t0, hi = t + d < t1 ? t + d : t1;
+    if (hi > lo) v += (hi - lo) * b;
+    t += d;
+  }
+  return v;
+}
+
+int ios_dedicated_posts(const ios_app_t *a, double b, double start, double t0, double t1) {
+  double t = start;
+  int n = 0;
+  for (int i = 0; i < a->nphases && t < t1; i++) {
+    if (a->phases[i].is_io) {
+      n += a->phases[i].value > 0 && t >= t0;
+      t += b > 0 ? a->phases[i].value / b : INFINITY;
+    } else
+      t += a->phases[i].value;
+  }
+  return n;
+}
+
+void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles, int nres, double pool, int ncompute,
+                         ios_results_t *r) {
+  double len = r->t_end - r->t_begin;
+
+  double min_yield = INFINITY, nodes = 0, util = 0, eff = 0, vded = 0, stress = 0;
+  double slow = 0, rio = 0, idle = 0, aggbw = 0;
+  int nslow = 0, known = 1;
+  for (int j = 0; j < w->napps; j++) {
+    const ios_app_t *a = &w->apps[j];
+    ios_app_result_t *ar = &r->apps[j];
+    double b = ar->bandwidth;
+    /* RR-9502 Eq. 6 at T_end, history included; an application that completed before T_end is taken at its
+     * completion (its yield would otherwise decay while it no longer runs: whole-run windows, job queues) */
+    double at = !isnan(ar->end) && ar->end < r->t_end ? ar->end : r->t_end;
+    double elapsed = at - ar->release;
+    ar->yield = elapsed > 0 ? (a->progress0 + ar->w_end + (b > 0 ? ar->v_end / b : 0)) / elapsed : NAN;
+    if (!isnan(ar->yield) && ar->yield < min_yield) min_yield = ar->yield;
+    double dw = ar->w_end - ar->w_begin, dv = b > 0 ? (ar->v_end - ar->v_begin) / b : 0;
+    nodes += a->nodes;
+    util += a->nodes * dw;
+    eff += a->nodes * (dw + dv);
+    vded += ios_dedicated_volume(a, b, ios_app_start(a), r->t_begin, r->t_end);
+    double work, volume;
+    ios_app_totals(a, &work, &volume);
+    stress += ios_io_stress(&profiles[j], ar->n_resources, volume, work);
+    /* RR-9549 Eq. 4: slowdown against the best count n_perf over the pool */
+    int nperf = ios_profile_nperf(&profiles[j], nres);
+    double bperf = ios_profile_bw(&profiles[j], nperf);
+    if (ar->io_volume > 0 && bperf > 0) {
+      ar->io_slowdown = ar->io_time / (ar->io_volume / bperf);
+      ar->rho_io = b > 0 ? bperf / b : NAN;
+      slow += ar->io_slowdown;
+      rio += ar->rho_io;
+      nslow++;
+    } else {
+      ar->io_slowdown = NAN;
+      ar->rho_io = NAN;
+    }
+    known &= a->has_profile;
+    idle += ar->io_time * a->nodes;
+    if (ar->io_time > 0) aggbw += ar->io_volume / ar->io_time;
+  }
+  r->min_yield = isfinite(min_yield) ? min_yield : NAN;
+  r->utilization = len > 0 && nodes > 0 ? util / (len * nodes) : NAN;
+  r->efficiency = len > 0 && nodes > 0 ? eff / (len * nodes) : NAN;
+  r->io_pressure = len > 0 && pool > 0 ? vded / (pool * len) : NAN;
+  r->io_load = nres > 0 ? stress / nres : NAN;
+  r->mean_io_slowdown = nslow > 0 ? slow / nslow : NAN;
+  r->mean_rho_io = nslow > 0 && known ? rio / nslow : NAN;
+  r->mean_rho_con = nslow > 0 && known ? (slow - rio) / nslow : NAN;
+  double omax = -INFINITY, omin = INFINITY;
+  for (int i = 0; i < nres; i++) {
+    double o = r->makespan_s > 0 ? r->res[i].busy_time / r->makespan_s : 0;
+    omax = o > omax ? o : omax;
+    omin = o < omin ? o : omin;
+  }
+  r->io_spread = nres > 0 ? omax - omin : NAN;
+  r->machine_idle_time = r->makespan_s > 0 ? idle / (r->makespan_s * ncompute) : NAN;
+  r->aggregate_bandwidth_Bps = aggbw;
+}
+
+void ios_results_free(ios_results_t *r) {
+  for (int j = 0; r->apps != NULL && j < r->napps; j++)
+    free(r->apps[j].resources);
+  free(r->apps);
+  free(r->res);
+  r->apps = NULL;
+  r->res = NULL;
+}
