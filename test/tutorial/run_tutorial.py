@@ -10,7 +10,7 @@ Markup (also described at the top of docs/tutorial.md):
 - Each command runs with `bash -o pipefail -c` and must exit 0; standard error is not compared (it is shown when
   the command fails or its output differs). Trailing spaces of lines are ignored.
 
-The commands run in order, in one fresh temporary directory holding links to the source tree's docs/, policies/,
+The commands run in order, in one fresh temporary directory holding links to the source tree's docs/, policies/, src/,
 analysis/, deploy/, platforms/ and test/ (so `docs/tutorial/three-apps.json` works as in the tutorial, and the
 outputs land in the temporary directory's results/), with PATH starting with a folder where `iosim` is the built
 binary, `python3` the configured interpreter (the one with pandas and matplotlib) and `cc` the C compiler.
@@ -108,7 +108,7 @@ def main():
         os.mkdir(tools)
         for name, target in (("iosim", args.iosim), ("python3", args.python), ("cc", args.cc)):
             os.symlink(os.path.abspath(target) if os.sep in target else target, os.path.join(tools, name))
-        for d in ("docs", "policies", "analysis", "deploy", "platforms", "test"):
+        for d in ("docs", "policies", "src", "analysis", "deploy", "platforms", "test"):
             os.symlink(os.path.join(src, d), os.path.join(work, d))
         env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""), MPLBACKEND="Agg", LC_ALL="C")
         for no, cmd, expected in steps:
