@@ -25,6 +25,7 @@
 #include "ios_sg_platform.h"
 #include "ios_striping.h"
 #include "ios_transfer.h"
+#include "ios_window.h"
 
 #include <errno.h>
 #include <math.h>
@@ -137,6 +138,10 @@ typedef struct {
   const ios_workload_t *w;
   const ios_app_view_t *app_views; /* [napps] what allocation and placement policies know of each application */
   const ios_profile_t *profiles;   /* [napps] the true b_j(n) the simulation uses */
+  ios_profile_t *profiles_owned;   /* [napps] the same, owned */
+  ios_app_view_t *views_owned;     /* [napps] app_views, owned */
+  ios_profile_t *seen;             /* [napps] the b_j(n) the policies see (RR-9549 §6.2 knowledge) */
+  int *alloc_n;                    /* [napps] resources allocated to each application at the start */
   int *waiting, nwaiting;          /* submitted jobs not started, in queue order */
   int *free_hosts, nfree;          /* compute host indices not used by a running job */
   int running_changed;             /* a job started or ended since the last arbitration */
@@ -952,6 +957,32 @@ static int close_csv(FILE **f, const char *tmp, const char *dir, const char *nam
   return IOS_OK;
 }
 
+/* events.csv (output.events) and allocations.csv, written through temporary files renamed when the run has finished
+ * (close_traces), removed if it fails (release_engine). */
+static int open_traces(const ios_scenario_t *s) {
+  if (s->events) {
+    snprintf(E.ev_tmp, sizeof E.ev_tmp, "%s/.events.csv.tmp", s->out_dir);
+    if ((E.ev = fopen(E.ev_tmp, "w")) == NULL) {
+      ios_diag_set(E.ev_tmp, "output.events", "cannot write (%s): choose a writable output.dir", strerror(errno));
+      return IOS_EIO;
+    }
+    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev);
+  }
+  snprintf(E.al_tmp, sizeof E.al_tmp, "%s/.allocations.csv.tmp", s->out_dir);
+  if ((E.al = fopen(E.al_tmp, "w")) == NULL) {
+    ios_diag_set(E.al_tmp, "output.dir", "cannot write (%s): choose a writable output.dir", strerror(errno));
+    return IOS_EIO;
+  }
+  fputs("app,start_s,end_s,n_resources,resources\n", E.al);
+  return IOS_OK;
+}
+
+static int close_traces(const ios_scenario_t *s) {
+  int rc = close_csv(&E.al, E.al_tmp, s->out_dir, "allocations.csv");
+  if (close_csv(&E.ev, E.ev_tmp, s->out_dir, "events.csv") != IOS_OK) rc = IOS_EIO;
+  return rc;
+}
+
 static void receiver_start(sg_host_t host, const char *mbox) {
   char *argv[] = {"receiver", (char *)mbox, NULL};
   sg_actor_t a = sg_actor_init("receiver", host);
@@ -981,6 +1012,10 @@ static void release_engine(int napps, int nres) {
   free(E.cal);
   free(E.resume);
   free(E.app_stripe_params);
+  free(E.profiles_owned);
+  free(E.views_owned);
+  free(E.seen);
+  free(E.alloc_n);
   ios_stripe_state_free(&E.stripe_state);
   free(E.apps);
   free(E.res);
@@ -1216,34 +1251,14 @@ static int start_simulation(const ios_scenario_t *s, const ios_platform_t *p, in
   return IOS_OK;
 }
 
-int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
-  int rc = IOS_OK;
-  int *placed = NULL;
-  memset(&E, 0, sizeof E);
-  memset(r, 0, sizeof *r);
-  E.wall0 = ios_clock_s();
-  E.s = s;
-  E.p = p;
-  E.r = r;
-  E.napps = w->napps;
-  E.nres = p->nres;
-  E.apps = calloc((size_t)w->napps, sizeof *E.apps);
-  E.res = calloc((size_t)p->nres + 1, sizeof *E.res);
-  r->apps = calloc((size_t)w->napps, sizeof *r->apps);
-  r->res = calloc((size_t)p->nres, sizeof *r->res);
-  ios_profile_t *profiles = calloc((size_t)w->napps, sizeof *profiles);
-  ios_app_view_t *views = calloc((size_t)w->napps, sizeof *views);
-  ios_profile_t *seen = calloc((size_t)w->napps, sizeof *seen);
-  int *alloc_n = calloc((size_t)w->napps, sizeof *alloc_n);
-  if (!E.apps || !E.res || !r->apps || !r->res || !profiles || !views || !seen || !alloc_n) {
-    rc = IOS_ENOMEM;
-    goto fail;
-  }
-  r->napps = w->napps;
-  r->nres = p->nres;
-
-  /* what allocation and placement policies know of each application (RR-9549 Table 2) */
+/* What allocation and placement policies know of each application (RR-9549 Table 2), which may be less than the
+ * truth (RR-9549 §6.2), and whether the workload fits the compute nodes. Fills E.profiles (the true b_j(n)), E.seen
+ * and E.app_views. */
+static int setup_knowledge(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  ios_profile_t *profiles = E.profiles_owned, *seen = E.seen;
+  ios_app_view_t *views = E.views_owned;
   long long total_nodes = 0; /* many applications of many nodes must not overflow an int */
+  int biggest = 0;
   for (int j = 0; j < w->napps; j++) {
     fill_profile(&w->apps[j], &profiles[j]);
     ios_app_totals(&w->apps[j], &views[j].work, &views[j].volume);
@@ -1253,16 +1268,11 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     views[j].requested_n = w->apps[j].requested_n;
     views[j].processes = w->apps[j].processes > 0 ? w->apps[j].processes : w->apps[j].nodes;
     total_nodes += w->apps[j].nodes;
-  }
-  /* what they know may be less than the truth (RR-9549 §6.2) */
-  if (s->group_fit && ios_knowledge_group_fit(w->napps, seen, (int)s->fit_degree, s->fit_flat) != IOS_OK) {
-    rc = IOS_ENOMEM;
-    goto fail;
-  }
-  ios_knowledge_noise(w->napps, views, s->knowledge_noise, s->seed);
-  int biggest = 0;
-  for (int j = 0; j < w->napps; j++)
     biggest = w->apps[j].nodes > biggest ? w->apps[j].nodes : biggest;
+  }
+  if (s->group_fit && ios_knowledge_group_fit(w->napps, seen, (int)s->fit_degree, s->fit_flat) != IOS_OK)
+    return IOS_ENOMEM;
+  ios_knowledge_noise(w->napps, views, s->knowledge_noise, s->seed);
   if (!s->replay && (s->queue ? biggest > p->ncompute : total_nodes > p->ncompute)) {
     ios_diag_set(s->platform, "compute nodes",
                  s->queue
@@ -1273,105 +1283,94 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
                        "(iosim platform KIND --set compute=N, or platform.compute in a platform object), fewer "
                        "applications, or a job queue (queue.enabled)",
                  s->queue ? (long long)biggest : total_nodes, p->ncompute);
-    rc = IOS_EINVAL;
-    goto fail;
+    return IOS_EINVAL;
   }
-  /* allocation and placement once for the whole workload (RR-9549 §4: decisions for entire executions); with a job
-   * queue this only validates the policies, which decide again over the running jobs as they change */
-  if ((rc = arbitrate_all(s, p, w, views, alloc_n, &placed)) != IOS_OK) goto fail;
-  E.w = w;
-  E.app_views = views;
   E.profiles = profiles;
-  E.keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
-  if (s->queue) {
-    E.waiting = malloc(sizeof *E.waiting * (size_t)(w->napps > 0 ? w->napps : 1));
-    E.free_hosts = malloc(sizeof *E.free_hosts * (size_t)(p->ncompute > 0 ? p->ncompute : 1));
-    if (E.waiting == NULL || E.free_hosts == NULL) {
-      rc = IOS_ENOMEM;
-      goto fail;
-    }
-    for (int i = p->ncompute - 1; i >= 0; i--) /* a stack: jobs take the lowest free indices first */
-      E.free_hosts[E.nfree++] = i;
-  }
+  E.app_views = views;
+  return IOS_OK;
+}
 
-  /* engine state */
-  for (int j = 0; j < w->napps; j++)
-    E.apps[j].a = &w->apps[j];
-  if ((rc = setup_striping(s, p, w)) != IOS_OK) goto fail;
-  E.sem = sg_sem_init(0);
-  int host_cursor = 0, off = 0;
-  for (int j = 0; j < w->napps; j++) {
-    app_state_t *as = &E.apps[j];
-    as->a = &w->apps[j];
-    as->n = alloc_n[j];
-    int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
-    if (as->stripe != NULL && room < as->a->nodes * p->nres) room = as->a->nodes * p->nres; /* (writer, OST) flows */
-    as->tcap = room;
-    as->res = malloc(sizeof *as->res * (size_t)room);
-    as->t = calloc((size_t)room, sizeof *as->t);
-    if (s->queue) {
-      as->next_res = malloc(sizeof *as->next_res * (size_t)room);
-      as->hosts = malloc(sizeof *as->hosts * (size_t)as->a->nodes);
-    }
-    if (!as->res || !as->t || (s->queue && (!as->next_res || !as->hosts))) {
-      rc = IOS_ENOMEM;
-      goto fail;
-    }
-    memcpy(as->res, placed + off, sizeof *as->res * (size_t)as->n);
-    off += as->n;
-    as->b = ios_profile_bw(&profiles[j], as->n);
-    as->cap = as->b / (as->n > 0 ? as->n : 1);
-    if (s->replay) { /* b = its NICs: a flow needs no bound of its own when they exceed every link it can use */
-      double links = as->n > 0 ? 0.0 : p->pfs.capacity;
-      for (int i = 0; i < as->n; i++) {
-        int seen = 0;
-        for (int k = 0; k < i && !seen; k++)
-          seen = as->res[k] == as->res[i];
-        links += seen ? 0.0 : p->res[as->res[i]].capacity;
-      }
-      if (as->b >= links) as->cap = INFINITY; /* fewer flow bounds: SimGrid's max-min solves much faster */
-    }
-    as->sem = sg_sem_init(0);
-    as->end = NAN;
-    for (int i = 0; i < room; i++)
-      as->t[i].slot = -1;
-    if (s->queue) { /* no nodes and no resources until the job starts */
-      as->host = p->controller;
-      as->start = NAN;
-      as->n = 0;
-    } else if (s->replay) { /* no compute node of its own: hosts in turn (the compute side is a FATPIPE) */
-      as->host = p->compute[j % p->ncompute];
-      as->host0 = j % p->ncompute;
-      as->start = ios_app_start(as->a);
-      as->started = as->has_alloc = 1;
-      as->alloc_since = as->start;
-    } else {
-      as->host = p->compute[host_cursor];
-      as->host0 = host_cursor;
-      host_cursor += as->a->nodes;
-      as->start = ios_app_start(as->a);
-      as->started = as->has_alloc = 1;
-      as->alloc_since = as->start;
-    }
-    for (int i = 0; !s->replay && i < as->n; i++)
-      if (as->cap > p->res[as->res[i]].capacity * (1 + 1e-12))
-        XBT_WARN("application %s: its cap %.6g B/s per resource exceeds the capacity of %s (%.6g B/s); the platform "
-                 "limits it",
-                 as->a->name, as->cap, p->res[as->res[i]].name, p->res[as->res[i]].capacity);
-    ios_app_result_t *ar = &r->apps[j];
-    ar->n_resources = as->n;
-    ar->resources = malloc(sizeof *ar->resources * (size_t)room); /* a queued job's last allocation may be larger */
-    if (ar->resources == NULL) {
-      rc = IOS_ENOMEM;
-      goto fail;
-    }
-    memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
-    ar->bandwidth = as->b;
+/* The job queue's state: no job waits yet, every compute node is free. */
+static int setup_queue(const ios_platform_t *p, int napps) {
+  E.waiting = malloc(sizeof *E.waiting * (size_t)(napps > 0 ? napps : 1));
+  E.free_hosts = malloc(sizeof *E.free_hosts * (size_t)(p->ncompute > 0 ? p->ncompute : 1));
+  if (E.waiting == NULL || E.free_hosts == NULL) return IOS_ENOMEM;
+  for (int i = p->ncompute - 1; i >= 0; i--) /* a stack: jobs take the lowest free indices first */
+    E.free_hosts[E.nfree++] = i;
+  return IOS_OK;
+}
+
+/* Storage replay: b = the application's NICs; a flow needs no bound of its own when they exceed every link it can
+ * use (fewer flow bounds: SimGrid's max-min solves much faster). */
+static void replay_cap(const ios_platform_t *p, app_state_t *as) {
+  double links = as->n > 0 ? 0.0 : p->pfs.capacity;
+  for (int i = 0; i < as->n; i++) {
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++)
+      seen = as->res[k] == as->res[i];
+    links += seen ? 0.0 : p->res[as->res[i]].capacity;
   }
-  free(placed);
-  placed = NULL;
-  if ((rc = choose_transfer_path(s, p)) != IOS_OK) goto fail;
-  r->direct_transfers = E.direct;
+  if (as->b >= links) as->cap = INFINITY;
+}
+
+/* Where application j runs and from when: a queued job nowhere until it starts; a replayed request on the compute
+ * hosts in turn (the compute side is a FATPIPE); otherwise on its own nodes from its release. */
+static void place_app(const ios_scenario_t *s, const ios_platform_t *p, int j, int *host_cursor) {
+  app_state_t *as = &E.apps[j];
+  if (s->queue) {
+    as->host = p->controller;
+    as->start = NAN;
+    as->n = 0;
+    return;
+  }
+  int h = s->replay ? j % p->ncompute : *host_cursor;
+  if (!s->replay) *host_cursor += as->a->nodes;
+  as->host = p->compute[h];
+  as->host0 = h;
+  as->start = ios_app_start(as->a);
+  as->started = as->has_alloc = 1;
+  as->alloc_since = as->start;
+}
+
+/* Application j's state from its allocation (n resources at placed[0..n)), and its result's resources. */
+static int setup_app(const ios_scenario_t *s, const ios_platform_t *p, int j, const int *placed, int *host_cursor) {
+  app_state_t *as = &E.apps[j];
+  as->a = &E.w->apps[j];
+  as->n = E.alloc_n[j];
+  int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
+  if (as->stripe != NULL && room < as->a->nodes * p->nres) room = as->a->nodes * p->nres; /* (writer, OST) flows */
+  as->tcap = room;
+  as->res = malloc(sizeof *as->res * (size_t)room);
+  as->t = calloc((size_t)room, sizeof *as->t);
+  if (s->queue) {
+    as->next_res = malloc(sizeof *as->next_res * (size_t)room);
+    as->hosts = malloc(sizeof *as->hosts * (size_t)as->a->nodes);
+  }
+  ios_app_result_t *ar = &E.r->apps[j];
+  ar->resources = malloc(sizeof *ar->resources * (size_t)room); /* a queued job's last allocation may be larger */
+  if (!as->res || !as->t || (s->queue && (!as->next_res || !as->hosts)) || !ar->resources) return IOS_ENOMEM;
+  memcpy(as->res, placed, sizeof *as->res * (size_t)as->n);
+  as->b = ios_profile_bw(&E.profiles[j], as->n);
+  as->cap = as->b / (as->n > 0 ? as->n : 1);
+  if (s->replay) replay_cap(p, as);
+  as->sem = sg_sem_init(0);
+  as->end = NAN;
+  for (int i = 0; i < room; i++)
+    as->t[i].slot = -1;
+  place_app(s, p, j, host_cursor);
+  for (int i = 0; !s->replay && i < as->n; i++)
+    if (as->cap > p->res[as->res[i]].capacity * (1 + 1e-12))
+      XBT_WARN("application %s: its cap %.6g B/s per resource exceeds the capacity of %s (%.6g B/s); the platform "
+               "limits it",
+               as->a->name, as->cap, p->res[as->res[i]].name, p->res[as->res[i]].capacity);
+  ar->n_resources = as->n;
+  memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
+  ar->bandwidth = as->b;
+  return IOS_OK;
+}
+
+/* Every resource's state (index nres: the PFS of direct access), and its receiver on the flow path. */
+static void setup_resources(const ios_platform_t *p) {
   for (int i = 0; i <= p->nres; i++) {
     if (i == p->nres && !p->has_pfs) break;
     const ios_resource_t *res = i < p->nres ? &p->res[i] : &p->pfs;
@@ -1379,37 +1378,22 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
     E.res[i].mbox = sg_mailbox_by_name(res->name);
     if (!E.direct) receiver_start(res->host, res->name);
   }
+}
 
-  /* the window: given, or automatic steady-state (RR-9502 §3.2): from the last start to the earliest dedicated
-   * completion (scaled by length_fraction); "whole-run" when no application set is concurrent throughout */
-  if (!isnan(s->window_begin)) {
-    E.t_begin = s->window_begin;
-    E.t_end = s->window_end;
-    r->window_kind = "given";
-  } else if (s->queue || s->replay) { /* start times depend on the queue: yields and objectives over the whole run */
-    E.t_begin = 0;
-    E.t_end = NAN;
-    r->window_kind = "whole-run";
-  } else {
-    double tb = 0, te = INFINITY;
-    for (int j = 0; j < w->napps; j++) {
-      double st = E.apps[j].start;
-      tb = st > tb ? st : tb;
-      double fin = st + ios_dedicated_length(&w->apps[j], E.apps[j].b);
-      te = fin < te ? fin : te;
-    }
-    if (te > tb && isfinite(te)) {
-      E.t_begin = tb;
-      E.t_end = tb + s->window_fraction * (te - tb);
-      r->window_kind = "steady-state";
-    } else {
-      E.t_begin = 0;
-      E.t_end = NAN;
-      r->window_kind = "whole-run";
-    }
+/* The window (ios_window_choose), the v2 mode's switch at its middle, and δ of a periodic sharing policy. */
+static int setup_window(const ios_scenario_t *s, const ios_workload_t *w) {
+  double *start = malloc(sizeof *start * (size_t)(w->napps > 0 ? 2 * w->napps : 1));
+  if (start == NULL) return IOS_ENOMEM;
+  double *b = start + w->napps;
+  for (int j = 0; j < w->napps; j++) {
+    start[j] = E.apps[j].start;
+    b[j] = E.apps[j].b;
   }
+  ios_window_in_t in = {w, start, b, s->window_begin, s->window_end, s->window_fraction, s->queue || s->replay};
+  E.r->window_kind = ios_window_choose(&in, &E.t_begin, &E.t_end);
   E.sharing = s->sharing;
   E.sharing_params = &s->sharing_params;
+  int rc = IOS_OK;
   if (s->window_v2) { /* the reference's v2 windows: FairShare over the first half, objectives over the second */
     static const ios_params_t none = {{0}};
     if (isnan(E.t_end)) {
@@ -1417,74 +1401,80 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
                    "v2 needs a window with an end (no steady-state window exists here): give window.begin_s and "
                    "window.end_s, or use mode v1");
       rc = IOS_EINVAL;
-      goto fail;
     }
     E.v2 = 1;
     E.t_begin = 0.5 * (E.t_begin + E.t_end);
     E.sharing = ios_sharing_find("fairshare");
     E.sharing_params = &none;
-    r->window_kind = strcmp(r->window_kind, "given") == 0 ? "given-v2" : "steady-state-v2";
+    E.r->window_kind = strcmp(E.r->window_kind, "given") == 0 ? "given-v2" : "steady-state-v2";
   }
-
-  if (s->sharing->periodic) { /* δ given, or (T_end − T_begin)/E with E = Σ 2·N_op(i) (RR-9502 §3.2.2, Eq. 5) */
+  if (rc == IOS_OK && s->sharing->periodic) { /* δ given, or RR-9502 Eq. 5 */
     double delta = s->sharing->nparams > 0 ? s->sharing_params.v[0] : 0.0;
-    if (!(delta > 0) && !isnan(E.t_end)) {
-      double ev = 0;
-      for (int j = 0; j < w->napps; j++)
-        ev += 2.0 * ios_dedicated_posts(&w->apps[j], E.apps[j].b, E.apps[j].start, E.t_begin, E.t_end);
-      delta = ev > 0 ? (E.t_end - E.t_begin) / ev : 0.0;
-    }
+    if (!(delta > 0)) delta = ios_window_delta(&in, E.t_begin, E.t_end);
     if (!(delta > 0)) {
       ios_diag_set(s->file, "sharing",
                    "policy '%s' decides every δ seconds but δ cannot be derived (no steady-state window or no I/O "
                    "operation in it): give %s.%s > 0",
                    s->sharing->name, "sharing", s->sharing->nparams > 0 ? s->sharing->params[0].name : "delta_s");
       rc = IOS_EINVAL;
-      goto fail;
     }
     E.period = delta;
   }
+  free(start);
+  return rc;
+}
 
-  if (s->events) { /* written through a temporary file, renamed when the run has finished */
-    snprintf(E.ev_tmp, sizeof E.ev_tmp, "%s/.events.csv.tmp", s->out_dir);
-    if ((E.ev = fopen(E.ev_tmp, "w")) == NULL) {
-      ios_diag_set(E.ev_tmp, "output.events", "cannot write (%s): choose a writable output.dir", strerror(errno));
-      rc = IOS_EIO;
-      goto fail;
-    }
-    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev);
-  }
-  snprintf(E.al_tmp, sizeof E.al_tmp, "%s/.allocations.csv.tmp", s->out_dir);
-  if ((E.al = fopen(E.al_tmp, "w")) == NULL) {
-    ios_diag_set(E.al_tmp, "output.dir", "cannot write (%s): choose a writable output.dir", strerror(errno));
-    rc = IOS_EIO;
-    goto fail;
-  }
-  fputs("app,start_s,end_s,n_resources,resources\n", E.al);
+/* Set-up: knowledge, allocation and placement, the applications' and resources' states, the transfer path, the
+ * window, the traces. Nothing is simulated yet. */
+static int setup(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  int *placed = NULL, rc = setup_knowledge(s, p, w);
+  /* allocation and placement once for the whole workload (RR-9549 §4: decisions for entire executions); with a job
+   * queue this only validates the policies, which decide again over the running jobs as they change */
+  if (rc == IOS_OK) rc = arbitrate_all(s, p, w, E.app_views, E.alloc_n, &placed);
+  E.keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
+  if (rc == IOS_OK && s->queue) rc = setup_queue(p, w->napps);
+  for (int j = 0; j < w->napps; j++)
+    E.apps[j].a = &w->apps[j];
+  if (rc == IOS_OK) rc = setup_striping(s, p, w);
+  if (rc == IOS_OK) E.sem = sg_sem_init(0);
+  for (int j = 0, host_cursor = 0, off = 0; rc == IOS_OK && j < w->napps; off += E.alloc_n[j], j++)
+    rc = setup_app(s, p, j, placed + off, &host_cursor);
+  free(placed);
+  if (rc == IOS_OK) rc = choose_transfer_path(s, p);
+  E.r->direct_transfers = E.direct;
+  if (rc == IOS_OK) setup_resources(p);
+  if (rc == IOS_OK) rc = setup_window(s, w);
+  if (rc == IOS_OK) rc = open_traces(s);
+  return rc;
+}
 
-  E.apps_left = w->napps;
-  if ((rc = start_simulation(s, p, w->napps)) != IOS_OK) goto fail;
+/* Runs SimGrid to the end (or to the window's end); IOS_EINVAL when the run needs more actors than the budget. */
+static int run(const ios_scenario_t *s, const ios_platform_t *p, int napps) {
+  E.apps_left = napps;
+  int rc = start_simulation(s, p, napps);
+  if (rc != IOS_OK) return rc;
   if (!E.overflow) {
     simgrid_run();
     if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
       progress_line(1);
   }
-  if (E.overflow) {
-    ios_diag_set(s->file, "concurrency",
-                 "the simulation needs more than %ld SimGrid actors at once at %.6g s (one per running application "
-                 "and one per transfer of a running application on the flow path; this machine's vm.max_map_count "
-                 "allows about that many): run "
-                 "fewer transfers at once (fewer or smaller concurrent jobs, fewer resources or split parts per job, "
-                 "a faster or larger storage tier), or raise the limit (sudo sysctl -w vm.max_map_count=1048576)",
-                 E.actor_budget, now());
-    rc = IOS_EINVAL;
-    goto fail;
-  }
+  if (!E.overflow) return IOS_OK;
+  ios_diag_set(s->file, "concurrency",
+               "the simulation needs more than %ld SimGrid actors at once at %.6g s (one per running application "
+               "and one per transfer of a running application on the flow path; this machine's vm.max_map_count "
+               "allows about that many): run "
+               "fewer transfers at once (fewer or smaller concurrent jobs, fewer resources or split parts per job, "
+               "a faster or larger storage tier), or raise the limit (sudo sysctl -w vm.max_map_count=1048576)",
+               E.actor_budget, now());
+  return IOS_EINVAL;
+}
 
-  /* results */
-  r->complete = E.apps_left == 0;
-  double first = INFINITY, last = 0;
-  for (int j = 0; j < w->napps; j++) {
+/* Each application's result; sets *first and *last (the earliest start and the latest end). */
+static void collect_apps(const ios_scenario_t *s, double *first, double *last) {
+  ios_results_t *r = E.r;
+  *first = INFINITY;
+  *last = 0;
+  for (int j = 0; j < E.napps; j++) {
     app_state_t *as = &E.apps[j];
     ios_app_result_t *ar = &r->apps[j];
     ar->start = as->start;
@@ -1503,21 +1493,25 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       ar->io_volume = ar->v_end;
       if (as->state == ST_IO) ar->io_time += E.t_end - (as->posted > 0 ? as->posted : 0.0);
     }
-    first = as->start < first ? as->start : first;
-    last = (!isnan(as->end) && as->end > last) ? as->end : last;
+    *first = as->start < *first ? as->start : *first;
+    *last = (!isnan(as->end) && as->end > *last) ? as->end : *last;
   }
-  r->makespan_s = r->complete ? last - first : E.t_end - first;
+}
+
+/* The window's progress: a whole run ends at the last completion; snapshots never taken are the end state. */
+static void collect_window(double last) {
+  ios_results_t *r = E.r;
   r->t_begin = E.t_begin;
   if (isnan(E.t_end)) { /* whole run: progress at the end is everything done */
     E.t_end = last;
-    for (int j = 0; j < w->napps; j++) {
+    for (int j = 0; j < E.napps; j++) {
       r->apps[j].w_end = r->apps[j].work_time;
       r->apps[j].v_end = r->apps[j].io_volume;
     }
   }
   r->t_end = E.t_end;
   r->period_s = E.period;
-  for (int j = 0; j < w->napps; j++) {
+  for (int j = 0; j < E.napps; j++) {
     if (!E.snap_end_done) { /* the window ends after the last completion */
       r->apps[j].w_end = r->apps[j].work_time;
       r->apps[j].v_end = r->apps[j].io_volume;
@@ -1527,38 +1521,58 @@ int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
       r->apps[j].v_begin = r->apps[j].io_volume;
     }
   }
-  double horizon = r->complete ? last : E.t_end;
+}
+
+/* Results: applications, window, resources, counters and metrics; the traces closed. */
+static int collect(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  ios_results_t *r = E.r;
+  double first, last;
+  r->complete = E.apps_left == 0;
+  collect_apps(s, &first, &last);
+  r->makespan_s = r->complete ? last - first : E.t_end - first;
+  collect_window(last);
+  double horizon = r->complete ? last : E.t_end, pool = 0;
   for (int j = 0; j < w->napps; j++) /* allocations of jobs stopped at the window's end */
     if (E.apps[j].has_alloc && E.apps[j].state != ST_DONE) al_row(&E.apps[j], E.apps[j].alloc_since, horizon);
   for (int i = 0; i < p->nres; i++) {
     if (E.res[i].nactive > 0) E.res[i].busy_time += horizon - E.res[i].busy_since;
     r->res[i].busy_time = E.res[i].busy_time;
     r->res[i].bytes = E.res[i].bytes;
+    pool += p->res[i].capacity;
   }
   r->events = E.events;
   r->rate_changes = E.rate_changes;
   r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
-  double pool = 0;
-  for (int i = 0; i < p->nres; i++)
-    pool += p->res[i].capacity;
-  ios_metrics_compute(w, profiles, p->nres, pool, p->ncompute, r);
+  ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, r);
   r->wall_time_s = ios_clock_s() - E.wall0;
-  if (close_csv(&E.al, E.al_tmp, s->out_dir, "allocations.csv") != IOS_OK) rc = IOS_EIO;
-  if (close_csv(&E.ev, E.ev_tmp, s->out_dir, "events.csv") != IOS_OK) rc = IOS_EIO;
+  return close_traces(s);
+}
 
-  release_engine(w->napps, p->nres);
-  free(profiles);
-  free(seen);
-  free(views);
-  free(alloc_n);
-  return rc;
-
-fail: /* a rejected workload: nothing was simulated */
-  free(placed);
-  release_engine(w->napps, p->nres);
-  free(profiles);
-  free(seen);
-  free(views);
-  free(alloc_n);
+int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
+  memset(&E, 0, sizeof E);
+  memset(r, 0, sizeof *r);
+  E.wall0 = ios_clock_s();
+  E.s = s;
+  E.p = p;
+  E.r = r;
+  E.w = w;
+  E.napps = r->napps = w->napps;
+  E.nres = r->nres = p->nres;
+  size_t napps = (size_t)w->napps;
+  E.apps = calloc(napps, sizeof *E.apps);
+  E.res = calloc((size_t)p->nres + 1, sizeof *E.res);
+  r->apps = calloc(napps, sizeof *r->apps);
+  r->res = calloc((size_t)p->nres, sizeof *r->res);
+  E.profiles_owned = calloc(napps, sizeof *E.profiles_owned);
+  E.views_owned = calloc(napps, sizeof *E.views_owned);
+  E.seen = calloc(napps, sizeof *E.seen);
+  E.alloc_n = calloc(napps, sizeof *E.alloc_n);
+  int rc = E.apps && E.res && r->apps && r->res && E.profiles_owned && E.views_owned && E.seen && E.alloc_n
+               ? IOS_OK
+               : IOS_ENOMEM;
+  if (rc == IOS_OK) rc = setup(s, p, w);
+  if (rc == IOS_OK) rc = run(s, p, w->napps);
+  if (rc == IOS_OK) rc = collect(s, p, w);
+  release_engine(w->napps, p->nres); /* on failure nothing was simulated, or the run stopped: no results */
   return rc;
 }
