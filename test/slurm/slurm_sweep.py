@@ -243,11 +243,13 @@ def main():
         cluster.write_config()
         cluster.start()
         t_up = time.monotonic() - T0
-        work, elsewhere = os.path.join(tmp, "work"), os.path.join(tmp, "elsewhere")
+        work, elsewhere = os.path.join(tmp, "work"), os.path.join(tmp, "elsewhere", "deeper")
         os.makedirs(work)
         os.makedirs(elsewhere)
         camp = small_campaign(src, work)
         env = dict(cluster.env, IOSIM_DATA_DIR=os.path.relpath(data, work))
+        if os.path.exists(os.path.join(elsewhere, env["IOSIM_DATA_DIR"], PROFILES)):
+            raise Failure(f"IOSIM_DATA_DIR={env['IOSIM_DATA_DIR']} also leads to the data from {elsewhere}")
         # relative campaign, output directory and data directory; command line beats the campaign's "time"
         run([iosim, "sweep", camp, "--emit-slurm", "--shards", "3", "--jobs", "1", "--out", "out",
              f"--partition={PARTITION}", "--time", "10", "--mem=64M"], env, cwd=work)
