@@ -455,15 +455,12 @@ const char *ios_campaign_slurm(const ios_campaign_t *c, const char *key) {
 /* The campaign's "slurm" object: known keys, string values sbatch accepts. */
 static int check_slurm(const ios_campaign_t *c) {
   const cJSON *slurm = cJSON_GetObjectItemCaseSensitive(c->campaign, "slurm"), *item;
-  if (slurm == NULL) return IOS_OK;
-  if (!cJSON_IsObject(slurm)) {
-    ios_diag_set(c->file, "slurm",
-                 "must be an object of #SBATCH options for --emit-slurm, e.g. {\"time\": \"1:00:00\", "
-                 "\"partition\": \"batch\", \"account\": \"proj\", \"mem\": \"4G\"}");
+  if (slurm != NULL && ios_value_object(slurm, "{\"time\": \"1:00:00\", \"partition\": \"batch\", \"mem\": \"4G\"}",
+                                        c->file, "slurm") != IOS_OK)
     return IOS_EINVAL;
-  }
   cJSON_ArrayForEach(item, slurm) {
     char where[256];
+    const char *value;
     snprintf(where, sizeof where, "slurm.%s", item->string);
     int known = 0;
     for (int i = 0; i < IOS_CAMPAIGN_SLURM_NKEYS; i++)
@@ -473,11 +470,10 @@ static int check_slurm(const ios_campaign_t *c) {
                    item->string);
       return IOS_EINVAL;
     }
-    if (!cJSON_IsString(item)) {
-      ios_diag_set(c->file, where, "must be a string, e.g. \"time\": \"1:00:00\" or \"mem\": \"4G\"");
+    if (ios_value_string(item, 0, "the option's value as a string, e.g. \"1:00:00\" or \"4G\"", c->file, where,
+                         &value) != IOS_OK ||
+        ios_campaign_slurm_check(c->file, where, item->string, value) != IOS_OK)
       return IOS_EINVAL;
-    }
-    if (ios_campaign_slurm_check(c->file, where, item->string, item->valuestring) != IOS_OK) return IOS_EINVAL;
   }
   return IOS_OK;
 }

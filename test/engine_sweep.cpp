@@ -427,9 +427,9 @@ TEST(engine_sweep, SlurmOptionsChecked) {
 
   for (const Case &k :
        std::vector<Case>{{{R"({"tme": "10"})"}, "slurm: unknown field 'tme'; valid fields are: time, partition"},
-                         {{R"({"mem": 4096})"}, "slurm.mem: must be a string"},
+                         {{R"({"mem": 4096})"}, "slurm.mem: is 4096 (a number): give a string"},
                          {{R"({"time": "soon"})"}, "slurm.time: 'soon' is not a Slurm time limit"},
-                         {{R"(["1:00:00"])"}, "slurm: must be an object"}}) {
+                         {{R"(["1:00:00"])"}, "slurm: is [\"1:00:00\"] (an array): give an object"}}) {
     Campaign b(R"({"name": "bad", "base": "base.json", "seeds": {"count": 2}, "slurm": )" + k.args[0] + "}");
     Process p = b.sweep("out", {"--emit-slurm"});
     EXPECT_EQ(p.exit_code, 2) << k.args[0];
