@@ -352,6 +352,169 @@ TEST(engine_sweep, SlurmScriptRunsShardsAndMerge) {
   EXPECT_EQ(c.runs("out").size(), 5u);
 }
 
+// --time, --partition, --account, --mem (as --opt=val and --opt val) and the campaign's "slurm" object become #SBATCH
+// lines of the array job and of the merge job (the heredoc `submit` feeds sbatch); the command line wins.
+TEST(engine_sweep, SlurmOptionsBecomeDirectivesOfBothJobs) {
+  Campaign c(R"({"name": "opts", "base": "base.json", "seeds": {"count": 2},
+                 "slurm": {"time": "1:00:00", "partition": "batch", "account": "proj"}})");
+  Process e = c.sweep("out", {"--emit-slurm", "--shards", "2", "--jobs", "1", "--time=30", "--mem", "4G"});
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  std::string script = c.dir->file("out/sweep.slurm"), text = read_text(script);
+  auto count = [](const std::string &hay, const std::string &needle) {
+    int n = 0;
+    for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
+      n++;
+    return n;
+  };
+  for (const char *line :
+       {"#SBATCH --time=30\n", "#SBATCH --partition=batch\n", "#SBATCH --account=proj\n", "#SBATCH --mem=4G\n"})
+    EXPECT_EQ(count(text, line), 2) << line << text;
+  EXPECT_EQ(count(text, "1:00:00"), 0) << text;
+  EXPECT_EQ(std::system(("bash -n '" + script + "'").c_str()), 0);
+
+  // a stand-in sbatch: the array is submitted with the script as argument, the merge job's script comes on stdin
+  c.dir->write("bin/sbatch", "#!/bin/sh\ncase \"$*\" in *sweep.slurm) ;; *) cat > '" + c.dir->file("merge.sh") +
+                                 "' ;; esac\necho 4242\n");
+  ASSERT_EQ(std::system(("chmod +x '" + c.dir->file("bin/sbatch") + "'").c_str()), 0);
+  ASSERT_EQ(
+      std::system(("PATH='" + c.dir->file("bin") + "':\"$PATH\" bash '" + script + "' submit >/dev/null").c_str()), 0);
+  std::string merge = read_text(c.dir->file("merge.sh"));
+  EXPECT_EQ(merge.rfind("#!/bin/bash\n#SBATCH --time=30\n#SBATCH --partition=batch\n#SBATCH --account=proj\n"
+                        "#SBATCH --mem=4G\nexec bash ",
+                        0),
+            0u)
+      << merge;
+  for (int i = 1; i <= 2; i++)
+    ASSERT_EQ(std::system(("SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " bash '" + script + "' 2>/dev/null").c_str()),
+              0);
+  ASSERT_EQ(std::system(("bash '" + c.dir->file("merge.sh") + "' >/dev/null").c_str()), 0);
+  EXPECT_EQ(c.runs("out").size(), 2u);
+}
+
+// Bad Slurm options: exit 2 before anything is written, naming the value and the expected form; unknown keys and
+// non-string values of the campaign's "slurm" object are refused like other unknown campaign fields.
+TEST(engine_sweep, SlurmOptionsChecked) {
+  Campaign c(R"({"name": "bad", "base": "base.json", "seeds": {"count": 2}})");
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case &k : std::vector<Case>{{{"--time", "1h"}, "'1h' is not a Slurm time limit"},
+                                         {{"--time=1:2:3:4"}, "HOURS:MINUTES:SECONDS"},
+                                         {{"--time=3-"}, "DAYS-HOURS"},
+                                         {{"--mem=4GB"}, "'4GB' is not a memory size"},
+                                         {{"--mem", "-1"}, "megabytes"},
+                                         {{"--partition=a,,b"}, "partition name"},
+                                         {{"--partition", "a;touch x"}, "partition name"},
+                                         {{"--account=a b"}, "'a b' is not an account name"},
+                                         {{"--account="}, "account name"}}) {
+    std::vector<std::string> args = {"--emit-slurm"};
+    args.insert(args.end(), k.args.begin(), k.args.end());
+    Process p = c.sweep("out", args);
+    EXPECT_EQ(p.exit_code, 2) << k.args[0];
+    EXPECT_NE(p.err.find(k.says), std::string::npos) << p.err;
+    EXPECT_FALSE(file_exists(c.dir->file("out/sweep.slurm")));
+  }
+  for (const char *ok : {"--time=90", "--time=5:30", "--time=2-12", "--time=2-12:30", "--time=2-12:30:00",
+                         "--time=UNLIMITED", "--mem=0", "--mem=512", "--mem=16g", "--partition=a.b,c_d-1"}) {
+    Process p = c.sweep("ok", {"--emit-slurm", ok});
+    EXPECT_EQ(p.exit_code, 0) << ok << p.err;
+  }
+  Process no_emit = c.sweep("run", {"--partition", "batch"});
+  EXPECT_EQ(no_emit.exit_code, 2);
+  EXPECT_NE(no_emit.err.find("--emit-slurm"), std::string::npos) << no_emit.err;
+  EXPECT_FALSE(file_exists(c.dir->file("run")));
+
+  for (const Case &k :
+       std::vector<Case>{{{R"({"tme": "10"})"}, "slurm: unknown field 'tme'; valid fields are: time, partition"},
+                         {{R"({"mem": 4096})"}, "slurm.mem: is 4096 (a number): give a string"},
+                         {{R"({"time": "soon"})"}, "slurm.time: 'soon' is not a Slurm time limit"},
+                         {{R"(["1:00:00"])"}, "slurm: is [\"1:00:00\"] (an array): give an object"}}) {
+    Campaign b(R"({"name": "bad", "base": "base.json", "seeds": {"count": 2}, "slurm": )" + k.args[0] + "}");
+    Process p = b.sweep("out", {"--emit-slurm"});
+    EXPECT_EQ(p.exit_code, 2) << k.args[0];
+    EXPECT_NE(p.err.find(k.says), std::string::npos) << p.err;
+    EXPECT_EQ(b.sweep("out").exit_code, 2) << "a plain sweep reads the same campaign";
+  }
+}
+
+// The script's paths are absolute though the campaign, the output directory and IOSIM_DATA_DIR were given relative:
+// a task started from another directory with the same relative IOSIM_DATA_DIR still finds the platform it names.
+TEST(engine_sweep, SlurmScriptPathsAbsolute) {
+  Campaign c(R"({"name": "abs", "base": "data-base.json", "seeds": {"count": 2}})");
+  c.dir->write("data/platform.xml", read_text(c.dir->file("platform.xml")));
+  std::string base = read_text(c.dir->file("base.json"));
+  base.replace(base.find("\"platform.xml\""), 14, "\"${IOSIM_DATA_DIR}/platform.xml\"");
+  c.dir->write("data-base.json", base);
+  ASSERT_EQ(setenv("IOSIM_DATA_DIR", "data", 1), 0);
+  Process e = run_iosim({"sweep", "campaign.json", "--emit-slurm", "--shards", "1", "--jobs", "1", "--out", "o"},
+                        c.dir->path(), c.dir->path());
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  std::string text = read_text(c.dir->file("o/sweep.slurm"));
+  char *real = realpath(c.dir->path().c_str(), nullptr);
+  ASSERT_NE(real, nullptr);
+  std::string dir = real;
+  free(real);
+  EXPECT_NE(text.find("\nexport IOSIM_DATA_DIR='" + dir + "/data'\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nCAMPAIGN='" + dir + "/campaign.json'\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nOUT='" + dir + "/o'\n"), std::string::npos) << text;
+  int st =
+      std::system(("cd / && SLURM_ARRAY_TASK_ID=1 bash '" + c.dir->file("o/sweep.slurm") + "' 2>/dev/null").c_str());
+  EXPECT_EQ(st, 0);
+  ASSERT_EQ(std::system(("cd / && bash '" + c.dir->file("o/sweep.slurm") + "' merge >/dev/null").c_str()), 0);
+  CsvTable rows = c.runs("o");
+  ASSERT_EQ(rows.size(), 2u);
+  for (auto &row : rows)
+    EXPECT_EQ(row["status"], "complete") << row["error"];
+  unsetenv("IOSIM_DATA_DIR");
+}
+
+// Merging with a shard directory deleted (a task that failed before its sweep started, or never ran) and a run of
+// another shard lost: the rest is merged, the points of the deleted shard (7 points in 3 shards: shard 2 holds
+// indices 1 and 4) and the lost run are "missing", exit 1; the Slurm script's merge step does the same. With no
+// shard left, exit 2.
+TEST(engine_sweep, MergeToleratesMissingShards) {
+  Campaign c(R"({"name": "holes", "base": "base.json", "seeds": {"from": 1, "count": 7}})");
+  ASSERT_EQ(c.sweep("whole").exit_code, 0);
+  ASSERT_EQ(c.sweep("out", {"--emit-slurm", "--shards", "3", "--jobs", "1"}).exit_code, 0);
+  std::string script = c.dir->file("out/sweep.slurm");
+  for (int i = 1; i <= 3; i++)
+    ASSERT_EQ(std::system(("SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " bash '" + script + "' 2>/dev/null").c_str()),
+              0);
+  ASSERT_EQ(std::system(("rm -rf '" + c.dir->file("out/shard-2") + "'").c_str()), 0);
+  CsvTable whole = without_wall(c.runs("whole"));
+  ASSERT_EQ(whole.size(), 7u);
+  std::string lost = whole[5]["run_id"]; // index 5: shard 3
+  ASSERT_EQ(std::system(("rm -rf '" + c.dir->file("out/shard-3/runs/" + lost) + "'").c_str()), 0);
+
+  Process m = run_iosim({"merge", c.dir->file("out/shard-1"), c.dir->file("out/shard-2"), c.dir->file("out/shard-3"),
+                         "--out", c.dir->file("merged")},
+                        c.dir->path());
+  EXPECT_EQ(m.exit_code, 1) << m.err;
+  EXPECT_NE(m.err.find(c.dir->file("out/shard-2") + "/sweep.json: missing"), std::string::npos) << m.err;
+  EXPECT_NE(m.out.find("4 complete, 0 failed, 3 missing"), std::string::npos) << m.out;
+  CsvTable merged = without_wall(c.runs("merged"));
+  ASSERT_EQ(merged.size(), 7u);
+  for (int i = 0; i < 7; i++) {
+    bool missing = i == 1 || i == 4 || i == 5;
+    EXPECT_EQ(merged[i]["run_id"], whole[i]["run_id"]);
+    EXPECT_EQ(merged[i]["status"], missing ? "missing" : "complete") << i;
+    EXPECT_EQ(merged[i]["min_yield"], missing ? "" : whole[i]["min_yield"]) << i;
+    if (!missing) {
+      EXPECT_EQ(merged[i], whole[i]) << i;
+    }
+  }
+
+  EXPECT_EQ(std::system(("bash '" + script + "' merge >/dev/null 2>&1").c_str()), 1 << 8);
+  CsvTable via_script = without_wall(c.runs("out"));
+  EXPECT_EQ(via_script, merged);
+
+  Process none = run_iosim({"merge", c.dir->file("out/shard-2"), c.dir->file("nowhere"), "--out", c.dir->file("m2")},
+                           c.dir->path());
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("none of the 2 directories holds a sweep.json"), std::string::npos) << none.err;
+}
+
 // `iosim report` on a finished sweep: a Markdown report embedding PNG figures (the figures themselves are tested in
 // test/analysis), the Gantt chart of a run with events.csv among them.
 TEST(engine_sweep, ReportOnASweep) {

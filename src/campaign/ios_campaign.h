@@ -72,6 +72,22 @@ cJSON *ios_campaign_point_scenario(const ios_campaign_t *c, int index);
 /** Value of swept key `k` at point `index` (borrowed). */
 const cJSON *ios_campaign_point_value(const ios_campaign_t *c, int index, int k);
 
+/** Keys of a campaign's "slurm" object, which are also the `iosim sweep --emit-slurm` options --time, --partition,
+ * --account and --mem, in the order of their #SBATCH lines. */
+#define IOS_CAMPAIGN_SLURM_NKEYS 4
+extern const char *const ios_campaign_slurm_keys[IOS_CAMPAIGN_SLURM_NKEYS];
+
+/** Checks the value of Slurm option `key` (one of ios_campaign_slurm_keys) as sbatch reads it: time MINUTES,
+ * MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS (integers) or
+ * UNLIMITED; partition a comma-separated list of names; account a name (names: 1 to 200 letters, digits, '.', '_',
+ * '-'); mem an integer number of megabytes, or with a suffix K, M, G or T. Nothing else gets through, so a value can
+ * be written into a script unquoted. @return IOS_OK, or IOS_EINVAL with ios_diag_message() "FILE: WHERE: ..." naming
+ * the value and the expected form. */
+int ios_campaign_slurm_check(const char *file, const char *where, const char *key, const char *value);
+
+/** The value of `key` in the campaign's "slurm" object (borrowed; checked by the loader), or NULL when not given. */
+const char *ios_campaign_slurm(const ios_campaign_t *c, const char *key);
+
 /** Frees what the campaign owns. */
 void ios_campaign_free(ios_campaign_t *c);
 

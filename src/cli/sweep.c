@@ -363,7 +363,8 @@ static void progress(int done, int total, int skipped, int failed, int running, 
 
 static const char *const usage_text =
     "usage: iosim sweep CAMPAIGN [options]\n"
-    "       iosim sweep CAMPAIGN --emit-slurm [--shards N] [--jobs N] [-o DIR]\n"
+    "       iosim sweep CAMPAIGN --emit-slurm [--shards N] [--jobs N] [-o DIR] [--time T] [--partition P]\n"
+    "                                         [--account A] [--mem M]\n"
     "  -j, --jobs N          runs at a time (default: the number of cores)\n"
     "  -o, --out DIR         output directory (default: results/<campaign name>)\n"
     "      --set key=value   pin a scenario field to one value in every run (read as by iosim run --set; a column\n"
@@ -373,6 +374,9 @@ static const char *const usage_text =
     "      --retry-failed    run again the points recorded as failed\n"
     "      --emit-slurm      write DIR/sweep.slurm (one job-array task per shard, then a merge job) and exit\n"
     "      --shards N        shards of --emit-slurm (default 4)\n"
+    "      --time T, --partition P, --account A, --mem M\n"
+    "                        #SBATCH options of the array and merge jobs of --emit-slurm (override the campaign's\n"
+    "                        \"slurm\" object): T as 90, 1:30:00 or 2-00:00:00; M as 4096 (MB) or 4G\n"
     "      --cfg=name:value  a SimGrid setting, passed to every run (see docs/cli.md)\n"
     "      --log=setting     a SimGrid logging setting, passed to every run\n"
     "  -h, --help            this help;  --version  the iosim and SimGrid versions\n"
@@ -439,8 +443,19 @@ static void slug(char *out, size_t n, const char *s) {
 
 /* Every value from the campaign or the command line enters the script as a single-quoted bash word (or a slug in
  * comments and job names), so no name or path can inject a command; tested in engine_sweep_faults. */
-static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out, int shards, int jobs) {
-  char path[2 * PATH_MAX_LEN + 64];
+static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out, int shards, int jobs,
+                      const char *const *sbatch) {
+  char path[2 * PATH_MAX_LEN + 64], directives[IOS_CAMPAIGN_SLURM_NKEYS * 256] = "";
+  for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) { /* checked: [A-Za-z0-9.,:_-] only, safe unquoted */
+    size_t l = strlen(directives);
+    if (sbatch[k] != NULL)
+      snprintf(directives + l, sizeof directives - l, "#SBATCH --%s=%s\n", ios_campaign_slurm_keys[k], sbatch[k]);
+  }
+  const char *data = getenv("IOSIM_DATA_DIR"); /* the jobs may start elsewhere: pass it on as an absolute path */
+  char *data_abs = data == NULL || data[0] == '\0' ? NULL : realpath(data, NULL);
+  if (data_abs == NULL && data != NULL && data[0] != '\0') data_abs = absolute(data); /* not (yet) there */
+  char *q_data = data_abs != NULL ? sh_quote(data_abs) : NULL;
+  free(data_abs);
   snprintf(path, sizeof path, "%s/sweep.slurm", out);
   char *campaign = absolute(c->file);
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
@@ -449,11 +464,12 @@ static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out
   char *q_self = sh_quote(self), *q_campaign = campaign ? sh_quote(campaign) : NULL, *q_out = sh_quote(out),
        *q_path = sh_quote(path);
   size_t cap = 8192 + strlen(q_out ? q_out : "") + strlen(q_campaign ? q_campaign : "") + strlen(q_self ? q_self : "") +
-               2 * strlen(q_path ? q_path : "");
+               2 * strlen(q_path ? q_path : "") + 2 * strlen(directives) + strlen(q_data ? q_data : "");
   char *text = malloc(cap);
   if (text == NULL || campaign == NULL || !q_self || !q_campaign || !q_out || !q_path) {
     free(text);
     free(campaign);
+    free(q_data);
     free(q_self);
     free(q_campaign);
     free(q_out);
@@ -470,17 +486,23 @@ static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out
            "#SBATCH --job-name=iosim-%s\n"
            "#SBATCH --array=1-%d\n"
            "#SBATCH --cpus-per-task=%d\n"
+           "%s"
            "set -euo pipefail\n"
            "IOSIM=%s\n"
            "CAMPAIGN=%s\n"
            "OUT=%s\n"
            "SHARDS=%d\n"
            "SELF=%s\n"
+           "%s%s%s"
            "case \"${1:-}\" in\n"
            "  submit)\n"
            "    job=$(sbatch --output=\"$OUT/slurm-%%A_%%a.out\" --parsable \"$SELF\")\n"
            "    sbatch --parsable --job-name=iosim-%s-merge --dependency=afterany:\"${job%%%%;*}\" \\\n"
-           "      --output=\"$OUT/slurm-merge-%%j.out\" --wrap \"bash $(printf %%q \"$SELF\") merge\"\n"
+           "      --output=\"$OUT/slurm-merge-%%j.out\" <<EOF\n"
+           "#!/bin/bash\n"
+           "%s"
+           "exec bash $(printf %%q \"$SELF\") merge\n"
+           "EOF\n"
            "    exit 0 ;;\n"
            "  merge)\n"
            "    shard_dirs=()\n"
@@ -490,9 +512,11 @@ static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out
            "task=${SLURM_ARRAY_TASK_ID:?run this script through sbatch, or: bash \"$SELF\" submit}\n"
            "exec \"$IOSIM\" sweep \"$CAMPAIGN\" --shard \"$task/$SHARDS\" --jobs \"${SLURM_CPUS_PER_TASK:-%d}\" \\\n"
            "  --out \"$OUT/shard-$task\"\n",
-           nm, c->npoints, shards, shards, shards, nm, shards, jobs, q_self, q_campaign, q_out, shards, q_path, nm,
-           jobs);
+           nm, c->npoints, shards, shards, shards, nm, shards, jobs, directives, q_self, q_campaign, q_out, shards,
+           q_path, q_data != NULL ? "export IOSIM_DATA_DIR=" : "", q_data != NULL ? q_data : "",
+           q_data != NULL ? "\n" : "", nm, directives, jobs);
   free(q_self);
+  free(q_data);
   free(q_campaign);
   free(q_out);
   free(q_path);
@@ -597,7 +621,7 @@ static int check_name(const ios_campaign_t *c) {
   return 2;
 }
 
-enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS };
+enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS, OPT_SBATCH };
 
 int ios_cli_sweep(int argc, char **argv) {
   static const struct option opts[] = {{"jobs", required_argument, NULL, 'j'},
@@ -610,10 +634,14 @@ int ios_cli_sweep(int argc, char **argv) {
                                        {"seeds", required_argument, NULL, OPT_SEEDS},
                                        {"cfg", required_argument, NULL, IOS_OPT_CFG},
                                        {"log", required_argument, NULL, IOS_OPT_LOG},
+                                       {"time", required_argument, NULL, OPT_SBATCH + 0},
+                                       {"partition", required_argument, NULL, OPT_SBATCH + 1},
+                                       {"account", required_argument, NULL, OPT_SBATCH + 2},
+                                       {"mem", required_argument, NULL, OPT_SBATCH + 3},
                                        {"help", no_argument, NULL, 'h'},
                                        {"version", no_argument, NULL, IOS_OPT_VERSION},
                                        {NULL, 0, NULL, 0}};
-  const char *campaign_path = NULL, *out_arg = NULL;
+  const char *campaign_path = NULL, *out_arg = NULL, *sbatch[IOS_CAMPAIGN_SLURM_NKEYS] = {NULL};
   int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), shard_i = 1, shard_n = 1, slurm = 0, shards = 4, retry = 0;
   int seeds = 0, nsets = 0, opt, arc = -1;
   if (jobs < 1) jobs = 1;
@@ -669,7 +697,14 @@ int ios_cli_sweep(int argc, char **argv) {
       if (ios_sg_flags_add(&sg, opt == IOS_OPT_LOG, s) != 0) arc = 2;
       break;
     default:
-      arc = ios_args_error(opt, argv, "sweep", usage_text);
+      if (opt >= OPT_SBATCH && opt < OPT_SBATCH + IOS_CAMPAIGN_SLURM_NKEYS) { /* ios_campaign_slurm_keys order */
+        char where[32];
+        snprintf(where, sizeof where, "--%s", ios_campaign_slurm_keys[opt - OPT_SBATCH]);
+        sbatch[opt - OPT_SBATCH] = s;
+        if (ios_campaign_slurm_check("command line", where, ios_campaign_slurm_keys[opt - OPT_SBATCH], s) != IOS_OK)
+          arc = bad_usage("%s", ios_diag_message());
+      } else
+        arc = ios_args_error(opt, argv, "sweep", usage_text);
     }
   }
   if (arc < 0 && optind < argc) campaign_path = argv[optind++];
@@ -678,6 +713,10 @@ int ios_cli_sweep(int argc, char **argv) {
   if (arc < 0 && slurm && (nsets > 0 || seeds > 0 || sg.n > 0)) /* the script re-reads the campaign file */
     arc = bad_usage("%s", "--emit-slurm writes a script that runs the campaign file as written: put --set, --seeds, "
                           "--cfg and --log in the campaign (its \"set\" and \"seeds\" fields) instead");
+  for (int k = 0; arc < 0 && !slurm && k < IOS_CAMPAIGN_SLURM_NKEYS; k++)
+    if (sbatch[k] != NULL)
+      arc = ios_args_bad(usage_text, "--%s is an option of the Slurm script: add --emit-slurm (or drop it)",
+                         ios_campaign_slurm_keys[k]);
   if (arc >= 0) {
     free(sets);
     ios_sg_flags_free(&sg);
@@ -702,7 +741,9 @@ int ios_cli_sweep(int argc, char **argv) {
   ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
   self[sl > 0 ? sl : 0] = '\0';
   if (slurm) {
-    int rc = ios_mkdirs(out) == 0 ? emit_slurm(&c, self, out, shards, jobs) : 2;
+    for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) /* the command line wins over the campaign's "slurm" */
+      if (sbatch[k] == NULL) sbatch[k] = ios_campaign_slurm(&c, ios_campaign_slurm_keys[k]);
+    int rc = ios_mkdirs(out) == 0 ? emit_slurm(&c, self, out, shards, jobs, sbatch) : 2;
     if (rc == 2) fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", out, strerror(errno));
     free(out);
     ios_campaign_free(&c);
@@ -900,15 +941,17 @@ int ios_cli_merge(int argc, char **argv) {
   ios_campaign_t c;
   memset(&c, 0, sizeof c);
   cJSON *first = NULL;
-  int rc = 0;
+  int rc = 0, nabsent = 0;
   char path[2 * PATH_MAX_LEN + 64];
   for (int d = 0; d < ndirs && rc == 0; d++) {
     snprintf(path, sizeof path, "%s/sweep.json", in[d]);
     cJSON *rec = read_json(path);
-    if (rec == NULL) {
-      fprintf(stderr, "iosim: error: %s: missing or unreadable: is %s the output directory of an iosim sweep?\n", path,
-              in[d]);
-      rc = 2;
+    if (rec == NULL) { /* a shard that failed before its sweep started, or never ran: its points stay missing */
+      fprintf(stderr,
+              "iosim: warning: %s: %s: %s is left out (a shard that failed or never ran?); "
+              "points no other directory has run are marked missing\n",
+              path, exists(path) ? "unreadable" : "missing", in[d]);
+      nabsent++;
     } else if (first == NULL) {
       first = rec;
       if (ios_campaign_load_record(rec, path, &c) != IOS_OK) {
@@ -928,6 +971,13 @@ int ios_cli_merge(int argc, char **argv) {
       }
       cJSON_Delete(rec);
     }
+  }
+  if (rc == 0 && first == NULL) {
+    fprintf(stderr,
+            "iosim: error: none of the %d directories holds a sweep.json: give the output directories of the "
+            "shards of an iosim sweep\n",
+            ndirs);
+    rc = 2;
   }
   if (rc != 0) {
     ios_campaign_free(&c);
@@ -982,8 +1032,8 @@ int ios_cli_merge(int argc, char **argv) {
       fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
       rc = 2;
     } else {
-      printf("merge: %d points from %d directories: %d complete, %d failed, %d missing; wrote %s\n", c.npoints, ndirs,
-             c.npoints - nf - nm, nf, nm, path);
+      printf("merge: %d points from %d directories (%d left out): %d complete, %d failed, %d missing; wrote %s\n",
+             c.npoints, ndirs - nabsent, nabsent, c.npoints - nf - nm, nf, nm, path);
       if (nm > 0)
         fprintf(stderr,
                 "merge: %d points have no run yet (status missing in runs.csv): finish their shards and "
