@@ -53,12 +53,12 @@ int main(int argc, char **argv) {
          "failed", "requeued", "max_fill%", "disk_max_n");
   double total = 0;
   int runs = 0;
-  for (int p = 0; ios_storage_policies[p] != NULL; p++)
+  for (int p = 0; ios_policy_list(IOS_FAMILY_STORAGE)[p] != NULL; p++)
     for (int split = 1; split >= 0; split--)
       for (int requeue = 0; requeue <= 1; requeue++) {
         ios_storalloc_options_t o;
         ios_storalloc_options_default(&o);
-        ios_storalloc_options_policy(&o, ios_storage_policies[p]->name);
+        ios_storalloc_options_policy(&o, ios_policy_list(IOS_FAMILY_STORAGE)[p]->name);
         o.split = split;
         o.requeue = requeue;
         o.seed = seed;

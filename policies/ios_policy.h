@@ -10,6 +10,8 @@
 #include "ios_profile.h"
 #include "ios_rng.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,11 +66,32 @@ typedef struct {
   int total_nodes;            /**< Q^cpu, compute nodes of the platform */
 } ios_pool_view_t;
 
+/** The descriptor every policy of every family starts with: its name (what scenarios and `iosim policies` use), an
+ * alias (may be NULL), a one-line description, its source (paper, section) and its parameters. */
+#define IOS_POLICY_DESCRIPTOR                                                                                          \
+  const char *name, *alias, *description, *source;                                                                     \
+  int nparams;                                                                                                         \
+  const ios_param_spec_t *params /**< [nparams] */
+
+/** Any policy seen through its descriptor (the families' structs begin with IOS_POLICY_DESCRIPTOR). */
+typedef struct {
+  IOS_POLICY_DESCRIPTOR;
+} ios_policy_t;
+
+/** The five policy families: allocation, placement and sharing (this header), storage (ios_storage.h, StorAlloc)
+ * and striping (ios_striping.h, TAPP-IO). */
+typedef enum {
+  IOS_FAMILY_ALLOCATION,
+  IOS_FAMILY_PLACEMENT,
+  IOS_FAMILY_SHARING,
+  IOS_FAMILY_STORAGE,
+  IOS_FAMILY_STRIPING,
+  IOS_NFAMILIES
+} ios_family_t;
+
 /** Allocation family: how many resources each application gets. */
 typedef struct {
-  const char *name, *alias, *description, *source; /**< alias may be NULL; source = paper, section */
-  int nparams;
-  const ios_param_spec_t *params; /**< [nparams] */
+  IOS_POLICY_DESCRIPTOR;
   /** Writes n_out[j] in 0..nres for each application. Returns IOS_OK or IOS_EINVAL (with nothing written). */
   int (*allocate)(const ios_pool_view_t *in, const ios_params_t *p, ios_rng_t *rng, int *n_out);
   /** 1: a static mapping. With a job queue (scenario `queue`), running applications keep their resources when the
@@ -79,9 +102,7 @@ typedef struct {
 
 /** Placement family: which resources each application uses. */
 typedef struct {
-  const char *name, *alias, *description, *source;
-  int nparams;
-  const ios_param_spec_t *params;
+  IOS_POLICY_DESCRIPTOR;
   /** Given n[j] (0..nres) per application, writes the resource indices of application j, distinct, at
    * res_out[off_j .. off_j + n[j]) where off_j = n[0] + ... + n[j-1]. Returns IOS_OK or IOS_EINVAL. */
   int (*place)(const ios_pool_view_t *in, const int *n, const ios_params_t *p, ios_rng_t *rng, int *res_out);
@@ -117,9 +138,7 @@ typedef struct {
 
 /** Bandwidth-sharing family: at what rate each pending transfer of one resource proceeds. */
 typedef struct {
-  const char *name, *alias, *description, *source;
-  int nparams;
-  const ios_param_spec_t *params;
+  IOS_POLICY_DESCRIPTOR;
   /** Writes rate_out[i] in [0, t[i].cap] bytes/s with sum <= capacity (policies that cap nothing write cap and
    * let SimGrid's max-min share decide; they set `uncapped`). Returns IOS_OK. */
   int (*share)(const ios_share_view_t *in, const ios_params_t *p, double *rate_out);
@@ -133,12 +152,26 @@ typedef struct {
 } ios_sharing_policy_t;
 
 /* ---------------------------------------------------------------------------------------------------------------- */
-/** Registry: NULL-terminated tables of every policy of each family. */
-extern const ios_allocation_policy_t *const ios_allocation_policies[];
-extern const ios_placement_policy_t *const ios_placement_policies[];
-extern const ios_sharing_policy_t *const ios_sharing_policies[];
+/** The registry (policies/registry.c): every policy of every family. */
 
-/** Look-ups by name or alias; NULL when unknown. */
+/** The family's name ("allocation", ..., "striping"), and what it decides (one line). */
+const char *ios_family_name(ios_family_t f);
+const char *ios_family_description(ios_family_t f);
+
+/** The family called `name`, or -1. */
+int ios_family_find(const char *name);
+
+/** NULL-terminated table of the policies of family f, in the order `iosim policies` lists them. */
+const ios_policy_t *const *ios_policy_list(ios_family_t f);
+
+/** The policy of family f called `name` (its name or its alias), or NULL. */
+const ios_policy_t *ios_policy_find(ios_family_t f, const char *name);
+
+/** Writes the names of family f's policies, comma-separated, into buf (n bytes, NUL-terminated, cut when full): what
+ * an "unknown policy" message lists. @return buf. */
+char *ios_policy_names(ios_family_t f, char *buf, size_t n);
+
+/** Typed look-ups by name or alias; NULL when unknown. */
 const ios_allocation_policy_t *ios_allocation_find(const char *name);
 const ios_placement_policy_t *ios_placement_find(const char *name);
 const ios_sharing_policy_t *ios_sharing_find(const char *name);

@@ -147,9 +147,7 @@ enum {
 
 /** Storage placement family (StorAlloc §4.2): which disk holds an allocation. */
 typedef struct {
-  const char *name, *alias, *description, *source; /**< alias may be NULL; source = paper, section */
-  int nparams;
-  const ios_param_spec_t *params; /**< [nparams] */
+  IOS_POLICY_DESCRIPTOR;
   /** Chooses a disk for `ask` given the platform `s` and its state `st` (st->now = ask->start).
    * @return IOS_STORAGE_CHOSEN with *disk_out in 0..ndisks-1, IOS_STORAGE_REFUSED, or IOS_EINVAL. */
   int (*place)(const ios_storage_t *s, const ios_storage_state_t *st, const ios_storage_ask_t *ask,
@@ -158,9 +156,7 @@ typedef struct {
                        chooses a disk and the allocation may fail (random, worst-fit) */
 } ios_storage_policy_t;
 
-/** NULL-terminated table of every storage placement policy (policies/storage/registry.c). */
-extern const ios_storage_policy_t *const ios_storage_policies[];
-/** Look-up by name or alias; NULL when unknown. */
+/** Look-up by name or alias (ios_policy_find of IOS_FAMILY_STORAGE); NULL when unknown. */
 const ios_storage_policy_t *ios_storage_policy_find(const char *name);
 
 #ifdef __cplusplus

@@ -151,9 +151,7 @@ double ios_stripe_improvement_pct(double bw_balanced, double bw_default);
 /* ---------------------------------------------------------------------------------------------------------------- */
 /** Striping family: the layout and placement of a job's files. */
 typedef struct {
-  const char *name, *alias, *description, *source;
-  int nparams;
-  const ios_param_spec_t *params;
+  IOS_POLICY_DESCRIPTOR;
   /** Fills *out (allocated; free with ios_stripe_placement_free) for job on topology t, with parameters p (in the
    * order of params), random stream rng (may be NULL when the policy draws nothing, see its doc) and state s (the
    * allocator cursor and usage counters, read and updated: the placement's flows are added to the usage). Returns
@@ -162,9 +160,7 @@ typedef struct {
                ios_stripe_state_t *s, ios_stripe_placement_t *out);
 } ios_striping_policy_t;
 
-/** NULL-terminated table of every striping policy (policies/striping/registry.c). */
-extern const ios_striping_policy_t *const ios_striping_policies[];
-/** Look-up by name or alias; NULL when unknown. */
+/** Look-up by name or alias (ios_policy_find of IOS_FAMILY_STRIPING); NULL when unknown. */
 const ios_striping_policy_t *ios_striping_find(const char *name);
 
 #ifdef __cplusplus

@@ -658,20 +658,20 @@ namespace {
 
 std::vector<const ios_sharing_policy_t *> all_sharing() {
   std::vector<const ios_sharing_policy_t *> v;
-  for (int i = 0; ios_sharing_policies[i] != nullptr; i++)
-    v.push_back(ios_sharing_policies[i]);
+  for (int i = 0; ((const ios_sharing_policy_t *)ios_policy_list(IOS_FAMILY_SHARING)[i]) != nullptr; i++)
+    v.push_back(((const ios_sharing_policy_t *)ios_policy_list(IOS_FAMILY_SHARING)[i]));
   return v;
 }
 std::vector<const ios_allocation_policy_t *> all_allocation() {
   std::vector<const ios_allocation_policy_t *> v;
-  for (int i = 0; ios_allocation_policies[i] != nullptr; i++)
-    v.push_back(ios_allocation_policies[i]);
+  for (int i = 0; ((const ios_allocation_policy_t *)ios_policy_list(IOS_FAMILY_ALLOCATION)[i]) != nullptr; i++)
+    v.push_back(((const ios_allocation_policy_t *)ios_policy_list(IOS_FAMILY_ALLOCATION)[i]));
   return v;
 }
 std::vector<const ios_placement_policy_t *> all_placement() {
   std::vector<const ios_placement_policy_t *> v;
-  for (int i = 0; ios_placement_policies[i] != nullptr; i++)
-    v.push_back(ios_placement_policies[i]);
+  for (int i = 0; ((const ios_placement_policy_t *)ios_policy_list(IOS_FAMILY_PLACEMENT)[i]) != nullptr; i++)
+    v.push_back(((const ios_placement_policy_t *)ios_policy_list(IOS_FAMILY_PLACEMENT)[i]));
   return v;
 }
 

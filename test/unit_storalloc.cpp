@@ -189,7 +189,7 @@ TEST(StoragePolicies, RegistryNamesAliasesAndRefusalFlags) {
   const char *names[] = {"random", "round-robin", "worst-fit", "best-bandwidth"};
   const int refuse[] = {0, 1, 0, 1};
   int count = 0;
-  for (int i = 0; ios_storage_policies[i] != nullptr; i++)
+  for (int i = 0; ((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[i]) != nullptr; i++)
     count++;
   EXPECT_EQ(count, 4);
   for (int k = 0; k < 4; k++) {
@@ -366,7 +366,7 @@ TEST(StorallocProperty, CapacityNeverExceededForEveryPolicyOverRandomTraces) {
   // by refusing policies and after exactly the retries, failures never requeued, PFS requests hold no disk). The
   // traces load the platforms enough that every policy meets full disks: refusers refuse, the others fail, and some
   // requeued requests are allocated in the end.
-  for (int p = 0; ios_storage_policies[p] != nullptr; p++) {
+  for (int p = 0; ((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p]) != nullptr; p++) {
     int negative = 0, allocated = 0, requeued_allocated = 0;
     for (int seed = 1; seed <= 25; seed++) {
       ios_rng_t rng;
@@ -384,25 +384,28 @@ TEST(StorallocProperty, CapacityNeverExceededForEveryPolicyOverRandomTraces) {
                               ios_rng_below(&rng, 3) == 0 ? ios_rng_uniform(&rng) * GB : 0, i));
       for (int split = 0; split <= 1; split++)
         for (int requeue = 0; requeue <= 1; requeue++) {
-          ios_storalloc_options_t o = options(ios_storage_policies[p]->name, split, requeue);
+          ios_storalloc_options_t o =
+              options(((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->name, split, requeue);
           o.split_threshold = 100 * GB;
           o.retries = 3;
           o.interval = 200;
           o.seed = (uint64_t)seed;
           Sched run(plat.s, req, o);
-          std::string what = std::string(ios_storage_policies[p]->name) + " seed " + std::to_string(seed) +
-                             (split ? " split" : "") + (requeue ? " requeue" : "");
+          std::string what = std::string(((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->name) +
+                             " seed " + std::to_string(seed) + (split ? " split" : "") + (requeue ? " requeue" : "");
           ASSERT_EQ(run.rc, IOS_OK) << what << ": " << ios_diag_message();
           check_run(plat.s, req, o, run.r, what);
-          negative += ios_storage_policies[p]->may_refuse ? run.r.m.refused : run.r.m.failed;
+          negative += ((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->may_refuse
+                          ? run.r.m.refused
+                          : run.r.m.failed;
           allocated += run.r.m.allocated;
           requeued_allocated += run.r.m.requeued_allocated;
         }
     }
-    EXPECT_GT(negative, 1000) << ios_storage_policies[p]->name;
-    EXPECT_GT(allocated, 4000) << ios_storage_policies[p]->name;
-    if (ios_storage_policies[p]->may_refuse) {
-      EXPECT_GT(requeued_allocated, 50) << ios_storage_policies[p]->name;
+    EXPECT_GT(negative, 1000) << ((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->name;
+    EXPECT_GT(allocated, 4000) << ((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->name;
+    if (((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->may_refuse) {
+      EXPECT_GT(requeued_allocated, 50) << ((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->name;
     }
   }
 }

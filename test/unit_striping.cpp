@@ -484,8 +484,9 @@ TEST_P(StripingEveryPolicy, Invariants) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, StripingEveryPolicy,
-                         ::testing::ValuesIn(std::vector<const ios_striping_policy_t *>(ios_striping_policies,
-                                                                                        ios_striping_policies + 3)),
+                         ::testing::ValuesIn(std::vector<const ios_striping_policy_t *>(
+                             {ios_striping_find("lustre-default"), ios_striping_find("optimized-striping"),
+                              ios_striping_find("bpio")})),
                          [](const ::testing::TestParamInfo<const ios_striping_policy_t *> &i) {
                            std::string s = i.param->name;
                            std::replace(s.begin(), s.end(), '-', '_');
@@ -494,8 +495,8 @@ INSTANTIATE_TEST_SUITE_P(All, StripingEveryPolicy,
 
 TEST(StripingRegistry, NamesAliasesAndMetadata) {
   int n = 0;
-  for (int i = 0; ios_striping_policies[i] != nullptr; i++, n++) {
-    const ios_striping_policy_t *p = ios_striping_policies[i];
+  for (int i = 0; ((const ios_striping_policy_t *)ios_policy_list(IOS_FAMILY_STRIPING)[i]) != nullptr; i++, n++) {
+    const ios_striping_policy_t *p = ((const ios_striping_policy_t *)ios_policy_list(IOS_FAMILY_STRIPING)[i]);
     EXPECT_EQ(ios_striping_find(p->name), p);
     if (p->alias) {
       EXPECT_EQ(ios_striping_find(p->alias), p);
@@ -529,8 +530,8 @@ TEST(StripingValidation, BadInputLeavesEverythingUntouched) {
   std::vector<ios_stripe_job_t> bad = {job(0, IOS_LAYOUT_FPP, MiB), job(2, IOS_LAYOUT_FPP, 0),
                                        job(2, IOS_LAYOUT_FPP, NAN), job(2, (ios_layout_t)7, MiB),
                                        job(2, IOS_LAYOUT_FPP, MiB, bad_client)};
-  for (int i = 0; ios_striping_policies[i] != nullptr; i++) {
-    const char *name = ios_striping_policies[i]->name;
+  for (int i = 0; ((const ios_striping_policy_t *)ios_policy_list(IOS_FAMILY_STRIPING)[i]) != nullptr; i++) {
+    const char *name = ((const ios_striping_policy_t *)ios_policy_list(IOS_FAMILY_STRIPING)[i])->name;
     for (const ios_stripe_job_t &j : bad) {
       Placement pl;
       pl.p.nfiles = 1234;

@@ -304,14 +304,6 @@ static int apply_set(cJSON *user, const char *assignment) {
 }
 
 /* Lists the names of a NULL-terminated policy table (by field offset of `name`). */
-#define LIST_NAMES(table, buf)                                                                                         \
-  do {                                                                                                                 \
-    buf[0] = '\0';                                                                                                     \
-    for (int i_ = 0; (table)[i_] != NULL; i_++) {                                                                      \
-      size_t l_ = strlen(buf);                                                                                         \
-      snprintf(buf + l_, sizeof buf - l_, "%s%s", i_ ? ", " : "", (table)[i_]->name);                                  \
-    }                                                                                                                  \
-  } while (0)
 
 /* Reads the parameters of a policy object (all keys but "policy") into p, and writes the defaults of the others
  * into the object, so the resolved scenario (results.json) shows every parameter the run used. */
@@ -407,19 +399,19 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
   const char *n;
   if ((n = policy_name(root, "allocation", file)) == NULL) return IOS_EINVAL;
   if ((s->allocation = ios_allocation_find(n)) == NULL) {
-    LIST_NAMES(ios_allocation_policies, names);
+    ios_policy_names(IOS_FAMILY_ALLOCATION, names, sizeof names);
     ios_diag_set(file, "allocation.policy", "unknown policy '%s'; valid names: %s", n, names);
     return IOS_EINVAL;
   }
   if ((n = policy_name(root, "placement", file)) == NULL) return IOS_EINVAL;
   if ((s->placement = ios_placement_find(n)) == NULL) {
-    LIST_NAMES(ios_placement_policies, names);
+    ios_policy_names(IOS_FAMILY_PLACEMENT, names, sizeof names);
     ios_diag_set(file, "placement.policy", "unknown policy '%s'; valid names: %s (alias: gnc, randp)", n, names);
     return IOS_EINVAL;
   }
   if ((n = policy_name(root, "sharing", file)) == NULL) return IOS_EINVAL;
   if ((s->sharing = ios_sharing_find(n)) == NULL) {
-    LIST_NAMES(ios_sharing_policies, names);
+    ios_policy_names(IOS_FAMILY_SHARING, names, sizeof names);
     ios_diag_set(file, "sharing.policy", "unknown policy '%s'; valid names: %s", n, names);
     return IOS_EINVAL;
   }
@@ -502,7 +494,9 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     const cJSON *pn = cJSON_GetObjectItemCaseSensitive(v, "policy"),
                 *lay = cJSON_GetObjectItemCaseSensitive(v, "layout");
     if (!cJSON_IsString(pn) || (s->striping = ios_striping_find(pn->valuestring)) == NULL) {
-      ios_diag_set(file, "striping.policy", "must name a striping policy: lustre-default, optimized-striping or bpio");
+      char names[128];
+      ios_diag_set(file, "striping.policy", "must name a striping policy: %s",
+                   ios_policy_names(IOS_FAMILY_STRIPING, names, sizeof names));
       return IOS_EINVAL;
     }
     static const char *const layouts[] = {"fpp", "ssf", NULL};

@@ -29,10 +29,8 @@ void ios_storalloc_options_default(ios_storalloc_options_t *o) {
 int ios_storalloc_options_policy(ios_storalloc_options_t *o, const char *name) {
   const ios_storage_policy_t *p = ios_storage_policy_find(name);
   if (o == NULL || p == NULL) {
-    char valid[256] = "";
-    size_t len = 0;
-    for (int i = 0; ios_storage_policies[i] != NULL && len < sizeof valid; i++)
-      len += (size_t)snprintf(valid + len, sizeof valid - len, "%s%s", i ? ", " : "", ios_storage_policies[i]->name);
+    char valid[256];
+    ios_policy_names(IOS_FAMILY_STORAGE, valid, sizeof valid);
     ios_diag_set(NULL, "storage policy", "unknown name '%s': give one of %s", name != NULL ? name : "(null)", valid);
     return IOS_EINVAL;
   }

@@ -44,8 +44,9 @@ int ios_ior_generate(const cJSON *g, const char *file, ios_workload_t *out) {
   const cJSON *bs = cJSON_GetObjectItemCaseSensitive(g, "background_striping");
   const char *bg = bs == NULL ? "optimized-striping" : cJSON_IsString(bs) ? bs->valuestring : "";
   if (ios_striping_find(bg) == NULL) {
-    ios_diag_set(file, "workload.generator.background_striping",
-                 "must name a striping policy: lustre-default, optimized-striping or bpio");
+    char names[128];
+    ios_diag_set(file, "workload.generator.background_striping", "must name a striping policy: %s",
+                 ios_policy_names(IOS_FAMILY_STRIPING, names, sizeof names));
     return IOS_EINVAL;
   }
   if (v[P_WRITES] + v[P_BG] * v[P_BG_WRITES] > 5e7) {

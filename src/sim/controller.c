@@ -1,0 +1,424 @@
+/* iosim — the controller actor: the event loop, every decision through the sharing policy, the window snapshots and
+ * periodic ticks, and the hooks of the transfer layer (see engine_state.h, docs/engine.md). */
+#include "engine_state.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+XBT_LOG_EXTERNAL_CATEGORY(iosim);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_controller, iosim, "iosim controller");
+
+/* s: the simulated date — SimGrid's clock, or the calendar's own when it keeps one (E.own_clock). */
+double sim_now(void) {
+  return E.own_clock ? E.clock : simgrid_get_clock();
+}
+
+/* Queues an event for the controller; `wake`: release its semaphore (an event from another actor). */
+void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake) {
+  if (E.qlen == E.qcap) {
+    int ncap = E.qcap ? 2 * E.qcap : 256;
+    event_t *q = malloc(sizeof *q * (size_t)ncap);
+    if (q == NULL) xbt_die("iosim: out of memory for the event queue");
+    for (int i = 0; i < E.qlen; i++)
+      q[i] = E.q[(E.qhead + i) % E.qcap];
+    free(E.q);
+    E.q = q;
+    E.qhead = 0;
+    E.qcap = ncap;
+  }
+  E.q[(E.qhead + E.qlen) % E.qcap] = (event_t){type, app, t, gen, wake};
+  E.qlen++;
+  if (wake) sg_sem_release(E.sem);
+}
+
+/* A flow segment of transfer t ended having moved `bytes`: when the sharing policy had set its rate and the segment
+ * averaged less than that rate, the platform (a link the policy does not decide on, through SimGrid's max-min) was
+ * the bottleneck. */
+static void account_segment(const transfer_t *t, double bytes) {
+  double d = sim_now() - t->seg_start;
+  if (!t->seg_capped || !(d > 0) || !(bytes > 0)) return;
+  E.seg_bytes += bytes;
+  if (bytes < t->rate * d * (1 - 1e-6)) E.limited_bytes += bytes;
+}
+
+/* ---------------------------------------------------------------- transfer layer */
+
+/* One more actor, or the budget is spent (E.overflow: the controller stops the run). */
+int sim_actor_reserve(void) {
+  if (E.actors >= E.actor_budget) {
+    E.overflow = 1;
+    return 0;
+  }
+  E.actors++;
+  return 1;
+}
+
+static void actor_release(void) {
+  E.actors--;
+}
+
+/* A segment of a transfer ended: its events.csv row and the platform-limited share. */
+static void segment_end(const transfer_t *t, double bytes, int done) {
+  if (done || sim_now() > t->seg_start)
+    sim_ev_row(t->app, "transfer", sim_res_name(t->res), t->seg_start, sim_now(), bytes);
+  account_segment(t, bytes);
+}
+
+/* A transfer's last byte arrived: an event for the controller (the direct path reports from the controller itself,
+ * which needs no wake-up). */
+static void transfer_completed(transfer_t *t, unsigned gen) {
+  sim_push_event(EV_COMPLETE, t->app, t, gen, !E.direct);
+}
+
+const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, sim_actor_reserve, actor_release};
+
+/* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
+static void set_rate(transfer_t *t, double r) {
+  if (ios_tr_set_rate(t, r, !E.sharing->uncapped)) E.rate_changes++;
+}
+
+static double transferred(const transfer_t *t) {
+  return t->volume - ios_tr_remaining(t);
+}
+
+/* ---------------------------------------------------------------- resources */
+
+static void res_add(res_state_t *rs, transfer_t *t) {
+  if (rs->nactive == rs->cap_active) {
+    int ncap = rs->cap_active ? 2 * rs->cap_active : 8;
+    transfer_t **a = realloc(rs->active, sizeof *a * (size_t)ncap);
+    if (a == NULL) xbt_die("iosim: out of memory");
+    rs->active = a;
+    rs->cap_active = ncap;
+  }
+  if (rs->nactive == 0) rs->busy_since = sim_now();
+  t->slot = rs->nactive;
+  rs->active[rs->nactive++] = t;
+  if (E.sharing->cap_only)
+    set_rate(t, t->cap); /* its rate does not depend on the others, nor theirs on it */
+  else
+    rs->dirty = 1;
+}
+
+static void res_remove(res_state_t *rs, transfer_t *t) {
+  rs->active[t->slot] = rs->active[--rs->nactive];
+  rs->active[t->slot]->slot = t->slot;
+  t->slot = -1;
+  if (rs->nactive == 0) rs->busy_time += sim_now() - rs->busy_since;
+  if (!E.sharing->cap_only) rs->dirty = 1;
+}
+
+/* s: the numerator of the yield (RR-9502 Eq. 6) of an application now: history, work, and volume over b_i. */
+static double app_progress(const app_state_t *as) {
+  double w = as->work_done + (as->state == ST_WORK ? sim_now() - as->phase_start : 0.0);
+  double v = as->bytes_done;
+  if (as->op_active)
+    for (int i = 0; i < as->ntransfers; i++)
+      v += transferred(&as->t[i]);
+  return as->a->progress0 + w + (as->b > 0 ? v / as->b : 0.0);
+}
+
+static void decide(res_state_t *rs) {
+  int k = rs->nactive;
+  if (k == 0) return;
+  if (k > E.vcap) {
+    E.vcap = 2 * k;
+    E.views = realloc(E.views, sizeof *E.views * (size_t)E.vcap);
+    E.rates = realloc(E.rates, sizeof *E.rates * (size_t)E.vcap);
+    E.vt = realloc(E.vt, sizeof *E.vt * (size_t)E.vcap);
+    if (!E.views || !E.rates || !E.vt) xbt_die("iosim: out of memory");
+  }
+  for (int i = 0; i < k; i++) {
+    transfer_t *t = rs->active[i];
+    const app_state_t *as = &E.apps[t->app];
+    E.vt[i] = t;
+    E.views[i] = (ios_transfer_view_t){.app = t->app,
+                                       .cap = t->cap,
+                                       .remaining = t->volume - transferred(t),
+                                       .posted = as->posted,
+                                       .seq = as->seq,
+                                       .b = as->b,
+                                       .parts = as->ntransfers,
+                                       .release = as->a->release,
+                                       .progress = app_progress(as),
+                                       .omega = as->iter_count > 0 ? as->iter_sum / as->iter_count : NAN,
+                                       .nodes = as->a->nodes};
+  }
+  ios_share_view_t view = {.now = sim_now(),
+                           .capacity = rs->r->capacity,
+                           .ntransfers = k,
+                           .t = E.views,
+                           .t_begin = E.t_begin,
+                           .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
+  if (E.sharing->share(&view, E.sharing_params, E.rates) != IOS_OK)
+    xbt_die("iosim: sharing policy %s failed", E.sharing->name);
+  for (int i = 0; i < k; i++)
+    set_rate(E.vt[i], E.rates[i] > 0 ? E.rates[i] : 0.0);
+}
+
+/* ---------------------------------------------------------------- metrics snapshots */
+
+static void snapshot(double *w, double *v) {
+  for (int j = 0; j < E.napps; j++) {
+    app_state_t *as = &E.apps[j];
+    w[j] = as->work_done + (as->state == ST_WORK ? sim_now() - as->phase_start : 0.0);
+    v[j] = as->bytes_done;
+    if (as->op_active) /* an operation posted at this date but not yet handled has moved nothing */
+      for (int i = 0; i < as->ntransfers; i++)
+        v[j] += transferred(&as->t[i]);
+  }
+}
+
+static void take_snapshot(int end) {
+  double *w = malloc(sizeof *w * (size_t)E.napps), *v = malloc(sizeof *v * (size_t)E.napps);
+  if (w == NULL || v == NULL) xbt_die("iosim: out of memory");
+  snapshot(w, v);
+  for (int j = 0; j < E.napps; j++) {
+    if (end) {
+      E.r->apps[j].w_end = w[j];
+      E.r->apps[j].v_end = v[j];
+    } else {
+      E.r->apps[j].w_begin = w[j];
+      E.r->apps[j].v_begin = v[j];
+    }
+  }
+  free(w);
+  free(v);
+  if (end)
+    E.snap_end_done = 1;
+  else
+    E.snap_begin_done = 1;
+}
+
+/* ---------------------------------------------------------------- controller */
+
+/* A striped job's I/O operation: its files placed by its striping policy, one transfer per (writer, OST) flow from
+ * the writer's node (TAPP-IO §III). */
+static void post_striped(int j, double volume) {
+  app_state_t *as = &E.apps[j];
+  int nw = as->a->nodes, *clients = malloc(sizeof *clients * (size_t)nw);
+  if (clients == NULL) xbt_die("iosim: out of memory");
+  for (int w = 0; w < nw; w++)
+    clients[w] = as->hosts != NULL ? as->hosts[w] : as->host0 + w;
+  ios_stripe_job_t job = {.nwriters = nw,
+                          .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
+                          .bytes_per_writer = volume / nw,
+                          .writer_client = clients};
+  ios_stripe_placement_t pl = {0};
+  ios_stripe_flow_t *flows = NULL;
+  int nflows = 0;
+  if (as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng, &E.stripe_state, &pl) != IOS_OK ||
+      ios_stripe_flows(&E.topo, &job, &pl, &flows, &nflows) != IOS_OK || nflows > as->tcap)
+    xbt_die("iosim: striping policy %s failed for %s", as->stripe->name, as->a->name);
+  as->ntransfers = nflows;
+  for (int i = 0; i < nflows; i++) {
+    transfer_t *t = &as->t[i];
+    t->app = j;
+    t->res = flows[i].ost;
+    t->volume = flows[i].bytes;
+    t->host = E.p->compute[flows[i].client];
+  }
+  free(flows);
+  free(clients);
+  ios_stripe_placement_free(&pl);
+}
+
+static void on_post(int j) {
+  app_state_t *as = &E.apps[j];
+  if (as->pending) sim_apply_alloc(as); /* a re-arbitration applies from the next I/O operation */
+  double volume = as->a->phases[as->phase].value;
+  if (as->stripe != NULL) {
+    post_striped(j, volume);
+    as->nleft = as->ntransfers;
+    as->op_active = 1;
+    as->seq = E.seq++;
+    for (int i = 0; i < as->ntransfers; i++) {
+      transfer_t *t = &as->t[i];
+      ios_tr_reset(t, t->volume);
+      t->cap = E.p->nic_bw; /* a writer's node: the platform's links decide the rest */
+      t->mbox = E.res[t->res].mbox;
+      res_add(&E.res[t->res], t);
+    }
+    return;
+  }
+  int n = as->n;
+  as->ntransfers = n > 0 ? n : 1;
+  as->nleft = as->ntransfers;
+  as->op_active = 1;
+  as->seq = E.seq++;
+  for (int i = 0; i < as->ntransfers; i++) {
+    transfer_t *t = &as->t[i];
+    t->app = j;
+    t->res = n > 0 ? as->res[i] : -1;
+    t->host = as->host;
+    ios_tr_reset(t, volume / as->ntransfers);
+    t->cap = as->cap;
+    t->mbox = E.res[t->res < 0 ? E.nres : t->res].mbox;
+    res_add(&E.res[t->res < 0 ? E.nres : t->res], t);
+  }
+}
+
+static void on_complete(transfer_t *t, unsigned gen) {
+  if (gen != t->gen || t->slot < 0) return; /* stale: the flow was re-rated after it had finished */
+  res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
+  rs->bytes += t->volume;
+  res_remove(rs, t);
+  t->rate = 0;
+  app_state_t *as = &E.apps[t->app];
+  if (--as->nleft == 0) {
+    as->op_active = 0;
+    double v = as->a->phases[as->phase].value;
+    sim_ev_io_row(as, v);
+    if (as->last_work > 0) { /* an iteration: a work phase and the I/O operation after it (RR-9502 §4.2) */
+      as->iter_sum += as->last_work + (as->b > 0 ? v / as->b : 0.0);
+      as->iter_count++;
+    }
+    as->last_work = 0;
+    as->bytes_done += v;
+    as->ded_io += as->b > 0 ? v / as->b : 0.0;
+    as->io_time += sim_now() - (as->posted > 0 ? as->posted : 0.0);
+    as->state = ST_WAITING;
+    if (E.calendar)
+      E.resume[E.nresume++] = t->app; /* resumed by the controller after this batch's decisions */
+    else
+      sg_sem_release(as->sem);
+  }
+}
+
+/* ---------------------------------------------------------------- allocations and the job queue */
+
+static void on_app_end(int j) {
+  app_state_t *as = &E.apps[j];
+  E.apps_left--;
+  for (int i = 0; i < as->tcap; i++) /* its transfers' actors run no more flows */
+    ios_tr_retire(&as->t[i]);
+  if (as->has_alloc) sim_al_row(as, as->alloc_since, sim_now());
+  if (!E.s->queue) return;
+  for (int i = 0; i < as->a->nodes; i++)
+    E.free_hosts[E.nfree++] = as->hosts[i];
+  E.running_changed = 1;
+}
+
+void sim_progress_line(int force) {
+  if (!E.s->progress) return;
+  double wall = ios_clock_s() - E.wall0;
+  if (!force && wall - E.last_progress < (isatty(2) ? 1.0 : 30.0)) return;
+  E.last_progress = wall;
+  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s",
+          isatty(2) ? "\r" : "", sim_now(), E.napps - E.apps_left, E.napps, E.events, wall, isatty(2) ? "   " : "\n");
+  if (force && isatty(2)) fputc('\n', stderr);
+}
+
+/* Handles every queued event. @return how many of them released the controller's semaphore. */
+long sim_handle_events(void) {
+  long wakes = 0; /* semaphore releases of the events handled in this batch */
+  while (E.qlen > 0) {
+    event_t ev = E.q[E.qhead];
+    E.qhead = (E.qhead + 1) % E.qcap;
+    E.qlen--;
+    wakes += ev.wake;
+    E.events++;
+    switch (ev.type) {
+    case EV_POST:
+      on_post(ev.app);
+      break;
+    case EV_COMPLETE:
+      on_complete(ev.t, ev.gen);
+      break;
+    case EV_APP_END:
+      on_app_end(ev.app);
+      break;
+    case EV_SUBMIT:
+      sim_on_submit(ev.app);
+      break;
+    case EV_SNAPSHOT_BEGIN:
+      take_snapshot(0);
+      if (E.v2) { /* v2: the strategy takes over from FairShare at the start of the measured half */
+        E.sharing = E.s->sharing;
+        E.sharing_params = &E.s->sharing_params;
+        for (int r = 0; r <= E.nres; r++)
+          E.res[r].dirty = 1;
+      }
+      break;
+    case EV_SNAPSHOT_END:
+      take_snapshot(1);
+      break;
+    case EV_TICK:
+      for (int r = 0; r <= E.nres; r++)
+        E.res[r].dirty = 1;
+      break;
+    }
+  }
+  return wakes;
+}
+
+/* After a batch of events: start queued jobs, decide on every resource whose set of transfers changed. */
+void sim_decide_all(void) {
+  if (E.s->queue) sim_schedule_jobs();
+  for (int r = 0; r <= E.nres; r++)
+    if (E.res[r].dirty) {
+      E.res[r].dirty = 0;
+      decide(&E.res[r]);
+    }
+  sim_progress_line(0);
+}
+
+void sim_controller_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  int stop = E.s->stop_at_end && !isnan(E.t_end);
+  while (E.apps_left > 0 || (stop && !E.snap_end_done)) {
+    /* wait for an event, or (direct path) for the next completion date */
+    double next = ios_tr_next_completion();
+    long got = 1;
+    if (next < INFINITY)
+      got = sg_sem_acquire_timeout(E.sem, next > sim_now() ? next - sim_now() : 0.0) == 0;
+    else
+      sg_sem_acquire(E.sem);
+    /* let every actor woken at this date report first, so one decision covers all simultaneous events */
+    int before;
+    do {
+      before = E.qlen;
+      sg_actor_yield();
+    } while (E.qlen != before);
+    ios_tr_complete_due();
+    long wakes = sim_handle_events();
+    for (; wakes > got; wakes--)
+      sg_sem_acquire(E.sem); /* consume the releases of the events handled in this batch */
+    sim_decide_all();
+    if (E.overflow) { /* out of actors: stop here (the run reports an error, no result) */
+      sg_actor_kill_all();
+      return;
+    }
+    if (stop && E.snap_end_done) {
+      sg_actor_kill_all();
+      return;
+    }
+  }
+}
+
+void sim_timer_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  if (E.t_begin > 0) sg_actor_sleep_for(E.t_begin);
+  sim_push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0, 1);
+  if (!isnan(E.t_end)) {
+    sg_actor_sleep_for(E.t_end - sim_now());
+    sim_push_event(EV_SNAPSHOT_END, -1, NULL, 0, 1);
+  }
+}
+
+/* Extra decision events on a grid: controller.tick_s from 0, or a periodic sharing policy's δ from T_begin
+ * (RR-9502 §4.1). The actor's data points to its grid (E.grids). */
+
+void sim_tick_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  const grid_t *g = sg_actor_self_get_data();
+  for (double next = g->start + g->period; E.apps_left > 0; next += g->period) {
+    if (next > sim_now()) sg_actor_sleep_for(next - sim_now());
+    sim_push_event(EV_TICK, -1, NULL, 0, 1);
+  }
+}

@@ -1,0 +1,209 @@
+/* iosim — the engine's shared state and the functions its files call in one another (src/sim/ only; not a public
+ * header). One engine per process: the state is the single `sim_engine` (E in the engine's files). */
+#ifndef IOS_SIM_ENGINE_STATE_H
+#define IOS_SIM_ENGINE_STATE_H
+
+#include "ios_engine.h"
+#include "ios_arbiter.h"
+#include "ios_clock.h"
+#include "ios_csv.h"
+#include "ios_diag.h"
+#include "ios_knowledge.h"
+#include "ios_sg.h"
+#include "ios_sg_platform.h"
+#include "ios_striping.h"
+#include "ios_transfer.h"
+#include "ios_window.h"
+
+#include <errno.h>
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <xbt/asserts.h>
+#include <xbt/log.h>
+
+enum { EV_POST, EV_COMPLETE, EV_APP_END, EV_SNAPSHOT_BEGIN, EV_SNAPSHOT_END, EV_TICK, EV_SUBMIT };
+enum { ST_WAITING, ST_WORK, ST_IO, ST_DONE };
+
+typedef ios_transfer_t transfer_t;
+
+typedef struct {
+  const ios_app_t *a;
+  int n;      /* resources allocated */
+  int *res;   /* [n] resource indices */
+  double b;   /* dedicated bandwidth b_j(n) */
+  double cap; /* per-transfer cap b_j(n)/n */
+  sg_host_t host;
+  sg_sem_t sem;
+  int state, phase;
+  double phase_start, posted;
+  double work_done, bytes_done, io_time;
+  double start, end;
+  long seq;
+  int ntransfers, nleft;
+  int op_active;    /* the controller has handled the current operation's post and it is not complete */
+  int posted_op;    /* the I/O phase `phase` has posted its operation (app_advance) */
+  double last_work; /* s of work since the previous I/O operation (for ω) */
+  double iter_sum;  /* s: Σ (work + V/b) over the iterations counted in ω (RR-9502 §4.2) */
+  int iter_count;   /* iterations counted in ω */
+  transfer_t *t;    /* [max(n,1)] reused by every operation ([max(N,1)] with a queue) */
+  double ded_io;    /* s: Σ volume/b over completed operations (b of each operation's allocation) */
+  /* job queue */
+  int started;        /* 1 once the job has compute nodes */
+  int *hosts;         /* [nodes] compute host indices while running (queue mode), else NULL */
+  int has_alloc;      /* an allocation has been applied */
+  int pending;        /* next_n/next_res wait for the next I/O operation */
+  int next_n;         /* resources of the pending allocation */
+  int *next_res;      /* [max(N,1)] its resource indices (queue mode), else NULL */
+  double alloc_since; /* s: when the current allocation was applied (allocations.csv) */
+  int host0;          /* index of its first compute host (without a queue) */
+  int tcap;           /* transfers t[] can hold */
+  /* striping (TAPP-IO): each I/O operation's files are placed by this policy, or NULL */
+  const ios_striping_policy_t *stripe;
+  const ios_params_t *stripe_params;
+  int layout;
+} app_state_t;
+
+typedef struct {
+  const ios_resource_t *r;
+  sg_mailbox_t mbox;
+  transfer_t **active;
+  int nactive, cap_active;
+  int dirty;
+  double busy_since, busy_time, bytes;
+} res_state_t;
+
+typedef struct {
+  int type, app;
+  transfer_t *t;
+  unsigned gen;
+  int wake; /* its push released the controller's semaphore */
+} event_t;
+
+typedef struct {
+  const ios_scenario_t *s;
+  const ios_platform_t *p;
+  int napps, nres;
+  app_state_t *apps;
+  res_state_t *res; /* [nres + 1]: index nres is the PFS for direct access */
+  event_t *q;
+  int qhead, qlen, qcap;
+  sg_sem_t sem;
+  int apps_left;
+  long seq, events, rate_changes;
+  double t_begin, t_end;
+  int snap_begin_done, snap_end_done;
+  ios_transfer_view_t *views;
+  transfer_t **vt;
+  double *rates;
+  int vcap;
+  ios_results_t *r;
+  double wall0; /* ios_clock_s() at the start */
+  double last_progress;
+  double period;                       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
+  const ios_sharing_policy_t *sharing; /* the policy deciding now (fairshare before t_begin in v2 mode) */
+  const ios_params_t *sharing_params;
+  int v2;            /* window.mode v2: switch to the scenario's policy at t_begin */
+  FILE *ev;          /* events.csv being written (output.events), or NULL */
+  char ev_tmp[4200]; /* its temporary path */
+  FILE *al;          /* allocations.csv being written */
+  char al_tmp[4200]; /* its temporary path */
+  /* job queue */
+  const ios_workload_t *w;
+  const ios_app_view_t *app_views; /* [napps] what allocation and placement policies know of each application */
+  const ios_profile_t *profiles;   /* [napps] the true b_j(n) the simulation uses */
+  ios_profile_t *profiles_owned;   /* [napps] the same, owned */
+  ios_app_view_t *views_owned;     /* [napps] app_views, owned */
+  ios_profile_t *seen;             /* [napps] the b_j(n) the policies see (RR-9549 §6.2 knowledge) */
+  int *alloc_n;                    /* [napps] resources allocated to each application at the start */
+  int *waiting, nwaiting;          /* submitted jobs not started, in queue order */
+  int *free_hosts, nfree;          /* compute host indices not used by a running job */
+  int running_changed;             /* a job started or ended since the last arbitration */
+  int keep_running;                /* running jobs keep their resources at re-arbitration */
+  long arbitrations;               /* re-arbitrations done (random streams) */
+  double seg_bytes, limited_bytes; /* bytes of flow segments at a policy's rate, and of those the platform slowed */
+  /* striping (TAPP-IO §III) on a regular oss-ost platform */
+  ios_stripe_topo_t topo;
+  int *ost_oss;
+  ios_stripe_state_t stripe_state;
+  ios_rng_t stripe_rng;
+  ios_params_t *app_stripe_params; /* [napps] parameters of per-application striping policies */
+  /* SimGrid actors alive (applications and transfers): each maps a stack and a guard page, and Linux caps a
+   * process's mappings (vm.max_map_count); past the budget the run stops with an error instead of SimGrid aborting */
+  long actors, actor_budget;
+  int overflow;
+  int *launch_order;     /* replay: application indices by start time */
+  int direct;            /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
+  int calendar;          /* direct path without a job queue: the controller runs the applications from a calendar */
+  struct cal_entry *cal; /* calendar mode: the dated wake-ups, a binary min-heap on (date, seq) */
+  int ncal, calcap;
+  long calseq;
+  int own_clock;        /* calendar mode: the controller keeps the date itself instead of sleeping on SimGrid's clock */
+  double clock;         /* s: that date */
+  int *resume, nresume; /* calendar mode: applications whose operation completed in this batch, in order */
+  struct grid {
+    double start, period;
+  } grids[2]; /* controller.tick_s from 0; a periodic sharing policy's δ from T_begin */
+} engine_t;
+
+/* The applications' steps (app_advance): sleep for a work phase, wait for an I/O operation, or done. */
+enum { APP_SLEEP, APP_WAIT, APP_DONE };
+/* Calendar entries: an application to resume, the window's snapshots, a periodic tick. */
+enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK };
+typedef struct cal_entry {
+  double date;
+  long seq;
+  int kind, idx;
+} cal_entry_t;
+typedef struct grid grid_t;
+
+/** The engine's state (one per process). */
+extern engine_t sim_engine;
+#define E sim_engine
+
+/** The hooks of the transfer layer (ios_transfer.h) into the engine. */
+extern const ios_tr_hooks_t sim_tr_hooks;
+
+/* controller.c: the controller (events, decisions through the sharing policy, snapshots, periodic ticks) */
+double sim_now(void);
+void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake);
+int sim_actor_reserve(void);
+void sim_progress_line(int force);
+long sim_handle_events(void);
+void sim_decide_all(void);
+void sim_controller_actor(int argc, char **argv);
+void sim_timer_actor(int argc, char **argv);
+void sim_tick_actor(int argc, char **argv);
+
+/* traces.c: events.csv and allocations.csv */
+const char *sim_res_name(int res);
+void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes);
+void sim_ev_io_row(const app_state_t *as, double volume);
+void sim_al_row(const app_state_t *as, double t0, double t1);
+int sim_open_traces(const ios_scenario_t *s);
+int sim_close_traces(const ios_scenario_t *s);
+
+/* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3) */
+void sim_apply_alloc(app_state_t *as);
+void sim_schedule_jobs(void);
+void sim_on_submit(int j);
+
+/* apps.c: the applications' steps, their actors and launcher */
+int sim_app_advance(app_state_t *as, double *sleep_s);
+void sim_spawn_app(int j);
+int sim_cmp_start(const void *pa, const void *pb);
+void sim_launcher_actor(int argc, char **argv);
+
+/* calendar.c: the calendar of the direct path */
+void sim_cal_push(double date, int kind, int idx);
+void sim_calendar_actor(int argc, char **argv);
+
+#endif

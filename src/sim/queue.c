@@ -1,0 +1,88 @@
+/* iosim — the job queue (IPDPS'21 §5.3): FIFO submission, start on free compute nodes, re-arbitration of allocation
+ * and placement over the running jobs (see engine_state.h, docs/engine.md). */
+#include "engine_state.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+XBT_LOG_EXTERNAL_CATEGORY(iosim);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_queue, iosim, "iosim job queue");
+
+/* Makes the pending allocation the application's own (its resources, b_j(n) and per-transfer cap). */
+void sim_apply_alloc(app_state_t *as) {
+  int j = (int)(as - E.apps);
+  if (as->has_alloc) sim_al_row(as, as->alloc_since, sim_now());
+  as->n = as->next_n;
+  memcpy(as->res, as->next_res, sizeof *as->res * (size_t)as->n);
+  as->b = ios_profile_bw(&E.profiles[j], as->n);
+  as->cap = as->b / (as->n > 0 ? as->n : 1);
+  as->has_alloc = 1;
+  as->pending = 0;
+  as->alloc_since = sim_now();
+}
+
+/* Allocation and placement over the running jobs (IPDPS'21 §5.3); jobs without resources yet get theirs at once, the
+ * others from their next I/O operation, unless the policy keeps running jobs' resources. */
+static void rearbitrate(void) {
+  int *sel = malloc(sizeof *sel * (size_t)E.napps), *n = malloc(sizeof *n * (size_t)E.napps), *res = NULL, k = 0;
+  if (sel == NULL || n == NULL) xbt_die("iosim: out of memory");
+  for (int j = 0; j < E.napps; j++)
+    if (E.apps[j].started && E.apps[j].state != ST_DONE) sel[k++] = j;
+  if (k > 0 &&
+      ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k, 1000 + 2 * (uint64_t)E.arbitrations++, n, &res) != IOS_OK)
+    xbt_die("iosim: re-arbitration at t = %.17g s failed: %s", sim_now(), ios_diag_message());
+  for (int i = 0, off = 0; i < k; off += n[i], i++) {
+    app_state_t *as = &E.apps[sel[i]];
+    if (E.keep_running && as->has_alloc) continue;
+    as->next_n = n[i];
+    memcpy(as->next_res, res + off, sizeof *res * (size_t)n[i]);
+    as->pending = 1;
+    if (!as->has_alloc) sim_apply_alloc(as);
+  }
+  free(sel);
+  free(n);
+  free(res);
+}
+
+/* Starts the waiting jobs that fit, in queue order (the head blocks the others unless backfilling), re-arbitrates
+ * when the running set changed, then lets the started jobs run. */
+void sim_schedule_jobs(void) {
+  int *go = malloc(sizeof *go * (size_t)(E.nwaiting + 1)), ngo = 0;
+  if (go == NULL) xbt_die("iosim: out of memory");
+  for (int q = 0; q < E.nwaiting;) {
+    app_state_t *as = &E.apps[E.waiting[q]];
+    if (as->a->nodes <= E.nfree) {
+      for (int i = 0; i < as->a->nodes; i++)
+        as->hosts[i] = E.free_hosts[--E.nfree];
+      as->host = E.p->compute[as->hosts[0]];
+      as->started = 1;
+      as->start = sim_now();
+      go[ngo++] = E.waiting[q];
+      memmove(E.waiting + q, E.waiting + q + 1, sizeof *E.waiting * (size_t)(E.nwaiting - q - 1));
+      E.nwaiting--;
+      E.running_changed = 1;
+      continue;
+    }
+    if (!E.s->backfill) break;
+    q++;
+  }
+  if (E.running_changed) rearbitrate();
+  E.running_changed = 0;
+  for (int i = 0; i < ngo; i++)
+    sg_sem_release(E.apps[go[i]].sem);
+  free(go);
+}
+
+/* A submitted job joins the queue, behind the jobs submitted before it (ties: workload order). */
+void sim_on_submit(int j) {
+  int q = E.nwaiting;
+  while (q > 0 && E.apps[E.waiting[q - 1]].a->release > E.apps[j].a->release)
+    q--;
+  while (q > 0 && E.apps[E.waiting[q - 1]].a->release == E.apps[j].a->release && E.waiting[q - 1] > j)
+    q--;
+  memmove(E.waiting + q + 1, E.waiting + q, sizeof *E.waiting * (size_t)(E.nwaiting - q));
+  E.waiting[q] = j;
+  E.nwaiting++;
+}
