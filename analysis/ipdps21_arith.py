@@ -29,12 +29,13 @@ Usage:
 Profiles come from $IOSIM_DATA_DIR/bez-forge-evaluation (or --data DIR). Exit code 2 on bad input.
 """
 import argparse
+import io
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError, np, pd, read_runs  # noqa: E402
+from campaign_io import InputError, cli, np, pd, read_runs  # noqa: E402
 from rr9549 import policy_label  # noqa: E402
 
 MIB = 1048576.0
@@ -274,8 +275,9 @@ def run_sets(profiles, nsets, first_seed, ionodes, static_c="machine", out=sys.s
     print("median aggregated bandwidth (GB/s) per policy; MCKP / STATIC (static-ceil) per set; MCKP / ORACLE", file=out)
     print(t.to_string(index=False, float_format=lambda v: f"{v:.3f}"), file=out)
     ms = np.concatenate(all_ms)
-    print(f"MCKP / STATIC over all {ms.size} (F, set) pairs: mean {ms.mean():.3f}, max {ms.max():.3f}, MCKP below STATIC "
-          f"on {int((ms < 1 - 1e-9).sum())}; median MCKP / ORACLE reaches 1 (to 1e-9) at F = {reach}", file=out)
+    print(f"MCKP / STATIC over all {ms.size} (F, set) pairs: mean {ms.mean():.3f}, max {ms.max():.3f}, "
+          f"MCKP below STATIC on {int((ms < 1 - 1e-9).sum())}; median MCKP / ORACLE reaches 1 (to 1e-9) at F = "
+          f"{reach if reach is not None else 'none of these'}", file=out)
     return t
 
 
@@ -330,7 +332,8 @@ def main(argv=None):
                     help="STATIC's C: the machine's 512 compute nodes (default, as iosim) or the set's Σ C_a")
     ap.add_argument("--compare", metavar="CAMPAIGN_DIR", help="compare with the simulated runs.csv instead")
     a = ap.parse_args(argv)
-    try:
+
+    def run():
         if not a.data:
             raise InputError("IOSIM_DATA_DIR: not set: export IOSIM_DATA_DIR=../shared/datasets or give --data")
         if not 1 <= a.sets <= 10_000_000:
@@ -340,18 +343,18 @@ def main(argv=None):
         try:
             ionodes = [int(x) for x in a.ionodes.split(",")]
         except ValueError:
-            raise InputError(f"--ionodes: {a.ionodes!r}: give comma-separated integers, e.g. 8,16,24")
+            raise InputError(f"--ionodes: {a.ionodes!r}: give comma-separated integers, e.g. 8,16,24") from None
         if not ionodes or min(ionodes) < 1 or max(ionodes) > 4096:
             raise InputError(f"--ionodes: {a.ionodes}: give counts from 1 to 4096")
         profiles = read_profiles(a.data, a.stat)
+        buf = io.StringIO()
         if a.compare:
-            compare(profiles, a.compare)
+            compare(profiles, a.compare, out=buf)
         else:
-            run_sets(profiles, a.sets, a.first_seed, ionodes, a.static_c)
-    except InputError as e:
-        print(f"ipdps21_arith.py: error: {e}", file=sys.stderr)
-        return 2
-    return 0
+            run_sets(profiles, a.sets, a.first_seed, ionodes, a.static_c, out=buf)
+        return buf.getvalue().rstrip("\n")
+
+    return cli("ipdps21_arith.py", run)
 
 
 if __name__ == "__main__":
