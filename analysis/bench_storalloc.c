@@ -1,10 +1,10 @@
-/* iosim — benchmark of the StorAlloc request scheduler (src/ios_storalloc.h): a generated year of storage requests
- * (default 24,000, shaped on $IOSIM_DATA_DIR/tokio-abc, src/ios_gen_storalloc.h) scheduled on a preset platform by
- * each storage policy, with and without split and requeue (StorAlloc Table 4's strategy grid). StorAlloc §5.1
- * reports 5 min 9 s per run on average (4 min 50 s to 6 min 51 s) on one core of a Xeon E5-2630.
- * Prints the generation time, then one line per run: its scheduling time and its main outcomes.
- * Usage: iosim_bench_storalloc [REQUESTS [SEED [LAYOUT [CAPACITY_TB [DURATION_SCALE]]]]] (defaults 24000 1 nNnD 32 1;
- * DURATION_SCALE multiplies the TOKIO walltimes, e.g. 100 for hours-long allocations and a busier platform). */
+/* iosim — benchmark of the StorAlloc request scheduler (src/storalloc/ios_storalloc.h): a generated year of storage
+ * requests (default 24,000, shaped on $IOSIM_DATA_DIR/tokio-abc, src/storalloc/ios_storalloc_requests.h) scheduled on a
+ * preset platform by each storage policy, with and without split and requeue (StorAlloc Table 4's strategy grid).
+ * StorAlloc §5.1 reports 5 min 9 s per run on average (4 min 50 s to 6 min 51 s) on one core of a Xeon E5-2630. Prints
+ * the generation time, then one line per run: its scheduling time and its main outcomes. Usage: iosim_bench_storalloc
+ * [REQUESTS [SEED [LAYOUT [CAPACITY_TB [DURATION_SCALE]]]]] (defaults 24000 1 nNnD 32 1; DURATION_SCALE multiplies the
+ * TOKIO walltimes, e.g. 100 for hours-long allocations and a busier platform). */
 #include "ios_diag.h"
 #include "ios_storalloc_requests.h"
 #include "ios_storalloc.h"

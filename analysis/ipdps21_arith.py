@@ -16,7 +16,7 @@ applications that only do I/O and share no I/O node). Policies:
 b_a(n) is the FORGE profile: measured at n = 0, 1, 2, 4, 8, linear in between, b(8) beyond 8 (what iosim assumes,
 docs/rr9549.md). Bandwidths in bytes/s (the CSV's MiB/s × 2^20).
 
-Sets are drawn as iosim's `rr9549` generator draws them (src/forge.c, ios_rr9549_generate) for the campaign
+Sets are drawn as iosim's `rr9549` generator draws them (src/inputs/forge.c, ios_rr9549_generate) for the campaign
 deploy/campaigns/ipdps21-arbitration.json: seed s = 1, 2, ... gives a xoshiro256** stream (ios_rng, splitmix64 seeding,
 stream 100); for j = 0..15 a partial Fisher-Yates shuffle picks pattern perm[j + below(189 − j)], then one draw for
 the phase count (below(1)) and one uniform (the load X); the set does not depend on F. Seed s is therefore the set of
@@ -46,7 +46,7 @@ KEY = ["clients", "processes", "layout", "spatiality", "request", "odirect"]
 POLICIES = ["zero", "one", "static-ceil", "static-ceil+points", "size", "process", "mckp", "oracle"]
 
 
-# ---- iosim's random stream (policies/ios_rng.c), rewritten from its definition -----------------------------------
+# ---- iosim's random stream (src/base/rng.c), rewritten from its definition -----------------------------------
 
 class Xoshiro:
     """xoshiro256** seeded by splitmix64 from seed ^ (stream · 0xd1342543de82ef95)."""

@@ -3,7 +3,7 @@
  * allocation (random, round-robin, worst-fit, best-bandwidth; StorAlloc §4.2).
  *
  * Pure C, no SimGrid, no hidden global state: the platform and the allocation state are plain structs owned by the
- * caller, and a policy only reads them (the request scheduler in src/storalloc.c changes the state).
+ * caller, and a policy only reads them (the request scheduler in src/storalloc/scheduler.c changes the state).
  * Units everywhere: bytes, seconds, bytes/s. Vocabulary: shared/DESIGN.md ("storage request"). */
 #ifndef IOS_STORAGE_H
 #define IOS_STORAGE_H

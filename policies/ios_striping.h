@@ -36,9 +36,9 @@ typedef struct {
 /** Checks a topology (counts, OSS of every OST, routers of every client). IOS_OK or IOS_EINVAL. */
 int ios_stripe_topo_validate(const ios_stripe_topo_t *t);
 
-/** Fills t for the `oss-ost` kind of `iosim platform` (src/platgen.c): `servers` OSSes with `osts_per_server` OSTs
- * each (OST k on OSS k div osts_per_server), `routers` routers (0: none) and `clients` compute nodes routed k mod R.
- * ost_oss_buf [servers × osts_per_server] is written and borrowed by t. IOS_OK or IOS_EINVAL (t untouched). */
+/** Fills t for the `oss-ost` kind of `iosim platform` (src/inputs/platgen.c): `servers` OSSes with `osts_per_server`
+ * OSTs each (OST k on OSS k div osts_per_server), `routers` routers (0: none) and `clients` compute nodes routed k mod
+ * R. ost_oss_buf [servers × osts_per_server] is written and borrowed by t. IOS_OK or IOS_EINVAL (t untouched). */
 int ios_stripe_topo_regular(ios_stripe_topo_t *t, int *ost_oss_buf, int servers, int osts_per_server, int routers,
                             int clients);
 

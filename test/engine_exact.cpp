@@ -1,7 +1,7 @@
 // iosim engine tests — exactness: small systems whose completion times, yields and objectives are computed by hand
 // (relative error <= 1e-9). Every test runs the iosim binary in its own process (see run_helpers.h).
 //
-// Model used for the hand arithmetic (src/engine.c, RR-9502 §3-4, RR-9549 §3.2): an I/O operation of volume V by an
+// Model used for the hand arithmetic (src/sim/engine.c, RR-9502 §3-4, RR-9549 §3.2): an I/O operation of volume V by an
 // application with n resources is n transfers of V/n bytes, each capped at b(n)/n where b is the application's
 // profile; fairshare gives every pending transfer of a resource cap·min(1, B/Σcaps); fcfs serves transfers by
 // posting time, each min(cap, what is left of B); maxmin asks for the caps and SimGrid's max-min sharing decides.

@@ -1,5 +1,5 @@
-// iosim engine tests — the APEX windows of RR-9502 §6.3.1 (src/ios_gen_apex.h): a hand-built schedule gives the
-// window and phases computed by hand, on Cielo and on M_1; on the real APEX data ($IOSIM_DATA_DIR/apex-workflows)
+// iosim engine tests — the APEX windows of RR-9502 §6.3.1 (src/inputs/gen/ios_gen_apex.h): a hand-built schedule gives
+// the window and phases computed by hand, on Cielo and on M_1; on the real APEX data ($IOSIM_DATA_DIR/apex-workflows)
 // every window application covers exactly the window in dedicated mode with hourly checkpoints inside, windows come
 // longest first, the printed I/O pressure is the file's; the generator inside a scenario gives the run of its sample
 // file; bad input exits with code 2 naming the parameter. Each run is its own process.

@@ -1,4 +1,4 @@
-// iosim engine tests — an installed iosim finds its own files relative to itself (src/main.c iosim_home), with no
+// iosim engine tests — an installed iosim finds its own files relative to itself (src/cli/main.c iosim_home), with no
 // source path compiled in: `cmake --install` into a fresh prefix, then PREFIX/bin/iosim with no argument runs the
 // embedded default from PREFIX/share/iosim (one process per run).
 #include "run_helpers.h"

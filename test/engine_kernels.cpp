@@ -1,6 +1,6 @@
-// iosim engine tests — the IPDPS'21 §5.3 queue of measured kernels (src/gen_kernels.c, deploy/ipdps21-queue.json;
-// data: $IOSIM_DATA_DIR/boito-queue-generator) on 96 compute nodes and 12 I/O nodes with the job queue. Each run is
-// its own process.
+// iosim engine tests — the IPDPS'21 §5.3 queue of measured kernels (src/inputs/gen/kernels.c,
+// deploy/ipdps21-queue.json; data: $IOSIM_DATA_DIR/boito-queue-generator) on 96 compute nodes and 12 I/O nodes with the
+// job queue. Each run is its own process.
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>

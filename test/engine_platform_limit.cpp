@@ -1,6 +1,6 @@
 // iosim engine tests — when the platform, not the sharing policy, is the bottleneck (RR-9502 strategies applied per
 // I/O resource on a real topology): SimGrid's max-min decides, and results.json says how much of the traffic it
-// slowed (metrics.platform_limited_share, src/engine.c account_segment). Each run is its own process.
+// slowed (metrics.platform_limited_share, src/sim/engine.c account_segment). Each run is its own process.
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>

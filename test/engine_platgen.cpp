@@ -1,4 +1,4 @@
-// iosim engine tests — `iosim platform` (src/ios_platgen.h) end to end: the binary writes a platform XML that
+// iosim engine tests — `iosim platform` (src/inputs/ios_platgen.h) end to end: the binary writes a platform XML that
 // `iosim run` then loads and simulates, with I/O times computed by hand; bad `--set` values exit with code 2 and a
 // message naming the parameter. Every run is its own process (see run_helpers.h).
 //

@@ -1,4 +1,4 @@
-// iosim engine tests — the job queue and dynamic re-arbitration (IPDPS'21 §5.3; src/engine.c, queue.*): jobs start
+// iosim engine tests — the job queue and dynamic re-arbitration (IPDPS'21 §5.3; src/sim/engine.c, queue.*): jobs start
 // in FIFO order when enough compute nodes are free (backfilling only when asked); allocation and placement run again
 // over the running jobs whenever that set changes, a new allocation applying from the job's next I/O operation;
 // static mappings keep running jobs' resources; allocations.csv records every allocation interval. Start and end

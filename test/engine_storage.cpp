@@ -1,6 +1,6 @@
-// iosim engine tests — storage-allocation scenarios (src/ios_storage_run.h): `iosim run` with a `storage` object
-// schedules the requests (StorAlloc) and writes requests.csv and results.json whose metrics are StorAlloc's Table 3,
-// so sweeps and reports work on them. Each run is its own process.
+// iosim engine tests — storage-allocation scenarios (src/storalloc/ios_storalloc_run.h): `iosim run` with a `storage`
+// object schedules the requests (StorAlloc) and writes requests.csv and results.json whose metrics are StorAlloc's
+// Table 3, so sweeps and reports work on them. Each run is its own process.
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// iosim engine tests — striped files on an object store (TAPP-IO §III; scenario `striping`, src/engine.c
+// iosim engine tests — striped files on an object store (TAPP-IO §III; scenario `striping`, src/sim/engine.c
 // post_striped): each I/O operation of a job is placed by a striping policy and becomes one flow per (writer, OST)
 // from the writer's node through its OSS to the OST; SimGrid shares the links. Each run is its own process.
 #include "run_helpers.h"

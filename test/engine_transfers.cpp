@@ -1,4 +1,4 @@
-// iosim engine tests — the transfer layer's two paths (src/ios_transfer.h, docs/engine.md): which one a run takes,
+// iosim engine tests — the transfer layer's two paths (src/sim/ios_transfer.h, docs/engine.md): which one a run takes,
 // and hand-computed times on both. Every engine test that takes the direct path is also re-run with SimGrid flows and
 // compared (run_helpers.cpp, check_flow_path); here the choice itself is tested. Each run is its own process.
 #include "run_helpers.h"

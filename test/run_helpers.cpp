@@ -286,7 +286,7 @@ static bool same_number(double a, double b) {
 
 // A run that took the transfer layer's direct path (results.json counts.transfers "direct") is run again with every
 // transfer a SimGrid flow (engine.flows=simgrid): every metric, every application's start, end, I/O time and volume
-// must agree to 1e-9 (relative) — the direct path computes what SimGrid's max-min would give (src/ios_transfer.h).
+// must agree to 1e-9 (relative) — the direct path computes what SimGrid's max-min would give (src/sim/ios_transfer.h).
 // So every engine test checks both paths; IOSIM_TEST_ONE_PATH=1 skips the second run.
 static void check_flow_path(const SimRun &run, std::vector<std::string> args) {
   if (run.proc.exit_code != 0 || run.str("counts.transfers") != "direct") return;

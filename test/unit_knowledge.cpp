@@ -1,5 +1,5 @@
-// iosim unit tests — what policies know (src/ios_knowledge.h, RR-9549 §6.2): profile shapes, the per-group polynomial
-// fit and the multiplicative noise on volumes and compute times.
+// iosim unit tests — what policies know (src/sim/ios_knowledge.h, RR-9549 §6.2): profile shapes, the per-group
+// polynomial fit and the multiplicative noise on volumes and compute times.
 #include "ios_knowledge.h"
 
 #include <gtest/gtest.h>

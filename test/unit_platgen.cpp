@@ -1,6 +1,6 @@
-// Unit tests of the platform generator (src/ios_platgen.h), in-process: the XML text written for each kind (hosts,
-// links, bandwidth strings, routes, following platforms/README.md), the router option, bandwidth unit strings, the
-// StorAlloc storage tier (kind storage: layouts, capacities, disk properties), and every error path (the message
+// Unit tests of the platform generator (src/inputs/ios_platgen.h), in-process: the XML text written for each kind
+// (hosts, links, bandwidth strings, routes, following platforms/README.md), the router option, bandwidth unit strings,
+// the StorAlloc storage tier (kind storage: layouts, capacities, disk properties), and every error path (the message
 // names `where` and the parameter; nothing is written on failure).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Unit tests of the seeded random stream (policies/ios_rng.h): reproducibility, independence of sub-streams,
+// Unit tests of the seeded random stream (src/base/ios_rng.h): reproducibility, independence of sub-streams,
 // the xoshiro256** step and splitmix64 seeding against hand-computed values, and the ranges/means of the helpers.
 #include <gtest/gtest.h>
 

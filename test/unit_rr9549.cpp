@@ -1,8 +1,8 @@
-// Unit tests of the RR-9549 §5.3 generator's application sizes and draws (src/forge.c), in-process on a hand-written
-// FORGE-format CSV: the processes column read as s_a (IPDPS'21 §3.2 PROCESS), the size classes of §5.3 (10 % of the
-// applications on 75 % of Q^cpu, 30 % on 20 %, 60 % on 5 %), processes per node kept under the classes, and the
-// `independent_loads` switch (same draws at every Θ, or draws that depend on Θ). Expected values are computed by hand
-// in the comments.
+// Unit tests of the RR-9549 §5.3 generator's application sizes and draws (src/inputs/forge.c), in-process on a
+// hand-written FORGE-format CSV: the processes column read as s_a (IPDPS'21 §3.2 PROCESS), the size classes of §5.3 (10
+// % of the applications on 75 % of Q^cpu, 30 % on 20 %, 60 % on 5 %), processes per node kept under the classes, and
+// the `independent_loads` switch (same draws at every Θ, or draws that depend on Θ). Expected values are computed by
+// hand in the comments.
 #include <gtest/gtest.h>
 
 #include <cjson/cJSON.h>

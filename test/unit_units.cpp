@@ -1,4 +1,4 @@
-// Unit tests of the human-unit parsers (src/ios_units.h): sizes, bandwidths and durations, their prefixes and
+// Unit tests of the human-unit parsers (src/base/ios_units.h): sizes, bandwidths and durations, their prefixes and
 // bit/byte distinction, and the error cases (which must leave the output untouched).
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Unit tests of the validated value reader (src/value.c), the units' overflow checks and the diagnostics' cutting of
-// long messages: each rule is checked on a value it accepts and on the values it refuses, with the exact message.
+// Unit tests of the validated value reader (src/base/value.c), the units' overflow checks and the diagnostics' cutting
+// of long messages: each rule is checked on a value it accepts and on the values it refuses, with the exact message.
 #include "ios_diag.h"
 #include "ios_policy.h"
 #include "ios_units.h"

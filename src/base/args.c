@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* The SimGrid settings iosim sets itself (src/platform.c ios_simgrid_config, src/engine.c), and why. */
+/* The SimGrid settings iosim sets itself (src/inputs/platform.c ios_simgrid_config, src/sim/engine.c), and why. */
 static const struct {
   const char *name, *why;
 } fixed[] = {

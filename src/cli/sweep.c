@@ -1,4 +1,4 @@
-/* iosim — campaign runner and merger (see ios_sweep.h, docs/campaigns.md).
+/* iosim — campaign runner and merger (see ios_cli.h, docs/campaigns.md).
  *
  * Layout of an output directory OUT: campaign.json (the campaign as written), sweep.json (the record merge and
  * resume rebuild the points from), runs/<id>/ (one complete or failed run: scenario.json, the run's outputs,

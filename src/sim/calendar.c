@@ -105,7 +105,7 @@ void sim_calendar_actor(int argc, char **argv) {
     }
     sim_handle_events();
     sim_decide_all();
-    if (stop && E.snap_end_done) break;
+    if ((stop && E.snap_end_done) || E.fail != IOS_OK) break;
     int n = E.nresume;
     E.nresume = 0;
     for (int i = 0; i < n; i++)

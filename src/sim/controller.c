@@ -3,12 +3,30 @@
 #include "engine_state.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_controller, iosim, "iosim controller");
+
+void sim_fail(int rc, const char *field, const char *fmt, ...) {
+  if (E.fail != IOS_OK) return; /* the first failure is the one reported */
+  E.fail = rc;
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const char *why = ios_diag_message();
+  if (why[0] != '\0') { /* what the policy itself said comes after */
+    char both[2048];
+    snprintf(both, sizeof both, "%s: %s", msg, why);
+    ios_diag_set(E.s->file, field, "%s", both);
+  } else
+    ios_diag_set(E.s->file, field, "%s", msg);
+}
 
 /* s: the simulated date — SimGrid's clock, or the calendar's own when it keeps one (E.own_clock). */
 double sim_now(void) {
@@ -152,8 +170,12 @@ static void decide(res_state_t *rs) {
                            .t = E.views,
                            .t_begin = E.t_begin,
                            .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
-  if (E.sharing->share(&view, E.sharing_params, E.rates) != IOS_OK)
-    xbt_die("iosim: sharing policy %s failed", E.sharing->name);
+  int rc = E.sharing->share(&view, E.sharing_params, E.rates);
+  if (rc != IOS_OK) {
+    sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", E.sharing->name, sim_now(),
+             rs->r->name, ios_strerror(rc));
+    return;
+  }
   for (int i = 0; i < k; i++)
     set_rate(E.vt[i], E.rates[i] > 0 ? E.rates[i] : 0.0);
 }
@@ -209,9 +231,17 @@ static void post_striped(int j, double volume) {
   ios_stripe_placement_t pl = {0};
   ios_stripe_flow_t *flows = NULL;
   int nflows = 0;
-  if (as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng, &E.stripe_state, &pl) != IOS_OK ||
-      ios_stripe_flows(&E.topo, &job, &pl, &flows, &nflows) != IOS_OK || nflows > as->tcap)
-    xbt_die("iosim: striping policy %s failed for %s", as->stripe->name, as->a->name);
+  int rc = as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng, &E.stripe_state, &pl);
+  if (rc == IOS_OK) rc = ios_stripe_flows(&E.topo, &job, &pl, &flows, &nflows);
+  if (rc == IOS_OK && nflows > as->tcap) rc = IOS_EINTERNAL;
+  if (rc != IOS_OK) {
+    sim_fail(rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->stripe->name, sim_now(),
+             as->a->name, ios_strerror(rc));
+    free(clients);
+    free(flows);
+    ios_stripe_placement_free(&pl);
+    return;
+  }
   as->ntransfers = nflows;
   for (int i = 0; i < nflows; i++) {
     transfer_t *t = &as->t[i];
@@ -314,7 +344,7 @@ void sim_progress_line(int force) {
 /* Handles every queued event. @return how many of them released the controller's semaphore. */
 long sim_handle_events(void) {
   long wakes = 0; /* semaphore releases of the events handled in this batch */
-  while (E.qlen > 0) {
+  while (E.qlen > 0 && E.fail == IOS_OK) {
     event_t ev = E.q[E.qhead];
     E.qhead = (E.qhead + 1) % E.qcap;
     E.qlen--;
@@ -388,7 +418,7 @@ void sim_controller_actor(int argc, char **argv) {
     for (; wakes > got; wakes--)
       sg_sem_acquire(E.sem); /* consume the releases of the events handled in this batch */
     sim_decide_all();
-    if (E.overflow) { /* out of actors: stop here (the run reports an error, no result) */
+    if (E.overflow || E.fail != IOS_OK) { /* out of actors, or a policy failed: stop (an error, no result) */
       sg_actor_kill_all();
       return;
     }

@@ -531,6 +531,7 @@ static int run(const ios_scenario_t *s, const ios_platform_t *p, int napps) {
     if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
       sim_progress_line(1);
   }
+  if (E.fail != IOS_OK) return E.fail; /* a policy failed during the run (sim_fail set the message) */
   if (!E.overflow) return IOS_OK;
   ios_diag_set(s->file, "concurrency",
                "the simulation needs more than %ld SimGrid actors at once at %.6g s (one per running application "

@@ -140,6 +140,7 @@ typedef struct {
    * process's mappings (vm.max_map_count); past the budget the run stops with an error instead of SimGrid aborting */
   long actors, actor_budget;
   int overflow;
+  int fail;              /* IOS_OK, or the IOS_E* code of the first input-dependent failure during the run (sim_fail) */
   int *launch_order;     /* replay: application indices by start time */
   int direct;            /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
   int calendar;          /* direct path without a job queue: the controller runs the applications from a calendar */
@@ -173,6 +174,9 @@ extern engine_t sim_engine;
 extern const ios_tr_hooks_t sim_tr_hooks;
 
 /* controller.c: the controller (events, decisions through the sharing policy, snapshots, periodic ticks) */
+/** Records the first failure of a policy during the run (rc, and a message on scenario field `field`, followed by
+ * the policy's own ios_diag_message()); the controller then stops the simulation and ios_engine_run returns rc. */
+void sim_fail(int rc, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 double sim_now(void);
 void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake);
 int sim_actor_reserve(void);

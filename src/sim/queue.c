@@ -30,9 +30,13 @@ static void rearbitrate(void) {
   if (sel == NULL || n == NULL) xbt_die("iosim: out of memory");
   for (int j = 0; j < E.napps; j++)
     if (E.apps[j].started && E.apps[j].state != ST_DONE) sel[k++] = j;
-  if (k > 0 &&
-      ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k, 1000 + 2 * (uint64_t)E.arbitrations++, n, &res) != IOS_OK)
-    xbt_die("iosim: re-arbitration at t = %.17g s failed: %s", sim_now(), ios_diag_message());
+  int rc = k > 0 ? ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k, 1000 + 2 * (uint64_t)E.arbitrations++, n, &res)
+                 : IOS_OK;
+  if (rc != IOS_OK) {
+    sim_fail(rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(),
+             ios_strerror(rc));
+    k = 0; /* nothing to apply */
+  }
   for (int i = 0, off = 0; i < k; off += n[i], i++) {
     app_state_t *as = &E.apps[sel[i]];
     if (E.keep_running && as->has_alloc) continue;

@@ -12,7 +12,7 @@
  *                                     (or ios_storalloc_generate(&gen, seed, &req, &n))
  *   ios_storalloc_options_t o;        ios_storalloc_options_default(&o);
  *                                     ios_storalloc_options_from_json(cfg_storalloc, file, "storalloc", &o)
- * (the input functions are in src/ios_gen_storalloc.h)
+ * (the input functions are in src/storalloc/ios_storalloc_requests.h)
  *   ios_storalloc_result_t r;         ios_storalloc_run(&st, req, n, &o, &r)
  *   ios_storalloc_write_requests_csv(DIR "/requests.csv", req, n, &st, &r, NULL);
  *   ios_storalloc_write_metrics_json(DIR "/storalloc.json", &st, &o, &r);
@@ -170,7 +170,7 @@ long ios_storalloc_split(double capacity, double threshold, double *sizes, long 
 const char *ios_storalloc_status_name(int status);
 
 /** The simulated I/O of one request's job (its I/O phases run through SimGrid on its allocated disks, or on the PFS
- * when refused or failed; src/storage_run.c). */
+ * when refused or failed; src/storalloc/run.c). */
 typedef struct {
   double bytes; /**< bytes read and written */
   double start; /**< s: the job's start (its allocation's start, or when it fell back to the PFS) */

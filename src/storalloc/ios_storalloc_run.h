@@ -1,10 +1,10 @@
 /* iosim — a storage-allocation scenario (StorAlloc, Monniot et al. 2022): when a scenario's `storage` object is set,
- * `iosim run` schedules its storage requests (src/storalloc.c) and writes requests.csv and results.json (whose
- * `metrics` are StorAlloc's Table 3), so that `iosim sweep` and `iosim report` work on storage campaigns unchanged.
- * With `storage.platform` (a JSON storage platform) it only schedules; without it the storage is the scenario's
- * platform XML (its role=disk hosts) and each request's job then does its I/O through SimGrid on its allocated disks
- * (or on the PFS when refused or failed), so the bandwidth StorAlloc estimates is simulated beside its estimate.
- * docs/storalloc.md has the format. */
+ * `iosim run` schedules its storage requests (src/storalloc/scheduler.c) and writes requests.csv and results.json
+ * (whose `metrics` are StorAlloc's Table 3), so that `iosim sweep` and `iosim report` work on storage campaigns
+ * unchanged. With `storage.platform` (a JSON storage platform) it only schedules; without it the storage is the
+ * scenario's platform XML (its role=disk hosts) and each request's job then does its I/O through SimGrid on its
+ * allocated disks (or on the PFS when refused or failed), so the bandwidth StorAlloc estimates is simulated beside its
+ * estimate. docs/storalloc.md has the format. */
 #ifndef IOS_STORAGE_RUN_H
 #define IOS_STORAGE_RUN_H
 

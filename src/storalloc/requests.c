@@ -1,5 +1,5 @@
 /* iosim — the inputs of StorAlloc runs: platform and options from JSON, request traces, the TOKIO-shaped year of
- * requests (see ios_gen_storalloc.h, docs/storalloc.md). */
+ * requests (see ios_storalloc_requests.h, docs/storalloc.md). */
 #include "ios_storalloc_requests.h"
 #include "ios_diag.h"
 #include "ios_gen.h"

@@ -1,4 +1,4 @@
-/* iosim — storage-allocation scenarios (see ios_storage_run.h). */
+/* iosim — storage-allocation scenarios (see ios_storalloc_run.h). */
 #include "ios_storalloc_run.h"
 #include "ios_fs.h"
 #include "ios_clock.h"

@@ -1,6 +1,6 @@
 /* iosim — jobs of the nine I/O kernels of IPDPS'21 §5.1/§5.3 (BT-C, BT-D, HACC, IOR-MPI, POSIX-S, POSIX-L, MAD, SIM,
  * S3D) from the authors' measured bandwidths and runtimes ($IOSIM_DATA_DIR/boito-queue-generator); see
- * src/gen_kernels.c for how compute time and I/O volume are fitted. */
+ * src/inputs/gen/kernels.c for how compute time and I/O volume are fitted. */
 #ifndef IOS_GEN_KERNELS_H
 #define IOS_GEN_KERNELS_H
 
