@@ -129,7 +129,7 @@ static int setup_striping(const ios_scenario_t *s, const ios_platform_t *p, cons
     ios_diag_set(s->platform, "striping", "cannot describe this platform's storage path for striping");
     return rc;
   }
-  ios_rng_seed(&E.stripe_rng, s->seed, 91);
+  ios_rng_seed(&E.stripe_rng, s->seed, IOS_STREAM_STRIPING);
   for (int j = 0; j < w->napps; j++) {
     app_state_t *as = &E.apps[j];
     const ios_app_t *a = &w->apps[j];
@@ -199,7 +199,7 @@ static int arbitrate_all(const ios_scenario_t *s, const ios_platform_t *p, const
   int *pol_res = NULL, rc = sel && pol_n ? IOS_OK : IOS_ENOMEM;
   for (int j = 0; rc == IOS_OK && j < napps; j++)
     if (w->apps[j].given == NULL) sel[k++] = j;
-  if (rc == IOS_OK && k > 0) rc = ios_arbitrate(s, p, w, views, sel, k, 1, pol_n, &pol_res);
+  if (rc == IOS_OK && k > 0) rc = ios_arbitrate(s, p, w, views, sel, k, IOS_STREAM_ARBITRATION, pol_n, &pol_res);
   for (int j = 0, i = 0; rc == IOS_OK && j < napps; j++) {
     alloc_n[j] = w->apps[j].given != NULL ? w->apps[j].ngiven : pol_n[i++];
     total += alloc_n[j];

@@ -114,7 +114,7 @@ int ios_knowledge_group_fit(int napps, ios_profile_t *seen, int degree, double f
 void ios_knowledge_noise(int napps, ios_app_view_t *views, double sigma, uint64_t seed) {
   if (!(sigma > 0)) return;
   ios_rng_t rng;
-  ios_rng_seed(&rng, seed, 77);
+  ios_rng_seed(&rng, seed, IOS_STREAM_KNOWLEDGE);
   for (int j = 0; j < napps; j++) {
     for (int k = 0; k < 2; k++) {
       double u = 1.0 - ios_rng_uniform(&rng), v = ios_rng_uniform(&rng);

@@ -30,7 +30,8 @@ static void rearbitrate(void) {
   if (sel == NULL || n == NULL) xbt_die("iosim: out of memory");
   for (int j = 0; j < E.napps; j++)
     if (E.apps[j].started && E.apps[j].state != ST_DONE) sel[k++] = j;
-  int rc = k > 0 ? ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k, 1000 + 2 * (uint64_t)E.arbitrations++, n, &res)
+  int rc = k > 0 ? ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k,
+                                 IOS_STREAM_REARBITRATION + 2 * (uint64_t)E.arbitrations++, n, &res)
                  : IOS_OK;
   if (rc != IOS_OK) {
     sim_fail(rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(),

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STREAM_GEN 7001 /* the generator's random stream */
 #define MAX_REQUESTS 10000000
 #define MAX_COLS 64
 
@@ -651,7 +650,7 @@ int ios_storalloc_generate(const ios_storalloc_gen_t *g, uint64_t seed, ios_requ
     return IOS_ENOMEM;
   }
   ios_rng_t rng;
-  ios_rng_seed(&rng, seed, STREAM_GEN);
+  ios_rng_seed(&rng, seed, IOS_STREAM_STORALLOC_GEN);
   double span = g->days * 86400.0;
   for (int i = 0; i < g->requests; i++)
     times[i] = ios_rng_uniform(&rng) * span;

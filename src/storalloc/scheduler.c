@@ -419,7 +419,7 @@ int ios_storalloc_run(const ios_storage_t *s, const ios_request_t *req, int n, c
   x.sizes = malloc(sizeof *x.sizes * (size_t)(x.maxparts > 0 ? x.maxparts : 1));
   x.chosen = malloc(sizeof *x.chosen * (size_t)(x.maxparts > 0 ? x.maxparts : 1));
   x.ctx.cursor = calloc((size_t)s->nnodes + 1, sizeof *x.ctx.cursor);
-  ios_rng_seed(&x.ctx.rng, o->seed, 0);
+  ios_rng_seed(&x.ctx.rng, o->seed, IOS_STREAM_STORAGE);
   rc = r.part_disk && r.disk && r.node && x.disk && x.node && x.left && x.sizes && x.chosen && x.ctx.cursor
            ? ios_storage_state_init(&x.st, s)
            : IOS_ENOMEM;

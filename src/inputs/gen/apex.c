@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STREAM_SCHEDULE 6301 /* class draws, then the noise of each job's cores and walltime, in job order */
 #define GIB 1073741824.0
 #define MONTH_S (30.0 * 86400.0)
 #define MAX_CLASSES 32
@@ -326,7 +325,7 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
     pr.free[0] = (int)cielo->nodes;
   }
   ios_rng_t rng;
-  ios_rng_seed(&rng, seed, STREAM_SCHEDULE);
+  ios_rng_seed(&rng, seed, IOS_STREAM_APEX);
   while (rc == IOS_OK) {
     double deficit = 0;
     for (int k = 0; k < nc; k++)

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STREAM_PARAMS 9502 /* ω_i, w^(0)_i and u_i of every application, in application order */
-#define STREAM_NOISE 9503  /* γ_io, γ_cpu of every iteration, in application then iteration order */
 #define MAX_ITERATIONS 1000000.0
 #define MAX_PHASES 50000000.0
 #define NMEDIUM 20
@@ -58,7 +56,7 @@ static int generate(const double *val, const ctx_t *c, double B, uint64_t seed, 
   char where[96];
   int rc = omega && w0 && u && niter ? IOS_OK : IOS_ENOMEM;
   ios_rng_t rng;
-  ios_rng_seed(&rng, seed, STREAM_PARAMS);
+  ios_rng_seed(&rng, seed, IOS_STREAM_RR9502_PARAMS);
   double sum_u = 0, phases = 0;
   for (int i = 0; rc == IOS_OK && i < m; i++) {
     double mu = i < nsmall ? 1e3 : i < nsmall + NMEDIUM ? 1e4 : 1e5, x = mu;
@@ -95,7 +93,7 @@ static int generate(const double *val, const ctx_t *c, double B, uint64_t seed, 
       rc = IOS_EINVAL;
     }
   ios_workload_t w = {0, NULL};
-  ios_rng_seed(&rng, seed, STREAM_NOISE);
+  ios_rng_seed(&rng, seed, IOS_STREAM_RR9502_NOISE);
   int index[3] = {0, 0, 0};
   for (int i = 0; rc == IOS_OK && i < m; i++) {
     ios_app_t *a = ios_workload_add(&w);

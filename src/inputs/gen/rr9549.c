@@ -121,7 +121,7 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
     free(prof);
     return IOS_EINVAL;
   }
-  uint64_t stream = 100;
+  uint64_t stream = IOS_STREAM_RR9549;
   if (val[P_INDEP] == 1) { /* a stream per Θ: its bits, spread by a 64-bit odd multiplier, never 100 */
     uint64_t bits;
     memcpy(&bits, &theta, sizeof bits);
