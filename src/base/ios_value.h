@@ -69,6 +69,11 @@ int ios_value_choice(const cJSON *v, const char *const *choices, const char *wha
 /** Reads true/false into *out (1/0). */
 int ios_value_bool(const cJSON *v, const char *file, const char *field, int *out);
 
+/** Checks that every member of object `obj` is named in `valid` (n names, or NULL-terminated when n < 0): the one
+ * unknown-field check of every JSON input. @return IOS_OK, or IOS_EINVAL with ios_diag_message() set on `field` of
+ * `file`: "unknown field 'X'; valid fields are: a, b, c". */
+int ios_value_check_keys(const cJSON *obj, const char *const *valid, int n, const char *file, const char *field);
+
 /** Checks that `v` is an object (`example` shows one in the message). */
 int ios_value_object(const cJSON *v, const char *example, const char *file, const char *field);
 

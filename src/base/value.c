@@ -208,3 +208,20 @@ cJSON *ios_value_from_cli(const char *text) {
   cJSON *v = cJSON_ParseWithOpts(text, NULL, 1);
   return v != NULL ? v : cJSON_CreateString(text);
 }
+
+int ios_value_check_keys(const cJSON *obj, const char *const *valid, int n, const char *file, const char *field) {
+  const cJSON *item;
+  cJSON_ArrayForEach(item, obj) {
+    int ok = 0;
+    for (int k = 0; (n < 0 ? valid[k] != NULL : k < n) && !ok; k++)
+      ok = strcmp(item->string, valid[k]) == 0;
+    if (ok) continue;
+    char list[512] = "";
+    size_t len = 0;
+    for (int k = 0; (n < 0 ? valid[k] != NULL : k < n) && len < sizeof list; k++)
+      len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", valid[k]);
+    ios_diag_set(file, field, "unknown field '%s'; valid fields are: %s", item->string, list);
+    return IOS_EINVAL;
+  }
+  return IOS_OK;
+}

@@ -178,13 +178,8 @@ static int parse_axes(ios_campaign_t *c) {
   const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(c->campaign, "seeds");
   if (seeds != NULL) {
     if (ios_value_object(seeds, "{\"from\": 1, \"count\": 20}", file, "seeds") != IOS_OK) return IOS_EINVAL;
-    const cJSON *item;
-    cJSON_ArrayForEach(item, seeds) {
-      if (strcmp(item->string, "from") != 0 && strcmp(item->string, "count") != 0) {
-        ios_diag_set(file, "seeds", "unknown field '%s'; valid fields are: from, count", item->string);
-        return IOS_EINVAL;
-      }
-    }
+    static const char *const seed_keys[] = {"from", "count", NULL};
+    if (ios_value_check_keys(seeds, seed_keys, -1, file, "seeds") != IOS_OK) return IOS_EINVAL;
     const cJSON *from = cJSON_GetObjectItemCaseSensitive(seeds, "from");
     const cJSON *count = cJSON_GetObjectItemCaseSensitive(seeds, "count");
     if (!cJSON_IsObject(seeds) || !is_count(count, 1, 1e6)) {
@@ -462,14 +457,8 @@ static int check_slurm(const ios_campaign_t *c) {
     char where[256];
     const char *value;
     snprintf(where, sizeof where, "slurm.%s", item->string);
-    int known = 0;
-    for (int i = 0; i < IOS_CAMPAIGN_SLURM_NKEYS; i++)
-      known |= strcmp(item->string, ios_campaign_slurm_keys[i]) == 0;
-    if (!known) {
-      ios_diag_set(c->file, "slurm", "unknown field '%s'; valid fields are: time, partition, account, mem",
-                   item->string);
+    if (ios_value_check_keys(slurm, ios_campaign_slurm_keys, IOS_CAMPAIGN_SLURM_NKEYS, c->file, "slurm") != IOS_OK)
       return IOS_EINVAL;
-    }
     if (ios_value_string(item, 0, "the option's value as a string, e.g. \"1:00:00\" or \"4G\"", c->file, where,
                          &value) != IOS_OK ||
         ios_campaign_slurm_check(c->file, where, item->string, value) != IOS_OK)

@@ -80,19 +80,7 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
     ios_diag_set(file, where, "must be an object such as {\"nodes\": 4, \"work\": \"60s\", \"io\": \"2GiB\"}");
     return IOS_EINVAL;
   }
-  const cJSON *item;
-  cJSON_ArrayForEach(item, o) {
-    int ok = 0;
-    for (int k = 0; keys[k] != NULL; k++)
-      ok |= strcmp(item->string, keys[k]) == 0;
-    if (!ok) {
-      ios_diag_set(file, where,
-                   "unknown field '%s'; valid: name, nodes, release, profile, io_resources, phases, iterations, "
-                   "work, io, striping, layout",
-                   item->string);
-      return IOS_EINVAL;
-    }
-  }
+  if (ios_value_check_keys(o, keys, -1, file, where) != IOS_OK) return IOS_EINVAL;
   ios_app_t *a = ios_workload_add(w);
   if (a == NULL) return IOS_ENOMEM;
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "name");
@@ -180,6 +168,7 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
       return IOS_EINVAL;
     }
     int i = 0;
+    const cJSON *item;
     cJSON_ArrayForEach(item, phases) {
       const cJSON *pw = cJSON_GetObjectItemCaseSensitive(item, "work"),
                   *pi = cJSON_GetObjectItemCaseSensitive(item, "io");

@@ -51,21 +51,7 @@ static int json_quantity(const cJSON *v, int (*parse)(const char *, double *), c
 }
 
 static int check_members(const cJSON *j, const char *const *valid, const char *file, const char *obj) {
-  const cJSON *item;
-  cJSON_ArrayForEach(item, j) {
-    int ok = 0;
-    for (int k = 0; valid[k] != NULL; k++)
-      ok |= strcmp(item->string, valid[k]) == 0;
-    if (!ok) {
-      char list[256] = "";
-      size_t len = 0;
-      for (int k = 0; valid[k] != NULL && len < sizeof list; k++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", k ? ", " : "", valid[k]);
-      ios_diag_set(file, obj, "unknown field '%s'; valid: %s", item->string, list);
-      return IOS_EINVAL;
-    }
-  }
-  return IOS_OK;
+  return ios_value_check_keys(j, valid, -1, file, obj);
 }
 
 /* ---------------------------------------------------------------- platform */

@@ -1,5 +1,6 @@
 /* iosim — storage-allocation scenarios (see ios_storalloc_run.h). */
 #include "ios_storalloc_run.h"
+#include "ios_value.h"
 #include "ios_fs.h"
 #include "ios_clock.h"
 #include "ios_diag.h"
@@ -25,11 +26,8 @@ static int write_json(FILE *f, void *ctx) {
 static int read_requests(const ios_scenario_t *s, const cJSON *rq, ios_request_t **req, int *n) {
   const cJSON *file = cJSON_GetObjectItemCaseSensitive(rq, "file");
   const cJSON *gen = cJSON_GetObjectItemCaseSensitive(rq, "generator");
-  const cJSON *item;
-  cJSON_ArrayForEach(item, rq) if (strcmp(item->string, "file") != 0 && strcmp(item->string, "generator") != 0) {
-    ios_diag_set(s->file, "storage.requests", "unknown field '%s'; valid: file, generator", item->string);
-    return IOS_EINVAL;
-  }
+  static const char *const keys[] = {"file", "generator", NULL};
+  if (ios_value_check_keys(rq, keys, -1, s->file, "storage.requests") != IOS_OK) return IOS_EINVAL;
   if (cJSON_IsString(file) == cJSON_IsObject(gen)) {
     ios_diag_set(s->file, "storage.requests",
                  "give exactly one of \"file\" (a request trace, CSV) and \"generator\" ({\"kind\": \"storalloc\", "
@@ -52,14 +50,9 @@ static int read_requests(const ios_scenario_t *s, const cJSON *rq, ios_request_t
 /* The storage object's fields, its allocation options and its requests (the storage platform comes from the caller:
  * storage.platform, or the platform XML's disks). */
 static int read_inputs(const ios_scenario_t *s, int simulate, ios_storalloc_options_t *o, ios_request_t **req, int *n) {
-  const cJSON *st = s->storage, *item;
-  cJSON_ArrayForEach(item, st) {
-    if (strcmp(item->string, "platform") != 0 && strcmp(item->string, "allocation") != 0 &&
-        strcmp(item->string, "requests") != 0) {
-      ios_diag_set(s->file, "storage", "unknown field '%s'; valid: platform, allocation, requests", item->string);
-      return IOS_EINVAL;
-    }
-  }
+  const cJSON *st = s->storage;
+  static const char *const keys[] = {"platform", "allocation", "requests", NULL};
+  if (ios_value_check_keys(st, keys, -1, s->file, "storage") != IOS_OK) return IOS_EINVAL;
   const cJSON *pj = cJSON_GetObjectItemCaseSensitive(st, "platform");
   const cJSON *aj = cJSON_GetObjectItemCaseSensitive(st, "allocation");
   const cJSON *rj = cJSON_GetObjectItemCaseSensitive(st, "requests");
