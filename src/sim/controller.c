@@ -11,28 +11,6 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_controller, iosim, "iosim controller");
 
-void sim_fail(int rc, const char *field, const char *fmt, ...) {
-  if (E.fail != IOS_OK) return; /* the first failure is the one reported */
-  E.fail = rc;
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  const char *why = ios_diag_message();
-  if (why[0] != '\0') { /* what the policy itself said comes after */
-    char both[2048];
-    snprintf(both, sizeof both, "%s: %s", msg, why);
-    ios_diag_set(E.s->file, field, "%s", both);
-  } else
-    ios_diag_set(E.s->file, field, "%s", msg);
-}
-
-/* s: the simulated date — SimGrid's clock, or the calendar's own when it keeps one (E.own_clock). */
-double sim_now(void) {
-  return E.own_clock ? E.clock : simgrid_get_clock();
-}
-
 /* Queues an event for the controller; `wake`: release its semaphore (an event from another actor). */
 void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake) {
   if (E.qlen == E.qcap) {

@@ -30,8 +30,6 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_engine, iosim, "iosim engine: set-up, run,
 /* KiB of stack per SimGrid actor (SimGrid's contexts/stack-size) */
 #define IOS_ACTOR_STACK_KIB "256"
 
-engine_t sim_engine;
-
 /* b_j(n) with the platform's default when the application has no profile: min(Q_j·b_nic, n·C) (RR-9502 Eq. 1). */
 static void fill_profile(const ios_app_t *a, ios_profile_t *prof) {
   if (a->has_profile) {

@@ -173,11 +173,13 @@ extern engine_t sim_engine;
 /** The hooks of the transfer layer (ios_transfer.h) into the engine. */
 extern const ios_tr_hooks_t sim_tr_hooks;
 
-/* controller.c: the controller (events, decisions through the sharing policy, snapshots, periodic ticks) */
+/* state.c: the date (SimGrid's clock, or the calendar's own) and the failure record */
+double sim_now(void);
 /** Records the first failure of a policy during the run (rc, and a message on scenario field `field`, followed by
  * the policy's own ios_diag_message()); the controller then stops the simulation and ios_engine_run returns rc. */
 void sim_fail(int rc, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-double sim_now(void);
+
+/* controller.c: the controller (events, decisions through the sharing policy, snapshots, periodic ticks) */
 void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake);
 int sim_actor_reserve(void);
 void sim_progress_line(int force);
