@@ -194,7 +194,9 @@ static int simulate(ios_scenario_t *s, int check) {
            s->file, w.napps, s->platform_spec != NULL ? "(generated from the scenario)" : s->platform, p.ncompute,
            p.nres, p.pool_role, s->allocation->name, s->placement->name, s->sharing->name);
   } else if (rc == IOS_OK) {
-    rc = ios_engine_run(s, &p, &w, &r);
+    ios_sim_config_t cfg;
+    ios_sim_config_from_scenario(s, &cfg);
+    rc = ios_engine_run(&cfg, &p, &w, &r);
     if (rc == IOS_OK) rc = ios_output_write(s, &p, &w, &r);
     if (rc == IOS_OK) ios_output_summary(s, &p, &w, &r);
     ios_results_free(&r);

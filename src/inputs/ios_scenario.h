@@ -58,10 +58,6 @@ typedef struct {
   const char *out_dir;    /**< output.dir */
   int events;             /**< output.events: write events.csv */
   int progress;           /**< output.progress: progress line on stderr (default 1) */
-  int replay;             /**< set by callers, not by the file (storage scenarios): the applications replay
-                               storage requests — they start at their release, hold no compute node of their own
-                               (they take hosts in turn; the compute side is not modelled), and the window is the
-                               whole run */
 } ios_scenario_t;
 
 /** Loads a scenario file and applies `nsets` overrides "dotted.key=value" (value parsed as JSON when it is valid

@@ -406,7 +406,7 @@ static int check_against_platform(const ios_scenario_t *s, const ios_platform_t 
     const ios_app_t *a = &w->apps[j];
     char where[160];
     snprintf(where, sizeof where, "workload: application '%.100s'", a->name);
-    if (!s->replay && a->nodes > p->ncompute) {
+    if (a->nodes > p->ncompute) {
       ios_diag_set(s->file, where,
                    "needs %d compute nodes but the platform has %d: it could never start; lower its nodes or use a "
                    "larger platform (iosim platform KIND --set compute=N, or platform.compute in a platform object)",
@@ -429,7 +429,7 @@ static int check_against_platform(const ios_scenario_t *s, const ios_platform_t 
   double total = 0;
   for (int j = 0; j < w->napps; j++)
     total += w->apps[j].nodes;
-  if (!s->replay && !s->queue && total > p->ncompute) { /* the engine's rule, so that `iosim check` sees it too */
+  if (!s->queue && total > p->ncompute) { /* the engine's rule, so that `iosim check` sees it too */
     ios_diag_set(s->file, "workload",
                  "the applications need %.0f compute nodes but the platform has %d: use a larger platform, fewer "
                  "applications, or a job queue (queue.enabled)",

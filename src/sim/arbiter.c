@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-int ios_arbitrate(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+int ios_arbitrate(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w,
                   const ios_app_view_t *views, const int *sel, int k, uint64_t stream, int *n_out, int **res_out) {
   *res_out = NULL;
   ios_app_view_t *v = malloc(sizeof *v * (size_t)(k > 0 ? k : 1));

@@ -106,7 +106,7 @@ static void release_engine(int napps, int nres) {
 
 /* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
  * on OSS k div (N/S), client k through router rtr(k mod R)), the shared usage state and each application's policy. */
-static int setup_striping(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+static int setup_striping(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
   int any = s->striping != NULL;
   for (int j = 0; j < w->napps; j++)
     any |= w->apps[j].striping[0] != '\0';
@@ -167,7 +167,7 @@ static long actor_budget(void) {
 /* Allocation and placement of every application: the scenario's policies decide for the applications without given
  * resources (ios_app_t.given), the others keep theirs. alloc_n[napps] out; *placed_out = the resource indices of
  * the applications in order (owned by the caller). */
-static int arbitrate_all(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+static int arbitrate_all(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w,
                          const ios_app_view_t *views, int *alloc_n, int **placed_out) {
   int napps = w->napps, k = 0, total = 0;
   *placed_out = NULL;
@@ -220,7 +220,7 @@ static int arbitrate_all(const ios_scenario_t *s, const ios_platform_t *p, const
 /* The transfer layer's path for this run (ios_transfer.h, docs/engine.md): direct when the sharing policy decides
  * every rate itself (not max-min, no striping) and no link between the applications' hosts and the resources can bind
  * those rates; SimGrid flows otherwise, or when the scenario asks for them (engine.flows). */
-static int choose_transfer_path(const ios_scenario_t *s, const ios_platform_t *p) {
+static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t *p) {
   int direct = !s->flows_simgrid && !s->replay && !s->sharing->uncapped;
   for (int j = 0; direct && j < E.napps; j++)
     direct = E.apps[j].stripe == NULL;
@@ -270,7 +270,7 @@ static int choose_transfer_path(const ios_scenario_t *s, const ios_platform_t *p
 /* Starts what simulates: the applications (actors, a launcher for a replay, or the controller's calendar), the
  * controller, the window timer and the decision grids. With more applications than the actor budget it starts nothing
  * and sets E.overflow. @return IOS_OK or IOS_ENOMEM. */
-static int start_simulation(const ios_scenario_t *s, const ios_platform_t *p, int napps) {
+static int start_simulation(const ios_sim_config_t *s, const ios_platform_t *p, int napps) {
   E.actor_budget = actor_budget();
   /* SimGrid maps each actor's stack (8 MiB by default) and unmaps it when the actor ends; on the flow path an actor
    * lives for one flow segment, and with 256 KiB stacks the mapping costs a third of the kernel time (docs/engine.md)
@@ -325,7 +325,7 @@ static int start_simulation(const ios_scenario_t *s, const ios_platform_t *p, in
 /* What allocation and placement policies know of each application (RR-9549 Table 2), which may be less than the
  * truth (RR-9549 §6.2), and whether the workload fits the compute nodes. Fills E.profiles (the true b_j(n)), E.seen
  * and E.app_views. */
-static int setup_knowledge(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+static int setup_knowledge(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
   ios_profile_t *profiles = E.profiles_owned, *seen = E.seen;
   ios_app_view_t *views = E.views_owned;
   long long total_nodes = 0; /* many applications of many nodes must not overflow an int */
@@ -386,7 +386,7 @@ static void replay_cap(const ios_platform_t *p, app_state_t *as) {
 
 /* Where application j runs and from when: a queued job nowhere until it starts; a replayed request on the compute
  * hosts in turn (the compute side is a FATPIPE); otherwise on its own nodes from its release. */
-static void place_app(const ios_scenario_t *s, const ios_platform_t *p, int j, int *host_cursor) {
+static void place_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, int *host_cursor) {
   app_state_t *as = &E.apps[j];
   if (s->queue) {
     as->host = p->controller;
@@ -404,7 +404,7 @@ static void place_app(const ios_scenario_t *s, const ios_platform_t *p, int j, i
 }
 
 /* Application j's state from its allocation (n resources at placed[0..n)), and its result's resources. */
-static int setup_app(const ios_scenario_t *s, const ios_platform_t *p, int j, const int *placed, int *host_cursor) {
+static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, const int *placed, int *host_cursor) {
   app_state_t *as = &E.apps[j];
   as->a = &E.w->apps[j];
   as->n = E.alloc_n[j];
@@ -452,7 +452,7 @@ static void setup_resources(const ios_platform_t *p) {
 }
 
 /* The window (ios_window_choose), the v2 mode's switch at its middle, and δ of a periodic sharing policy. */
-static int setup_window(const ios_scenario_t *s, const ios_workload_t *w) {
+static int setup_window(const ios_sim_config_t *s, const ios_workload_t *w) {
   double *start = malloc(sizeof *start * (size_t)(w->napps > 0 ? 2 * w->napps : 1));
   if (start == NULL) return IOS_ENOMEM;
   double *b = start + w->napps;
@@ -497,7 +497,7 @@ static int setup_window(const ios_scenario_t *s, const ios_workload_t *w) {
 
 /* Set-up: knowledge, allocation and placement, the applications' and resources' states, the transfer path, the
  * window, the traces. Nothing is simulated yet. */
-static int setup(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+static int setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
   int *placed = NULL, rc = setup_knowledge(s, p, w);
   /* allocation and placement once for the whole workload (RR-9549 §4: decisions for entire executions); with a job
    * queue this only validates the policies, which decide again over the running jobs as they change */
@@ -520,7 +520,7 @@ static int setup(const ios_scenario_t *s, const ios_platform_t *p, const ios_wor
 }
 
 /* Runs SimGrid to the end (or to the window's end); IOS_EINVAL when the run needs more actors than the budget. */
-static int run(const ios_scenario_t *s, const ios_platform_t *p, int napps) {
+static int run(const ios_sim_config_t *s, const ios_platform_t *p, int napps) {
   E.apps_left = napps;
   int rc = start_simulation(s, p, napps);
   if (rc != IOS_OK) return rc;
@@ -542,7 +542,7 @@ static int run(const ios_scenario_t *s, const ios_platform_t *p, int napps) {
 }
 
 /* Each application's result; sets *first and *last (the earliest start and the latest end). */
-static void collect_apps(const ios_scenario_t *s, double *first, double *last) {
+static void collect_apps(const ios_sim_config_t *s, double *first, double *last) {
   ios_results_t *r = E.r;
   *first = INFINITY;
   *last = 0;
@@ -596,7 +596,7 @@ static void collect_window(double last) {
 }
 
 /* Results: applications, window, resources, counters and metrics; the traces closed. */
-static int collect(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+static int collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
   ios_results_t *r = E.r;
   double first, last;
   r->complete = E.apps_left == 0;
@@ -620,7 +620,7 @@ static int collect(const ios_scenario_t *s, const ios_platform_t *p, const ios_w
   return sim_close_traces(s);
 }
 
-int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
+int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
   memset(&E, 0, sizeof E);
   memset(r, 0, sizeof *r);
   E.wall0 = ios_clock_s();

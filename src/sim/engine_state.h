@@ -89,7 +89,7 @@ typedef struct {
 } event_t;
 
 typedef struct {
-  const ios_scenario_t *s;
+  const ios_sim_config_t *s;
   const ios_platform_t *p;
   int napps, nres;
   app_state_t *apps;
@@ -194,8 +194,8 @@ const char *sim_res_name(int res);
 void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes);
 void sim_ev_io_row(const app_state_t *as, double volume);
 void sim_al_row(const app_state_t *as, double t0, double t1);
-int sim_open_traces(const ios_scenario_t *s);
-int sim_close_traces(const ios_scenario_t *s);
+int sim_open_traces(const ios_sim_config_t *s);
+int sim_close_traces(const ios_sim_config_t *s);
 
 /* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3) */
 void sim_apply_alloc(app_state_t *as);

@@ -7,7 +7,7 @@
 #include "ios_model.h"
 #include "ios_platform.h"
 #include "ios_policy.h"
-#include "ios_scenario.h"
+#include "ios_engine.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,7 +22,7 @@ extern "C" {
  *        n_out[i-1] (the caller frees it)
  * @return IOS_OK; IOS_EINVAL with ios_diag_message() when a policy rejects the set or gives an application 0
  * resources without a way to the PFS (a profile point n = 0 and a PFS host); IOS_ENOMEM. */
-int ios_arbitrate(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+int ios_arbitrate(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w,
                   const ios_app_view_t *views, const int *sel, int k, uint64_t stream, int *n_out, int **res_out);
 
 #ifdef __cplusplus

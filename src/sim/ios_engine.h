@@ -10,9 +10,56 @@
 #include "ios_platform.h"
 #include "ios_scenario.h"
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Everything the engine reads of a run: its own declared configuration, filled from a scenario
+ * (ios_sim_config_from_scenario) or for a replay of storage requests (ios_sim_config_replay). Pointers are borrowed
+ * from the scenario. */
+typedef struct {
+  const char *file;     /**< the scenario, named in messages */
+  const char *platform; /**< the platform XML, named in messages */
+  const ios_allocation_policy_t *allocation;
+  ios_params_t allocation_params;
+  const ios_placement_policy_t *placement;
+  ios_params_t placement_params;
+  const ios_sharing_policy_t *sharing;
+  ios_params_t sharing_params;
+  const ios_striping_policy_t *striping; /**< striping of every application's files (TAPP-IO), or NULL */
+  ios_params_t striping_params;
+  int striping_layout;    /**< 0 file-per-process, 1 single shared file */
+  double window_fraction; /**< length of the steady-state window, as a fraction (> 0) */
+  double window_begin;    /**< s, or NAN for the automatic window */
+  double window_end;      /**< s, or NAN */
+  int stop_at_end;        /**< stop the simulation at the window's end */
+  int window_v2;          /**< FairShare over the window's first half, the policy over the second (RR-9502 v2) */
+  double tick_s;          /**< s: periodic decisions of the controller, 0 = none */
+  int flows_simgrid;      /**< every transfer a SimGrid flow (no direct path) */
+  int queue;              /**< jobs wait in a FIFO queue for free compute nodes (IPDPS'21 §5.3) */
+  int backfill;           /**< a waiting job that fits may start before the queue's head */
+  int rearbitrate;        /**< 0 auto (the allocation policy's keeps_running), 1 all, 2 new jobs only */
+  int group_fit;          /**< policies see one fitted profile per shape group (RR-9549 §6.2) */
+  double fit_degree;      /**< degree of that polynomial */
+  double fit_flat;        /**< relative variation below which a profile is neutral */
+  double knowledge_noise; /**< σ of the multiplicative error on the volumes and work policies see */
+  uint64_t seed;          /**< seed of every random stream */
+  const char *out_dir;    /**< where events.csv and allocations.csv go */
+  int events;             /**< write events.csv */
+  int progress;           /**< a progress line on stderr on long runs */
+  int replay;             /**< the applications replay storage requests: they start at their release, hold no compute
+                               node of their own (hosts in turn), and the window is the whole run */
+} ios_sim_config_t;
+
+/** The configuration of scenario `s` as written in its file. */
+void ios_sim_config_from_scenario(const ios_scenario_t *s, ios_sim_config_t *c);
+
+/** The configuration that replays storage requests as jobs on the platform's disks (StorAlloc, src/storalloc/run.c):
+ * `s`'s seed, outputs and knowledge; no queue, no striping, max-min sharing (SimGrid's max-min over the routes
+ * decides), the whole run as the window, no early stop. */
+void ios_sim_config_replay(const ios_scenario_t *s, ios_sim_config_t *c);
 
 /** Runs one simulation (once per process: one SimGrid engine per process). The platform must be loaded.
  * Fills `r` (which the caller frees with ios_results_free). @return IOS_OK; IOS_EINVAL with ios_diag_message() for
@@ -20,7 +67,7 @@ extern "C" {
  * it (a policy failing on a running set, more SimGrid actors than the machine allows); IOS_EIO when events.csv or
  * allocations.csv cannot be written; IOS_ENOMEM; IOS_EINTERNAL when a policy returns a result the engine cannot use.
  * On any error nothing in `r` is a result. */
-int ios_engine_run(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r);
+int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r);
 
 #ifdef __cplusplus
 }

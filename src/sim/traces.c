@@ -72,7 +72,7 @@ static int close_csv(FILE **f, const char *tmp, const char *dir, const char *nam
 
 /* events.csv (output.events) and allocations.csv, written through temporary files renamed when the run has finished
  * (close_traces), removed if it fails (release_engine). */
-int sim_open_traces(const ios_scenario_t *s) {
+int sim_open_traces(const ios_sim_config_t *s) {
   if (s->events) {
     snprintf(E.ev_tmp, sizeof E.ev_tmp, "%s/.events.csv.tmp", s->out_dir);
     if ((E.ev = fopen(E.ev_tmp, "w")) == NULL) {
@@ -90,7 +90,7 @@ int sim_open_traces(const ios_scenario_t *s) {
   return IOS_OK;
 }
 
-int sim_close_traces(const ios_scenario_t *s) {
+int sim_close_traces(const ios_sim_config_t *s) {
   int rc = close_csv(&E.al, E.al_tmp, s->out_dir, "allocations.csv");
   if (close_csv(&E.ev, E.ev_tmp, s->out_dir, "events.csv") != IOS_OK) rc = IOS_EIO;
   return rc;

@@ -286,15 +286,8 @@ int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int c
       ios_app_t *a = ios_workload_add(&w);
       rc = a != NULL ? build_job(&req[i], &r, i, &plat, res_of_disk, p, a) : IOS_ENOMEM;
     }
-    ios_scenario_t es = *s; /* the engine replays the jobs: SimGrid's max-min over their routes decides */
-    es.replay = 1;
-    es.queue = 0;
-    es.striping = NULL;
-    es.sharing = ios_sharing_find("maxmin");
-    memset(&es.sharing_params, 0, sizeof es.sharing_params);
-    es.window_begin = es.window_end = NAN;
-    es.window_v2 = 0;
-    es.stop_at_end = 0;
+    ios_sim_config_t es; /* the engine replays the jobs: SimGrid's max-min over their routes decides */
+    ios_sim_config_replay(s, &es);
     double t1 = ios_clock_s();
     if (rc == IOS_OK) rc = ios_engine_run(&es, p, &w, &er);
     double sim_wall = ios_clock_s() - t1;
