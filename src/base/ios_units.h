@@ -4,6 +4,8 @@
 #ifndef IOS_UNITS_H
 #define IOS_UNITS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -15,6 +17,11 @@ int ios_parse_bytes(const char *text, double *out);
 int ios_parse_bandwidth(const char *text, double *out);
 /** Parses a duration into seconds (units: ns us ms s min h d). Same errors. */
 int ios_parse_duration(const char *text, double *out);
+
+/** Writes x in the shortest of %.15g, %.16g, %.17g that strtod reads back as exactly x (n bytes of buf, at least 32):
+ * how every output writes a double that must read back unchanged (CSV cells, generated XML and workloads).
+ * @return buf. */
+const char *ios_fmt_double(char *buf, size_t n, double x);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,4 +103,12 @@ int ios_parse_duration(const char *text, double *out) {
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
     if (strcmp(unit, units[i].name) == 0) return finite_product(v, units[i].seconds, out);
   return IOS_EINVAL;
+}
+
+const char *ios_fmt_double(char *buf, size_t n, double x) {
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, x);
+    if (strtod(buf, NULL) == x) break;
+  }
+  return buf;
 }

@@ -11,10 +11,12 @@
 #include "ios_fs.h"
 #include "ios_clock.h"
 #include "ios_cli.h"
+#include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_output.h"
 #include "ios_policy.h"
 #include "ios_scenario.h"
+#include "ios_units.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -95,40 +97,18 @@ static cJSON *read_json(const char *path) {
 
 /* ------------------------------------------------------------------------------------------------ runs.csv */
 
-/* Shortest %g form that reads back as the same double. */
-static void fmt_double(char *buf, size_t n, double v) {
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, n, "%.*g", prec, v);
-    if (strtod(buf, NULL) == v) return;
-  }
-}
-
-static void csv_text(FILE *f, const char *s) {
-  if (strpbrk(s, ",\"\n\r") == NULL) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 static void csv_value(FILE *f, const cJSON *v) {
   char buf[64];
   if (v == NULL || cJSON_IsNull(v)) return;
   if (cJSON_IsString(v)) {
-    csv_text(f, v->valuestring);
+    ios_csv_field(f, v->valuestring);
   } else if (cJSON_IsNumber(v)) {
-    fmt_double(buf, sizeof buf, v->valuedouble);
-    fputs(buf, f);
+    fputs(ios_fmt_double(buf, sizeof buf, v->valuedouble), f);
   } else if (cJSON_IsBool(v)) {
     fputs(cJSON_IsTrue(v) ? "true" : "false", f);
   } else {
     char *t = cJSON_PrintUnformatted(v);
-    if (t != NULL) csv_text(f, t);
+    if (t != NULL) ios_csv_field(f, t);
     free(t);
   }
 }
@@ -179,7 +159,7 @@ static int write_runs_csv(const ios_campaign_t *c, const int *sel, int nsel, cha
   if (f != NULL) {
     fputs("run_id,index", f);
     for (int k = 0; k < c->nkeys; k++)
-      fputc(',', f), csv_text(f, c->keys[k].key);
+      fputc(',', f), ios_csv_field(f, c->keys[k].key);
     fputs(",seed,status,wall_time_s,error", f);
     const cJSON *col;
     cJSON_ArrayForEach(col, metric_cols) fprintf(f, ",%s", col->valuestring);

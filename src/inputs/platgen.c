@@ -178,19 +178,10 @@ static const char *find_layout(const char *name) {
   return NULL;
 }
 
-/* The shortest of %.15g, %.16g, %.17g that strtod reads back as the same double. */
-static const char *fmt_num(double v, char buf[40]) {
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, 40, "%.*g", prec, v);
-    if (strtod(buf, NULL) == v) break;
-  }
-  return buf;
-}
-
 /* A bandwidth in bytes/s as SimGrid reads it: "1250000000Bps". */
 static const char *fmt_bw(double v, char buf[48]) {
   char num[40];
-  snprintf(buf, 48, "%sBps", fmt_num(v, num));
+  snprintf(buf, 48, "%sBps", ios_fmt_double(num, sizeof num, v));
   return buf;
 }
 
@@ -355,7 +346,7 @@ static int build_storage(const cJSON *spec, const char *where, plat_t *p) {
                         ? "table5 is 32 TB by definition (StorAlloc Table 5): drop capacity or give 32TB"
                         : "the storage layout does not accept it: give a positive size such as \"32TB\"";
   if (cap != NULL) return bad_value(where, "capacity", cap, fix);
-  ios_diag_set(where, "capacity", "%s bytes is not valid: %s", fmt_num(p->v[P_CAPACITY], num), fix);
+  ios_diag_set(where, "capacity", "%s bytes is not valid: %s", ios_fmt_double(num, sizeof num, p->v[P_CAPACITY]), fix);
   return IOS_EINVAL;
 }
 
@@ -461,7 +452,7 @@ static void header(FILE *f, const plat_t *p, const char *origin) {
     else if (type == T_NAME)
       fprintf(f, " %s=%s", params[id].name, p->layout);
     else
-      fprintf(f, " %s=%s", params[id].name, type == T_BW ? fmt_bw(p->v[id], a) : fmt_num(p->v[id], a));
+      fprintf(f, " %s=%s", params[id].name, type == T_BW ? fmt_bw(p->v[id], a) : ios_fmt_double(a, sizeof a, p->v[id]));
   }
   fputs("\n", f);
   if (origin) fprintf(f, "  Source: %s\n", origin);
@@ -524,7 +515,7 @@ static void emit_storage(FILE *f, const plat_t *p, int part) {
                 "    <host id=\"%s\" speed=\"1Gf\"><prop id=\"role\" value=\"disk\"/><prop id=\"link\" value=\"%s\"/>"
                 "<prop id=\"node\" value=\"%s\"/><prop id=\"capacity\" value=\"%s\"/><prop id=\"read_bw\" "
                 "value=\"%s\"/></host>\n",
-                disk, disk, node, fmt_num(d->capacity, num), fmt_bw(d->read_bw, bw));
+                disk, disk, node, ios_fmt_double(num, sizeof num, d->capacity), fmt_bw(d->read_bw, bw));
       if (part == 1) xml_link(f, disk, fmt_bw(d->write_bw, bw), 0);
       if (part == 2) xml_route(f, "fabric", disk, node, disk); /* one flow crosses the node's link and the disk's */
     }

@@ -82,8 +82,8 @@ static void release_engine(int napps, int nres) {
   free(E.cal);
   free(E.resume);
   free(E.app_stripe_params);
-  free(E.profiles_owned);
-  free(E.views_owned);
+  free(E.profiles);
+  free(E.app_views);
   free(E.seen);
   free(E.alloc_n);
   ios_stripe_state_free(&E.stripe_state);
@@ -324,10 +324,10 @@ static int start_simulation(const ios_sim_config_t *s, const ios_platform_t *p, 
 
 /* What allocation and placement policies know of each application (RR-9549 Table 2), which may be less than the
  * truth (RR-9549 §6.2), and whether the workload fits the compute nodes. Fills E.profiles (the true b_j(n)), E.seen
- * and E.app_views. */
+ * and E.app_views (allocated by ios_engine_run). */
 static int setup_knowledge(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
-  ios_profile_t *profiles = E.profiles_owned, *seen = E.seen;
-  ios_app_view_t *views = E.views_owned;
+  ios_profile_t *profiles = E.profiles, *seen = E.seen;
+  ios_app_view_t *views = E.app_views;
   long long total_nodes = 0; /* many applications of many nodes must not overflow an int */
   int biggest = 0;
   for (int j = 0; j < w->napps; j++) {
@@ -356,8 +356,6 @@ static int setup_knowledge(const ios_sim_config_t *s, const ios_platform_t *p, c
                  s->queue ? (long long)biggest : total_nodes, p->ncompute);
     return IOS_EINVAL;
   }
-  E.profiles = profiles;
-  E.app_views = views;
   return IOS_OK;
 }
 
@@ -504,8 +502,6 @@ static int setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_w
   if (rc == IOS_OK) rc = arbitrate_all(s, p, w, E.app_views, E.alloc_n, &placed);
   E.keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
   if (rc == IOS_OK && s->queue) rc = setup_queue(p, w->napps);
-  for (int j = 0; j < w->napps; j++)
-    E.apps[j].a = &w->apps[j];
   if (rc == IOS_OK) rc = setup_striping(s, p, w);
   if (rc == IOS_OK) E.sem = sg_sem_init(0);
   for (int j = 0, host_cursor = 0, off = 0; rc == IOS_OK && j < w->napps; off += E.alloc_n[j], j++)
@@ -635,13 +631,12 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   E.res = calloc((size_t)p->nres + 1, sizeof *E.res);
   r->apps = calloc(napps, sizeof *r->apps);
   r->res = calloc((size_t)p->nres, sizeof *r->res);
-  E.profiles_owned = calloc(napps, sizeof *E.profiles_owned);
-  E.views_owned = calloc(napps, sizeof *E.views_owned);
+  E.profiles = calloc(napps, sizeof *E.profiles);
+  E.app_views = calloc(napps, sizeof *E.app_views);
   E.seen = calloc(napps, sizeof *E.seen);
   E.alloc_n = calloc(napps, sizeof *E.alloc_n);
-  int rc = E.apps && E.res && r->apps && r->res && E.profiles_owned && E.views_owned && E.seen && E.alloc_n
-               ? IOS_OK
-               : IOS_ENOMEM;
+  int rc =
+      E.apps && E.res && r->apps && r->res && E.profiles && E.app_views && E.seen && E.alloc_n ? IOS_OK : IOS_ENOMEM;
   if (rc == IOS_OK) rc = setup(s, p, w);
   if (rc == IOS_OK) rc = run(s, p, w->napps);
   if (rc == IOS_OK) rc = collect(s, p, w);

@@ -118,10 +118,8 @@ typedef struct {
   char al_tmp[4200]; /* its temporary path */
   /* job queue */
   const ios_workload_t *w;
-  const ios_app_view_t *app_views; /* [napps] what allocation and placement policies know of each application */
-  const ios_profile_t *profiles;   /* [napps] the true b_j(n) the simulation uses */
-  ios_profile_t *profiles_owned;   /* [napps] the same, owned */
-  ios_app_view_t *views_owned;     /* [napps] app_views, owned */
+  ios_app_view_t *app_views;       /* [napps] what allocation and placement policies know of each application (owned) */
+  ios_profile_t *profiles;         /* [napps] the true b_j(n) the simulation uses (owned) */
   ios_profile_t *seen;             /* [napps] the b_j(n) the policies see (RR-9549 §6.2 knowledge) */
   int *alloc_n;                    /* [napps] resources allocated to each application at the start */
   int *waiting, nwaiting;          /* submitted jobs not started, in queue order */

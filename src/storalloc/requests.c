@@ -473,12 +473,12 @@ int ios_storalloc_write_trace(const char *path, const ios_request_t *req, int n)
   fprintf(f, "id,nodes,submission_time,start_time,end_time,read_bytes,written_bytes,runtime,bandwidth\n");
   char t[40], e[40], r[40], w[40], d[40], b[40];
   for (int i = 0; i < n; i++) {
-    ios_gen_num(t, sizeof t, req[i].submit);
-    ios_gen_num(e, sizeof e, req[i].submit + req[i].duration);
-    ios_gen_num(r, sizeof r, req[i].read_bytes);
-    ios_gen_num(w, sizeof w, req[i].written_bytes);
-    ios_gen_num(d, sizeof d, req[i].duration);
-    ios_gen_num(b, sizeof b, req[i].bandwidth);
+    ios_fmt_double(t, sizeof t, req[i].submit);
+    ios_fmt_double(e, sizeof e, req[i].submit + req[i].duration);
+    ios_fmt_double(r, sizeof r, req[i].read_bytes);
+    ios_fmt_double(w, sizeof w, req[i].written_bytes);
+    ios_fmt_double(d, sizeof d, req[i].duration);
+    ios_fmt_double(b, sizeof b, req[i].bandwidth);
     fprintf(f, "%ld,%d,%s,%s,%s,%s,%s,%s,%s\n", req[i].id, req[i].nodes, t, t, e, r, w, d, b);
   }
   if (ferror(f) | fclose(f)) {

@@ -2,6 +2,7 @@
 #include "ios_storalloc.h"
 #include "ios_clock.h"
 #include "ios_diag.h"
+#include "ios_units.h"
 #include "ios_gen.h"
 
 #include <errno.h>
@@ -479,17 +480,17 @@ int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req,
   for (int i = 0; i < n; i++) {
     const ios_request_outcome_t *q = &r->req[i];
     int ok = q->status == IOS_REQ_ALLOCATED;
-    ios_gen_num(a, sizeof a, req[i].submit);
-    ios_gen_num(b, sizeof b, req[i].capacity);
-    ios_gen_num(c, sizeof c, req[i].duration);
-    ios_gen_num(d, sizeof d, req[i].bandwidth);
-    ios_gen_num(e, sizeof e, q->start);
-    ios_gen_num(g, sizeof g, q->delay);
-    ios_gen_num(h, sizeof h, q->part_size);
+    ios_fmt_double(a, sizeof a, req[i].submit);
+    ios_fmt_double(b, sizeof b, req[i].capacity);
+    ios_fmt_double(c, sizeof c, req[i].duration);
+    ios_fmt_double(d, sizeof d, req[i].bandwidth);
+    ios_fmt_double(e, sizeof e, q->start);
+    ios_fmt_double(g, sizeof g, q->delay);
+    ios_fmt_double(h, sizeof h, q->part_size);
     fprintf(f, "%ld,%s,%s,%s,%s,%s,%d,%s,%s,", req[i].id, a, b, c, d, ios_storalloc_status_name(q->status), q->requeued,
             e, g);
     if (ok) {
-      ios_gen_num(a, sizeof a, q->start + req[i].duration);
+      ios_fmt_double(a, sizeof a, q->start + req[i].duration);
       fputs(a, f);
     }
     fprintf(f, ",%d,%s,", q->parts, h);
@@ -500,16 +501,16 @@ int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req,
       fprintf(f, "%s%d", k ? ";" : "", s->disks[r->part_disk[q->first_part + k]].node);
     fputc(',', f);
     if (ok) {
-      ios_gen_num(a, sizeof a, q->est_bw);
+      ios_fmt_double(a, sizeof a, q->est_bw);
       fputs(a, f);
     }
     if (io != NULL) {
       const ios_request_io_t *x = &io[i];
-      ios_gen_num(a, sizeof a, x->bytes);
-      ios_gen_num(b, sizeof b, x->start);
-      ios_gen_num(c, sizeof c, x->end);
-      ios_gen_num(d, sizeof d, x->time);
-      ios_gen_num(e, sizeof e, x->time > 0 ? x->bytes / x->time : 0);
+      ios_fmt_double(a, sizeof a, x->bytes);
+      ios_fmt_double(b, sizeof b, x->start);
+      ios_fmt_double(c, sizeof c, x->end);
+      ios_fmt_double(d, sizeof d, x->time);
+      ios_fmt_double(e, sizeof e, x->time > 0 ? x->bytes / x->time : 0);
       fprintf(f, ",%s,%s,%s,%s,%s", a, b, c, d, x->time > 0 ? e : "");
     }
     fputc('\n', f);

@@ -79,13 +79,6 @@ double ios_gen_normal(ios_rng_t *rng) {
   return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
-void ios_gen_num(char *buf, size_t n, double x) {
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, n, "%.*g", prec, x);
-    if (strtod(buf, NULL) == x) return;
-  }
-}
-
 int ios_gen_cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -117,15 +110,15 @@ static int write_sample(FILE *f, const ios_workload_t *w, const double *omega) {
   char a[40], b[40], age[40], prog[40];
   for (int j = 0; j < w->napps; j++) {
     const ios_app_t *app = &w->apps[j];
-    ios_gen_num(a, sizeof a, app->profile.bw[0]);
-    ios_gen_num(b, sizeof b, omega != NULL ? omega[j] : 0);
-    ios_gen_num(age, sizeof age, app->release < 0 ? -app->release : 0);
-    ios_gen_num(prog, sizeof prog, app->progress0);
+    ios_fmt_double(a, sizeof a, app->profile.bw[0]);
+    ios_fmt_double(b, sizeof b, omega != NULL ? omega[j] : 0);
+    ios_fmt_double(age, sizeof age, app->release < 0 ? -app->release : 0);
+    ios_fmt_double(prog, sizeof prog, app->progress0);
     if (fprintf(f, "%s %s %s %s 0 %d %s %c", app->name, a, age, prog, app->nphases, b,
                 app->nphases > 0 && app->phases[0].is_io ? 'C' : 'W') < 0)
       return IOS_EIO;
     for (int i = 0; i < app->nphases; i++) {
-      ios_gen_num(a, sizeof a, app->phases[i].value);
+      ios_fmt_double(a, sizeof a, app->phases[i].value);
       if (fprintf(f, " %s", a) < 0) return IOS_EIO;
     }
     if (fputc('\n', f) == EOF) return IOS_EIO;
@@ -138,16 +131,16 @@ static int write_json(FILE *f, const ios_workload_t *w) {
   if (fputs("[\n", f) == EOF) return IOS_EIO;
   for (int j = 0; j < w->napps; j++) {
     const ios_app_t *app = &w->apps[j];
-    ios_gen_num(r, sizeof r, app->release);
+    ios_fmt_double(r, sizeof r, app->release);
     if (fprintf(f, "  {\"name\": \"%s\", \"nodes\": %d, \"release\": %s, \"profile\": {", app->name, app->nodes, r) < 0)
       return IOS_EIO;
     for (int k = 0; k < app->profile.npoints; k++) {
-      ios_gen_num(a, sizeof a, app->profile.bw[k]);
+      ios_fmt_double(a, sizeof a, app->profile.bw[k]);
       if (fprintf(f, "%s\"%d\": %s", k ? ", " : "", app->profile.n[k], a) < 0) return IOS_EIO;
     }
     if (fputs("}, \"phases\": [", f) == EOF) return IOS_EIO;
     for (int i = 0; i < app->nphases; i++) {
-      ios_gen_num(a, sizeof a, app->phases[i].value);
+      ios_fmt_double(a, sizeof a, app->phases[i].value);
       if (fprintf(f, "%s{\"%s\": %s}", i ? ", " : "", app->phases[i].is_io ? "io" : "work", a) < 0) return IOS_EIO;
     }
     if (fputs(j + 1 < w->napps ? "]},\n" : "]}\n", f) == EOF) return IOS_EIO;

@@ -41,9 +41,6 @@ int ios_gen_read_params(const cJSON *g, const ios_gen_ctx_t *c, const char *kind
 /** A standard normal deviate from `rng` (Box-Muller). */
 double ios_gen_normal(ios_rng_t *rng);
 
-/** Writes the shortest of %.15g..%.17g that reads back as x exactly. */
-void ios_gen_num(char *buf, size_t n, double x);
-
 /** qsort comparator of doubles in increasing order. */
 int ios_gen_cmp_double(const void *a, const void *b);
 
