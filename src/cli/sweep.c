@@ -126,82 +126,92 @@ static void add_column(cJSON *cols, const char *name) {
   cJSON_AddItemToArray(cols, cJSON_CreateString(name));
 }
 
-/* Writes runs.csv for points sel[0..nsel) of c; dirs[i] is the run directory of sel[i] or NULL (missing). */
+/* What runs.csv is written from: the points sel[0..nsel) of c, each run's run.json and results.json (rf[i], NULL
+ * when missing), and the union of their metric and count names (the columns). */
+typedef struct {
+  const ios_campaign_t *c;
+  const int *sel;
+  int nsel;
+  run_files_t *rf;
+  cJSON *metric_cols, *count_cols;
+  int nfailed, nmissing;
+} runs_csv_t;
+
+/* One row of runs.csv: the point, its swept values, seed, status, wall time, error, metrics, counts, engine time. */
+static void runs_csv_row(FILE *f, runs_csv_t *x, int i) {
+  const ios_campaign_point_t *pt = &x->c->points[x->sel[i]];
+  const run_files_t *rf = &x->rf[i];
+  fprintf(f, "%s,%d", pt->id, pt->index);
+  for (int k = 0; k < x->c->nkeys; k++)
+    fputc(',', f), csv_value(f, ios_campaign_point_value(x->c, pt->index, k));
+  const cJSON *status = cJSON_GetObjectItemCaseSensitive(rf->run, "status");
+  const char *st = cJSON_IsString(status) ? status->valuestring : "missing";
+  x->nfailed += strcmp(st, "failed") == 0;
+  x->nmissing += strcmp(st, "missing") == 0;
+  fprintf(f, ",%llu,%s,", (unsigned long long)pt->seed, st);
+  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "wall_time_s"));
+  fputc(',', f);
+  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "error"));
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(rf->results, "metrics");
+  const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(rf->results, "counts"), *col;
+  cJSON_ArrayForEach(col, x->metric_cols) fputc(',', f),
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
+  cJSON_ArrayForEach(col, x->count_cols) fputc(',', f),
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
+  fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
+  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->results, "wall_time_s"));
+  fputc('\n', f);
+}
+
+/* ios_fs_write_atomic's writer of runs.csv. */
+static int runs_csv_write(FILE *f, void *ctx) {
+  runs_csv_t *x = ctx;
+  fputs("run_id,index", f);
+  for (int k = 0; k < x->c->nkeys; k++)
+    fputc(',', f), ios_csv_field(f, x->c->keys[k].key);
+  fputs(",seed,status,wall_time_s,error", f);
+  const cJSON *col;
+  cJSON_ArrayForEach(col, x->metric_cols) fprintf(f, ",%s", col->valuestring);
+  cJSON_ArrayForEach(col, x->count_cols) fprintf(f, ",%s", col->valuestring);
+  fputs(",sim_wall_s\n", f);
+  x->nfailed = x->nmissing = 0;
+  for (int i = 0; i < x->nsel; i++)
+    runs_csv_row(f, x, i);
+  return ferror(f) ? IOS_EIO : IOS_OK;
+}
+
+/* Writes runs.csv (atomically) for points sel[0..nsel) of c; dirs[i] is the run directory of sel[i] or NULL
+ * (missing). Sets *nfailed and *nmissing. @return 0, or -1 with errno set. */
 static int write_runs_csv(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
                           int *nfailed, int *nmissing) {
-  run_files_t *rf = calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *rf);
-  cJSON *metric_cols = cJSON_CreateArray(), *count_cols = cJSON_CreateArray();
-  if (rf == NULL || metric_cols == NULL || count_cols == NULL) {
-    free(rf);
-    cJSON_Delete(metric_cols);
-    cJSON_Delete(count_cols);
-    return -1;
-  }
-  for (int i = 0; i < nsel; i++) {
+  runs_csv_t x = {
+      c, sel, nsel, calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *x.rf), cJSON_CreateArray(), cJSON_CreateArray(),
+      0, 0};
+  int rc = x.rf != NULL && x.metric_cols != NULL && x.count_cols != NULL ? 0 : -1;
+  for (int i = 0; rc == 0 && i < nsel; i++) {
     if (dirs[i] == NULL) continue;
     char p[2 * PATH_MAX_LEN + 64];
     snprintf(p, sizeof p, "%s/run.json", dirs[i]);
-    rf[i].run = read_json(p);
+    x.rf[i].run = read_json(p);
     snprintf(p, sizeof p, "%s/results.json", dirs[i]);
-    rf[i].results = read_json(p);
+    x.rf[i].results = read_json(p);
     const cJSON *item;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(rf[i].results, "metrics"))
-        add_column(metric_cols, item->string);
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(rf[i].results, "counts")) {
-      if (strcmp(item->string, "applications") != 0) add_column(count_cols, item->string);
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "metrics"))
+        add_column(x.metric_cols, item->string);
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "counts")) {
+      if (strcmp(item->string, "applications") != 0) add_column(x.count_cols, item->string);
     }
   }
-  char tmp[2 * PATH_MAX_LEN + 64];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  int rc = f != NULL ? 0 : -1;
-  *nfailed = *nmissing = 0;
-  if (f != NULL) {
-    fputs("run_id,index", f);
-    for (int k = 0; k < c->nkeys; k++)
-      fputc(',', f), ios_csv_field(f, c->keys[k].key);
-    fputs(",seed,status,wall_time_s,error", f);
-    const cJSON *col;
-    cJSON_ArrayForEach(col, metric_cols) fprintf(f, ",%s", col->valuestring);
-    cJSON_ArrayForEach(col, count_cols) fprintf(f, ",%s", col->valuestring);
-    fputs(",sim_wall_s\n", f);
-    for (int i = 0; i < nsel; i++) {
-      const ios_campaign_point_t *pt = &c->points[sel[i]];
-      fprintf(f, "%s,%d", pt->id, pt->index);
-      for (int k = 0; k < c->nkeys; k++)
-        fputc(',', f), csv_value(f, ios_campaign_point_value(c, pt->index, k));
-      const cJSON *status = cJSON_GetObjectItemCaseSensitive(rf[i].run, "status");
-      const char *st = cJSON_IsString(status) ? status->valuestring : "missing";
-      *nfailed += strcmp(st, "failed") == 0;
-      *nmissing += strcmp(st, "missing") == 0;
-      fprintf(f, ",%llu,%s,", (unsigned long long)pt->seed, st);
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(rf[i].run, "wall_time_s"));
-      fputc(',', f);
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(rf[i].run, "error"));
-      const cJSON *m = cJSON_GetObjectItemCaseSensitive(rf[i].results, "metrics");
-      const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(rf[i].results, "counts");
-      cJSON_ArrayForEach(col, metric_cols) fputc(',', f),
-          csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
-      cJSON_ArrayForEach(col, count_cols) fputc(',', f),
-          csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
-      fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(rf[i].results, "wall_time_s"));
-      fputc('\n', f);
-    }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-      remove(tmp);
-      rc = -1;
-    }
+  if (rc == 0 && ios_fs_write_atomic(path, runs_csv_write, &x) != IOS_OK) rc = -1;
+  *nfailed = x.nfailed;
+  *nmissing = x.nmissing;
+  for (int i = 0; x.rf != NULL && i < nsel; i++) {
+    cJSON_Delete(x.rf[i].run);
+    cJSON_Delete(x.rf[i].results);
   }
-  for (int i = 0; i < nsel; i++) {
-    cJSON_Delete(rf[i].run);
-    cJSON_Delete(rf[i].results);
-  }
-  free(rf);
-  cJSON_Delete(metric_cols);
-  cJSON_Delete(count_cols);
+  free(x.rf);
+  cJSON_Delete(x.metric_cols);
+  cJSON_Delete(x.count_cols);
   return rc;
 }
 
@@ -603,7 +613,71 @@ static int check_name(const ios_campaign_t *c) {
 
 enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS, OPT_SBATCH };
 
-int ios_cli_sweep(int argc, char **argv) {
+/* What `iosim sweep` was asked. */
+typedef struct {
+  const char *campaign, *out;
+  const char *sbatch[IOS_CAMPAIGN_SLURM_NKEYS]; /* --time, --partition, --account, --mem, or NULL */
+  int jobs, shard_i, shard_n, slurm, shards, retry, seeds, nsets;
+  char **sets; /* [nsets] --set arguments, borrowed from argv (the array is owned) */
+  ios_sg_flags_t sg;
+} sweep_args_t;
+
+/* --shard I/N. @return -1 to go on, or 2 after a message. */
+static int parse_shard(const char *s, sweep_args_t *a) {
+  const char *slash = strchr(s, '/');
+  char left[32];
+  if (slash == NULL || slash - s >= (long)sizeof left) return bad_usage("--shard '%s': write I/N, e.g. 2/4", s);
+  snprintf(left, sizeof left, "%.*s", (int)(slash - s), s);
+  if (parse_int(slash + 1, 1, 100000, &a->shard_n) != 0 || parse_int(left, 1, a->shard_n, &a->shard_i) != 0)
+    return bad_usage("--shard '%s': write I/N with 1 <= I <= N, e.g. 2/4", s);
+  return -1;
+}
+
+/* One option of `iosim sweep` (getopt_long's code and value). @return -1 to go on, else the exit code. */
+static int sweep_option(int opt, const char *s, char **argv, sweep_args_t *a) {
+  switch (opt) {
+  case 'h':
+    fputs(usage_text, stdout);
+    return 0;
+  case IOS_OPT_VERSION:
+    ios_print_version(stdout);
+    return 0;
+  case 'j':
+    return parse_int(s, 1, 4096, &a->jobs) != 0 ? bad_usage("--jobs '%s': give an integer in 1..4096", s) : -1;
+  case OPT_SHARDS:
+    return parse_int(s, 1, 100000, &a->shards) != 0 ? bad_usage("--shards '%s': give an integer in 1..100000", s) : -1;
+  case OPT_SEEDS:
+    return parse_int(s, 1, 1000000, &a->seeds) != 0 ? bad_usage("--seeds '%s': give an integer in 1..1000000", s) : -1;
+  case 'o':
+    a->out = s;
+    return -1;
+  case OPT_SHARD:
+    return parse_shard(s, a);
+  case OPT_SLURM:
+    a->slurm = 1;
+    return -1;
+  case OPT_RETRY:
+    a->retry = 1;
+    return -1;
+  case IOS_OPT_SET:
+    a->sets[a->nsets++] = (char *)s;
+    return -1;
+  case IOS_OPT_CFG:
+  case IOS_OPT_LOG:
+    return ios_sg_flags_add(&a->sg, opt == IOS_OPT_LOG, s) != 0 ? 2 : -1;
+  }
+  if (opt < OPT_SBATCH || opt >= OPT_SBATCH + IOS_CAMPAIGN_SLURM_NKEYS)
+    return ios_args_error(opt, argv, "sweep", usage_text);
+  const char *key = ios_campaign_slurm_keys[opt - OPT_SBATCH]; /* ios_campaign_slurm_keys order */
+  char where[32];
+  snprintf(where, sizeof where, "--%s", key);
+  a->sbatch[opt - OPT_SBATCH] = s;
+  return ios_campaign_slurm_check("command line", where, key, s) != IOS_OK ? bad_usage("%s", ios_diag_message()) : -1;
+}
+
+/* Parses `iosim sweep CAMPAIGN [options]` into a (free a->sets and a->sg after). @return -1 to go on, else the exit
+ * code (help, version, or 2 after a message). */
+static int parse_sweep(int argc, char **argv, sweep_args_t *a) {
   static const struct option opts[] = {{"jobs", required_argument, NULL, 'j'},
                                        {"out", required_argument, NULL, 'o'},
                                        {"shards", required_argument, NULL, OPT_SHARDS},
@@ -621,270 +695,250 @@ int ios_cli_sweep(int argc, char **argv) {
                                        {"help", no_argument, NULL, 'h'},
                                        {"version", no_argument, NULL, IOS_OPT_VERSION},
                                        {NULL, 0, NULL, 0}};
-  const char *campaign_path = NULL, *out_arg = NULL, *sbatch[IOS_CAMPAIGN_SLURM_NKEYS] = {NULL};
-  int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), shard_i = 1, shard_n = 1, slurm = 0, shards = 4, retry = 0;
-  int seeds = 0, nsets = 0, opt, arc = -1;
-  if (jobs < 1) jobs = 1;
-  char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  ios_sg_flags_t sg = {0, NULL};
-  if (sets == NULL) return 1;
+  memset(a, 0, sizeof *a);
+  a->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (a->jobs < 1) a->jobs = 1;
+  a->shard_i = a->shard_n = 1;
+  a->shards = 4;
+  a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
+  if (a->sets == NULL) return 1;
+  int opt, arc = -1;
   optind = 0;
-  while (arc < 0 && (opt = getopt_long(argc, argv, ":j:o:h", opts, NULL)) != -1) {
-    const char *s = optarg, *slash;
-    char left[32];
-    switch (opt) {
-    case 'h':
-      fputs(usage_text, stdout);
-      arc = 0;
-      break;
-    case IOS_OPT_VERSION:
-      ios_print_version(stdout);
-      arc = 0;
-      break;
-    case 'j':
-      if (parse_int(s, 1, 4096, &jobs) != 0) arc = bad_usage("--jobs '%s': give an integer in 1..4096", s);
-      break;
-    case OPT_SHARDS:
-      if (parse_int(s, 1, 100000, &shards) != 0) arc = bad_usage("--shards '%s': give an integer in 1..100000", s);
-      break;
-    case OPT_SEEDS:
-      if (parse_int(s, 1, 1000000, &seeds) != 0) arc = bad_usage("--seeds '%s': give an integer in 1..1000000", s);
-      break;
-    case 'o':
-      out_arg = s;
-      break;
-    case OPT_SHARD:
-      slash = strchr(s, '/');
-      if (slash == NULL || slash - s >= (long)sizeof left) {
-        arc = bad_usage("--shard '%s': write I/N, e.g. 2/4", s);
-        break;
-      }
-      snprintf(left, sizeof left, "%.*s", (int)(slash - s), s);
-      if (parse_int(slash + 1, 1, 100000, &shard_n) != 0 || parse_int(left, 1, shard_n, &shard_i) != 0)
-        arc = bad_usage("--shard '%s': write I/N with 1 <= I <= N, e.g. 2/4", s);
-      break;
-    case OPT_SLURM:
-      slurm = 1;
-      break;
-    case OPT_RETRY:
-      retry = 1;
-      break;
-    case IOS_OPT_SET:
-      sets[nsets++] = optarg;
-      break;
-    case IOS_OPT_CFG:
-    case IOS_OPT_LOG:
-      if (ios_sg_flags_add(&sg, opt == IOS_OPT_LOG, s) != 0) arc = 2;
-      break;
-    default:
-      if (opt >= OPT_SBATCH && opt < OPT_SBATCH + IOS_CAMPAIGN_SLURM_NKEYS) { /* ios_campaign_slurm_keys order */
-        char where[32];
-        snprintf(where, sizeof where, "--%s", ios_campaign_slurm_keys[opt - OPT_SBATCH]);
-        sbatch[opt - OPT_SBATCH] = s;
-        if (ios_campaign_slurm_check("command line", where, ios_campaign_slurm_keys[opt - OPT_SBATCH], s) != IOS_OK)
-          arc = bad_usage("%s", ios_diag_message());
-      } else
-        arc = ios_args_error(opt, argv, "sweep", usage_text);
-    }
-  }
-  if (arc < 0 && optind < argc) campaign_path = argv[optind++];
+  while (arc < 0 && (opt = getopt_long(argc, argv, ":j:o:h", opts, NULL)) != -1)
+    arc = sweep_option(opt, optarg, argv, a);
+  if (arc < 0 && optind < argc) a->campaign = argv[optind++];
   if (arc < 0 && optind < argc) arc = bad_usage("unexpected argument '%s'", argv[optind]);
-  if (arc < 0 && campaign_path == NULL) arc = bad_usage("%s", "iosim sweep needs a campaign file");
-  if (arc < 0 && slurm && (nsets > 0 || seeds > 0 || sg.n > 0)) /* the script re-reads the campaign file */
+  if (arc < 0 && a->campaign == NULL) arc = bad_usage("%s", "iosim sweep needs a campaign file");
+  if (arc < 0 && a->slurm && (a->nsets > 0 || a->seeds > 0 || a->sg.n > 0)) /* the script re-reads the campaign */
     arc = bad_usage("%s", "--emit-slurm writes a script that runs the campaign file as written: put --set, --seeds, "
                           "--cfg and --log in the campaign (its \"set\" and \"seeds\" fields) instead");
-  for (int k = 0; arc < 0 && !slurm && k < IOS_CAMPAIGN_SLURM_NKEYS; k++)
-    if (sbatch[k] != NULL)
+  for (int k = 0; arc < 0 && !a->slurm && k < IOS_CAMPAIGN_SLURM_NKEYS; k++)
+    if (a->sbatch[k] != NULL)
       arc = ios_args_bad(usage_text, "--%s is an option of the Slurm script: add --emit-slurm (or drop it)",
                          ios_campaign_slurm_keys[k]);
-  if (arc >= 0) {
-    free(sets);
-    ios_sg_flags_free(&sg);
-    return arc;
-  }
+  return arc;
+}
 
+/* A sweep under way: its campaign, output, the points of its shard and the runs in flight. */
+typedef struct {
+  const sweep_args_t *a;
   ios_campaign_t c;
-  int lrc = ios_campaign_load_with(campaign_path, nsets, sets, seeds, &c);
-  free(sets);
-  if (lrc != IOS_OK) {
-    fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(lrc));
-    ios_sg_flags_free(&sg);
-    return lrc == IOS_ENOMEM ? 1 : 2;
-  }
-  if (check_name(&c) != 0) {
-    ios_campaign_free(&c);
-    ios_sg_flags_free(&sg);
-    return 2;
-  }
-  char *out = out_arg != NULL ? absolute(out_arg) : default_out(&c);
-  char self[PATH_MAX_LEN];
-  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-  self[sl > 0 ? sl : 0] = '\0';
-  if (slurm) {
-    for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) /* the command line wins over the campaign's "slurm" */
-      if (sbatch[k] == NULL) sbatch[k] = ios_campaign_slurm(&c, ios_campaign_slurm_keys[k]);
-    int rc = ios_mkdirs(out) == 0 ? emit_slurm(&c, self, out, shards, jobs, sbatch) : 2;
-    if (rc == 2) fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", out, strerror(errno));
-    free(out);
-    ios_campaign_free(&c);
-    ios_sg_flags_free(&sg);
-    return rc;
-  }
-  char runs_dir[PATH_MAX_LEN + 8], path[2 * PATH_MAX_LEN + 64];
-  int lock = lock_out(out, "sweep");
-  int rc = lock >= 0 ? 0 : 2;
-  if (rc == 0) rc = prepare_out(&c, out, runs_dir, sizeof runs_dir);
-  if (rc != 0) {
-    if (lock >= 0) close(lock);
-    free(out);
-    ios_campaign_free(&c);
-    ios_sg_flags_free(&sg);
-    return rc;
-  }
+  const char *out, *self;
+  char runs_dir[PATH_MAX_LEN + 8];
+  int *sel, nsel;   /* [c.npoints]: the points of this shard */
+  int *todo, ntodo; /* [c.npoints]: positions in sel still to run */
+  int skipped, failed, done, running, next, internal;
+  child_t *kids; /* [a->jobs] */
+  double t0;
+} sweep_t;
 
-  /* the points of this shard, and which of them still need a run */
-  int *sel = malloc(sizeof *sel * (size_t)c.npoints), nsel = 0;
-  char **dirs = calloc((size_t)c.npoints, sizeof *dirs);
-  int *todo = malloc(sizeof *todo * (size_t)c.npoints), ntodo = 0, skipped = 0, failed = 0;
-  for (int i = 0; sel != NULL && dirs != NULL && todo != NULL && i < c.npoints; i++) {
-    if (i % shard_n != shard_i - 1) continue;
-    snprintf(path, sizeof path, "%s/%s/run.json", runs_dir, c.points[i].id);
+/* The points of this shard, and which of them still need a run (none recorded, or failed and to be retried). */
+static int select_points(sweep_t *w) {
+  const ios_campaign_t *c = &w->c;
+  w->sel = malloc(sizeof *w->sel * (size_t)(c->npoints > 0 ? c->npoints : 1));
+  w->todo = malloc(sizeof *w->todo * (size_t)(c->npoints > 0 ? c->npoints : 1));
+  if (w->sel == NULL || w->todo == NULL) return -1;
+  char path[2 * PATH_MAX_LEN + 64];
+  for (int i = 0; i < c->npoints; i++) {
+    if (i % w->a->shard_n != w->a->shard_i - 1) continue;
+    snprintf(path, sizeof path, "%s/%s/run.json", w->runs_dir, c->points[i].id);
     cJSON *run = read_json(path);
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
     int was_failed = cJSON_IsString(st) && strcmp(st->valuestring, "failed") == 0;
     int transient = was_failed && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "transient"));
-    if (run != NULL && !((retry || transient) && was_failed)) {
-      skipped++;
-      failed += was_failed;
+    if (run != NULL && !((w->a->retry || transient) && was_failed)) {
+      w->skipped++;
+      w->failed += was_failed;
     } else
-      todo[ntodo++] = nsel;
+      w->todo[w->ntodo++] = w->nsel;
     cJSON_Delete(run);
-    sel[nsel++] = i;
+    w->sel[w->nsel++] = i;
   }
+  return 0;
+}
 
+/* Prepares the next point's run in a free slot (its scenario in a temporary directory) and starts it.
+ * @return 0, or -1 after a message (an internal error). */
+static int launch_one(sweep_t *w) {
+  const ios_campaign_point_t *pt = &w->c.points[w->sel[w->todo[w->next]]];
+  child_t *ch = NULL;
+  for (int k = 0; k < w->a->jobs && ch == NULL; k++)
+    if (w->kids[k].pid == 0) ch = &w->kids[k];
+  snprintf(ch->tmp, sizeof ch->tmp, "%s/.%s.%ld.tmp", w->runs_dir, pt->id, (long)getpid());
+  cJSON *scen = ios_campaign_point_scenario(&w->c, pt->index), *no = cJSON_CreateFalse();
+  if (scen != NULL && (no == NULL || ios_scenario_set_value(scen, "output.progress", no, "") != IOS_OK)) {
+    cJSON_Delete(scen);
+    scen = NULL;
+  }
+  cJSON_Delete(no);
+  char path[2 * PATH_MAX_LEN + 64];
+  snprintf(path, sizeof path, "%s/scenario.json", ch->tmp);
+  int ok = scen != NULL && ios_mkdirs(ch->tmp) == 0 && write_json_atomic(path, scen) == 0;
+  cJSON_Delete(scen);
+  if (!ok) {
+    fprintf(stderr, "\niosim: error: %s: cannot prepare the run (%s)\n", ch->tmp, strerror(errno));
+    return -1;
+  }
+  ch->point = w->todo[w->next++];
+  ch->t0 = ios_clock_s();
+  ch->pid = spawn(w->self, ch->tmp, &w->a->sg);
+  if (ch->pid < 0) {
+    fprintf(stderr, "\niosim: error: cannot start a run (%s)\n", strerror(errno));
+    ch->pid = 0;
+    return -1;
+  }
+  w->running++;
+  return 0;
+}
+
+/* Waits for one run to end and records it. @return 0, 1 when interrupted by a signal, -1 on an internal error. */
+static int reap_one(sweep_t *w) {
+  int wstatus;
+  pid_t pid = waitpid(-1, &wstatus, 0);
+  if (pid < 0) return errno == EINTR ? 1 : -1;
+  for (int k = 0; k < w->a->jobs; k++)
+    if (w->kids[k].pid == pid) {
+      child_t *ch = &w->kids[k];
+      int run_failed = 0;
+      if (finish_run(w->runs_dir, &w->c.points[w->sel[ch->point]], ch, wstatus, &run_failed) != 0) {
+        fprintf(stderr, "\niosim: error: %s: cannot record the run (%s)\n", ch->tmp, strerror(errno));
+        w->internal = 1;
+      }
+      w->failed += run_failed;
+      w->done++;
+      w->running--;
+      ch->pid = 0;
+      progress(w->done, w->nsel, w->skipped, w->failed, w->running, w->t0, 0);
+    }
+  return 0;
+}
+
+/* Stops the runs under way (their process groups: the run and its children); their temporary directories go. */
+static void stop_runs(sweep_t *w) {
+  for (int k = 0; w->kids != NULL && k < w->a->jobs; k++)
+    if (w->kids[k].pid > 0 && kill(-w->kids[k].pid, SIGTERM) != 0)
+      kill(w->kids[k].pid, SIGTERM); /* (not yet in its own group) */
+  for (int k = 0; w->kids != NULL && k < w->a->jobs; k++)
+    if (w->kids[k].pid > 0) {
+      waitpid(w->kids[k].pid, NULL, 0);
+      rm_rf(w->kids[k].tmp);
+    }
+}
+
+/* Runs the points still to run, a->jobs at a time, until all are done, a signal comes or an internal error. */
+static void run_points(sweep_t *w) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
-
-  fprintf(stderr, "sweep: %s: %d points%s, %d to run, %d at a time, output in %s\n", c.file, nsel,
-          shard_n > 1 ? " in this shard" : "", ntodo, jobs, out);
-  child_t *kids = calloc((size_t)jobs, sizeof *kids);
-  int running = 0, next = 0, done = skipped, internal = 0;
-  double t0 = ios_clock_s();
-  if (kids == NULL) internal = 1;
-  while (!internal && !interrupted && (next < ntodo || running > 0)) {
-    while (!interrupted && running < jobs && next < ntodo) {
-      const ios_campaign_point_t *pt = &c.points[sel[todo[next]]];
-      child_t *ch = NULL;
-      for (int k = 0; k < jobs && ch == NULL; k++)
-        if (kids[k].pid == 0) ch = &kids[k];
-      snprintf(ch->tmp, sizeof ch->tmp, "%s/.%s.%ld.tmp", runs_dir, pt->id, (long)getpid());
-      cJSON *scen = ios_campaign_point_scenario(&c, pt->index), *no = cJSON_CreateFalse();
-      if (scen != NULL && (no == NULL || ios_scenario_set_value(scen, "output.progress", no, "") != IOS_OK)) {
-        cJSON_Delete(scen);
-        scen = NULL;
-      }
-      cJSON_Delete(no);
-      snprintf(path, sizeof path, "%s/scenario.json", ch->tmp);
-      if (scen == NULL || ios_mkdirs(ch->tmp) != 0 || write_json_atomic(path, scen) != 0) {
-        fprintf(stderr, "\niosim: error: %s: cannot prepare the run (%s)\n", ch->tmp, strerror(errno));
-        cJSON_Delete(scen);
-        internal = 1;
-        break;
-      }
-      cJSON_Delete(scen);
-      ch->point = todo[next++];
-      ch->t0 = ios_clock_s();
-      ch->pid = spawn(self, ch->tmp, &sg);
-      if (ch->pid < 0) {
-        fprintf(stderr, "\niosim: error: cannot start a run (%s)\n", strerror(errno));
-        ch->pid = 0;
-        internal = 1;
-        break;
-      }
-      running++;
-    }
-    if (running == 0) break;
-    int wstatus;
-    pid_t pid = waitpid(-1, &wstatus, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      internal = 1;
-      break;
-    }
-    for (int k = 0; k < jobs; k++)
-      if (kids[k].pid == pid) {
-        child_t *ch = &kids[k];
-        const ios_campaign_point_t *pt = &c.points[sel[ch->point]];
-        int run_failed = 0;
-        if (finish_run(runs_dir, pt, ch, wstatus, &run_failed) != 0) {
-          fprintf(stderr, "\niosim: error: %s: cannot record the run (%s)\n", ch->tmp, strerror(errno));
-          internal = 1;
-        }
-        failed += run_failed;
-        done++;
-        running--;
-        ch->pid = 0;
-        progress(done, nsel, skipped, failed, running, t0, 0);
-      }
+  fprintf(stderr, "sweep: %s: %d points%s, %d to run, %d at a time, output in %s\n", w->c.file, w->nsel,
+          w->a->shard_n > 1 ? " in this shard" : "", w->ntodo, w->a->jobs, w->out);
+  w->kids = calloc((size_t)w->a->jobs, sizeof *w->kids);
+  w->done = w->skipped;
+  w->t0 = ios_clock_s();
+  if (w->kids == NULL) w->internal = 1;
+  while (!w->internal && !interrupted && (w->next < w->ntodo || w->running > 0)) {
+    while (!w->internal && !interrupted && w->running < w->a->jobs && w->next < w->ntodo)
+      if (launch_one(w) != 0) w->internal = 1;
+    if (w->internal || w->running == 0) break;
+    if (reap_one(w) < 0) w->internal = 1;
   }
-  if (interrupted || internal) { /* stop the runs under way; their temporary directories go */
-    for (int k = 0; kids != NULL && k < jobs; k++)
-      if (kids[k].pid > 0 && kill(-kids[k].pid, SIGTERM) != 0) /* its process group: the run and its children */
-        kill(kids[k].pid, SIGTERM);                            /* (not yet in its own group) */
-    for (int k = 0; kids != NULL && k < jobs; k++)
-      if (kids[k].pid > 0) {
-        waitpid(kids[k].pid, NULL, 0);
-        rm_rf(kids[k].tmp);
-      }
-  }
-  progress(done, nsel, skipped, failed, 0, t0, 1);
+  if (interrupted || w->internal) stop_runs(w);
+  progress(w->done, w->nsel, w->skipped, w->failed, 0, w->t0, 1);
   if (isatty(2)) fputc('\n', stderr);
-  int exit_code;
-  if (interrupted || internal) {
+}
+
+/* runs.csv of a finished sweep, and the summary. @return the exit code: 0 all complete, 1 some failed or missing
+ * (or runs.csv cannot be written), 130 interrupted. */
+static int finish_sweep(const sweep_t *w) {
+  if (interrupted || w->internal) {
     fprintf(stderr,
             "sweep: %s after %d of %d runs; no runs.csv written. Re-run the same command to finish (completed "
             "runs are kept).\n",
-            interrupted ? "interrupted" : "stopped by an internal error", done, nsel);
-    exit_code = interrupted ? 130 : 1;
-  } else {
-    for (int i = 0; i < nsel; i++) {
-      snprintf(path, sizeof path, "%s/%s", runs_dir, c.points[sel[i]].id);
-      dirs[i] = strdup(path);
-    }
-    snprintf(path, sizeof path, "%s/runs.csv", out);
-    int nf = 0, nm = 0;
-    if (write_runs_csv(&c, sel, nsel, dirs, path, &nf, &nm) != 0) {
-      fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
-      exit_code = 1;
-    } else {
-      printf("sweep: %d runs, %d complete, %d failed; wrote %s\n", nsel, nsel - nf - nm, nf, path);
-      if (nf > 0)
-        printf("sweep: failed runs are listed in runs.csv (status failed, column error); their outputs "
-               "are in %s/<run_id>/\n",
-               runs_dir);
-      if (ntransient > 0)
-        printf("sweep: %d of the failed runs hit a transient system error (a full disk, a quota, no memory...; "
-               "\"transient\": true in their run.json): free the resource and re-run the same command to run them "
-               "again\n",
-               ntransient);
-      exit_code = nf + nm > 0 ? 1 : 0;
-    }
+            interrupted ? "interrupted" : "stopped by an internal error", w->done, w->nsel);
+    return interrupted ? 130 : 1;
   }
-  for (int i = 0; dirs != NULL && i < nsel; i++)
+  char **dirs = calloc((size_t)(w->nsel > 0 ? w->nsel : 1), sizeof *dirs), path[2 * PATH_MAX_LEN + 64];
+  for (int i = 0; dirs != NULL && i < w->nsel; i++) {
+    snprintf(path, sizeof path, "%s/%s", w->runs_dir, w->c.points[w->sel[i]].id);
+    dirs[i] = strdup(path);
+  }
+  snprintf(path, sizeof path, "%s/runs.csv", w->out);
+  int nf = 0, nm = 0, rc = 1;
+  if (dirs == NULL || write_runs_csv(&w->c, w->sel, w->nsel, dirs, path, &nf, &nm) != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+  } else {
+    printf("sweep: %d runs, %d complete, %d failed; wrote %s\n", w->nsel, w->nsel - nf - nm, nf, path);
+    if (nf > 0)
+      printf("sweep: failed runs are listed in runs.csv (status failed, column error); their outputs "
+             "are in %s/<run_id>/\n",
+             w->runs_dir);
+    if (ntransient > 0)
+      printf("sweep: %d of the failed runs hit a transient system error (a full disk, a quota, no memory...; "
+             "\"transient\": true in their run.json): free the resource and re-run the same command to run them "
+             "again\n",
+             ntransient);
+    rc = nf + nm > 0 ? 1 : 0;
+  }
+  for (int i = 0; dirs != NULL && i < w->nsel; i++)
     free(dirs[i]);
   free(dirs);
-  free(sel);
-  free(todo);
-  free(kids);
-  close(lock);
-  free(out);
-  ios_campaign_free(&c);
-  ios_sg_flags_free(&sg);
-  return exit_code;
+  return rc;
+}
+
+/* The sweep itself, in its locked output directory: prepare it, select the points, run them, write runs.csv. */
+static int sweep_in(sweep_t *w) {
+  int lock = lock_out(w->out, "sweep");
+  int rc = lock >= 0 ? prepare_out(&w->c, w->out, w->runs_dir, sizeof w->runs_dir) : 2;
+  if (rc == 0 && select_points(w) != 0) {
+    fprintf(stderr, "iosim: error: out of memory\n");
+    rc = 1;
+  }
+  if (rc == 0) {
+    run_points(w);
+    rc = finish_sweep(w);
+  }
+  free(w->sel);
+  free(w->todo);
+  free(w->kids);
+  if (lock >= 0) close(lock);
+  return rc;
+}
+
+int ios_cli_sweep(int argc, char **argv) {
+  sweep_args_t a;
+  int rc = parse_sweep(argc, argv, &a);
+  sweep_t w;
+  memset(&w, 0, sizeof w);
+  w.a = &a;
+  int lrc = rc < 0 ? ios_campaign_load_with(a.campaign, a.nsets, a.sets, a.seeds, &w.c) : IOS_OK;
+  free(a.sets);
+  if (lrc != IOS_OK) {
+    fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(lrc));
+    rc = lrc == IOS_ENOMEM ? 1 : 2;
+  } else if (rc < 0 && check_name(&w.c) != 0) {
+    rc = 2;
+  }
+  if (rc < 0) {
+    char *out = a.out != NULL ? absolute(a.out) : default_out(&w.c), self[PATH_MAX_LEN];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[sl > 0 ? sl : 0] = '\0';
+    w.out = out;
+    w.self = self;
+    if (a.slurm) {
+      for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) /* the command line wins over the campaign's "slurm" */
+        if (a.sbatch[k] == NULL) a.sbatch[k] = ios_campaign_slurm(&w.c, ios_campaign_slurm_keys[k]);
+      rc = ios_mkdirs(out) == 0 ? emit_slurm(&w.c, self, out, a.shards, a.jobs, a.sbatch) : 2;
+      if (rc == 2) fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", out, strerror(errno));
+    } else
+      rc = sweep_in(&w);
+    free(out);
+  }
+  ios_campaign_free(&w.c);
+  ios_sg_flags_free(&a.sg);
+  return rc;
 }
 
 /* ------------------------------------------------------------------------------------------------ merge */
@@ -893,6 +947,99 @@ static const char *const merge_usage =
     "usage: iosim merge DIR... [-o DIR]   one runs.csv over the output directories of a campaign's shards\n"
     "  -o, --out DIR   where runs.csv and runs/ go (default: the current directory)\n"
     "  -h, --help      this help;  --version  the iosim and SimGrid versions\n";
+
+/* The campaign of the shard directories in[0..ndirs): the first readable sweep.json (kept in *first), every other
+ * one checked to come from the same campaign; directories without one are left out (counted in *nabsent, their
+ * points missing). @return 0, or 2 after a message. */
+static int merge_records(char *const *in, int ndirs, ios_campaign_t *c, cJSON **first, int *nabsent) {
+  char path[2 * PATH_MAX_LEN + 64];
+  for (int d = 0; d < ndirs; d++) {
+    snprintf(path, sizeof path, "%s/sweep.json", in[d]);
+    cJSON *rec = read_json(path);
+    if (rec == NULL) { /* a shard that failed before its sweep started, or never ran: its points stay missing */
+      fprintf(stderr,
+              "iosim: warning: %s: %s: %s is left out (a shard that failed or never ran?); "
+              "points no other directory has run are marked missing\n",
+              path, exists(path) ? "unreadable" : "missing", in[d]);
+      (*nabsent)++;
+    } else if (*first == NULL) {
+      *first = rec;
+      if (ios_campaign_load_record(rec, path, c) != IOS_OK) {
+        fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
+        return 2;
+      }
+    } else {
+      int same = cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "campaign"),
+                               cJSON_GetObjectItemCaseSensitive(*first, "campaign"), 1) &&
+                 cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "base"),
+                               cJSON_GetObjectItemCaseSensitive(*first, "base"), 1);
+      cJSON_Delete(rec);
+      if (!same) {
+        fprintf(stderr,
+                "iosim: error: %s: comes from another campaign than %s/sweep.json: merge only the shards of "
+                "one campaign\n",
+                path, in[0]);
+        return 2;
+      }
+    }
+  }
+  if (*first != NULL) return 0;
+  fprintf(stderr,
+          "iosim: error: none of the %d directories holds a sweep.json: give the output directories of the "
+          "shards of an iosim sweep\n",
+          ndirs);
+  return 2;
+}
+
+/* The run of each point: dirs[i] = the first shard directory that has runs/<id>/run.json (absolute, owned), or NULL;
+ * runs_dir/<id> is linked to it, so reports find its files. */
+static void merge_find_runs(const ios_campaign_t *c, char *const *in, int ndirs, const char *runs_dir, char **dirs) {
+  char path[2 * PATH_MAX_LEN + 64], link[2 * PATH_MAX_LEN + 64];
+  for (int i = 0; i < c->npoints; i++) {
+    for (int d = 0; d < ndirs && dirs[i] == NULL; d++) {
+      snprintf(path, sizeof path, "%s/runs/%s/run.json", in[d], c->points[i].id);
+      if (!exists(path)) continue;
+      char *a = absolute(in[d]);
+      snprintf(path, sizeof path, "%s/runs/%s", a, c->points[i].id);
+      free(a);
+      dirs[i] = strdup(path);
+    }
+    if (dirs[i] == NULL) continue;
+    snprintf(link, sizeof link, "%s/%s", runs_dir, c->points[i].id);
+    if (strcmp(link, dirs[i]) == 0) continue;
+    struct stat st;
+    if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode)) remove(link);
+    if (!exists(link) && symlink(dirs[i], link) != 0)
+      fprintf(stderr, "iosim: warning: cannot link %s (%s)\n", link, strerror(errno));
+  }
+}
+
+/* sweep.json, campaign.json and runs.csv of the merged output `out`, and the summary. @return 0 every point
+ * complete, 1 some failed or missing, 2 when a file cannot be written. */
+static int merge_write(const ios_campaign_t *c, const cJSON *first, const char *out, char *const *dirs, int ndirs,
+                       int nabsent) {
+  char path[2 * PATH_MAX_LEN + 64];
+  int *sel = malloc(sizeof *sel * (size_t)(c->npoints > 0 ? c->npoints : 1)), nf = 0, nm = 0;
+  for (int i = 0; sel != NULL && i < c->npoints; i++)
+    sel[i] = i;
+  snprintf(path, sizeof path, "%s/sweep.json", out);
+  int w = sel != NULL ? write_json_atomic(path, first) : -1;
+  snprintf(path, sizeof path, "%s/campaign.json", out);
+  if (w == 0) w = write_json_atomic(path, c->campaign);
+  snprintf(path, sizeof path, "%s/runs.csv", out);
+  if (w == 0) w = write_runs_csv(c, sel, c->npoints, dirs, path, &nf, &nm);
+  free(sel);
+  if (w != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+    return 2;
+  }
+  printf("merge: %d points from %d directories (%d left out): %d complete, %d failed, %d missing; wrote %s\n",
+         c->npoints, ndirs - nabsent, nabsent, c->npoints - nf - nm, nf, nm, path);
+  if (nm > 0)
+    fprintf(stderr,
+            "merge: %d points have no run yet (status missing in runs.csv): finish their shards and merge again\n", nm);
+  return nf + nm > 0 ? 1 : 0;
+}
 
 int ios_cli_merge(int argc, char **argv) {
   static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
@@ -915,118 +1062,30 @@ int ios_cli_merge(int argc, char **argv) {
       return ios_args_error(opt, argv, "merge", merge_usage);
     }
   }
-  int ndirs = argc - optind;
+  int ndirs = argc - optind, nabsent = 0;
   char *const *in = argv + optind;
   if (ndirs == 0) return ios_args_bad(merge_usage, "iosim merge needs the output directories of the shards");
   ios_campaign_t c;
   memset(&c, 0, sizeof c);
   cJSON *first = NULL;
-  int rc = 0, nabsent = 0;
-  char path[2 * PATH_MAX_LEN + 64];
-  for (int d = 0; d < ndirs && rc == 0; d++) {
-    snprintf(path, sizeof path, "%s/sweep.json", in[d]);
-    cJSON *rec = read_json(path);
-    if (rec == NULL) { /* a shard that failed before its sweep started, or never ran: its points stay missing */
-      fprintf(stderr,
-              "iosim: warning: %s: %s: %s is left out (a shard that failed or never ran?); "
-              "points no other directory has run are marked missing\n",
-              path, exists(path) ? "unreadable" : "missing", in[d]);
-      nabsent++;
-    } else if (first == NULL) {
-      first = rec;
-      if (ios_campaign_load_record(rec, path, &c) != IOS_OK) {
-        fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
-        rc = 2;
-      }
-    } else {
-      if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "campaign"),
-                         cJSON_GetObjectItemCaseSensitive(first, "campaign"), 1) ||
-          !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "base"), cJSON_GetObjectItemCaseSensitive(first, "base"),
-                         1)) {
-        fprintf(stderr,
-                "iosim: error: %s: comes from another campaign than %s/sweep.json: merge only the shards of "
-                "one campaign\n",
-                path, in[0]);
-        rc = 2;
-      }
-      cJSON_Delete(rec);
-    }
-  }
-  if (rc == 0 && first == NULL) {
-    fprintf(stderr,
-            "iosim: error: none of the %d directories holds a sweep.json: give the output directories of the "
-            "shards of an iosim sweep\n",
-            ndirs);
-    rc = 2;
-  }
-  if (rc != 0) {
-    ios_campaign_free(&c);
-    cJSON_Delete(first);
-    return rc;
-  }
-  char *out = absolute(out_arg), runs_dir[PATH_MAX_LEN + 8];
-  int lock = lock_out(out, "merge");
-  if (lock < 0) {
-    free(out);
-    ios_campaign_free(&c);
-    cJSON_Delete(first);
-    return 2;
-  }
-  snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
-  int *sel = malloc(sizeof *sel * (size_t)c.npoints);
-  char **dirs = calloc((size_t)c.npoints, sizeof *dirs);
-  if (sel == NULL || dirs == NULL || ios_mkdirs(runs_dir) != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", runs_dir, strerror(errno));
-    rc = 2;
-  }
-  for (int i = 0; rc == 0 && i < c.npoints; i++) {
-    sel[i] = i;
-    for (int d = 0; d < ndirs && dirs[i] == NULL; d++) {
-      snprintf(path, sizeof path, "%s/runs/%s/run.json", in[d], c.points[i].id);
-      if (exists(path)) {
-        char *a = absolute(in[d]);
-        snprintf(path, sizeof path, "%s/runs/%s", a, c.points[i].id);
-        free(a);
-        dirs[i] = strdup(path);
-      }
-    }
-    if (dirs[i] != NULL) { /* out/runs/<id> leads to the run, so reports find its files */
-      char link[2 * PATH_MAX_LEN + 64];
-      snprintf(link, sizeof link, "%s/%s", runs_dir, c.points[i].id);
-      if (strcmp(link, dirs[i]) != 0) {
-        struct stat st;
-        if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode)) remove(link);
-        if (!exists(link) && symlink(dirs[i], link) != 0)
-          fprintf(stderr, "iosim: warning: cannot link %s (%s)\n", link, strerror(errno));
-      }
-    }
-  }
-  int nf = 0, nm = 0;
+  int rc = merge_records(in, ndirs, &c, &first, &nabsent);
+  char *out = rc == 0 ? absolute(out_arg) : NULL, runs_dir[PATH_MAX_LEN + 8];
+  int lock = rc == 0 ? lock_out(out, "merge") : -1;
+  if (rc == 0 && lock < 0) rc = 2;
+  char **dirs = rc == 0 ? calloc((size_t)(c.npoints > 0 ? c.npoints : 1), sizeof *dirs) : NULL;
   if (rc == 0) {
-    snprintf(path, sizeof path, "%s/sweep.json", out);
-    int w = write_json_atomic(path, first);
-    snprintf(path, sizeof path, "%s/campaign.json", out);
-    if (w == 0) w = write_json_atomic(path, c.campaign);
-    snprintf(path, sizeof path, "%s/runs.csv", out);
-    if (w != 0 || write_runs_csv(&c, sel, c.npoints, dirs, path, &nf, &nm) != 0) {
-      fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+    snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
+    if (dirs == NULL || ios_mkdirs(runs_dir) != 0) {
+      fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", runs_dir, strerror(errno));
       rc = 2;
-    } else {
-      printf("merge: %d points from %d directories (%d left out): %d complete, %d failed, %d missing; wrote %s\n",
-             c.npoints, ndirs - nabsent, nabsent, c.npoints - nf - nm, nf, nm, path);
-      if (nm > 0)
-        fprintf(stderr,
-                "merge: %d points have no run yet (status missing in runs.csv): finish their shards and "
-                "merge again\n",
-                nm);
-      rc = nf + nm > 0 ? 1 : 0;
     }
   }
+  if (rc == 0) merge_find_runs(&c, in, ndirs, runs_dir, dirs);
+  if (rc == 0) rc = merge_write(&c, first, out, dirs, ndirs, nabsent);
   for (int i = 0; dirs != NULL && i < c.npoints; i++)
     free(dirs[i]);
   free(dirs);
-  free(sel);
-  close(lock);
+  if (lock >= 0) close(lock);
   free(out);
   cJSON_Delete(first);
   ios_campaign_free(&c);
