@@ -518,6 +518,61 @@ std::vector<Choice> choices(const ios_app_view_t &a, int k, int w_cap, bool divi
   return c;
 }
 
+// K random applications (1..16 nodes) with profiles having an n = 0 point half of the time and 1..4 more points at
+// increasing counts with integer bandwidths 1..1000 (so ties happen).
+void random_apps(ios_rng_t *rng, int k, std::vector<ios_profile_t> &profiles, std::vector<ios_app_view_t> &apps) {
+  profiles.resize(k);
+  for (int j = 0; j < k; j++) {
+    ios_profile_t &p = profiles[j];
+    int n = ios_rng_below(rng, 2) == 0 ? 0 : 1;
+    p.npoints = (n == 0 ? 2 : 1) + (int)ios_rng_below(rng, 4);
+    for (int i = 0; i < p.npoints; i++) {
+      p.n[i] = n;
+      p.bw[i] = 1.0 + (double)ios_rng_below(rng, 1000);
+      n += 1 + (int)ios_rng_below(rng, 3);
+    }
+    apps.push_back(app(1 + (int)ios_rng_below(rng, 16), &p));
+  }
+}
+
+// mckp.c's mode: without sharing when asked and when every application's smallest admissible count fits F.
+bool sharing_mode(const std::vector<ios_app_view_t> &apps, int f, bool divisors, bool points, bool shared_param) {
+  if (shared_param) return true;
+  int k = (int)apps.size(), need = 0;
+  for (int j = 0; j < k; j++) {
+    std::vector<Choice> c = choices(apps[j], k, f, divisors, points, false);
+    if (c.empty()) return true;
+    int minw = f + 1;
+    for (const Choice &x : c)
+      minw = std::min(minw, x.w);
+    need += minw;
+  }
+  return need > f;
+}
+
+// The best total value of one choice per set within capacity `cap`, by enumeration, and the smallest total weight
+// among the optimal combinations (relative tolerance 1e-9).
+void exhaustive_best(const std::vector<std::vector<Choice>> &sets, int cap, double *best, int *best_w) {
+  *best = -1;
+  *best_w = 1 << 30;
+  int k = (int)sets.size();
+  std::function<void(int, int, double)> rec = [&](int j, int w, double v) {
+    if (w > cap) return;
+    if (j == k) {
+      if (v > *best * (1 + 1e-9)) {
+        *best = v;
+        *best_w = w;
+      } else if (v >= *best * (1 - 1e-9)) {
+        *best_w = std::min(*best_w, w);
+      }
+      return;
+    }
+    for (const Choice &c : sets[j])
+      rec(j + 1, w + c.w, v + c.v);
+  };
+  rec(0, 0, 0.0);
+}
+
 } // namespace
 
 TEST(AllocationMckp, MatchesExhaustiveSearch) {
@@ -534,58 +589,21 @@ TEST(AllocationMckp, MatchesExhaustiveSearch) {
   int shared_instances = 0;
   for (int trial = 0; trial < 200; trial++) {
     int k = 1 + (int)ios_rng_below(&rng, 5), f = 1 + (int)ios_rng_below(&rng, 8);
-    std::vector<ios_profile_t> profiles(k);
+    std::vector<ios_profile_t> profiles;
     std::vector<ios_app_view_t> apps;
-    for (int j = 0; j < k; j++) {
-      ios_profile_t &p = profiles[j];
-      int n = ios_rng_below(&rng, 2) == 0 ? 0 : 1;
-      p.npoints = (n == 0 ? 2 : 1) + (int)ios_rng_below(&rng, 4);
-      for (int i = 0; i < p.npoints; i++) {
-        p.n[i] = n;
-        p.bw[i] = 1.0 + (double)ios_rng_below(&rng, 1000);
-        n += 1 + (int)ios_rng_below(&rng, 3);
-      }
-      apps.push_back(app(1 + (int)ios_rng_below(&rng, 16), &p));
-    }
+    random_apps(&rng, k, profiles, apps);
     bool divisors = ios_rng_below(&rng, 2) == 1, points = ios_rng_below(&rng, 2) == 1,
          shared_param = ios_rng_below(&rng, 3) == 0;
     Pool pool(apps, f, 128);
-    // the mode: without sharing when asked and feasible
-    bool shared = shared_param;
-    if (!shared) {
-      int need = 0;
-      for (int j = 0; j < k && !shared; j++) {
-        std::vector<Choice> c = choices(apps[j], k, f, divisors, points, false);
-        if (c.empty()) shared = true;
-        int minw = f + 1;
-        for (const Choice &x : c)
-          minw = std::min(minw, x.w);
-        need += minw;
-      }
-      shared = shared || need > f;
-    }
+    bool shared = sharing_mode(apps, f, divisors, points, shared_param);
     int cap = shared ? f - 1 : f;
     shared_instances += shared;
     std::vector<std::vector<Choice>> sets;
     for (int j = 0; j < k; j++)
       sets.push_back(choices(apps[j], k, cap, divisors, points, shared));
-    double best = -1;
-    int best_w = 1 << 30;
-    std::function<void(int, int, double)> rec = [&](int j, int w, double v) {
-      if (w > cap) return;
-      if (j == k) {
-        if (v > best * (1 + 1e-9)) {
-          best = v;
-          best_w = w;
-        } else if (v >= best * (1 - 1e-9)) {
-          best_w = std::min(best_w, w);
-        }
-        return;
-      }
-      for (const Choice &c : sets[j])
-        rec(j + 1, w + c.w, v + c.v);
-    };
-    rec(0, 0, 0.0);
+    double best;
+    int best_w;
+    exhaustive_best(sets, cap, &best, &best_w);
     ASSERT_GT(best, 0) << "trial " << trial;
     std::string what = "trial " + std::to_string(trial) + " K=" + std::to_string(k) + " F=" + std::to_string(f) +
                        " divisors=" + std::to_string(divisors) + " points=" + std::to_string(points) +

@@ -394,35 +394,25 @@ static const ios_num_spec_t spec_noise = {
     0, 10, 0, 0, IOS_UNIT_NONE, "σ (seen volume and work are multiplied by exp(σ·N(0,1)))"};
 static const ios_num_spec_t spec_seed = {0, 9007199254740992.0, 0, 1, IOS_UNIT_NONE, "the seed of every random stream"};
 
-static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
-  char names[512];
-  const char *n;
-  if ((n = policy_name(root, "allocation", file)) == NULL) return IOS_EINVAL;
-  if ((s->allocation = ios_allocation_find(n)) == NULL) {
-    ios_policy_names(IOS_FAMILY_ALLOCATION, names, sizeof names);
-    ios_diag_set(file, "allocation.policy", "unknown policy '%s'; valid names: %s", n, names);
-    return IOS_EINVAL;
+/* A policy of family f named by root's "FIELD.policy" (FIELD = the family's name), with its parameters read into
+ * *params. @return the policy, or NULL after a message naming the valid names. */
+static const ios_policy_t *extract_policy(cJSON *root, ios_family_t f, const char *file, ios_params_t *params) {
+  const char *field = ios_family_name(f), *n = policy_name(root, field, file);
+  if (n == NULL) return NULL;
+  const ios_policy_t *pol = ios_policy_find(f, n);
+  if (pol == NULL) {
+    char where[64], names[512];
+    snprintf(where, sizeof where, "%s.policy", field);
+    ios_diag_set(file, where, "unknown policy '%s'; valid names: %s (or their aliases: iosim policies)", n,
+                 ios_policy_names(f, names, sizeof names));
+    return NULL;
   }
-  if ((n = policy_name(root, "placement", file)) == NULL) return IOS_EINVAL;
-  if ((s->placement = ios_placement_find(n)) == NULL) {
-    ios_policy_names(IOS_FAMILY_PLACEMENT, names, sizeof names);
-    ios_diag_set(file, "placement.policy", "unknown policy '%s'; valid names: %s (alias: gnc, randp)", n, names);
-    return IOS_EINVAL;
-  }
-  if ((n = policy_name(root, "sharing", file)) == NULL) return IOS_EINVAL;
-  if ((s->sharing = ios_sharing_find(n)) == NULL) {
-    ios_policy_names(IOS_FAMILY_SHARING, names, sizeof names);
-    ios_diag_set(file, "sharing.policy", "unknown policy '%s'; valid names: %s", n, names);
-    return IOS_EINVAL;
-  }
-  if (read_params(get_path(root, "allocation"), "allocation", s->allocation->name, s->allocation->nparams,
-                  s->allocation->params, &s->allocation_params, file) != IOS_OK ||
-      read_params(get_path(root, "placement"), "placement", s->placement->name, s->placement->nparams,
-                  s->placement->params, &s->placement_params, file) != IOS_OK ||
-      read_params(get_path(root, "sharing"), "sharing", s->sharing->name, s->sharing->nparams, s->sharing->params,
-                  &s->sharing_params, file) != IOS_OK)
-    return IOS_EINVAL;
+  return read_params(get_path(root, field), field, pol->name, pol->nparams, pol->params, params, file) == IOS_OK ? pol
+                                                                                                                 : NULL;
+}
 
+/* The platform (a file, or a family to generate) and the workload's form. */
+static int extract_inputs(cJSON *root, const char *file, ios_scenario_t *s) {
   const cJSON *v = get_path(root, "platform");
   if (cJSON_IsObject(v)) {
     char where[300];
@@ -453,6 +443,12 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     return IOS_EINVAL;
   }
 
+  return IOS_OK;
+}
+
+/* The window of the objectives, the controller's period and the transfer path. */
+static int extract_window(cJSON *root, const char *file, ios_scenario_t *s) {
+  const cJSON *v;
   if (ios_value_number(get_path(root, "window.length_fraction"), &spec_fraction, file, "window.length_fraction",
                        &s->window_fraction) != IOS_OK)
     return IOS_EINVAL;
@@ -489,6 +485,12 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     return IOS_EINVAL;
   }
   s->flows_simgrid = strcmp(v->valuestring, "simgrid") == 0;
+  return IOS_OK;
+}
+
+/* The striping policy of every application's files (TAPP-IO), or none. */
+static int extract_striping(cJSON *root, const char *file, ios_scenario_t *s) {
+  const cJSON *v;
   v = get_path(root, "striping");
   if (cJSON_IsObject(v)) {
     const cJSON *pn = cJSON_GetObjectItemCaseSensitive(v, "policy"),
@@ -511,6 +513,12 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
     ios_diag_set(file, "striping", "must be null or {\"policy\": \"bpio\", \"layout\": \"fpp\", ...}");
     return IOS_EINVAL;
   }
+  return IOS_OK;
+}
+
+/* Storage, job queue, knowledge, seed and outputs. */
+static int extract_rest(cJSON *root, const char *file, ios_scenario_t *s) {
+  const cJSON *v;
   v = get_path(root, "storage");
   s->storage = cJSON_IsObject(v) ? v : NULL;
   if (v != NULL && !cJSON_IsNull(v) && s->storage == NULL) {
@@ -546,6 +554,20 @@ static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
                        &s->out_dir) != IOS_OK ||
       ios_value_bool(get_path(root, "output.events"), file, "output.events", &s->events) != IOS_OK ||
       ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK)
+    return IOS_EINVAL;
+  return IOS_OK;
+}
+
+static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
+  if ((s->allocation = (const ios_allocation_policy_t *)extract_policy(root, IOS_FAMILY_ALLOCATION, file,
+                                                                       &s->allocation_params)) == NULL ||
+      (s->placement = (const ios_placement_policy_t *)extract_policy(root, IOS_FAMILY_PLACEMENT, file,
+                                                                     &s->placement_params)) == NULL ||
+      (s->sharing = (const ios_sharing_policy_t *)extract_policy(root, IOS_FAMILY_SHARING, file, &s->sharing_params)) ==
+          NULL)
+    return IOS_EINVAL;
+  if (extract_inputs(root, file, s) != IOS_OK || extract_window(root, file, s) != IOS_OK ||
+      extract_striping(root, file, s) != IOS_OK || extract_rest(root, file, s) != IOS_OK)
     return IOS_EINVAL;
   return IOS_OK;
 }

@@ -50,10 +50,6 @@ static int json_quantity(const cJSON *v, int (*parse)(const char *, double *), c
   return IOS_OK;
 }
 
-static int check_members(const cJSON *j, const char *const *valid, const char *file, const char *obj) {
-  return ios_value_check_keys(j, valid, -1, file, obj);
-}
-
 /* ---------------------------------------------------------------- platform */
 
 static int node_kind(const cJSON *n, const char *file, const char *where, ios_storage_t *s) {
@@ -66,7 +62,7 @@ static int node_kind(const cJSON *n, const char *file, const char *where, ios_st
                  "\"write_bw\": \"2.93GB/s\", \"bandwidth\": \"200Gbps\"}");
     return IOS_EINVAL;
   }
-  if (check_members(n, valid, file, where) != IOS_OK) return IOS_EINVAL;
+  if (ios_value_check_keys(n, valid, -1, file, where) != IOS_OK) return IOS_EINVAL;
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(n, "name"),
               *count = cJSON_GetObjectItemCaseSensitive(n, "count"),
               *disks = cJSON_GetObjectItemCaseSensitive(n, "disks");
@@ -136,7 +132,7 @@ int ios_storage_from_json(const cJSON *j, const char *file, const char *obj, ios
     ios_diag_set(file, obj, "must be an object: {\"preset\": \"nNnD\", \"capacity\": \"32TB\"} or {\"nodes\": [...]}");
     return IOS_EINVAL;
   }
-  if (check_members(j, valid, file, obj) != IOS_OK) return IOS_EINVAL;
+  if (ios_value_check_keys(j, valid, -1, file, obj) != IOS_OK) return IOS_EINVAL;
   const cJSON *preset = cJSON_GetObjectItemCaseSensitive(j, "preset"),
               *nodes = cJSON_GetObjectItemCaseSensitive(j, "nodes"),
               *capacity = cJSON_GetObjectItemCaseSensitive(j, "capacity");
@@ -192,7 +188,7 @@ int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char
     ios_diag_set(file, obj, "must be an object like {\"policy\": \"best-bandwidth\", \"split\": true}");
     return IOS_EINVAL;
   }
-  if (check_members(j, valid, file, obj) != IOS_OK) return IOS_EINVAL;
+  if (ios_value_check_keys(j, valid, -1, file, obj) != IOS_OK) return IOS_EINVAL;
   ios_storalloc_options_t x = *o;
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "policy");
   if (v != NULL && (!cJSON_IsString(v) || ios_storalloc_options_policy(&x, v->valuestring) != IOS_OK)) {
@@ -230,7 +226,7 @@ int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char
     at(w, sizeof w, obj, "split");
     if (cJSON_IsBool(v))
       x.split = cJSON_IsTrue(v);
-    else if (cJSON_IsObject(v) && check_members(v, split_valid, file, w) == IOS_OK) {
+    else if (cJSON_IsObject(v) && ios_value_check_keys(v, split_valid, -1, file, w) == IOS_OK) {
       x.split = 1;
       const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "threshold");
       if (t != NULL && (json_quantity(t, ios_parse_bytes, file, at(w, sizeof w, obj, "split.threshold"), "\"200GB\"",
@@ -248,7 +244,7 @@ int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char
     at(w, sizeof w, obj, "requeue");
     if (cJSON_IsBool(v))
       x.requeue = cJSON_IsTrue(v);
-    else if (cJSON_IsObject(v) && check_members(v, requeue_valid, file, w) == IOS_OK) {
+    else if (cJSON_IsObject(v) && ios_value_check_keys(v, requeue_valid, -1, file, w) == IOS_OK) {
       x.requeue = 1;
       const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "retries"),
                   *t = cJSON_GetObjectItemCaseSensitive(v, "interval");

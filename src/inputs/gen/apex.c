@@ -452,6 +452,47 @@ static int clip_job(const apex_job_t *j, double a, double b, double b_unit, ios_
 /* ---------------------------------------------------------------- the generator */
 
 /* Reads the parameters, builds the schedule and the window's applications with bandwidths in units of B. */
+/* The applications of window [a, b] (s): every job running throughout it that does I/O inside it, clipped to it
+ * (clip_job), its bandwidth in units of B (bytes/s) scaled from the machine's system bandwidth `system_bw` (bytes/s);
+ * appended to w. Counts the jobs running throughout in *running and adds their I/O volume (bytes) to *volume.
+ * @return IOS_OK or IOS_ENOMEM. */
+static int window_apps(const apex_job_t *jobs, int njobs, const apex_class_t *cls, double system_bw, double B, double a,
+                       double b, ios_workload_t *w, int *running, double *volume) {
+  int rc = IOS_OK;
+  for (int i = 0; rc == IOS_OK && i < njobs; i++) {
+    const apex_job_t *j = &jobs[i];
+    if (!(j->start <= a && j->start + j->length >= b)) continue;
+    (*running)++;
+    ios_app_t app = {0};
+    double unit = j->bw / system_bw * B;
+    rc = clip_job(j, a, b, unit, &app);
+    int io = 0;
+    for (int k = 0; k < app.nphases; k++)
+      if (app.phases[k].is_io) {
+        io = 1;
+        *volume += app.phases[k].value;
+      }
+    char name[48];
+    snprintf(name, sizeof name, "%s-%d", cls[j->cls].name, i);
+    ios_app_t *slot = rc == IOS_OK && io ? ios_workload_add(w) : NULL;
+    if (slot == NULL || (app.name = strdup(name)) == NULL) {
+      free(app.phases);
+      free(app.name);
+      if (rc == IOS_OK && io) rc = IOS_ENOMEM;
+      continue;
+    }
+    app.nodes = 1;
+    app.requested_n = -1;
+    app.layout = -1;
+    app.profile.npoints = 1;
+    app.profile.n[0] = 1;
+    app.profile.bw[0] = unit;
+    app.has_profile = 1;
+    *slot = app;
+  }
+  return rc;
+}
+
 static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t seed, ios_workload_t *out, char *summary,
                     size_t nsum) {
   double val[NPARAMS];
@@ -506,37 +547,7 @@ static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t s
     a = wins[rank - 1].begin;
     b = a + wins[rank - 1].length;
   }
-  for (int i = 0; rc == IOS_OK && i < njobs; i++) {
-    const apex_job_t *j = &jobs[i];
-    if (!(j->start <= a && j->start + j->length >= b)) continue;
-    running++;
-    ios_app_t app = {0};
-    double unit = j->bw / m.system_bw * B;
-    rc = clip_job(j, a, b, unit, &app);
-    int io = 0;
-    for (int k = 0; k < app.nphases; k++)
-      if (app.phases[k].is_io) {
-        io = 1;
-        volume += app.phases[k].value;
-      }
-    char name[48];
-    snprintf(name, sizeof name, "%s-%d", cls[j->cls].name, i);
-    ios_app_t *slot = rc == IOS_OK && io ? ios_workload_add(&w) : NULL;
-    if (slot == NULL || (app.name = strdup(name)) == NULL) {
-      free(app.phases);
-      free(app.name);
-      if (rc == IOS_OK && io) rc = IOS_ENOMEM;
-      continue;
-    }
-    app.nodes = 1;
-    app.requested_n = -1;
-    app.layout = -1;
-    app.profile.npoints = 1;
-    app.profile.n[0] = 1;
-    app.profile.bw[0] = unit;
-    app.has_profile = 1;
-    *slot = app;
-  }
+  if (rc == IOS_OK) rc = window_apps(jobs, njobs, cls, m.system_bw, B, a, b, &w, &running, &volume);
   if (rc == IOS_OK && w.napps == 0) {
     snprintf(where, sizeof where, "%s%swindow", c->obj, c->sep);
     ios_diag_set(c->file, where, "is %d: no job does I/O inside this window [%.0f, %.0f] s; choose another rank", rank,

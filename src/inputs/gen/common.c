@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void value_text(const cJSON *v, char *buf, size_t n) {
-  if (cJSON_IsNumber(v)) {
-    snprintf(buf, n, "%.17g", v->valuedouble);
-    return;
-  }
-  char *s = cJSON_PrintUnformatted(v);
-  snprintf(buf, n, "%s", s != NULL ? s : "?");
-  if (strlen(buf) > 40) strcpy(buf + 37, "...");
-  free(s);
-}
-
 int ios_gen_read_params(const cJSON *g, const ios_gen_ctx_t *c, const char *kind, const ios_gen_param_t *params, int n,
                         const char *const *strings, double *val) {
   char where[96], text[64], valid[512];
@@ -63,7 +52,7 @@ int ios_gen_read_params(const cJSON *g, const ios_gen_ctx_t *c, const char *kind
     double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
     if (isnan(x) || x < p->lo || x > p->hi || (p->lo_open && x == p->lo) || (p->integer && x != floor(x))) {
       snprintf(where, sizeof where, "%s%s%s", c->obj, c->sep, p->name);
-      value_text(v, text, sizeof text);
+      ios_value_text(v, text, sizeof text);
       ios_diag_set(c->file, where, "is %s: give %s in %c%g, %g] — %s", text, p->integer ? "an integer" : "a number",
                    p->lo_open ? '(' : '[', p->lo, p->hi, p->meaning);
       return IOS_EINVAL;
