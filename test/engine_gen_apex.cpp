@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -208,4 +209,57 @@ TEST(gen_apex_engine, BadInputExitsWithCode2NamingTheParameter) {
   for (const char *s : {"usage: iosim generate apex", "workload=trilab", "machine=0", "window=1", "months=3"})
     EXPECT_NE(h.out.find(s), std::string::npos) << s << " missing from:\n" << h.out;
   EXPECT_EQ(h.out.find("usage: iosim generate rr9502"), std::string::npos) << h.out;
+}
+
+// System: NERSC on M_2, seed 5, windows 1 and 4, generated without a schedule cache, then with IOSIM_CACHE_DIR set:
+// the first run keeps the schedule, the second (another window) reads it back; then the kept file truncated, and the
+// file of another seed's schedule put under its name. Then a sweep of windows 1-2 of that schedule under two
+// strategies, IOSIM_CACHE_DIR unset. Expectations: every summary line and workload file equals the one generated
+// without a cache, byte for byte (the schedule is read back bit for bit, and a damaged or foreign file is never
+// used); one file per schedule, whole again (its first size) after each damaged case; the sweep completes and
+// leaves no OUT/.cache behind.
+TEST(gen_apex_engine, ScheduleCacheGivesTheSameWindowsAndIgnoresDamagedFiles) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  auto gen = [&](const char *window, const char *seed) {
+    Process p = generate(dir, {"--set", "workload=nersc", "--set", "machine=2", "--set", std::string("window=") + window,
+                               "--seed", seed, "-o", "w.txt"});
+    EXPECT_EQ(p.exit_code, 0) << p.err;
+    return p.err + read_text(dir.file("w.txt"));
+  };
+  auto files = [&]() {
+    std::vector<fs::path> v;
+    for (const auto &e : fs::directory_iterator(dir.file("cache")))
+      v.push_back(e.path());
+    return v;
+  };
+  unsetenv("IOSIM_CACHE_DIR");
+  const std::string plain1 = gen("1", "5"), plain4 = gen("4", "5");
+  ASSERT_NE(plain1, plain4);
+  setenv("IOSIM_CACHE_DIR", dir.file("cache").c_str(), 1);
+  EXPECT_EQ(gen("1", "5"), plain1);
+  ASSERT_EQ(files().size(), 1u);
+  const fs::path kept = files()[0];
+  const auto size = fs::file_size(kept);
+  EXPECT_EQ(gen("4", "5"), plain4) << "read back from the cache";
+  fs::resize_file(kept, size / 2);
+  EXPECT_EQ(gen("4", "5"), plain4) << "truncated cache file";
+  EXPECT_EQ(fs::file_size(kept), size);
+  gen("1", "6");
+  ASSERT_EQ(files().size(), 2u);
+  for (const fs::path &f : files())
+    if (f != kept) fs::copy_file(f, kept, fs::copy_options::overwrite_existing);
+  EXPECT_EQ(gen("4", "5"), plain4) << "another schedule under this name";
+  EXPECT_EQ(fs::file_size(kept), size);
+  unsetenv("IOSIM_CACHE_DIR");
+
+  dir.write("base.json", R"({"platform": {"kind": "pfs-single"}, "workload": {"generator": {"kind": "apex",
+      "workload": "nersc", "machine": 2}}, "allocation": {"policy": "fixed", "n": 1},
+      "window": {"stop_at_end": true}, "seed": 5})");
+  dir.write("c.json", R"({"name": "cache", "base": "base.json", "grid": {"workload.generator.window": [1, 2],
+      "sharing.policy": ["fairshare", "greedy-yield"]}})");
+  Process s = run_iosim({"sweep", "c.json", "--jobs", "2", "-o", "out"}, dir.path(), dir.path());
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("4 runs, 4 complete, 0 failed"), std::string::npos) << s.out;
+  EXPECT_FALSE(fs::exists(dir.file("out/.cache")));
 }

@@ -270,10 +270,59 @@ static int profile_split(profile_t *pr, int i, double at) { /* inserts a boundar
   return i;
 }
 
+/* Lower bounds for first fit. The profile only loses free nodes, so if a job of p' nodes for d' s was placed at s',
+ * no job with p >= p' and d >= d' can start before s' later on (it would have left room for the smaller one before
+ * s'). bound[x][y] is a two-dimensional Fenwick tree of the latest such s' over size classes x of p' and y of d';
+ * only strictly smaller classes bound a query, which keeps the bound exact whatever the rounding of the classes. */
+#define FIT_PCLASSES 64
+#define FIT_DCLASSES 160
+typedef struct {
+  double bound[FIT_PCLASSES + 1][FIT_DCLASSES + 1];
+} fit_bounds_t;
+
+static int p_class(int p) { /* quarter octaves of p >= 1, monotone */
+  int e = 0;
+  while ((p >> e) >= 8)
+    e++;
+  int c = e * 4 + ((p >> e) & 7) / 2;
+  return c < FIT_PCLASSES ? c : FIT_PCLASSES - 1;
+}
+
+static int d_class(double d) { /* quarter octaves of d > 0 from 2^-8 s, monotone */
+  int e;
+  double m = frexp(d, &e); /* d = m 2^e, m in [0.5, 1) */
+  int c = (e + 8) * 4 + (int)((m - 0.5) * 8);
+  return c < 0 ? 0 : c < FIT_DCLASSES ? c : FIT_DCLASSES - 1;
+}
+
+static void fit_record(fit_bounds_t *fb, int p, double d, double s) {
+  for (int x = p_class(p) + 1; x <= FIT_PCLASSES; x += x & -x)
+    for (int y = d_class(d) + 1; y <= FIT_DCLASSES; y += y & -y)
+      if (s > fb->bound[x][y]) fb->bound[x][y] = s;
+}
+
+static double fit_lower_bound(const fit_bounds_t *fb, int p, double d) {
+  double lb = 0;
+  for (int x = p_class(p); x > 0; x -= x & -x)
+    for (int y = d_class(d); y > 0; y -= y & -y)
+      if (fb->bound[x][y] > lb) lb = fb->bound[x][y];
+  return lb;
+}
+
 /* Places p nodes for d s at the earliest segment start where they stay free (first fit). @return the start time,
  * or NAN when out of memory. */
-static double first_fit(profile_t *pr, int p, double d, int min_nodes) {
+static double first_fit(profile_t *pr, fit_bounds_t *fb, int p, double d, int min_nodes) {
   int i = pr->first;
+  if (d > 0) { /* start at the first segment from the lower bound on (bisection: t is increasing) */
+    double lb = fit_lower_bound(fb, p, d);
+    for (int hi = pr->n - 1; i < hi;) {
+      int mid = i + (hi - i) / 2;
+      if (pr->t[mid] < lb)
+        i = mid + 1;
+      else
+        hi = mid;
+    }
+  }
   for (;;) {
     double s = pr->t[i];
     int k = i;
@@ -294,6 +343,7 @@ static double first_fit(profile_t *pr, int p, double d, int min_nodes) {
   }
   while (pr->first < pr->n - 1 && pr->free[pr->first] < min_nodes)
     pr->first++;
+  if (d > 0) fit_record(fb, p, d, s);
   return s;
 }
 
@@ -318,8 +368,9 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
     placed[k] = 0;
   }
   profile_t pr = {malloc(sizeof(double) * 1024), malloc(sizeof(int) * 1024), 1, 1024, 0};
+  fit_bounds_t *fb = calloc(1, sizeof *fb);
   apex_job_t *jobs = NULL;
-  int n = 0, room = 0, rc = pr.t != NULL && pr.free != NULL ? IOS_OK : IOS_ENOMEM;
+  int n = 0, room = 0, rc = pr.t != NULL && pr.free != NULL && fb != NULL ? IOS_OK : IOS_ENOMEM;
   if (rc == IOS_OK) {
     pr.t[0] = 0;
     pr.free[0] = (int)cielo->nodes;
@@ -362,7 +413,7 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
       rc = IOS_EINVAL;
       break;
     }
-    j->start = first_fit(&pr, j->nodes, j->length, min_nodes);
+    j->start = first_fit(&pr, fb, j->nodes, j->length, min_nodes);
     if (isnan(j->start)) {
       rc = IOS_ENOMEM;
       break;
@@ -372,6 +423,7 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
   }
   free(pr.t);
   free(pr.free);
+  free(fb);
   if (rc != IOS_OK) {
     free(jobs);
     return rc;
@@ -379,6 +431,39 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
   *jobs_out = jobs;
   *njobs = n;
   return IOS_OK;
+}
+
+/* Every input of build_schedule, exactly (hexadecimal floats), for the schedule cache (ios_gen_cache_load). The
+ * version changes whenever the schedule's algorithm or apex_job_t does. @return a malloc'd text, or NULL. */
+static char *schedule_key(const apex_class_t *cls, int nc, const apex_machine_t *cielo, const apex_machine_t *m,
+                          const double *val, uint64_t seed) {
+  size_t room = 512 + (size_t)nc * 256, used = 0;
+  char *key = malloc(room);
+  if (key == NULL) return NULL;
+  used += (size_t)snprintf(key, room, "apex schedule v1 job %zu seed %llu noise %a months %a period %a",
+                           sizeof(apex_job_t), (unsigned long long)seed, val[P_NOISE], val[P_MONTHS], val[P_PERIOD]);
+  const apex_machine_t *ms[2] = {cielo, m};
+  for (int k = 0; k < 2; k++)
+    used += (size_t)snprintf(key + used, room - used, "; machine %a %a %a %a %a", ms[k]->nodes, ms[k]->cores_per_node,
+                             ms[k]->ram, ms[k]->node_bw, ms[k]->system_bw);
+  for (int k = 0; k < nc; k++)
+    used += (size_t)snprintf(key + used, room - used, "; class %.31s %a %a %a %a %a %a %a", cls[k].name, cls[k].ratio,
+                             cls[k].walltime_s, cls[k].cores, cls[k].in, cls[k].out, cls[k].ckpt, cls[k].period);
+  return key;
+}
+
+/* build_schedule through the schedule cache: the same jobs, bit for bit, read back when IOSIM_CACHE_DIR holds them. */
+static int cached_schedule(const apex_class_t *cls, int nc, const apex_machine_t *cielo, const apex_machine_t *m,
+                           const double *val, uint64_t seed, const ios_gen_ctx_t *c, apex_job_t **jobs, int *njobs) {
+  char *key = schedule_key(cls, nc, cielo, m, val, seed);
+  if (key != NULL && ios_gen_cache_load("apex", key, sizeof **jobs, (void **)jobs, njobs)) {
+    free(key);
+    return IOS_OK;
+  }
+  int rc = build_schedule(cls, nc, cielo, m, val, seed, c, jobs, njobs);
+  if (rc == IOS_OK && key != NULL) ios_gen_cache_store("apex", key, sizeof **jobs, *jobs, *njobs);
+  free(key);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- windows */
@@ -530,7 +615,7 @@ static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t s
   apex_job_t *jobs = NULL;
   window_t *wins = NULL;
   int njobs = 0, nwin = 0;
-  rc = build_schedule(cls, nc, &cielo, &m, val, seed, c, &jobs, &njobs);
+  rc = cached_schedule(cls, nc, &cielo, &m, val, seed, c, &jobs, &njobs);
   if (rc == IOS_OK) rc = rank_windows(jobs, njobs, &wins, &nwin);
   int rank = (int)val[P_WINDOW];
   if (rc == IOS_OK && rank > nwin) {

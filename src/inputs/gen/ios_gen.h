@@ -48,6 +48,18 @@ int ios_gen_cmp_double(const void *a, const void *b);
  * both are untouched). */
 int ios_gen_append(ios_workload_t *dst, ios_workload_t *src);
 
+/** The schedule cache of generators whose schedule does not depend on the window asked for (apex): with the
+ * environment variable IOSIM_CACHE_DIR set (`iosim sweep` sets it to OUT/.cache for its runs when unset), a schedule
+ * is kept in IOSIM_CACHE_DIR/KIND-HASH.bin, HASH a 64-bit hash of `key`. `key` is a text holding every input of the
+ * schedule exactly (parameters, data, seed, format version); the file holds it in full and is used only when it
+ * matches, so a stale or damaged file is regenerated, never misread. Items are `size` bytes each, raw (the same
+ * binary reads them back).
+ * ios_gen_cache_load: @return 1 with *items (malloc'd, the caller frees) and *n (> 0), or 0 (no cache, no match,
+ * unreadable). ios_gen_cache_store: keeps items[0..n) (created directory, atomic write); on failure, a warning on
+ * standard error and nothing else (the run goes on). */
+int ios_gen_cache_load(const char *kind, const char *key, size_t size, void **items, int *n);
+void ios_gen_cache_store(const char *kind, const char *key, size_t size, const void *items, int n);
+
 /** One workload generator kind: the one table (ios_gen_find) serves both `workload.generator` in scenarios and
  * `iosim generate KIND`. */
 typedef struct {
