@@ -222,8 +222,8 @@ TEST(gen_apex_engine, ScheduleCacheGivesTheSameWindowsAndIgnoresDamagedFiles) {
   namespace fs = std::filesystem;
   TempDir dir;
   auto gen = [&](const char *window, const char *seed) {
-    Process p = generate(dir, {"--set", "workload=nersc", "--set", "machine=2", "--set", std::string("window=") + window,
-                               "--seed", seed, "-o", "w.txt"});
+    Process p = generate(dir, {"--set", "workload=nersc", "--set", "machine=2", "--set",
+                               std::string("window=") + window, "--seed", seed, "-o", "w.txt"});
     EXPECT_EQ(p.exit_code, 0) << p.err;
     return p.err + read_text(dir.file("w.txt"));
   };
