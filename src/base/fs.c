@@ -25,35 +25,63 @@ int ios_fs_write_atomic(const char *path, ios_fs_writer_t fn, void *ctx) {
     if (rc == IOS_EIO) ios_diag_set(path, NULL, "cannot write it (%s): check the permissions", strerror(errno));
     return rc;
   }
-  size_t n = strlen(path) + 48;
-  char *tmp = malloc(n);
-  if (tmp == NULL) return IOS_ENOMEM;
+  ios_fs_staged_t st_file;
+  int rc = ios_fs_stage(&st_file, NULL, path, NULL);
+  if (rc != IOS_OK) return rc;
+  rc = fn(st_file.f, ctx);
+  if (rc == IOS_OK && (fflush(st_file.f) != 0 || fsync(fileno(st_file.f)) != 0)) rc = IOS_EIO;
+  if (rc != IOS_OK) {
+    if (rc == IOS_EIO)
+      ios_diag_set(path, NULL, "cannot write it (%s): check the disk space and permissions", strerror(errno));
+    ios_fs_discard(&st_file);
+    return rc;
+  }
+  return ios_fs_commit(&st_file);
+}
+
+int ios_fs_stage(ios_fs_staged_t *s, const char *dir, const char *name, const char *field) {
+  if (dir != NULL)
+    snprintf(s->path, sizeof s->path, "%s/%s", dir, name);
+  else
+    snprintf(s->path, sizeof s->path, "%s", name);
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-    snprintf(tmp, n, "%s.tmp%ld-%d", path, (long)getpid(), attempt);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    snprintf(s->tmp, sizeof s->tmp, "%s.tmp%ld-%d", s->path, (long)getpid(), attempt);
+    fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (fd < 0 && errno != EEXIST) break;
   }
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (f == NULL) {
-    ios_diag_set(path, NULL, "cannot create a file next to it (%s): check that the directory exists and is writable",
+  s->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (s->f == NULL) {
+    ios_diag_set(s->path, field,
+                 "cannot create a file next to it (%s): check that the directory exists and is writable",
                  strerror(errno));
     if (fd >= 0) {
       close(fd);
-      unlink(tmp);
+      unlink(s->tmp);
     }
-    free(tmp);
     return IOS_EIO;
   }
-  int rc = fn(f, ctx);
-  if (rc == IOS_OK && fsync(fileno(f)) != 0) rc = IOS_EIO;
-  if (fclose(f) != 0 && rc == IOS_OK) rc = IOS_EIO;
-  if (rc == IOS_OK && rename(tmp, path) != 0) rc = IOS_EIO;
-  if (rc == IOS_EIO)
-    ios_diag_set(path, NULL, "cannot write it (%s): check the disk space and permissions", strerror(errno));
-  if (rc != IOS_OK) unlink(tmp);
-  free(tmp);
-  return rc;
+  return IOS_OK;
+}
+
+int ios_fs_commit(ios_fs_staged_t *s) {
+  if (s->f == NULL) return IOS_OK;
+  int bad = ferror(s->f);
+  bad |= fclose(s->f) != 0;
+  s->f = NULL;
+  if (bad || rename(s->tmp, s->path) != 0) {
+    ios_diag_set(s->path, NULL, "cannot write it (%s): check the disk space and permissions", strerror(errno));
+    unlink(s->tmp);
+    return IOS_EIO;
+  }
+  return IOS_OK;
+}
+
+void ios_fs_discard(ios_fs_staged_t *s) {
+  if (s->f == NULL) return;
+  fclose(s->f);
+  s->f = NULL;
+  unlink(s->tmp);
 }
 
 int ios_mkdirs(const char *dir) {

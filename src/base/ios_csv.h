@@ -23,6 +23,13 @@ typedef const char *(*ios_csv_item_fn)(int i, void *ctx);
  * an empty field). */
 void ios_csv_list(FILE *f, int n, ios_csv_item_fn item, void *ctx, char sep);
 
+/** Splits one CSV record `line` in place into at most `max` fields, reading what ios_csv_field writes (RFC 4180):
+ * the line end (CR, LF) is dropped; fields are separated by ','; spaces around a field are dropped; a field that
+ * starts with '"' runs to its closing '"', may hold ',' and has doubled quotes undoubled (text after the closing
+ * quote is ignored). fields[k] point into `line`. @return the field count: 1 for an empty line, at most `max`
+ * (fields beyond the first max are not looked at). */
+int ios_csv_split(char *line, char **fields, int max);
+
 #ifdef __cplusplus
 }
 #endif

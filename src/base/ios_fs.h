@@ -1,5 +1,5 @@
 /* iosim — files: the one atomic writer every output goes through (platforms, workloads, campaign files, run
- * outputs) and mkdir -p. */
+ * outputs, traces written during a run) and mkdir -p. */
 #ifndef IOS_FS_H
 #define IOS_FS_H
 
@@ -17,6 +17,26 @@ typedef int (*ios_fs_writer_t)(FILE *f, void *ctx);
  * over `path` on success (nothing is left behind on failure). @return IOS_OK, fn's error, or IOS_EIO/IOS_ENOMEM with
  * ios_diag_message() naming the path. */
 int ios_fs_write_atomic(const char *path, ios_fs_writer_t fn, void *ctx);
+
+/** A file written piece by piece (during a run) and published whole: an exclusive temporary file next to `path`
+ * (PATH.tmpPID-K), renamed over `path` by ios_fs_commit or removed by ios_fs_discard. `f` is NULL when nothing is
+ * open. ios_fs_write_atomic is built on it. */
+typedef struct {
+  FILE *f;         /**< the temporary file being written, or NULL */
+  char path[4200]; /**< where it goes */
+  char tmp[4248];  /**< the temporary file */
+} ios_fs_staged_t;
+
+/** Opens the temporary file of DIR/NAME (dir NULL: name is the path). @return IOS_OK, or IOS_EIO with
+ * ios_diag_message() naming the path, `field` (the scenario field that chose the place, or NULL) and the fix. */
+int ios_fs_stage(ios_fs_staged_t *s, const char *dir, const char *name, const char *field);
+
+/** Closes the temporary file and renames it over its path; nothing when none is open. @return IOS_OK, or IOS_EIO
+ * with ios_diag_message() naming the path (the temporary file removed). */
+int ios_fs_commit(ios_fs_staged_t *s);
+
+/** Closes and removes the temporary file, if any (a failed run leaves nothing behind). */
+void ios_fs_discard(ios_fs_staged_t *s);
 
 /** mkdir -p: creates `dir` and its missing parents (mode 0777 before the umask). @return 0, or -1 with errno set. */
 int ios_mkdirs(const char *dir);

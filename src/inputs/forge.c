@@ -1,5 +1,6 @@
 /* iosim — the FORGE MareNostrum 4 profiles reader (IPDPS'21 §2, Bez et al.; see ios_workload.h). */
 #include "ios_workload.h"
+#include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_value.h"
 
@@ -44,9 +45,10 @@ int ios_read_forge_processes(const char *file, int *count, int **nodes_out, int 
     line[strcspn(line, "\r\n")] = '\0';
     if (line[strspn(line, " \t")] == '\0') continue; /* blank line */
     double v[11];
-    char *save = NULL, *cell = strtok_r(line, ",", &save);
-    int k = 0;
-    for (; k < 11 && cell != NULL && rc == IOS_OK; k++, cell = strtok_r(NULL, ",", &save)) {
+    char *cells[11];
+    int ncells = ios_csv_split(line, cells, 11), k = 0;
+    for (; k < ncells && rc == IOS_OK; k++) {
+      const char *cell = cells[k];
       char where[64];
       snprintf(where, sizeof where, "line %d, column %s", lineno, names[k]);
       rc = ios_value_number_text(cell,

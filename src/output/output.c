@@ -106,24 +106,6 @@ static void csv_num(FILE *f, double v, int last) {
   isnan(v) ? fputs("", f) : fprintf(f, "%.17g", v), fputc(last ? '\n' : ',', f);
 }
 
-static FILE *open_tmp(const char *dir, const char *name, char *tmp, size_t n) {
-  snprintf(tmp, n, "%s/.%s.tmp", dir, name);
-  return fopen(tmp, "w");
-}
-
-static int commit(FILE *f, const char *tmp, const char *dir, const char *name) {
-  char final[4200];
-  path_in(final, sizeof final, dir, name);
-  int bad = ferror(f);
-  bad |= fclose(f) != 0;
-  if (bad || rename(tmp, final) != 0) {
-    ios_diag_set(final, NULL, "cannot write (%s): check free space and permissions", strerror(errno));
-    remove(tmp);
-    return IOS_EIO;
-  }
-  return IOS_OK;
-}
-
 static cJSON *num_or_null(double v) {
   return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
@@ -170,12 +152,9 @@ static const char *res_item(int i, void *ctx) {
 
 int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
                      const ios_results_t *r) {
-  char tmp[4200];
-  FILE *f = open_tmp(s->out_dir, "apps.csv", tmp, sizeof tmp);
-  if (f == NULL) {
-    ios_diag_set(s->out_dir, "output.dir", "cannot write (%s)", strerror(errno));
-    return IOS_EIO;
-  }
+  ios_fs_staged_t st;
+  if (ios_fs_stage(&st, s->out_dir, "apps.csv", "output.dir") != IOS_OK) return IOS_EIO;
+  FILE *f = st.f;
   fputs("name,nodes,io_volume_bytes,io_time_s,work_time_s,yield,io_slowdown,n_resources,resources,bandwidth_Bps,"
         "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con\n",
         f);
@@ -203,12 +182,10 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     csv_num(f, a->rho_io, 0); /* RR-9549 §3.3.2: ρ = ρ_io + ρ_con */
     csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 1);
   }
-  if (commit(f, tmp, s->out_dir, "apps.csv") != IOS_OK) return IOS_EIO;
+  if (ios_fs_commit(&st) != IOS_OK) return IOS_EIO;
 
-  if ((f = open_tmp(s->out_dir, "resources.csv", tmp, sizeof tmp)) == NULL) {
-    ios_diag_set(s->out_dir, "output.dir", "cannot write (%s)", strerror(errno));
-    return IOS_EIO;
-  }
+  if (ios_fs_stage(&st, s->out_dir, "resources.csv", "output.dir") != IOS_OK) return IOS_EIO;
+  f = st.f;
   fputs("name,kind,capacity_Bps,busy_time_s,occupancy,bytes\n", f);
   for (int i = 0; i < r->nres; i++) {
     ios_csv_field(f, p->res[i].name);
@@ -218,7 +195,7 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     csv_num(f, r->makespan_s > 0 ? r->res[i].busy_time / r->makespan_s : NAN, 0);
     csv_num(f, r->res[i].bytes, 1);
   }
-  if (commit(f, tmp, s->out_dir, "resources.csv") != IOS_OK) return IOS_EIO;
+  if (ios_fs_commit(&st) != IOS_OK) return IOS_EIO;
 
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "iosim_version", IOSIM_VERSION);
@@ -269,15 +246,15 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
   cJSON_AddStringToObject(c, "transfers", r->direct_transfers ? "direct" : "simgrid-flows");
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
-  if (text == NULL || (f = open_tmp(s->out_dir, "results.json", tmp, sizeof tmp)) == NULL) {
+  if (text == NULL) return IOS_ENOMEM;
+  if (ios_fs_stage(&st, s->out_dir, "results.json", "output.dir") != IOS_OK) {
     free(text);
-    ios_diag_set(s->out_dir, "output.dir", "cannot write results.json");
     return IOS_EIO;
   }
-  fputs(text, f);
-  fputc('\n', f);
+  fputs(text, st.f);
+  fputc('\n', st.f);
   free(text);
-  return commit(f, tmp, s->out_dir, "results.json");
+  return ios_fs_commit(&st);
 }
 
 void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,

@@ -94,14 +94,8 @@ static void release_engine(int napps, int nres) {
   free(E.rates);
   free(E.vt);
   ios_tr_fini();
-  FILE **open_csv[2] = {&E.al, &E.ev};
-  const char *tmp[2] = {E.al_tmp, E.ev_tmp};
-  for (int k = 0; k < 2; k++)
-    if (*open_csv[k] != NULL) {
-      fclose(*open_csv[k]);
-      *open_csv[k] = NULL;
-      remove(tmp[k]);
-    }
+  ios_fs_discard(&E.al);
+  ios_fs_discard(&E.ev);
 }
 
 /* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
@@ -613,7 +607,7 @@ static int collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
   ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, r);
   r->wall_time_s = ios_clock_s() - E.wall0;
-  return sim_close_traces(s);
+  return sim_close_traces();
 }
 
 int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {

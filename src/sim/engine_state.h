@@ -3,6 +3,7 @@
 #ifndef IOS_SIM_ENGINE_STATE_H
 #define IOS_SIM_ENGINE_STATE_H
 
+#include "ios_fs.h"
 #include "ios_engine.h"
 #include "ios_arbiter.h"
 #include "ios_clock.h"
@@ -111,11 +112,9 @@ typedef struct {
   double period;                       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
   const ios_sharing_policy_t *sharing; /* the policy deciding now (fairshare before t_begin in v2 mode) */
   const ios_params_t *sharing_params;
-  int v2;            /* window.mode v2: switch to the scenario's policy at t_begin */
-  FILE *ev;          /* events.csv being written (output.events), or NULL */
-  char ev_tmp[4200]; /* its temporary path */
-  FILE *al;          /* allocations.csv being written */
-  char al_tmp[4200]; /* its temporary path */
+  int v2;             /* window.mode v2: switch to the scenario's policy at t_begin */
+  ios_fs_staged_t ev; /* events.csv being written (output.events; ev.f NULL when not) */
+  ios_fs_staged_t al; /* allocations.csv being written */
   /* job queue */
   const ios_workload_t *w;
   ios_app_view_t *app_views;       /* [napps] what allocation and placement policies know of each application (owned) */
@@ -193,7 +192,7 @@ void sim_ev_row(int app, const char *kind, const char *resource, double t0, doub
 void sim_ev_io_row(const app_state_t *as, double volume);
 void sim_al_row(const app_state_t *as, double t0, double t1);
 int sim_open_traces(const ios_sim_config_t *s);
-int sim_close_traces(const ios_sim_config_t *s);
+int sim_close_traces(void);
 
 /* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3) */
 void sim_apply_alloc(app_state_t *as);

@@ -18,21 +18,21 @@ const char *sim_res_name(int res) {
 
 /* One interval row: app, kind (work, io, transfer), resource, start_s, end_s, bytes, rate_Bps (mean over it). */
 void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
-  if (E.ev == NULL) return;
-  ios_csv_field(E.ev, E.apps[app].a->name);
-  fprintf(E.ev, ",%s,", kind);
-  ios_csv_field(E.ev, resource); /* a host name, or names joined with ';' */
-  fprintf(E.ev, ",%.17g,%.17g,", t0, t1);
+  if (E.ev.f == NULL) return;
+  ios_csv_field(E.ev.f, E.apps[app].a->name);
+  fprintf(E.ev.f, ",%s,", kind);
+  ios_csv_field(E.ev.f, resource); /* a host name, or names joined with ';' */
+  fprintf(E.ev.f, ",%.17g,%.17g,", t0, t1);
   if (bytes >= 0) {
-    fprintf(E.ev, "%.17g,", bytes);
-    if (t1 > t0) fprintf(E.ev, "%.17g", bytes / (t1 - t0));
+    fprintf(E.ev.f, "%.17g,", bytes);
+    if (t1 > t0) fprintf(E.ev.f, "%.17g", bytes / (t1 - t0));
   } else
-    fputc(',', E.ev);
-  fputc('\n', E.ev);
+    fputc(',', E.ev.f);
+  fputc('\n', E.ev.f);
 }
 
 void sim_ev_io_row(const app_state_t *as, double volume) {
-  if (E.ev == NULL) return;
+  if (E.ev.f == NULL) return;
   char names[1024] = "";
   for (int i = 0; i < as->ntransfers; i++) {
     size_t l = strlen(names);
@@ -47,51 +47,27 @@ static const char *al_res_item(int i, void *ctx) {
 }
 
 void sim_al_row(const app_state_t *as, double t0, double t1) {
-  if (E.al == NULL || !(t1 >= t0)) return;
-  ios_csv_field(E.al, as->a->name);
-  fprintf(E.al, ",%.17g,%.17g,%d,", t0, t1, as->n);
-  ios_csv_list(E.al, as->n, al_res_item, (void *)as, ';');
-  fputc('\n', E.al);
-}
-
-/* Closes a CSV written through temporary file `tmp` and renames it to DIR/name (removed on failure). */
-static int close_csv(FILE **f, const char *tmp, const char *dir, const char *name) {
-  if (*f == NULL) return IOS_OK;
-  char final[4200];
-  snprintf(final, sizeof final, "%s/%s", dir, name);
-  int bad = ferror(*f);
-  bad |= fclose(*f) != 0;
-  *f = NULL;
-  if (bad || rename(tmp, final) != 0) {
-    remove(tmp);
-    ios_diag_set(final, NULL, "cannot write (%s): check free space", strerror(errno));
-    return IOS_EIO;
-  }
-  return IOS_OK;
+  if (E.al.f == NULL || !(t1 >= t0)) return;
+  ios_csv_field(E.al.f, as->a->name);
+  fprintf(E.al.f, ",%.17g,%.17g,%d,", t0, t1, as->n);
+  ios_csv_list(E.al.f, as->n, al_res_item, (void *)as, ';');
+  fputc('\n', E.al.f);
 }
 
 /* events.csv (output.events) and allocations.csv, written through temporary files renamed when the run has finished
  * (close_traces), removed if it fails (release_engine). */
 int sim_open_traces(const ios_sim_config_t *s) {
   if (s->events) {
-    snprintf(E.ev_tmp, sizeof E.ev_tmp, "%s/.events.csv.tmp", s->out_dir);
-    if ((E.ev = fopen(E.ev_tmp, "w")) == NULL) {
-      ios_diag_set(E.ev_tmp, "output.events", "cannot write (%s): choose a writable output.dir", strerror(errno));
-      return IOS_EIO;
-    }
-    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev);
+    if (ios_fs_stage(&E.ev, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
+    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev.f);
   }
-  snprintf(E.al_tmp, sizeof E.al_tmp, "%s/.allocations.csv.tmp", s->out_dir);
-  if ((E.al = fopen(E.al_tmp, "w")) == NULL) {
-    ios_diag_set(E.al_tmp, "output.dir", "cannot write (%s): choose a writable output.dir", strerror(errno));
-    return IOS_EIO;
-  }
-  fputs("app,start_s,end_s,n_resources,resources\n", E.al);
+  if (ios_fs_stage(&E.al, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
+  fputs("app,start_s,end_s,n_resources,resources\n", E.al.f);
   return IOS_OK;
 }
 
-int sim_close_traces(const ios_sim_config_t *s) {
-  int rc = close_csv(&E.al, E.al_tmp, s->out_dir, "allocations.csv");
-  if (close_csv(&E.ev, E.ev_tmp, s->out_dir, "events.csv") != IOS_OK) rc = IOS_EIO;
+int sim_close_traces(void) {
+  int rc = ios_fs_commit(&E.al);
+  if (ios_fs_commit(&E.ev) != IOS_OK) rc = IOS_EIO;
   return rc;
 }

@@ -1,6 +1,7 @@
 /* iosim — the inputs of StorAlloc runs: platform and options from JSON, request traces, the TOKIO-shaped year of
  * requests (see ios_storalloc_requests.h, docs/storalloc.md). */
 #include "ios_storalloc_requests.h"
+#include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
 #include "ios_scenario.h"
@@ -282,25 +283,6 @@ int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char
 
 /* ---------------------------------------------------------------- CSV */
 
-/* Splits `line` at commas in place (newline removed, spaces and double quotes around fields dropped). */
-static int split_csv(char *line, char **fields, int max) {
-  line[strcspn(line, "\r\n")] = '\0';
-  int n = 0;
-  for (char *s = line; n < max;) {
-    char *comma = strchr(s, ',');
-    if (comma != NULL) *comma = '\0';
-    while (*s == ' ' || *s == '"')
-      s++;
-    size_t len = strlen(s);
-    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '"'))
-      s[--len] = '\0';
-    fields[n++] = s;
-    if (comma == NULL) break;
-    s = comma + 1;
-  }
-  return n;
-}
-
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
 static long days_from_civil(long y, long m, long d) {
   y -= m <= 2;
@@ -367,7 +349,7 @@ int ios_storalloc_read_trace(const char *path, ios_request_t **out, int *n, int 
   ios_request_t *req = NULL;
   while (rc == IOS_OK && getline(&line, &cap, f) != -1) {
     lineno++;
-    int nf = split_csv(line, fields, MAX_COLS);
+    int nf = ios_csv_split(line, fields, MAX_COLS);
     if (nf == 1 && fields[0][0] == '\0') continue;
     if (!header) {
       header = 1;
@@ -558,7 +540,7 @@ static int load_tokio(const char *path, tokio_job_t **out, int *n) {
   int idx[5], lineno = 0, count = 0, room = 0, rc = IOS_OK;
   tokio_job_t *jobs = NULL;
   while (rc == IOS_OK && getline(&line, &cap, f) != -1) {
-    int nf = split_csv(line, fields, MAX_COLS);
+    int nf = ios_csv_split(line, fields, MAX_COLS);
     if (lineno++ == 0) {
       for (int k = 0; k < 5 && rc == IOS_OK; k++) {
         idx[k] = -1;

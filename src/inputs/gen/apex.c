@@ -1,5 +1,6 @@
 /* iosim — the APEX windows of RR-9502 §6.3.1 (see ios_gen_apex.h). */
 #include "ios_gen_apex.h"
+#include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
 #include "ios_scenario.h"
@@ -51,20 +52,6 @@ typedef struct {
 
 /* ---------------------------------------------------------------- data files */
 
-/* Splits `line` at commas in place (trailing newline removed); returns the field count (at most `max`). */
-static int split_csv(char *line, char **fields, int max) {
-  line[strcspn(line, "\r\n")] = '\0';
-  int n = 0;
-  for (char *s = line; n < max;) {
-    fields[n++] = s;
-    char *comma = strchr(s, ',');
-    if (comma == NULL) break;
-    *comma = '\0';
-    s = comma + 1;
-  }
-  return n;
-}
-
 /* Reads a CSV with a header naming at least the `ncols` columns `cols`: calls row(ctx, values, text fields) with
  * values[k] = the number in column cols[k] (numeric columns: those with numeric[k]). */
 typedef int (*row_fn)(void *ctx, const double *values, char *const *text, const char *path, int lineno);
@@ -83,7 +70,7 @@ static int read_csv(const char *path, const char *const *cols, const int *numeri
   int idx[16], lineno = 0, rc = IOS_OK, rows = 0;
   while (rc == IOS_OK && getline(&line, &cap, f) != -1) {
     lineno++;
-    int n = split_csv(line, fields, 64);
+    int n = ios_csv_split(line, fields, 64);
     if (lineno == 1) {
       for (int k = 0; k < ncols && rc == IOS_OK; k++) {
         idx[k] = -1;
