@@ -24,7 +24,10 @@ void sim_cal_push(double date, int kind, int idx) {
   if (E.ncal == E.calcap) {
     int ncap = E.calcap ? 2 * E.calcap : 64;
     cal_entry_t *c = realloc(E.cal, sizeof *c * (size_t)ncap);
-    if (c == NULL) xbt_die("iosim: out of memory for the calendar");
+    if (c == NULL) {
+      sim_fail(IOS_ENOMEM, NULL, "out of memory for the calendar"); /* the run stops; the entry is lost with it */
+      return;
+    }
     E.cal = c;
     E.calcap = ncap;
   }

@@ -16,7 +16,10 @@ void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake) {
   if (E.qlen == E.qcap) {
     int ncap = E.qcap ? 2 * E.qcap : 256;
     event_t *q = malloc(sizeof *q * (size_t)ncap);
-    if (q == NULL) xbt_die("iosim: out of memory for the event queue");
+    if (q == NULL) {
+      sim_fail(IOS_ENOMEM, NULL, "out of memory for the event queue"); /* the run stops; the event is lost with it */
+      return;
+    }
     for (int i = 0; i < E.qlen; i++)
       q[i] = E.q[(E.qhead + i) % E.qcap];
     free(E.q);
@@ -72,7 +75,9 @@ const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, sim_actor_
 
 /* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
 static void set_rate(transfer_t *t, double r) {
-  if (ios_tr_set_rate(t, r, !E.sharing->uncapped)) E.rate_changes++;
+  int changed = ios_tr_set_rate(t, r, !E.sharing->uncapped);
+  if (changed < 0) sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
+  if (changed > 0) E.rate_changes++;
 }
 
 static double transferred(const transfer_t *t) {
@@ -85,7 +90,11 @@ static void res_add(res_state_t *rs, transfer_t *t) {
   if (rs->nactive == rs->cap_active) {
     int ncap = rs->cap_active ? 2 * rs->cap_active : 8;
     transfer_t **a = realloc(rs->active, sizeof *a * (size_t)ncap);
-    if (a == NULL) xbt_die("iosim: out of memory");
+    if (a == NULL) {
+      sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers of %s", rs->r->name);
+      t->slot = -1; /* not active: never removed */
+      return;
+    }
     rs->active = a;
     rs->cap_active = ncap;
   }
@@ -120,11 +129,17 @@ static void decide(res_state_t *rs) {
   int k = rs->nactive;
   if (k == 0) return;
   if (k > E.vcap) {
+    ios_transfer_view_t *views = realloc(E.views, sizeof *E.views * (size_t)2 * (size_t)k);
+    if (views != NULL) E.views = views;
+    double *rates = views != NULL ? realloc(E.rates, sizeof *E.rates * (size_t)2 * (size_t)k) : NULL;
+    if (rates != NULL) E.rates = rates;
+    transfer_t **vt = rates != NULL ? realloc(E.vt, sizeof *E.vt * (size_t)2 * (size_t)k) : NULL;
+    if (vt == NULL) {
+      sim_fail(IOS_ENOMEM, NULL, "out of memory for the %d transfers on %s", k, rs->r->name);
+      return;
+    }
+    E.vt = vt;
     E.vcap = 2 * k;
-    E.views = realloc(E.views, sizeof *E.views * (size_t)E.vcap);
-    E.rates = realloc(E.rates, sizeof *E.rates * (size_t)E.vcap);
-    E.vt = realloc(E.vt, sizeof *E.vt * (size_t)E.vcap);
-    if (!E.views || !E.rates || !E.vt) xbt_die("iosim: out of memory");
   }
   for (int i = 0; i < k; i++) {
     transfer_t *t = rs->active[i];
@@ -148,7 +163,7 @@ static void decide(res_state_t *rs) {
                            .t = E.views,
                            .t_begin = E.t_begin,
                            .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
-  int rc = E.sharing->share(&view, E.sharing_params, E.rates);
+  int rc = sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : E.sharing->share(&view, E.sharing_params, E.rates);
   if (rc != IOS_OK) {
     sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", E.sharing->name, sim_now(),
              rs->r->name, ios_strerror(rc));
@@ -173,7 +188,12 @@ static void snapshot(double *w, double *v) {
 
 static void take_snapshot(int end) {
   double *w = malloc(sizeof *w * (size_t)E.napps), *v = malloc(sizeof *v * (size_t)E.napps);
-  if (w == NULL || v == NULL) xbt_die("iosim: out of memory");
+  if (w == NULL || v == NULL) {
+    sim_fail(IOS_ENOMEM, NULL, "out of memory for the window's snapshot");
+    free(w);
+    free(v);
+    return;
+  }
   snapshot(w, v);
   for (int j = 0; j < E.napps; j++) {
     if (end) {
@@ -199,7 +219,10 @@ static void take_snapshot(int end) {
 static void post_striped(int j, double volume) {
   app_state_t *as = &E.apps[j];
   int nw = as->a->nodes, *clients = malloc(sizeof *clients * (size_t)nw);
-  if (clients == NULL) xbt_die("iosim: out of memory");
+  if (clients == NULL) {
+    sim_fail(IOS_ENOMEM, NULL, "out of memory for the writers of %s", as->a->name);
+    return;
+  }
   for (int w = 0; w < nw; w++)
     clients[w] = as->hosts != NULL ? as->hosts[w] : as->host0 + w;
   ios_stripe_job_t job = {.nwriters = nw,
@@ -209,7 +232,9 @@ static void post_striped(int j, double volume) {
   ios_stripe_placement_t pl = {0};
   ios_stripe_flow_t *flows = NULL;
   int nflows = 0;
-  int rc = as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng, &E.stripe_state, &pl);
+  int rc = sim_fault(SIM_FAULT_STRIPING)
+               ? IOS_ENOMEM
+               : as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng, &E.stripe_state, &pl);
   if (rc == IOS_OK) rc = ios_stripe_flows(&E.topo, &job, &pl, &flows, &nflows);
   if (rc == IOS_OK && nflows > as->tcap) rc = IOS_EINTERNAL;
   if (rc != IOS_OK) {

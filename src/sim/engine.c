@@ -615,6 +615,7 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   memset(r, 0, sizeof *r);
   E.wall0 = ios_clock_s();
   E.s = s;
+  sim_fault_init();
   E.p = p;
   E.r = r;
   E.w = w;

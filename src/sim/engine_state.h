@@ -137,11 +137,13 @@ typedef struct {
    * process's mappings (vm.max_map_count); past the budget the run stops with an error instead of SimGrid aborting */
   long actors, actor_budget;
   int overflow;
-  int fail;              /* IOS_OK, or the IOS_E* code of the first input-dependent failure during the run (sim_fail) */
-  int *launch_order;     /* replay: application indices by start time */
-  int direct;            /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
-  int calendar;          /* direct path without a job queue: the controller runs the applications from a calendar */
-  struct cal_entry *cal; /* calendar mode: the dated wake-ups, a binary min-heap on (date, seq) */
+  int fail; /* IOS_OK, or the IOS_E* code of the first input-dependent failure during the run (sim_fail) */
+  int fault_site, fault_at; /* IOSIM_FAULT (sim_fault): the site and the call number that fails; 0 when none */
+  long fault_calls;         /* calls at fault_site so far */
+  int *launch_order;        /* replay: application indices by start time */
+  int direct;               /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
+  int calendar;             /* direct path without a job queue: the controller runs the applications from a calendar */
+  struct cal_entry *cal;    /* calendar mode: the dated wake-ups, a binary min-heap on (date, seq) */
   int ncal, calcap;
   long calseq;
   int own_clock;        /* calendar mode: the controller keeps the date itself instead of sleeping on SimGrid's clock */
@@ -175,6 +177,13 @@ double sim_now(void);
 /** Records the first failure of a policy during the run (rc, and a message on scenario field `field`, followed by
  * the policy's own ios_diag_message()); the controller then stops the simulation and ios_engine_run returns rc. */
 void sim_fail(int rc, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** Fault injection, for the tests of the failure path: the environment variable IOSIM_FAULT=SITE:K (read by
+ * sim_fault_init at set-up) makes the K-th policy call at SITE fail as if the policy had run out of memory. */
+enum { SIM_FAULT_NONE, SIM_FAULT_SHARING, SIM_FAULT_STRIPING, SIM_FAULT_ARBITRATION };
+void sim_fault_init(void);
+/** Whether this call at `site` (SIM_FAULT_*) is the one IOSIM_FAULT makes fail. */
+int sim_fault(int site);
 
 /* controller.c: the controller (events, decisions through the sharing policy, snapshots, periodic ticks) */
 void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake);

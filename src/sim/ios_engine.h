@@ -65,8 +65,10 @@ void ios_sim_config_replay(const ios_scenario_t *s, ios_sim_config_t *c);
  * Fills `r` (which the caller frees with ios_results_free). @return IOS_OK; IOS_EINVAL with ios_diag_message() for
  * inputs the engine or the policies reject, before the run (node counts, window, δ, policies' arguments) or during
  * it (a policy failing on a running set, more SimGrid actors than the machine allows); IOS_EIO when events.csv or
- * allocations.csv cannot be written; IOS_ENOMEM; IOS_EINTERNAL when a policy returns a result the engine cannot use.
- * On any error nothing in `r` is a result. */
+ * allocations.csv cannot be written; IOS_ENOMEM, before or during the run (with a message saying what ran out);
+ * IOS_EINTERNAL when a policy returns a result the engine cannot use. On any error nothing in `r` is a result and no
+ * output file is left. The environment variable IOSIM_FAULT=SITE:K (sharing, striping or arbitration) makes the
+ * K-th policy call at SITE fail as out of memory: the tests of this failure path use it (test/engine_failure.cpp). */
 int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r);
 
 #ifdef __cplusplus

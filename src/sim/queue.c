@@ -27,12 +27,18 @@ void sim_apply_alloc(app_state_t *as) {
  * others from their next I/O operation, unless the policy keeps running jobs' resources. */
 static void rearbitrate(void) {
   int *sel = malloc(sizeof *sel * (size_t)E.napps), *n = malloc(sizeof *n * (size_t)E.napps), *res = NULL, k = 0;
-  if (sel == NULL || n == NULL) xbt_die("iosim: out of memory");
+  if (sel == NULL || n == NULL) {
+    sim_fail(IOS_ENOMEM, NULL, "out of memory for the re-arbitration");
+    free(sel);
+    free(n);
+    return;
+  }
   for (int j = 0; j < E.napps; j++)
     if (E.apps[j].started && E.apps[j].state != ST_DONE) sel[k++] = j;
-  int rc = k > 0 ? ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k,
-                                 IOS_STREAM_REARBITRATION + 2 * (uint64_t)E.arbitrations++, n, &res)
-                 : IOS_OK;
+  int rc = k > 0 && sim_fault(SIM_FAULT_ARBITRATION) ? IOS_ENOMEM
+           : k > 0                                   ? ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k,
+                                                                     IOS_STREAM_REARBITRATION + 2 * (uint64_t)E.arbitrations++, n, &res)
+                                                     : IOS_OK;
   if (rc != IOS_OK) {
     sim_fail(rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(),
              ios_strerror(rc));
@@ -55,7 +61,10 @@ static void rearbitrate(void) {
  * when the running set changed, then lets the started jobs run. */
 void sim_schedule_jobs(void) {
   int *go = malloc(sizeof *go * (size_t)(E.nwaiting + 1)), ngo = 0;
-  if (go == NULL) xbt_die("iosim: out of memory");
+  if (go == NULL) {
+    sim_fail(IOS_ENOMEM, NULL, "out of memory for the job queue");
+    return;
+  }
   for (int q = 0; q < E.nwaiting;) {
     app_state_t *as = &E.apps[E.waiting[q]];
     if (as->a->nodes <= E.nfree) {

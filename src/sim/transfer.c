@@ -78,12 +78,13 @@ static void heap_remove(ios_transfer_t *t) {
   heap_down(last->heap);
 }
 
-static void heap_update(ios_transfer_t *t) {
+/* @return 0, or -1 when out of memory (the transfer is then not in the heap). */
+static int heap_update(ios_transfer_t *t) {
   if (t->heap < 0) {
     if (T.nheap == T.cap) {
       int ncap = T.cap ? 2 * T.cap : 64;
       ios_transfer_t **h = realloc(T.heap, sizeof *h * (size_t)ncap);
-      if (h == NULL) xbt_die("iosim: out of memory for the transfer heap");
+      if (h == NULL) return -1;
       T.heap = h;
       T.cap = ncap;
     }
@@ -91,6 +92,7 @@ static void heap_update(ios_transfer_t *t) {
   }
   heap_up(t->heap);
   heap_down(t->heap);
+  return 0;
 }
 
 /* Bytes left now on the direct path: none once the completion date is reached (within the timing precision). */
@@ -122,8 +124,7 @@ static int direct_set_rate(ios_transfer_t *t, double r, int capped) {
   t->seg_rem0 = t->remaining;
   t->seg_capped = capped;
   t->finish = t->t_last + t->remaining / r;
-  heap_update(t);
-  return 1;
+  return heap_update(t) < 0 ? -1 : 1;
 }
 
 double ios_tr_next_completion(void) {

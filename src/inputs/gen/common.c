@@ -14,30 +14,19 @@
 
 int ios_gen_read_params(const cJSON *g, const ios_gen_ctx_t *c, const char *kind, const ios_gen_param_t *params, int n,
                         const char *const *strings, double *val) {
-  char where[96], text[64], valid[512];
-  size_t len = (size_t)snprintf(valid, sizeof valid, "kind");
-  for (int k = 0; k < n && len < sizeof valid; k++)
-    len += (size_t)snprintf(valid + len, sizeof valid - len, ", %s", params[k].name);
-  for (int k = 0; strings != NULL && strings[k] != NULL && len < sizeof valid; k++)
-    len += (size_t)snprintf(valid + len, sizeof valid - len, ", %s", strings[k]);
+  char where[96], text[64];
   if (!cJSON_IsObject(g)) {
-    char text[64];
     ios_value_text(g, text, sizeof text);
     ios_diag_set(c->file, c->obj, "is %s: give an object such as {\"kind\": \"%s\"}", text, kind);
     return IOS_EINVAL;
   }
-  const cJSON *item;
-  cJSON_ArrayForEach(item, g) {
-    int ok = strcmp(item->string, "kind") == 0;
-    for (int k = 0; k < n; k++)
-      ok |= strcmp(item->string, params[k].name) == 0;
-    for (int k = 0; strings != NULL && strings[k] != NULL; k++)
-      ok |= strcmp(item->string, strings[k]) == 0;
-    if (!ok) {
-      ios_diag_set(c->file, c->obj, "unknown field '%s'; valid: %s", item->string, valid);
-      return IOS_EINVAL;
-    }
-  }
+  const char *names[64] = {"kind"};
+  int nnames = 1;
+  for (int k = 0; k < n && nnames < 64; k++)
+    names[nnames++] = params[k].name;
+  for (int k = 0; strings != NULL && strings[k] != NULL && nnames < 64; k++)
+    names[nnames++] = strings[k];
+  if (ios_value_check_keys(g, names, nnames, c->file, c->obj) != IOS_OK) return IOS_EINVAL;
   const cJSON *k = cJSON_GetObjectItemCaseSensitive(g, "kind");
   if (!cJSON_IsString(k) || strcmp(k->valuestring, kind) != 0) {
     snprintf(where, sizeof where, "%s%skind", c->obj, c->sep);
