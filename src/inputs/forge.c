@@ -29,12 +29,8 @@ int ios_read_forge_processes(const char *file, int *count, int **nodes_out, int 
   static const int counts[5] = {0, 1, 2, 4, 8};
   static const char *const names[11] = {"clients", "processes", "layout",  "spatiality", "request_KiB", "odirect",
                                         "bw_0ion", "bw_1ion",   "bw_2ion", "bw_4ion",    "bw_8ion"};
-  FILE *f = ios_open_input(file);
-  if (f == NULL) {
-    ios_diag_set(file, "workload.generator.profiles", "cannot read the FORGE profiles (%s): check IOSIM_DATA_DIR",
-                 strerror(errno));
-    return IOS_EIO;
-  }
+  FILE *f = ios_open_dataset(file, "workload.generator.profiles", "FORGE profiles", "bez-forge-evaluation");
+  if (f == NULL) return IOS_EIO;
   char *line = NULL;
   size_t cap = 0;
   int n = 0, lineno = 0, rc = IOS_OK, room = 0;

@@ -90,6 +90,11 @@ void ios_scenario_free(ios_scenario_t *s);
  * first read would fail with a misleading error). @return NULL (errno set) on failure. */
 FILE *ios_open_input(const char *path);
 
+/** Opens a file of the shared datasets (ios_open_input). On failure sets ios_diag_message() on `path` and `field`
+ * (the scenario field that names the data): "cannot read the WHAT (reason): set IOSIM_DATA_DIR to the folder
+ * holding FOLDER/, or give FIELD". @return the file, or NULL (the caller returns IOS_EIO). */
+FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder);
+
 /** Reads a whole file (at most 256 MiB; also a pipe or a device) into a NUL-terminated buffer the caller frees.
  * @return NULL (errno set: EISDIR for a directory, EFBIG when too large) on failure. */
 char *ios_read_file(const char *path, long *len_out);

@@ -68,6 +68,14 @@ FILE *ios_open_input(const char *path) {
   return f;
 }
 
+FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder) {
+  FILE *f = ios_open_input(path);
+  if (f == NULL)
+    ios_diag_set(path, field, "cannot read the %s (%s): set IOSIM_DATA_DIR to the folder holding %s/, or give %s", what,
+                 strerror(errno), folder, field);
+  return f;
+}
+
 char *ios_read_file(const char *path, long *len_out) {
   FILE *f = ios_open_input(path);
   if (f == NULL) return NULL;

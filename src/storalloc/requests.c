@@ -527,14 +527,8 @@ typedef struct {
 
 static int load_tokio(const char *path, tokio_job_t **out, int *n) {
   static const char *const cols[] = {"nprocs", "walltime_s", "bytes_read", "bytes_written", "agg_perf_MiBps"};
-  FILE *f = ios_open_input(path);
-  if (f == NULL) {
-    ios_diag_set(path, "generator.data",
-                 "cannot read the TOKIO-ABC job summaries (%s): set IOSIM_DATA_DIR to the folder holding tokio-abc/, "
-                 "or give data",
-                 strerror(errno));
-    return IOS_EIO;
-  }
+  FILE *f = ios_open_dataset(path, "generator.data", "TOKIO-ABC job summaries", "tokio-abc");
+  if (f == NULL) return IOS_EIO;
   char *line = NULL, *fields[MAX_COLS];
   size_t cap = 0;
   int idx[5], lineno = 0, count = 0, room = 0, rc = IOS_OK;

@@ -57,14 +57,8 @@ typedef struct {
 typedef int (*row_fn)(void *ctx, const double *values, char *const *text, const char *path, int lineno);
 
 static int read_csv(const char *path, const char *const *cols, const int *numeric, int ncols, row_fn row, void *ctx) {
-  FILE *f = ios_open_input(path);
-  if (f == NULL) {
-    ios_diag_set(path, "workload.generator.data",
-                 "cannot read the APEX data (%s): set IOSIM_DATA_DIR to the folder holding apex-workflows/, or give "
-                 "workload.generator.data",
-                 strerror(errno));
-    return IOS_EIO;
-  }
+  FILE *f = ios_open_dataset(path, "workload.generator.data", "APEX data", "apex-workflows");
+  if (f == NULL) return IOS_EIO;
   char *line = NULL, *fields[64], where[48];
   size_t cap = 0;
   int idx[16], lineno = 0, rc = IOS_OK, rows = 0;

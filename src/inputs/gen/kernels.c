@@ -56,14 +56,8 @@ static const char *family_of(const char *app) {
 static int read_pivot(const char *dir, kernel_t *k, int *nk) {
   char path[4200];
   snprintf(path, sizeof path, "%s/bandwidth_pivot.csv", dir);
-  FILE *f = ios_open_input(path);
-  if (f == NULL) {
-    ios_diag_set(path, "workload.generator.data",
-                 "cannot read the kernels' bandwidths (%s): set IOSIM_DATA_DIR to the folder holding "
-                 "boito-queue-generator/, or give workload.generator.data",
-                 strerror(errno));
-    return IOS_EIO;
-  }
+  FILE *f = ios_open_dataset(path, "workload.generator.data", "kernels' bandwidths", "boito-queue-generator");
+  if (f == NULL) return IOS_EIO;
   char line[512];
   int lineno = 0, rc = IOS_OK;
   *nk = 0;
