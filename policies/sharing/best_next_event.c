@@ -59,6 +59,7 @@ typedef struct {
 typedef struct {
   int view;                  /* index in the share view */
   double P, A, V, cap, c, e; /* T_i (s), A_i (s), V_i (bytes), cap_i (bytes/s), c_i (bytes/s), e_i (s) */
+  hom_t full, done;          /* y_i(t+u, b_i) and y_i(t+u, V_i/u), computed once per decision (set_curves) */
 } app_t;
 
 typedef struct {
@@ -109,11 +110,15 @@ static double hom_slope(hom_t h, double u) {
 static hom_t h_zero(const app_t *x) {
   return (hom_t){0.0, x->P, 1.0, x->A};
 } /* y_i(t+u, 0) */
+static void set_curves(app_t *x) {
+  x->full = (hom_t){x->cap / x->c, x->P, 1.0, x->A};
+  x->done = (hom_t){0.0, x->P + x->V / x->c, 1.0, x->A};
+}
 static hom_t h_full(const app_t *x) {
-  return (hom_t){x->cap / x->c, x->P, 1.0, x->A};
+  return x->full;
 } /* y_i(t+u, b_i) */
 static hom_t h_done(const app_t *x) {
-  return (hom_t){0.0, x->P + x->V / x->c, 1.0, x->A};
+  return x->done;
 } /* y_i(t+u, V_i/u) */
 /* y_i^max (Eq. 12) as a function on [u, u + ε]. */
 static hom_t h_max(const app_t *x, double u) {
@@ -147,6 +152,7 @@ static int hom_roots(hom_t h1, hom_t h2, double r[2], double q[3]) {
 
 /* The first date in (lo, hi) where h2 goes below h1 (hi when none). */
 static double first_below(hom_t h1, hom_t h2, double lo, double hi) {
+  if (!(lo < hi)) return hi; /* no date in an empty range */
   double r[2], q[3];
   int n = hom_roots(h1, h2, r, q);
   for (int j = 0; j < n; j++)
@@ -156,6 +162,7 @@ static double first_below(hom_t h1, hom_t h2, double lo, double hi) {
 
 /* Adds the roots of h1 = h2 lying in [lo, hi] to pts. */
 static void add_roots(hom_t h1, hom_t h2, double lo, double hi, double *pts, int *np) {
+  if (!(lo <= hi)) return; /* an empty range holds no root (and often: M1 when e_j > e_i) */
   double r[2], q[3];
   int n = hom_roots(h1, h2, r, q);
   for (int j = 0; j < n; j++)
@@ -489,6 +496,7 @@ static int bne_share(const ios_share_view_t *in, const ios_params_t *p, double *
     ai->P = isfinite(t->progress) ? fmax(0.0, t->progress) : 0.0;
     ai->A = isfinite(in->now - t->release) ? fmax(0.0, in->now - t->release) : 0.0;
     ai->e = ai->V / ai->cap;
+    set_curves(ai);
   }
   x.a = a;
   x.B = left;

@@ -18,6 +18,12 @@ int ios_parse_bandwidth(const char *text, double *out);
 /** Parses a duration into seconds (units: ns us ms s min h d). Same errors. */
 int ios_parse_duration(const char *text, double *out);
 
+/** Parses the whole of `text` as one number, exactly as strtod (the same value, bit for bit: correctly rounded),
+ * through std::from_chars when it can (several times faster on 17-digit decimals: sample files hold 10^5 of them)
+ * and strtod otherwise (leading spaces or '+', hexadecimal, out of range). @return 0, or IOS_EINVAL when `text` is
+ * not one number with nothing after it; out untouched then. */
+int ios_parse_number(const char *text, double *out);
+
 /** Writes x in the shortest of %.15g, %.16g, %.17g that strtod reads back as exactly x (n bytes of buf, at least 32):
  * how every output writes a double that must read back unchanged (CSV cells, generated XML and workloads).
  * @return buf. */

@@ -87,13 +87,8 @@ static int parse_with_unit(const char *text, ios_unit_t unit, double *out) {
     return ios_parse_bandwidth(text, out);
   case IOS_UNIT_DURATION:
     return ios_parse_duration(text, out);
-  default: {
-    char *end;
-    double x = strtod(text, &end);
-    if (end == text || *end != '\0') return IOS_EINVAL;
-    *out = x;
-    return IOS_OK;
-  }
+  default:
+    return ios_parse_number(text, out);
   }
 }
 
