@@ -181,7 +181,7 @@ static int simulate(ios_scenario_t *s, int check) {
   ios_workload_t w = {0, NULL};
   ios_results_t r;
   memset(&r, 0, sizeof r);
-  int rc = ios_platform_load(s->platform, &p);
+  int rc = ios_platform_load(s->platform, s->platform_roles, &p);
   if (rc != IOS_OK) return rc;
   if (s->storage != NULL) { /* storage requests whose I/O is simulated on the platform's disks */
     rc = ios_storage_simulate(s, &p, check);

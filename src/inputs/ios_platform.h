@@ -7,6 +7,7 @@
 
 #include "ios_storage.h"
 
+#include <cjson/cJSON.h>
 #include <simgrid/forward.h>
 
 #ifdef __cplusplus
@@ -46,10 +47,23 @@ typedef struct {
  * bandwidth of a resource >= IOS_MIN_BANDWIDTH; host speeds >= 0; the route from every compute host to every resource
  * and the PFS crossing the resource's link: from evenly spaced compute hosts only when compute hosts x hosts exceeds
  * 2e6, SimGrid's route queries then costing seconds), and a SimGrid abort there becomes an error naming what it was
- * checking. The file must be a regular file (not a directory or a FIFO).
+ * checking. The file must be a regular file (not a directory or a FIFO). `roles` (a scenario's platform_roles,
+ * checked by ios_platform_roles_check; NULL: none) sets the role, link and nic_bw properties of the hosts its rules
+ * match before anything is read from them.
  * @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the host or link, the value and the
  * fix; IOS_EINTERNAL when the check cannot fork. */
-int ios_platform_load(const char *file, ios_platform_t *out);
+int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out);
+
+/** Checks a scenario's `platform_roles` (named in messages as field platform_roles of `file`): an array of rules,
+ * each an object {"hosts": "GLOB", "property": "NAME", "value": "VALUE", "role": "ROLE", "link": "LINK",
+ * "nic_bw": "BANDWIDTH"}. A rule matches a host whose name matches the glob `hosts` (fnmatch; default "*") and whose
+ * SimGrid property `property` equals `value` (absent: any; `property` without `value`: the host has it). The first
+ * matching rule of each host gives it the iosim role `role` (compute, ionode, oss, ost, pfs, controller, storage,
+ * disk, or none: not used by iosim), and when given its capacity link `link` ("{host}" stands for the host's name)
+ * and its NIC bandwidth `nic_bw`: the properties role, link and nic_bw an iosim platform carries (platforms/README.md),
+ * so that a Batsim or WRENCH platform runs unmodified. Hosts no rule matches keep their own properties.
+ * @return IOS_OK, or IOS_EINVAL with ios_diag_message() naming the rule's field, its value and the fix. */
+int ios_platform_roles_check(const cJSON *roles, const char *file);
 
 /** The storage tier of a platform whose I/O resources are disks (role "disk"; StorAlloc §4.3): one storage node per
  * role=storage host named by the disks' "node" property (its network bandwidth = the bandwidth of the link named by

@@ -21,14 +21,16 @@ extern "C" {
 
 /** A loaded, validated scenario. Pointers are borrowed from `resolved`. */
 typedef struct {
-  char *file;                 /**< scenario path (owned) */
-  cJSON *resolved;            /**< the whole scenario with every default filled in (owned) */
-  const char *platform;       /**< platform XML path (resolved); NULL until materialised when the
-                                   scenario gives a platform family (platform_spec) */
-  const cJSON *platform_spec; /**< {"kind": ..., params} of a generated platform, or NULL */
-  char *generated_platform;   /**< path of the XML written for platform_spec (owned), or NULL */
-  const cJSON *workload;      /**< the "workload" object */
-  const cJSON *storage;       /**< the "storage" object of a storage-allocation scenario (ios_storage_run.h), or NULL */
+  char *file;                  /**< scenario path (owned) */
+  cJSON *resolved;             /**< the whole scenario with every default filled in (owned) */
+  const char *platform;        /**< platform XML path (resolved); NULL until materialised when the
+                                    scenario gives a platform family (platform_spec) */
+  const cJSON *platform_spec;  /**< {"kind": ..., params} of a generated platform, or NULL */
+  const cJSON *platform_roles; /**< the rules mapping another tool's hosts to iosim's roles (docs/scenario.md), or
+                                    NULL (ios_platform_load) */
+  char *generated_platform;    /**< path of the XML written for platform_spec (owned), or NULL */
+  const cJSON *workload;       /**< the "workload" object */
+  const cJSON *storage; /**< the "storage" object of a storage-allocation scenario (ios_storage_run.h), or NULL */
   const ios_striping_policy_t *striping;     /**< striping of every application's files (TAPP-IO), or NULL */
   ios_params_t striping_params;              /**< its parameters */
   int striping_layout;                       /**< striping.layout: 0 file-per-process, 1 single shared file */

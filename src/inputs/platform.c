@@ -2,12 +2,14 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "ios_platform.h"
 #include "ios_diag.h"
+#include "ios_value.h"
 #include "ios_sg_platform.h"
 #include "ios_units.h"
 #include "ios_policy.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <signal.h>
 #include <simgrid/host.h>
@@ -23,7 +25,8 @@
 
 const char *const ios_simgrid_config[] = {"network/model:CM02", "network/crosstraffic:0", NULL};
 
-static const char *const roles[] = {"compute", "ionode", "oss", "ost", "pfs", "controller", "storage", "disk", NULL};
+static const char *const roles[] = {"compute",    "ionode",  "oss",  "ost",  "pfs",
+                                    "controller", "storage", "disk", "none", NULL};
 
 /* Natural order: "c2" < "c10". */
 static int natural_cmp(const void *pa, const void *pb) {
@@ -154,6 +157,94 @@ static int check_links_and_speeds(const char *file) {
   return rc;
 }
 
+/* ---------------------------------------------------------------- platform_roles */
+
+static const char *const rule_keys[] = {"hosts", "property", "value", "role", "link", "nic_bw"};
+
+int ios_platform_roles_check(const cJSON *rules, const char *file) {
+  char where[64];
+  if (!cJSON_IsArray(rules)) {
+    ios_diag_set(file, "platform_roles",
+                 "must be an array of rules, e.g. [{\"property\": \"role\", \"value\": \"master\", \"role\": "
+                 "\"controller\"}, {\"hosts\": \"*\", \"role\": \"compute\", \"nic_bw\": \"1.25GBps\"}]");
+    return IOS_EINVAL;
+  }
+  int k = 0;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, rules) {
+    snprintf(where, sizeof where, "platform_roles[%d]", k++);
+    if (ios_value_object(r, "{\"hosts\": \"node-*\", \"role\": \"compute\"}", file, where) != IOS_OK ||
+        ios_value_check_keys(r, rule_keys, 6, file, where) != IOS_OK)
+      return IOS_EINVAL;
+    for (int f = 0; f < 6; f++) {
+      const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, rule_keys[f]);
+      char field[96];
+      snprintf(field, sizeof field, "%s.%s", where, rule_keys[f]);
+      const char *text;
+      if (v != NULL && ios_value_string(v, 1, NULL, file, field, &text) != IOS_OK) return IOS_EINVAL;
+    }
+    const cJSON *role = cJSON_GetObjectItemCaseSensitive(r, "role"),
+                *nic = cJSON_GetObjectItemCaseSensitive(r, "nic_bw");
+    int known = 0;
+    for (int i = 0; role != NULL && roles[i] != NULL; i++)
+      known |= strcmp(role->valuestring, roles[i]) == 0;
+    snprintf(where + strlen(where), sizeof where - strlen(where), ".role");
+    if (!known) {
+      ios_diag_set(file, where,
+                   "is %s%s%s: give one of compute, ionode, oss, ost, pfs, controller, storage, disk, none",
+                   role ? "'" : "missing", role ? role->valuestring : "", role ? "'" : "");
+      return IOS_EINVAL;
+    }
+    double bw;
+    if (nic != NULL && (ios_parse_bandwidth(nic->valuestring, &bw) != IOS_OK || !(bw >= IOS_MIN_BANDWIDTH))) {
+      where[strlen(where) - 5] = '\0';
+      ios_diag_set(file, where, "nic_bw is '%s': give a bandwidth of at least 0.001 B/s, e.g. \"1.25GBps\"",
+                   nic->valuestring);
+      return IOS_EINVAL;
+    }
+  }
+  return IOS_OK;
+}
+
+/* The text of rule r's field `key`, or NULL. */
+static const char *rule_text(const cJSON *r, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int rule_matches(const cJSON *r, sg_host_t h) {
+  const char *glob = rule_text(r, "hosts"), *prop = rule_text(r, "property"), *value = rule_text(r, "value");
+  if (glob != NULL && fnmatch(glob, sg_host_get_name(h), 0) != 0) return 0;
+  const char *have = prop != NULL ? sg_host_get_property_value(h, prop) : NULL;
+  if (prop != NULL && (have == NULL || (value != NULL && strcmp(have, value) != 0))) return 0;
+  return 1;
+}
+
+/* Gives each host the role, link and nic_bw properties of the first rule of `rules` that matches it. */
+static void apply_roles(const cJSON *rules) {
+  if (rules == NULL) return;
+  size_t nh = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  for (size_t i = 0; hosts != NULL && i < nh; i++) {
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rules) {
+      if (!rule_matches(r, hosts[i])) continue;
+      sg_host_set_property_value(hosts[i], "role", rule_text(r, "role"));
+      const char *link = rule_text(r, "link"), *nic = rule_text(r, "nic_bw"),
+                 *at = link ? strstr(link, "{host}") : NULL;
+      if (at != NULL) {
+        char name[1024];
+        snprintf(name, sizeof name, "%.*s%s%s", (int)(at - link), link, sg_host_get_name(hosts[i]), at + 6);
+        sg_host_set_property_value(hosts[i], "link", name);
+      } else if (link != NULL)
+        sg_host_set_property_value(hosts[i], "link", link);
+      if (nic != NULL) sg_host_set_property_value(hosts[i], "nic_bw", nic);
+      break;
+    }
+  }
+  free(hosts);
+}
+
 /* Roles, NIC bandwidths and resources of the loaded platform (no route checked). */
 static int build(const char *file, ios_platform_t *out) {
   int rc0 = check_links_and_speeds(file);
@@ -176,9 +267,11 @@ static int build(const char *file, ios_platform_t *out) {
       known |= strcmp(role, roles[r]) == 0;
     if (!known) {
       ios_diag_set(file, name,
-                   role ? "unknown role '%s': use one of compute, ionode, oss, ost, pfs, controller, storage, disk"
+                   role ? "unknown role '%s': use one of compute, ionode, oss, ost, pfs, controller, storage, disk, "
+                          "none, or map the platform's roles with the scenario's platform_roles (docs/scenario.md)"
                         : "host without a role%s: add <prop id=\"role\" "
-                          "value=\"compute|ionode|oss|ost|pfs|controller|storage|disk\"/>",
+                          "value=\"compute|ionode|oss|ost|pfs|controller|storage|disk|none\"/>, or give it one with "
+                          "the scenario's platform_roles (docs/scenario.md)",
                    role ? role : "");
       rc = IOS_EINVAL;
     } else if (strcmp(role, "compute") == 0) {
@@ -296,7 +389,7 @@ static int probe_route(const char *file, probe_t *pr, sg_host_t c, const ios_res
   return IOS_EINVAL;
 }
 
-static void probe_child(const char *file, probe_t *pr) {
+static void probe_child(const char *file, const cJSON *rules, probe_t *pr) {
   for (int i = 0; ios_simgrid_config[i] != NULL; i++)
     ios_sg_set_config(ios_simgrid_config[i]);
   char err[1024];
@@ -305,6 +398,7 @@ static void probe_child(const char *file, probe_t *pr) {
     probe_set(pr, IOS_EINVAL, ios_diag_message());
     return;
   }
+  apply_roles(rules);
   pr->stage = 1;
   ios_platform_t p;
   int rc = build(file, &p);
@@ -351,7 +445,7 @@ static void sg_message(FILE *f, char *out, size_t n) {
   snprintf(out, n, "%s", first[0] ? first : "no message");
 }
 
-static int validate_in_child(const char *file) {
+static int validate_in_child(const char *file, const cJSON *rules) {
   probe_t *pr = mmap(NULL, sizeof *pr, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (pr == MAP_FAILED) {
     ios_diag_set(file, NULL, "cannot check the platform (mmap: %s)", strerror(errno));
@@ -377,7 +471,7 @@ static int validate_in_child(const char *file) {
       dup2(nul, 1);
       dup2(nul, 2);
     }
-    probe_child(file, pr);
+    probe_child(file, rules, pr);
     fflush(NULL);
     _exit(0);
   }
@@ -422,7 +516,7 @@ static int validate_in_child(const char *file) {
   return rc;
 }
 
-int ios_platform_load(const char *file, ios_platform_t *out) {
+int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out) {
   struct stat st;
   if (file == NULL || file[0] == '\0') {
     ios_diag_set(NULL, "platform",
@@ -446,7 +540,7 @@ int ios_platform_load(const char *file, ios_platform_t *out) {
                  "is not a regular file: give the path of a SimGrid platform XML file (e.g. platforms/pfs-single.xml)");
     return IOS_EINVAL;
   }
-  int rc = validate_in_child(file);
+  int rc = validate_in_child(file, roles);
   if (rc != IOS_OK) return rc;
   for (int i = 0; ios_simgrid_config[i] != NULL; i++)
     ios_sg_set_config(ios_simgrid_config[i]);
@@ -455,6 +549,7 @@ int ios_platform_load(const char *file, ios_platform_t *out) {
     ios_diag_set(file, NULL, "SimGrid cannot load this platform: %s", err);
     return IOS_EINVAL;
   }
+  apply_roles(roles);
   return build(file, out);
 }
 

@@ -2,6 +2,7 @@
 #include "ios_scenario.h"
 #include "ios_fs.h"
 #include "ios_diag.h"
+#include "ios_platform.h"
 #include "ios_platgen.h"
 #include "ios_value.h"
 
@@ -17,6 +18,7 @@
 static const char defaults_json[] =
     "{"
     "\"platform\": \"platforms/mn4-forwarding.xml\","
+    "\"platform_roles\": null,"
     "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
     "  \"applications\": [], \"generator\": null, \"only\": null},"
     "\"allocation\": {\"policy\": \"static\"},"
@@ -37,7 +39,7 @@ static const char defaults_json[] =
 /* Fields whose default is null ("no value"), with the types a user may give instead (besides null). */
 static const struct {
   const char *path;
-  int types; /* bits: 1 string, 2 number, 4 object */
+  int types; /* bits: 1 string, 2 number, 4 object, 8 array */
   const char *need;
 } null_fields[] = {
     {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
@@ -45,6 +47,9 @@ static const struct {
     {"workload.only", 1, "the name of one application to keep (string)"},
     {"window.begin_s", 3, "the window's start in s (a number or a duration string such as \"10min\")"},
     {"window.end_s", 3, "the window's end in s (a number or a duration string such as \"2h\")"},
+    {"platform_roles", 8,
+     "an array of rules such as [{\"property\": \"role\", \"value\": \"master\", \"role\": \"controller\"}] "
+     "(docs/scenario.md)"},
     {"storage", 4, "a storage-allocation object (docs/storalloc.md)"},
     {"striping", 4, "a striping object, e.g. {\"policy\": \"bpio\", \"layout\": \"fpp\"}"},
     {NULL, 0, NULL},
@@ -216,7 +221,7 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
       for (int i = 0; null_fields[i].path != NULL; i++)
         if (strcmp(child, null_fields[i].path) == 0 &&
             !((null_fields[i].types & 1 && cJSON_IsString(u)) || (null_fields[i].types & 2 && cJSON_IsNumber(u)) ||
-              (null_fields[i].types & 4 && cJSON_IsObject(u)))) {
+              (null_fields[i].types & 4 && cJSON_IsObject(u)) || (null_fields[i].types & 8 && cJSON_IsArray(u)))) {
           char text[64];
           ios_value_text(u, text, sizeof text);
           ios_diag_set(file, child, "is %s (%s): give %s, or null", text, ios_value_type(u), null_fields[i].need);
@@ -434,6 +439,9 @@ static int extract_inputs(cJSON *root, const char *file, ios_scenario_t *s) {
     return IOS_EINVAL;
   } else
     s->platform = v->valuestring;
+  s->platform_roles = get_path(root, "platform_roles");
+  if (cJSON_IsNull(s->platform_roles)) s->platform_roles = NULL;
+  if (s->platform_roles != NULL && ios_platform_roles_check(s->platform_roles, file) != IOS_OK) return IOS_EINVAL;
   s->workload = get_path(root, "workload");
   if (ios_value_object(s->workload, "{\"applications\": [...]}", file, "workload") != IOS_OK) return IOS_EINVAL;
   const char *str;

@@ -33,13 +33,18 @@ void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake) {
 }
 
 /* A flow segment of transfer t ended having moved `bytes`: when the sharing policy had set its rate and the segment
- * averaged less than that rate, the platform (a link the policy does not decide on, through SimGrid's max-min) was
- * the bottleneck. */
+ * averaged less than that rate once its route's latency is taken off (a flow moves no byte during it), the platform
+ * (a link the policy does not decide on, through SimGrid's max-min) was the bottleneck. */
 static void account_segment(const transfer_t *t, double bytes) {
   double d = sim_now() - t->seg_start;
   if (!t->seg_capped || !(d > 0) || !(bytes > 0)) return;
   E.seg_bytes += bytes;
-  if (bytes < t->rate * d * (1 - 1e-6)) E.limited_bytes += bytes;
+  if (bytes < t->rate * (d - t->latency) * (1 - 1e-6)) E.limited_bytes += bytes;
+}
+
+/* s: the latency of the route of transfer t to its resource (flow path only: on the direct path no route is taken). */
+static double route_latency(const transfer_t *t) {
+  return E.direct ? 0.0 : sg_host_get_route_latency(t->host, E.res[t->res < 0 ? E.nres : t->res].r->host);
 }
 
 /* ---------------------------------------------------------------- transfer layer */
@@ -272,6 +277,7 @@ static void on_post(int j) {
       ios_tr_reset(t, t->volume);
       t->cap = E.p->nic_bw; /* a writer's node: the platform's links decide the rest */
       t->mbox = E.res[t->res].mbox;
+      t->latency = route_latency(t);
       res_add(&E.res[t->res], t);
     }
     return;
@@ -289,6 +295,7 @@ static void on_post(int j) {
     ios_tr_reset(t, volume / as->ntransfers);
     t->cap = as->cap;
     t->mbox = E.res[t->res < 0 ? E.nres : t->res].mbox;
+    t->latency = route_latency(t);
     res_add(&E.res[t->res < 0 ? E.nres : t->res], t);
   }
 }

@@ -37,6 +37,8 @@ typedef struct ios_transfer {
   double seg_start;  /**< s: start of the current segment */
   double seg_rem0;   /**< bytes remaining when the current segment started */
   int seg_capped;    /**< the rate of the current segment was set by a policy that decides rates itself */
+  double latency;    /**< s: the engine's: the route latency from host to the resource, which every flow segment
+                          pays once before moving bytes (flow path; 0 on the direct path) */
   /* private */
   double remaining;      /**< bytes left at `t_last` (flow path: when the current flow started or was stopped) */
   double t_last;         /**< s: date `remaining` refers to (direct path) */

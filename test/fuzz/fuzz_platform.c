@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *argv[] = {"fuzz_platform", "--log=root.thres:critical", NULL};
     simgrid_init(&argc, argv);
     ios_platform_t p;
-    int rc = ios_platform_load(path, &p);
+    int rc = ios_platform_load(path, NULL, &p);
     if (rc == 0) ios_platform_free(&p);
     _exit(rc == 0 ? 0 : 2);
   }
