@@ -34,8 +34,9 @@ int ios_cli_generate(int argc, char **argv);
  * interrupted (completed runs kept; re-run to resume). */
 int ios_cli_sweep(int argc, char **argv);
 
-/** `iosim merge DIR... [-o|--out DIR]`: one runs.csv over the shard directories of one campaign. @return 0 when
- * every point has a complete run, 1 when some are failed or missing, 2 bad input. */
+/** `iosim merge DIR... [-o|--out DIR]`: one runs.csv over the shard directories of one campaign (ios_merge_shards,
+ * src/campaign/ios_merge.h). @return 0 when every point has a complete run, 1 when some are failed or missing, 2 bad
+ * input. */
 int ios_cli_merge(int argc, char **argv);
 
 /** `iosim report DIR [options]`: runs analysis/report.py of ios_cli_home() with $IOSIM_PYTHON, else the interpreter

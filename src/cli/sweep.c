@@ -1,4 +1,4 @@
-/* iosim — campaign runner and merger (see ios_cli.h, docs/campaigns.md).
+/* iosim — campaign runner (see ios_cli.h, docs/campaigns.md).
  *
  * Layout of an output directory OUT: campaign.json (the campaign as written), sweep.json (the record merge and
  * resume rebuild the points from), runs/<id>/ (one complete or failed run: scenario.json, the run's outputs,
@@ -9,6 +9,8 @@
 #include "ios_args.h"
 #include "ios_campaign.h"
 #include "ios_fs.h"
+#include "ios_outdir.h"
+#include "ios_runs.h"
 #include "ios_clock.h"
 #include "ios_cli.h"
 #include "ios_csv.h"
@@ -36,183 +38,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PATH_MAX_LEN 4096
+#define PATH_MAX_LEN IOS_OUTDIR_PATH_MAX
 
 static volatile sig_atomic_t interrupted;
 static int ntransient; /* runs of this sweep that failed on a transient system error */
 
 static void on_signal(int sig) {
   interrupted = sig;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb;
-  (void)flag;
-  (void)ftw;
-  return remove(path);
-}
-
-static void rm_rf(const char *path) {
-  nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/* Absolute version of `path` (owned). */
-static char *absolute(const char *path) {
-  if (path[0] == '/') return strdup(path);
-  char cwd[PATH_MAX_LEN];
-  if (getcwd(cwd, sizeof cwd) == NULL) return strdup(path);
-  size_t n = strlen(cwd) + strlen(path) + 2;
-  char *a = malloc(n);
-  if (a != NULL) snprintf(a, n, "%s/%s", cwd, path);
-  return a;
-}
-
-static int put_text(FILE *f, void *text) {
-  return fputs(text, f) < 0 ? IOS_EIO : IOS_OK;
-}
-
-/* Through a temporary file renamed over `path` (ios_fs_write_atomic). @return 0, or -1 with errno set. */
-static int write_text_atomic(const char *path, const char *text) {
-  return ios_fs_write_atomic(path, put_text, (void *)text) == IOS_OK ? 0 : -1;
-}
-
-static int write_json_atomic(const char *path, const cJSON *j) {
-  char *text = cJSON_Print(j);
-  int rc = text != NULL ? write_text_atomic(path, text) : -1;
-  free(text);
-  return rc;
-}
-
-static cJSON *read_json(const char *path) {
-  char *text = ios_read_file(path, NULL);
-  cJSON *j = text != NULL ? cJSON_Parse(text) : NULL;
-  free(text);
-  return j;
-}
-
-/* ------------------------------------------------------------------------------------------------ runs.csv */
-
-static void csv_value(FILE *f, const cJSON *v) {
-  char buf[64];
-  if (v == NULL || cJSON_IsNull(v)) return;
-  if (cJSON_IsString(v)) {
-    ios_csv_field(f, v->valuestring);
-  } else if (cJSON_IsNumber(v)) {
-    fputs(ios_fmt_double(buf, sizeof buf, v->valuedouble), f);
-  } else if (cJSON_IsBool(v)) {
-    fputs(cJSON_IsTrue(v) ? "true" : "false", f);
-  } else {
-    char *t = cJSON_PrintUnformatted(v);
-    if (t != NULL) ios_csv_field(f, t);
-    free(t);
-  }
-}
-
-typedef struct {
-  cJSON *run;     /* run.json, or NULL when missing */
-  cJSON *results; /* results.json, or NULL */
-} run_files_t;
-
-static void add_column(cJSON *cols, const char *name) {
-  const cJSON *c;
-  cJSON_ArrayForEach(c, cols) {
-    if (strcmp(c->valuestring, name) == 0) return;
-  }
-  cJSON_AddItemToArray(cols, cJSON_CreateString(name));
-}
-
-/* What runs.csv is written from: the points sel[0..nsel) of c, each run's run.json and results.json (rf[i], NULL
- * when missing), and the union of their metric and count names (the columns). */
-typedef struct {
-  const ios_campaign_t *c;
-  const int *sel;
-  int nsel;
-  run_files_t *rf;
-  cJSON *metric_cols, *count_cols;
-  int nfailed, nmissing;
-} runs_csv_t;
-
-/* One row of runs.csv: the point, its swept values, seed, status, wall time, error, metrics, counts, engine time. */
-static void runs_csv_row(FILE *f, runs_csv_t *x, int i) {
-  const ios_campaign_point_t *pt = &x->c->points[x->sel[i]];
-  const run_files_t *rf = &x->rf[i];
-  fprintf(f, "%s,%d", pt->id, pt->index);
-  for (int k = 0; k < x->c->nkeys; k++)
-    fputc(',', f), csv_value(f, ios_campaign_point_value(x->c, pt->index, k));
-  const cJSON *status = cJSON_GetObjectItemCaseSensitive(rf->run, "status");
-  const char *st = cJSON_IsString(status) ? status->valuestring : "missing";
-  x->nfailed += strcmp(st, "failed") == 0;
-  x->nmissing += strcmp(st, "missing") == 0;
-  fprintf(f, ",%llu,%s,", (unsigned long long)pt->seed, st);
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "wall_time_s"));
-  fputc(',', f);
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "error"));
-  const cJSON *m = cJSON_GetObjectItemCaseSensitive(rf->results, "metrics");
-  const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(rf->results, "counts"), *col;
-  cJSON_ArrayForEach(col, x->metric_cols) fputc(',', f),
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
-  cJSON_ArrayForEach(col, x->count_cols) fputc(',', f),
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
-  fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->results, "wall_time_s"));
-  fputc('\n', f);
-}
-
-/* ios_fs_write_atomic's writer of runs.csv. */
-static int runs_csv_write(FILE *f, void *ctx) {
-  runs_csv_t *x = ctx;
-  fputs("run_id,index", f);
-  for (int k = 0; k < x->c->nkeys; k++)
-    fputc(',', f), ios_csv_field(f, x->c->keys[k].key);
-  fputs(",seed,status,wall_time_s,error", f);
-  const cJSON *col;
-  cJSON_ArrayForEach(col, x->metric_cols) fprintf(f, ",%s", col->valuestring);
-  cJSON_ArrayForEach(col, x->count_cols) fprintf(f, ",%s", col->valuestring);
-  fputs(",sim_wall_s\n", f);
-  x->nfailed = x->nmissing = 0;
-  for (int i = 0; i < x->nsel; i++)
-    runs_csv_row(f, x, i);
-  return ferror(f) ? IOS_EIO : IOS_OK;
-}
-
-/* Writes runs.csv (atomically) for points sel[0..nsel) of c; dirs[i] is the run directory of sel[i] or NULL
- * (missing). Sets *nfailed and *nmissing. @return 0, or -1 with errno set. */
-static int write_runs_csv(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
-                          int *nfailed, int *nmissing) {
-  runs_csv_t x = {
-      c, sel, nsel, calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *x.rf), cJSON_CreateArray(), cJSON_CreateArray(),
-      0, 0};
-  int rc = x.rf != NULL && x.metric_cols != NULL && x.count_cols != NULL ? 0 : -1;
-  for (int i = 0; rc == 0 && i < nsel; i++) {
-    if (dirs[i] == NULL) continue;
-    char p[2 * PATH_MAX_LEN + 64];
-    snprintf(p, sizeof p, "%s/run.json", dirs[i]);
-    x.rf[i].run = read_json(p);
-    snprintf(p, sizeof p, "%s/results.json", dirs[i]);
-    x.rf[i].results = read_json(p);
-    const cJSON *item;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "metrics"))
-        add_column(x.metric_cols, item->string);
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "counts")) {
-      if (strcmp(item->string, "applications") != 0) add_column(x.count_cols, item->string);
-    }
-  }
-  if (rc == 0 && ios_fs_write_atomic(path, runs_csv_write, &x) != IOS_OK) rc = -1;
-  *nfailed = x.nfailed;
-  *nmissing = x.nmissing;
-  for (int i = 0; x.rf != NULL && i < nsel; i++) {
-    cJSON_Delete(x.rf[i].run);
-    cJSON_Delete(x.rf[i].results);
-  }
-  free(x.rf);
-  cJSON_Delete(x.metric_cols);
-  cJSON_Delete(x.count_cols);
-  return rc;
 }
 
 /* ------------------------------------------------------------------------------------------------ running */
@@ -223,22 +55,6 @@ typedef struct {
   double t0;
   char tmp[PATH_MAX_LEN + 64];
 } child_t;
-
-/* Last non-empty line of a file (the error message of a failed run), without the "iosim: error: " prefix. */
-static void last_line(const char *path, char *out, size_t n) {
-  out[0] = '\0';
-  char *text = ios_read_file(path, NULL);
-  if (text == NULL) return;
-  size_t len = strlen(text);
-  while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
-    text[--len] = '\0';
-  char *line = strrchr(text, '\n');
-  line = line != NULL ? line + 1 : text;
-  const char *prefix = "iosim: error: ";
-  if (strncmp(line, prefix, strlen(prefix)) == 0) line += strlen(prefix);
-  snprintf(out, n, "%s", line);
-  free(text);
-}
 
 /* Starts one run of `iosim run TMP/scenario.json --out TMP` in a child process. The child does not execute the
  * binary again: it calls the run command directly, the sweep having never started SimGrid, which saves the
@@ -266,66 +82,6 @@ static pid_t spawn(const char *tmp, const ios_sg_flags_t *sg) {
     args[n++] = sg->flags[i]; /* SimGrid's --cfg and --log, checked by the sweep, applied by each run */
   args[n] = NULL;
   exit(ios_cli_run(n, args, 0)); /* exit, not _exit: the run's streams and SimGrid's exit handlers as in a process */
-}
-
-/* Whether a failed run's message is a transient system condition (a full disk, a quota, a file size limit, no
- * memory, too many open files; or the run was killed by SIGKILL, the OOM killer's, or SIGXFSZ) rather than a verdict
- * on its input: such a run is recorded as failed with "transient": true, and a resumed
- * sweep runs it again. */
-static int transient_error(const char *err) {
-  static const int codes[] = {ENOSPC, EDQUOT, EFBIG, ENOMEM, EMFILE, ENFILE, EAGAIN, EIO};
-  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-    if (strstr(err, strerror(codes[i])) != NULL) return 1;
-  return 0;
-}
-
-/* Records a finished run: run.json, then the rename of its directory into runs/<id>. */
-static int finish_run(const char *runs_dir, const ios_campaign_point_t *pt, const child_t *ch, int wstatus,
-                      int *failed) {
-  char path[2 * PATH_MAX_LEN + 64], err[1024] = "";
-  snprintf(path, sizeof path, "%s/results.json", ch->tmp);
-  cJSON *results = NULL;
-  int ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && (results = read_json(path)) != NULL;
-  const cJSON *status = cJSON_GetObjectItemCaseSensitive(results, "status");
-  if (!ok) {
-    if (WIFSIGNALED(wstatus)) {
-      snprintf(err, sizeof err, "killed by signal %d (%s)", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
-    } else {
-      snprintf(path, sizeof path, "%s/stderr.txt", ch->tmp);
-      last_line(path, err, sizeof err);
-      if (err[0] == '\0') snprintf(err, sizeof err, "exit code %d without a message", WEXITSTATUS(wstatus));
-    }
-  }
-  char final[2 * PATH_MAX_LEN + 64];
-  snprintf(final, sizeof final, "%s/%s", runs_dir, pt->id);
-  for (char *at; (at = strstr(err, ch->tmp)) != NULL;) { /* name the run's files where they will stay */
-    char rest[1024];
-    snprintf(rest, sizeof rest, "%s", at + strlen(ch->tmp));
-    snprintf(at, sizeof err - (size_t)(at - err), "%s%s", final, rest);
-  }
-  cJSON *run = cJSON_CreateObject();
-  cJSON_AddStringToObject(run, "run_id", pt->id);
-  cJSON_AddNumberToObject(run, "index", pt->index);
-  cJSON_AddStringToObject(run, "status", ok && cJSON_IsString(status) ? status->valuestring : "failed");
-  cJSON_AddNumberToObject(run, "exit_code", WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
-  cJSON_AddNumberToObject(run, "wall_time_s", ios_clock_s() - ch->t0);
-  cJSON_AddStringToObject(run, "error", err);
-  int transient =
-      WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) == SIGKILL || WTERMSIG(wstatus) == SIGXFSZ : transient_error(err);
-  if (!ok && transient) { /* re-run on resume */
-    cJSON_AddTrueToObject(run, "transient");
-    ntransient++;
-  }
-  cJSON_Delete(results);
-  snprintf(path, sizeof path, "%s/run.json", ch->tmp);
-  int rc = write_json_atomic(path, run);
-  cJSON_Delete(run);
-  if (rc == 0) {
-    if (exists(final)) rm_rf(final);
-    rc = rename(ch->tmp, final);
-  }
-  *failed = !ok;
-  return rc;
 }
 
 static void fmt_duration(char *buf, size_t n, double s) {
@@ -389,22 +145,6 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
   return 0;
 }
 
-static char *default_out(const ios_campaign_t *c) {
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  char stem[256];
-  if (cJSON_IsString(name) && name->valuestring[0] != '\0' && strchr(name->valuestring, '/') == NULL)
-    snprintf(stem, sizeof stem, "%s", name->valuestring);
-  else {
-    const char *b = strrchr(c->file, '/');
-    snprintf(stem, sizeof stem, "%s", b != NULL ? b + 1 : c->file);
-    char *dot = strrchr(stem, '.');
-    if (dot != NULL && dot != stem) *dot = '\0';
-  }
-  char rel[300];
-  snprintf(rel, sizeof rel, "results/%s", stem);
-  return absolute(rel);
-}
-
 /* `s` as one bash word in single quotes ('\'' for a quote); owned by the caller. */
 static char *sh_quote(const char *s) {
   size_t n = 3;
@@ -425,14 +165,6 @@ static char *sh_quote(const char *s) {
   return out;
 }
 
-/* `s` with every character but [A-Za-z0-9._-] replaced by '_' (Slurm job names and comments), at most n-1 bytes. */
-static void slug(char *out, size_t n, const char *s) {
-  size_t k = 0;
-  for (; *s && k + 1 < n; s++)
-    out[k++] = (isalnum((unsigned char)*s) || *s == '.' || *s == '_' || *s == '-') ? *s : '_';
-  out[k] = '\0';
-}
-
 /* Every value from the campaign or the command line enters the script as a single-quoted bash word (or a slug in
  * comments and job names), so no name or path can inject a command; tested in engine_sweep_faults. */
 static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out, int shards, int jobs,
@@ -445,14 +177,14 @@ static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out
   }
   const char *data = getenv("IOSIM_DATA_DIR"); /* the jobs may start elsewhere: pass it on as an absolute path */
   char *data_abs = data == NULL || data[0] == '\0' ? NULL : realpath(data, NULL);
-  if (data_abs == NULL && data != NULL && data[0] != '\0') data_abs = absolute(data); /* not (yet) there */
+  if (data_abs == NULL && data != NULL && data[0] != '\0') data_abs = ios_outdir_absolute(data); /* not (yet) there */
   char *q_data = data_abs != NULL ? sh_quote(data_abs) : NULL;
   free(data_abs);
   snprintf(path, sizeof path, "%s/sweep.slurm", out);
-  char *campaign = absolute(c->file);
+  char *campaign = ios_outdir_absolute(c->file);
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
   char nm[128];
-  slug(nm, sizeof nm, cJSON_IsString(name) ? name->valuestring : "campaign");
+  ios_outdir_slug(nm, sizeof nm, cJSON_IsString(name) ? name->valuestring : "campaign");
   char *q_self = sh_quote(self), *q_campaign = campaign ? sh_quote(campaign) : NULL, *q_out = sh_quote(out),
        *q_path = sh_quote(path);
   size_t cap = 8192 + strlen(q_out ? q_out : "") + strlen(q_campaign ? q_campaign : "") + strlen(q_self ? q_self : "") +
@@ -512,7 +244,7 @@ static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out
   free(q_campaign);
   free(q_out);
   free(q_path);
-  int rc = write_text_atomic(path, text);
+  int rc = ios_outdir_write_text(path, text);
   if (rc == 0) chmod(path, 0755);
   free(text);
   free(campaign);
@@ -539,12 +271,10 @@ static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir,
     return 2;
   }
   cJSON *record = ios_campaign_record(c);
-  snprintf(path, sizeof path, "%s/sweep.json", out);
-  int rc = record != NULL ? write_json_atomic(path, record) : -1;
+  int rc = record != NULL ? ios_outdir_write_records(out, record, c->campaign) : -1;
   cJSON_Delete(record);
-  snprintf(path, sizeof path, "%s/campaign.json", out);
-  if (rc == 0) rc = write_json_atomic(path, c->campaign);
   if (rc != 0) {
+    snprintf(path, sizeof path, "%s/campaign.json", out);
     fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
     return 2;
   }
@@ -554,63 +284,11 @@ static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir,
     size_t len = strlen(e->d_name);
     if (e->d_name[0] == '.' && len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0) {
       snprintf(path, sizeof path, "%s/%s", runs_dir, e->d_name);
-      rm_rf(path);
+      ios_outdir_remove(path);
     }
   }
   if (d != NULL) closedir(d);
   return 0;
-}
-
-/* Creates the output directory `out` and takes its lock (.lock, flock; held until exit, not inherited by runs), so
- * that neither a second sweep nor a merge writes into a live sweep's directory. @return the lock's descriptor, or -1
- * after a message (`out` is a file, cannot be created, or is locked). */
-static int lock_out(const char *out, const char *cmd) {
-  struct stat st;
-  if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "iosim: error: %s: --out names a file, not a directory: give a directory for the outputs\n", out);
-    return -1;
-  }
-  if (ios_mkdirs(out) != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", out, strerror(errno));
-    return -1;
-  }
-  char path[PATH_MAX_LEN + 16];
-  snprintf(path, sizeof path, "%s/.lock", out);
-  int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (lock < 0) {
-    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", path, strerror(errno));
-    return -1;
-  }
-  if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    fprintf(stderr,
-            "iosim: error: %s: an iosim sweep is running in this directory (it holds %s): wait for it to end, or give "
-            "iosim %s another --out\n",
-            out, path, cmd);
-    close(lock);
-    return -1;
-  }
-  return lock;
-}
-
-/* The campaign's name names its default output directory (results/NAME) and its Slurm jobs: it must be one safe path
- * component. @return 0, or 2 after a message naming the file, the field, the value and the fix. */
-static int check_name(const ios_campaign_t *c) {
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  if (!cJSON_IsString(name)) return 0;
-  const char *v = name->valuestring;
-  int bad = v[0] == '\0' || strcmp(v, ".") == 0 || strcmp(v, "..") == 0 || strchr(v, '/') != NULL || v[0] == '-' ||
-            strlen(v) > 200;
-  for (const char *q = v; *q && !bad; q++)
-    bad = (unsigned char)*q < 0x20 || *q == 0x7f;
-  if (!bad) return 0;
-  char shown[64];
-  slug(shown, sizeof shown, v);
-  fprintf(stderr,
-          "iosim: error: %s: name: '%s' (shown with '_' for unsafe characters) is not one safe path component (the "
-          "name is the output directory results/NAME): use up to 200 letters, digits, '-', '_' or '.', not '.' or "
-          "'..', without '/', control characters or a leading '-'\n",
-          c->file, shown);
-  return 2;
 }
 
 enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS, OPT_SBATCH };
@@ -740,20 +418,15 @@ static int select_points(sweep_t *w) {
   w->sel = malloc(sizeof *w->sel * (size_t)(c->npoints > 0 ? c->npoints : 1));
   w->todo = malloc(sizeof *w->todo * (size_t)(c->npoints > 0 ? c->npoints : 1));
   if (w->sel == NULL || w->todo == NULL) return -1;
-  char path[2 * PATH_MAX_LEN + 64];
   for (int i = 0; i < c->npoints; i++) {
     if (i % w->a->shard_n != w->a->shard_i - 1) continue;
-    snprintf(path, sizeof path, "%s/%s/run.json", w->runs_dir, c->points[i].id);
-    cJSON *run = read_json(path);
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
-    int was_failed = cJSON_IsString(st) && strcmp(st->valuestring, "failed") == 0;
-    int transient = was_failed && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "transient"));
-    if (run != NULL && !((w->a->retry || transient) && was_failed)) {
+    int was_failed, transient;
+    if (ios_runs_recorded(w->runs_dir, c->points[i].id, &was_failed, &transient) &&
+        !((w->a->retry || transient) && was_failed)) {
       w->skipped++;
       w->failed += was_failed;
     } else
       w->todo[w->ntodo++] = w->nsel;
-    cJSON_Delete(run);
     w->sel[w->nsel++] = i;
   }
   return 0;
@@ -775,7 +448,7 @@ static int launch_one(sweep_t *w) {
   cJSON_Delete(no);
   char path[2 * PATH_MAX_LEN + 64];
   snprintf(path, sizeof path, "%s/scenario.json", ch->tmp);
-  int ok = scen != NULL && ios_mkdirs(ch->tmp) == 0 && write_json_atomic(path, scen) == 0;
+  int ok = scen != NULL && ios_mkdirs(ch->tmp) == 0 && ios_outdir_write_json(path, scen) == 0;
   cJSON_Delete(scen);
   if (!ok) {
     fprintf(stderr, "\niosim: error: %s: cannot prepare the run (%s)\n", ch->tmp, strerror(errno));
@@ -801,11 +474,13 @@ static int reap_one(sweep_t *w) {
   for (int k = 0; k < w->a->jobs; k++)
     if (w->kids[k].pid == pid) {
       child_t *ch = &w->kids[k];
-      int run_failed = 0;
-      if (finish_run(w->runs_dir, &w->c.points[w->sel[ch->point]], ch, wstatus, &run_failed) != 0) {
+      int run_failed = 0, transient = 0;
+      if (ios_runs_record(w->runs_dir, &w->c.points[w->sel[ch->point]], ch->tmp, ch->t0, wstatus, &run_failed,
+                          &transient) != 0) {
         fprintf(stderr, "\niosim: error: %s: cannot record the run (%s)\n", ch->tmp, strerror(errno));
         w->internal = 1;
       }
+      ntransient += transient;
       w->failed += run_failed;
       w->done++;
       w->running--;
@@ -823,7 +498,7 @@ static void stop_runs(sweep_t *w) {
   for (int k = 0; w->kids != NULL && k < w->a->jobs; k++)
     if (w->kids[k].pid > 0) {
       waitpid(w->kids[k].pid, NULL, 0);
-      rm_rf(w->kids[k].tmp);
+      ios_outdir_remove(w->kids[k].tmp);
     }
 }
 
@@ -869,7 +544,7 @@ static int finish_sweep(const sweep_t *w) {
   }
   snprintf(path, sizeof path, "%s/runs.csv", w->out);
   int nf = 0, nm = 0, rc = 1;
-  if (dirs == NULL || write_runs_csv(&w->c, w->sel, w->nsel, dirs, path, &nf, &nm) != 0) {
+  if (dirs == NULL || ios_runs_csv_write(&w->c, w->sel, w->nsel, dirs, path, &nf, &nm) != 0) {
     fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
   } else {
     printf("sweep: %d runs, %d complete, %d failed; wrote %s\n", w->nsel, w->nsel - nf - nm, nf, path);
@@ -892,7 +567,7 @@ static int finish_sweep(const sweep_t *w) {
 
 /* The sweep itself, in its locked output directory: prepare it, select the points, run them, write runs.csv. */
 static int sweep_in(sweep_t *w) {
-  int lock = lock_out(w->out, "sweep");
+  int lock = ios_outdir_lock(w->out, "sweep");
   int rc = lock >= 0 ? prepare_out(&w->c, w->out, w->runs_dir, sizeof w->runs_dir) : 2;
   if (rc == 0 && select_points(w) != 0) {
     fprintf(stderr, "iosim: error: out of memory\n");
@@ -907,7 +582,7 @@ static int sweep_in(sweep_t *w) {
     run_points(w);
     rc = finish_sweep(w);
   }
-  if (rc == 0 && cache[0] != '\0') rm_rf(cache); /* kept for a resume until every run is complete */
+  if (rc == 0 && cache[0] != '\0') ios_outdir_remove(cache); /* kept for a resume until every run is complete */
   free(w->sel);
   free(w->todo);
   free(w->kids);
@@ -926,11 +601,11 @@ int ios_cli_sweep(int argc, char **argv) {
   if (lrc != IOS_OK) {
     fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(lrc));
     rc = lrc == IOS_ENOMEM ? 1 : 2;
-  } else if (rc < 0 && check_name(&w.c) != 0) {
+  } else if (rc < 0 && ios_outdir_check_name(&w.c) != 0) {
     rc = 2;
   }
   if (rc < 0) {
-    char *out = a.out != NULL ? absolute(a.out) : default_out(&w.c), self[PATH_MAX_LEN];
+    char *out = a.out != NULL ? ios_outdir_absolute(a.out) : ios_outdir_default(&w.c), self[PATH_MAX_LEN];
     ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
     self[sl > 0 ? sl : 0] = '\0';
     w.out = out;
@@ -946,156 +621,5 @@ int ios_cli_sweep(int argc, char **argv) {
   }
   ios_campaign_free(&w.c);
   ios_sg_flags_free(&a.sg);
-  return rc;
-}
-
-/* ------------------------------------------------------------------------------------------------ merge */
-
-static const char *const merge_usage =
-    "usage: iosim merge DIR... [-o DIR]   one runs.csv over the output directories of a campaign's shards\n"
-    "  -o, --out DIR   where runs.csv and runs/ go (default: the current directory)\n"
-    "  -h, --help      this help;  --version  the iosim and SimGrid versions\n";
-
-/* The campaign of the shard directories in[0..ndirs): the first readable sweep.json (kept in *first), every other
- * one checked to come from the same campaign; directories without one are left out (counted in *nabsent, their
- * points missing). @return 0, or 2 after a message. */
-static int merge_records(char *const *in, int ndirs, ios_campaign_t *c, cJSON **first, int *nabsent) {
-  char path[2 * PATH_MAX_LEN + 64];
-  for (int d = 0; d < ndirs; d++) {
-    snprintf(path, sizeof path, "%s/sweep.json", in[d]);
-    cJSON *rec = read_json(path);
-    if (rec == NULL) { /* a shard that failed before its sweep started, or never ran: its points stay missing */
-      fprintf(stderr,
-              "iosim: warning: %s: %s: %s is left out (a shard that failed or never ran?); "
-              "points no other directory has run are marked missing\n",
-              path, exists(path) ? "unreadable" : "missing", in[d]);
-      (*nabsent)++;
-    } else if (*first == NULL) {
-      *first = rec;
-      if (ios_campaign_load_record(rec, path, c) != IOS_OK) {
-        fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
-        return 2;
-      }
-    } else {
-      int same = cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "campaign"),
-                               cJSON_GetObjectItemCaseSensitive(*first, "campaign"), 1) &&
-                 cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "base"),
-                               cJSON_GetObjectItemCaseSensitive(*first, "base"), 1);
-      cJSON_Delete(rec);
-      if (!same) {
-        fprintf(stderr,
-                "iosim: error: %s: comes from another campaign than %s/sweep.json: merge only the shards of "
-                "one campaign\n",
-                path, in[0]);
-        return 2;
-      }
-    }
-  }
-  if (*first != NULL) return 0;
-  fprintf(stderr,
-          "iosim: error: none of the %d directories holds a sweep.json: give the output directories of the "
-          "shards of an iosim sweep\n",
-          ndirs);
-  return 2;
-}
-
-/* The run of each point: dirs[i] = the first shard directory that has runs/<id>/run.json (absolute, owned), or NULL;
- * runs_dir/<id> is linked to it, so reports find its files. */
-static void merge_find_runs(const ios_campaign_t *c, char *const *in, int ndirs, const char *runs_dir, char **dirs) {
-  char path[2 * PATH_MAX_LEN + 64], link[2 * PATH_MAX_LEN + 64];
-  for (int i = 0; i < c->npoints; i++) {
-    for (int d = 0; d < ndirs && dirs[i] == NULL; d++) {
-      snprintf(path, sizeof path, "%s/runs/%s/run.json", in[d], c->points[i].id);
-      if (!exists(path)) continue;
-      char *a = absolute(in[d]);
-      snprintf(path, sizeof path, "%s/runs/%s", a, c->points[i].id);
-      free(a);
-      dirs[i] = strdup(path);
-    }
-    if (dirs[i] == NULL) continue;
-    snprintf(link, sizeof link, "%s/%s", runs_dir, c->points[i].id);
-    if (strcmp(link, dirs[i]) == 0) continue;
-    struct stat st;
-    if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode)) remove(link);
-    if (!exists(link) && symlink(dirs[i], link) != 0)
-      fprintf(stderr, "iosim: warning: cannot link %s (%s)\n", link, strerror(errno));
-  }
-}
-
-/* sweep.json, campaign.json and runs.csv of the merged output `out`, and the summary. @return 0 every point
- * complete, 1 some failed or missing, 2 when a file cannot be written. */
-static int merge_write(const ios_campaign_t *c, const cJSON *first, const char *out, char *const *dirs, int ndirs,
-                       int nabsent) {
-  char path[2 * PATH_MAX_LEN + 64];
-  int *sel = malloc(sizeof *sel * (size_t)(c->npoints > 0 ? c->npoints : 1)), nf = 0, nm = 0;
-  for (int i = 0; sel != NULL && i < c->npoints; i++)
-    sel[i] = i;
-  snprintf(path, sizeof path, "%s/sweep.json", out);
-  int w = sel != NULL ? write_json_atomic(path, first) : -1;
-  snprintf(path, sizeof path, "%s/campaign.json", out);
-  if (w == 0) w = write_json_atomic(path, c->campaign);
-  snprintf(path, sizeof path, "%s/runs.csv", out);
-  if (w == 0) w = write_runs_csv(c, sel, c->npoints, dirs, path, &nf, &nm);
-  free(sel);
-  if (w != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
-    return 2;
-  }
-  printf("merge: %d points from %d directories (%d left out): %d complete, %d failed, %d missing; wrote %s\n",
-         c->npoints, ndirs - nabsent, nabsent, c->npoints - nf - nm, nf, nm, path);
-  if (nm > 0)
-    fprintf(stderr,
-            "merge: %d points have no run yet (status missing in runs.csv): finish their shards and merge again\n", nm);
-  return nf + nm > 0 ? 1 : 0;
-}
-
-int ios_cli_merge(int argc, char **argv) {
-  static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
-                                       {NULL, 0, NULL, 0}};
-  const char *out_arg = ".";
-  int opt;
-  optind = 0;
-  while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(merge_usage, stdout);
-      return 0;
-    } else if (opt == IOS_OPT_VERSION) {
-      ios_print_version(stdout);
-      return 0;
-    } else if (opt == 'o') {
-      out_arg = optarg;
-    } else {
-      return ios_args_error(opt, argv, "merge", merge_usage);
-    }
-  }
-  int ndirs = argc - optind, nabsent = 0;
-  char *const *in = argv + optind;
-  if (ndirs == 0) return ios_args_bad(merge_usage, "iosim merge needs the output directories of the shards");
-  ios_campaign_t c;
-  memset(&c, 0, sizeof c);
-  cJSON *first = NULL;
-  int rc = merge_records(in, ndirs, &c, &first, &nabsent);
-  char *out = rc == 0 ? absolute(out_arg) : NULL, runs_dir[PATH_MAX_LEN + 8];
-  int lock = rc == 0 ? lock_out(out, "merge") : -1;
-  if (rc == 0 && lock < 0) rc = 2;
-  char **dirs = rc == 0 ? calloc((size_t)(c.npoints > 0 ? c.npoints : 1), sizeof *dirs) : NULL;
-  if (rc == 0) {
-    snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
-    if (dirs == NULL || ios_mkdirs(runs_dir) != 0) {
-      fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", runs_dir, strerror(errno));
-      rc = 2;
-    }
-  }
-  if (rc == 0) merge_find_runs(&c, in, ndirs, runs_dir, dirs);
-  if (rc == 0) rc = merge_write(&c, first, out, dirs, ndirs, nabsent);
-  for (int i = 0; dirs != NULL && i < c.npoints; i++)
-    free(dirs[i]);
-  free(dirs);
-  if (lock >= 0) close(lock);
-  free(out);
-  cJSON_Delete(first);
-  ios_campaign_free(&c);
   return rc;
 }
