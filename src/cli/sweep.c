@@ -11,6 +11,7 @@
 #include "ios_fs.h"
 #include "ios_outdir.h"
 #include "ios_runs.h"
+#include "ios_slurm.h"
 #include "ios_clock.h"
 #include "ios_cli.h"
 #include "ios_csv.h"
@@ -142,118 +143,6 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
   long v = strtol(s, &end, 10);
   if (end == s || *end != '\0' || v < lo || v > hi) return -1;
   *out = (int)v;
-  return 0;
-}
-
-/* `s` as one bash word in single quotes ('\'' for a quote); owned by the caller. */
-static char *sh_quote(const char *s) {
-  size_t n = 3;
-  for (const char *q = s; *q; q++)
-    n += *q == '\'' ? 4 : 1;
-  char *out = malloc(n), *o = out;
-  if (out == NULL) return NULL;
-  *o++ = '\'';
-  for (; *s; s++) {
-    if (*s == '\'') {
-      memcpy(o, "'\\''", 4);
-      o += 4;
-    } else
-      *o++ = *s;
-  }
-  *o++ = '\'';
-  *o = '\0';
-  return out;
-}
-
-/* Every value from the campaign or the command line enters the script as a single-quoted bash word (or a slug in
- * comments and job names), so no name or path can inject a command; tested in engine_sweep_faults. */
-static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out, int shards, int jobs,
-                      const char *const *sbatch) {
-  char path[2 * PATH_MAX_LEN + 64], directives[IOS_CAMPAIGN_SLURM_NKEYS * 256] = "";
-  for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) { /* checked: [A-Za-z0-9.,:_-] only, safe unquoted */
-    size_t l = strlen(directives);
-    if (sbatch[k] != NULL)
-      snprintf(directives + l, sizeof directives - l, "#SBATCH --%s=%s\n", ios_campaign_slurm_keys[k], sbatch[k]);
-  }
-  const char *data = getenv("IOSIM_DATA_DIR"); /* the jobs may start elsewhere: pass it on as an absolute path */
-  char *data_abs = data == NULL || data[0] == '\0' ? NULL : realpath(data, NULL);
-  if (data_abs == NULL && data != NULL && data[0] != '\0') data_abs = ios_outdir_absolute(data); /* not (yet) there */
-  char *q_data = data_abs != NULL ? sh_quote(data_abs) : NULL;
-  free(data_abs);
-  snprintf(path, sizeof path, "%s/sweep.slurm", out);
-  char *campaign = ios_outdir_absolute(c->file);
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  char nm[128];
-  ios_outdir_slug(nm, sizeof nm, cJSON_IsString(name) ? name->valuestring : "campaign");
-  char *q_self = sh_quote(self), *q_campaign = campaign ? sh_quote(campaign) : NULL, *q_out = sh_quote(out),
-       *q_path = sh_quote(path);
-  size_t cap = 8192 + strlen(q_out ? q_out : "") + strlen(q_campaign ? q_campaign : "") + strlen(q_self ? q_self : "") +
-               2 * strlen(q_path ? q_path : "") + 2 * strlen(directives) + strlen(q_data ? q_data : "");
-  char *text = malloc(cap);
-  if (text == NULL || campaign == NULL || !q_self || !q_campaign || !q_out || !q_path) {
-    free(text);
-    free(campaign);
-    free(q_data);
-    free(q_self);
-    free(q_campaign);
-    free(q_out);
-    free(q_path);
-    return 1;
-  }
-  snprintf(text, cap,
-           "#!/bin/bash\n"
-           "# iosim campaign %s: %d points in %d shards, one Slurm array task per shard, then one merge job.\n"
-           "# Submit everything:  bash sweep.slurm submit   (this file, in the output directory)\n"
-           "# Task I of the array runs: iosim sweep CAMPAIGN --shard I/%d --out \"$OUT/shard-I\"\n"
-           "# (points whose index is I-1 modulo %d); the merge job writes \"$OUT/runs.csv\".\n"
-           "# A task that is interrupted resumes where it stopped when resubmitted (sbatch --array=I ...).\n"
-           "#SBATCH --job-name=iosim-%s\n"
-           "#SBATCH --array=1-%d\n"
-           "#SBATCH --cpus-per-task=%d\n"
-           "%s"
-           "set -euo pipefail\n"
-           "IOSIM=%s\n"
-           "CAMPAIGN=%s\n"
-           "OUT=%s\n"
-           "SHARDS=%d\n"
-           "SELF=%s\n"
-           "%s%s%s"
-           "case \"${1:-}\" in\n"
-           "  submit)\n"
-           "    job=$(sbatch --output=\"$OUT/slurm-%%A_%%a.out\" --parsable \"$SELF\")\n"
-           "    sbatch --parsable --job-name=iosim-%s-merge --dependency=afterany:\"${job%%%%;*}\" \\\n"
-           "      --output=\"$OUT/slurm-merge-%%j.out\" <<EOF\n"
-           "#!/bin/bash\n"
-           "%s"
-           "exec bash $(printf %%q \"$SELF\") merge\n"
-           "EOF\n"
-           "    exit 0 ;;\n"
-           "  merge)\n"
-           "    shard_dirs=()\n"
-           "    for i in $(seq 1 \"$SHARDS\"); do shard_dirs+=(\"$OUT/shard-$i\"); done\n"
-           "    exec \"$IOSIM\" merge \"${shard_dirs[@]}\" --out \"$OUT\" ;;\n"
-           "esac\n"
-           "task=${SLURM_ARRAY_TASK_ID:?run this script through sbatch, or: bash \"$SELF\" submit}\n"
-           "exec \"$IOSIM\" sweep \"$CAMPAIGN\" --shard \"$task/$SHARDS\" --jobs \"${SLURM_CPUS_PER_TASK:-%d}\" \\\n"
-           "  --out \"$OUT/shard-$task\"\n",
-           nm, c->npoints, shards, shards, shards, nm, shards, jobs, directives, q_self, q_campaign, q_out, shards,
-           q_path, q_data != NULL ? "export IOSIM_DATA_DIR=" : "", q_data != NULL ? q_data : "",
-           q_data != NULL ? "\n" : "", nm, directives, jobs);
-  free(q_self);
-  free(q_data);
-  free(q_campaign);
-  free(q_out);
-  free(q_path);
-  int rc = ios_outdir_write_text(path, text);
-  if (rc == 0) chmod(path, 0755);
-  free(text);
-  free(campaign);
-  if (rc != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot write (%s): choose a writable --out\n", path, strerror(errno));
-    return 1;
-  }
-  printf("wrote %s (%d points in %d shards of about %d)\nsubmit with: bash %s submit\n", path, c->npoints, shards,
-         (c->npoints + shards - 1) / shards, path);
   return 0;
 }
 
@@ -611,10 +500,9 @@ int ios_cli_sweep(int argc, char **argv) {
     w.out = out;
     w.self = self;
     if (a.slurm) {
-      for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) /* the command line wins over the campaign's "slurm" */
-        if (a.sbatch[k] == NULL) a.sbatch[k] = ios_campaign_slurm(&w.c, ios_campaign_slurm_keys[k]);
-      rc = ios_mkdirs(out) == 0 ? emit_slurm(&w.c, self, out, a.shards, a.jobs, a.sbatch) : 2;
-      if (rc == 2) fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", out, strerror(errno));
+      ios_slurm_opts_t so = {self, out, a.shards, a.jobs, {NULL}};
+      memcpy(so.sbatch, a.sbatch, sizeof so.sbatch);
+      rc = ios_slurm_write(&w.c, &so);
     } else
       rc = sweep_in(&w);
     free(out);
