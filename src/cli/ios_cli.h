@@ -28,10 +28,11 @@ int ios_cli_generate(int argc, char **argv);
 
 /** `iosim sweep CAMPAIGN [-j|--jobs N] [-o|--out DIR] [--set key=value]... [--seeds N] [--shard I/N]
  * [--retry-failed] [--cfg=name:value]... [--log=...]... [--emit-slurm [--shards N]]`: every point in its own
- * `iosim run` process, N at a time, atomic per-run outputs, resume, shards, a Slurm job-array script (--cfg and --log
- * are checked here and passed to every run; output layout and runs.csv columns: docs/campaigns.md). @return 0 all
- * runs complete, 1 some runs failed (recorded in runs.csv) or an internal error, 2 bad input (nothing run), 130
- * interrupted (completed runs kept; re-run to resume). */
+ * `iosim run` process (ios_sweep_run, src/campaign/ios_sweep.h; each child calls ios_cli_run), N at a time, atomic
+ * per-run outputs, resume, shards, or a Slurm job-array script (ios_slurm_write); --cfg and --log are checked here and
+ * passed to every run; output layout and runs.csv columns: docs/campaigns.md. @return 0 all runs complete, 1 some
+ * runs failed (recorded in runs.csv) or an internal error, 2 bad input (nothing run), 130 interrupted (completed runs
+ * kept; re-run to resume). */
 int ios_cli_sweep(int argc, char **argv);
 
 /** `iosim merge DIR... [-o|--out DIR]`: one runs.csv over the shard directories of one campaign (ios_merge_shards,
