@@ -48,6 +48,12 @@ int ios_cli_report(int argc, char **argv);
  * every subcommand's --version shows. */
 void ios_print_version(FILE *f);
 
+/** The answer to -h/--help and --version, alike in every subcommand (option table entries {"help", no_argument,
+ * NULL, 'h'} and {"version", no_argument, NULL, IOS_OPT_VERSION}, ios_args.h): after getopt_long returned `opt`,
+ * prints `usage` (opt 'h') or the versions (opt IOS_OPT_VERSION, ios_print_version) to stdout. @return 0 (the exit
+ * code) when it printed, -1 for any other option. */
+int ios_cli_help_version(int opt, const char *usage);
+
 /** The exit code of an IOS_E* result: 0 for IOS_OK; else prints "iosim: error: " and ios_diag_message() (or the
  * code's name) to stderr and returns 2 for IOS_EINVAL and IOS_EIO (bad input), 1 otherwise. */
 int ios_cli_exit_code(int rc);

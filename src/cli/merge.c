@@ -17,20 +17,12 @@ int ios_cli_merge(int argc, char **argv) {
                                        {"version", no_argument, NULL, IOS_OPT_VERSION},
                                        {NULL, 0, NULL, 0}};
   const char *out_arg = ".";
-  int opt;
+  int opt, rc;
   optind = 0;
   while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(merge_usage, stdout);
-      return 0;
-    } else if (opt == IOS_OPT_VERSION) {
-      ios_print_version(stdout);
-      return 0;
-    } else if (opt == 'o') {
-      out_arg = optarg;
-    } else {
-      return ios_args_error(opt, argv, "merge", merge_usage);
-    }
+    if ((rc = ios_cli_help_version(opt, merge_usage)) >= 0) return rc;
+    if (opt != 'o') return ios_args_error(opt, argv, "merge", merge_usage);
+    out_arg = optarg;
   }
   int ndirs = argc - optind;
   if (ndirs == 0) return ios_args_bad(merge_usage, "iosim merge needs the output directories of the shards");

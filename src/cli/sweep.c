@@ -55,6 +55,12 @@ typedef struct {
   ios_sg_flags_t sg;
 } sweep_args_t;
 
+/* --NAME S, an integer in lo..hi, into *out. @return -1 to go on, or 2 after a message. */
+static int int_option(const char *name, const char *s, int lo, int hi, int *out) {
+  if (parse_int(s, lo, hi, out) == 0) return -1;
+  return ios_args_bad(usage_text, "--%s '%s': give an integer in %d..%d", name, s, lo, hi);
+}
+
 /* --shard I/N. @return -1 to go on, or 2 after a message. */
 static int parse_shard(const char *s, sweep_args_t *a) {
   const char *slash = strchr(s, '/');
@@ -69,24 +75,15 @@ static int parse_shard(const char *s, sweep_args_t *a) {
 
 /* One option of `iosim sweep` (getopt_long's code and value). @return -1 to go on, else the exit code. */
 static int sweep_option(int opt, const char *s, char **argv, sweep_args_t *a) {
+  int rc = ios_cli_help_version(opt, usage_text);
+  if (rc >= 0) return rc;
   switch (opt) {
-  case 'h':
-    fputs(usage_text, stdout);
-    return 0;
-  case IOS_OPT_VERSION:
-    ios_print_version(stdout);
-    return 0;
   case 'j':
-    return parse_int(s, 1, 4096, &a->jobs) != 0 ? ios_args_bad(usage_text, "--jobs '%s': give an integer in 1..4096", s)
-                                                : -1;
+    return int_option("jobs", s, 1, 4096, &a->jobs);
   case OPT_SHARDS:
-    return parse_int(s, 1, 100000, &a->shards) != 0
-               ? ios_args_bad(usage_text, "--shards '%s': give an integer in 1..100000", s)
-               : -1;
+    return int_option("shards", s, 1, 100000, &a->shards);
   case OPT_SEEDS:
-    return parse_int(s, 1, 1000000, &a->seeds) != 0
-               ? ios_args_bad(usage_text, "--seeds '%s': give an integer in 1..1000000", s)
-               : -1;
+    return int_option("seeds", s, 1, 1000000, &a->seeds);
   case 'o':
     a->out = s;
     return -1;
