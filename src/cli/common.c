@@ -1,5 +1,6 @@
 /* iosim — what every subcommand shares (see ios_cli.h). */
 #include "ios_cli.h"
+#include "ios_args.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
 
@@ -20,6 +21,16 @@ void ios_print_version(FILE *f) {
   sg_version_get(&major, &minor, &patch);
   fprintf(f, "iosim %s\nSimGrid %d.%d.%d (built against %d.%d.%d)\n", IOSIM_VERSION, major, minor, patch,
           SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH);
+}
+
+int ios_cli_help_version(int opt, const char *usage) {
+  if (opt == 'h')
+    fputs(usage, stdout);
+  else if (opt == IOS_OPT_VERSION)
+    ios_print_version(stdout);
+  else
+    return -1;
+  return 0;
 }
 
 int ios_cli_exit_code(int rc) {

@@ -28,14 +28,16 @@ int ios_cli_generate(int argc, char **argv);
 
 /** `iosim sweep CAMPAIGN [-j|--jobs N] [-o|--out DIR] [--set key=value]... [--seeds N] [--shard I/N]
  * [--retry-failed] [--cfg=name:value]... [--log=...]... [--emit-slurm [--shards N]]`: every point in its own
- * `iosim run` process, N at a time, atomic per-run outputs, resume, shards, a Slurm job-array script (--cfg and --log
- * are checked here and passed to every run; output layout and runs.csv columns: docs/campaigns.md). @return 0 all
- * runs complete, 1 some runs failed (recorded in runs.csv) or an internal error, 2 bad input (nothing run), 130
- * interrupted (completed runs kept; re-run to resume). */
+ * `iosim run` process (ios_sweep_run, src/campaign/ios_sweep.h; each child calls ios_cli_run), N at a time, atomic
+ * per-run outputs, resume, shards, or a Slurm job-array script (ios_slurm_write); --cfg and --log are checked here and
+ * passed to every run; output layout and runs.csv columns: docs/campaigns.md. @return 0 all runs complete, 1 some
+ * runs failed (recorded in runs.csv) or an internal error, 2 bad input (nothing run), 130 interrupted (completed runs
+ * kept; re-run to resume). */
 int ios_cli_sweep(int argc, char **argv);
 
-/** `iosim merge DIR... [-o|--out DIR]`: one runs.csv over the shard directories of one campaign. @return 0 when
- * every point has a complete run, 1 when some are failed or missing, 2 bad input. */
+/** `iosim merge DIR... [-o|--out DIR]`: one runs.csv over the shard directories of one campaign (ios_merge_shards,
+ * src/campaign/ios_merge.h). @return 0 when every point has a complete run, 1 when some are failed or missing, 2 bad
+ * input. */
 int ios_cli_merge(int argc, char **argv);
 
 /** `iosim report DIR [options]`: runs analysis/report.py of ios_cli_home() with $IOSIM_PYTHON, else the interpreter
@@ -45,6 +47,12 @@ int ios_cli_report(int argc, char **argv);
 /** Prints "iosim VERSION" and the version of the SimGrid library in use (and of the headers built against): what
  * every subcommand's --version shows. */
 void ios_print_version(FILE *f);
+
+/** The answer to -h/--help and --version, alike in every subcommand (option table entries {"help", no_argument,
+ * NULL, 'h'} and {"version", no_argument, NULL, IOS_OPT_VERSION}, ios_args.h): after getopt_long returned `opt`,
+ * prints `usage` (opt 'h') or the versions (opt IOS_OPT_VERSION, ios_print_version) to stdout. @return 0 (the exit
+ * code) when it printed, -1 for any other option. */
+int ios_cli_help_version(int opt, const char *usage);
 
 /** The exit code of an IOS_E* result: 0 for IOS_OK; else prints "iosim: error: " and ios_diag_message() (or the
  * code's name) to stderr and returns 2 for IOS_EINVAL and IOS_EIO (bad input), 1 otherwise. */

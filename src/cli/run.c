@@ -114,13 +114,8 @@ static int parse_run(int argc, char **argv, const char *cmd, run_args_t *a) {
   int c, rc;
   optind = 0;
   while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+    if ((rc = ios_cli_help_version(c, run_usage)) >= 0) return rc;
     switch (c) {
-    case 'h':
-      fputs(run_usage, stdout);
-      return 0;
-    case IOS_OPT_VERSION:
-      ios_print_version(stdout);
-      return 0;
     case IOS_OPT_SET:
       a->sets[a->nsets++] = optarg;
       break;

@@ -1,357 +1,19 @@
-/* iosim — campaign runner and merger (see ios_cli.h, docs/campaigns.md).
- *
- * Layout of an output directory OUT: campaign.json (the campaign as written), sweep.json (the record merge and
- * resume rebuild the points from), runs/<id>/ (one complete or failed run: scenario.json, the run's outputs,
- * stdout.txt, stderr.txt, run.json written by the runner last), runs.csv (written at the very end; absent while a
- * sweep is running or after an interruption). A run is prepared in runs/.<id>.<pid>.tmp/ and renamed into place
- * when it has finished, so runs/<id>/ is always whole. */
-#define _GNU_SOURCE
+/* iosim sweep CAMPAIGN [options]: run a campaign's points (src/campaign/ios_sweep.h) or write its Slurm script
+ * (src/campaign/ios_slurm.h). */
 #include "ios_args.h"
 #include "ios_campaign.h"
-#include "ios_fs.h"
-#include "ios_clock.h"
 #include "ios_cli.h"
-#include "ios_csv.h"
 #include "ios_diag.h"
-#include "ios_output.h"
-#include "ios_policy.h"
-#include "ios_scenario.h"
-#include "ios_units.h"
+#include "ios_errors.h"
+#include "ios_outdir.h"
+#include "ios_slurm.h"
+#include "ios_sweep.h"
 
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#define PATH_MAX_LEN 4096
-
-static volatile sig_atomic_t interrupted;
-static int ntransient; /* runs of this sweep that failed on a transient system error */
-
-static void on_signal(int sig) {
-  interrupted = sig;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-  (void)sb;
-  (void)flag;
-  (void)ftw;
-  return remove(path);
-}
-
-static void rm_rf(const char *path) {
-  nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/* Absolute version of `path` (owned). */
-static char *absolute(const char *path) {
-  if (path[0] == '/') return strdup(path);
-  char cwd[PATH_MAX_LEN];
-  if (getcwd(cwd, sizeof cwd) == NULL) return strdup(path);
-  size_t n = strlen(cwd) + strlen(path) + 2;
-  char *a = malloc(n);
-  if (a != NULL) snprintf(a, n, "%s/%s", cwd, path);
-  return a;
-}
-
-static int put_text(FILE *f, void *text) {
-  return fputs(text, f) < 0 ? IOS_EIO : IOS_OK;
-}
-
-/* Through a temporary file renamed over `path` (ios_fs_write_atomic). @return 0, or -1 with errno set. */
-static int write_text_atomic(const char *path, const char *text) {
-  return ios_fs_write_atomic(path, put_text, (void *)text) == IOS_OK ? 0 : -1;
-}
-
-static int write_json_atomic(const char *path, const cJSON *j) {
-  char *text = cJSON_Print(j);
-  int rc = text != NULL ? write_text_atomic(path, text) : -1;
-  free(text);
-  return rc;
-}
-
-static cJSON *read_json(const char *path) {
-  char *text = ios_read_file(path, NULL);
-  cJSON *j = text != NULL ? cJSON_Parse(text) : NULL;
-  free(text);
-  return j;
-}
-
-/* ------------------------------------------------------------------------------------------------ runs.csv */
-
-static void csv_value(FILE *f, const cJSON *v) {
-  char buf[64];
-  if (v == NULL || cJSON_IsNull(v)) return;
-  if (cJSON_IsString(v)) {
-    ios_csv_field(f, v->valuestring);
-  } else if (cJSON_IsNumber(v)) {
-    fputs(ios_fmt_double(buf, sizeof buf, v->valuedouble), f);
-  } else if (cJSON_IsBool(v)) {
-    fputs(cJSON_IsTrue(v) ? "true" : "false", f);
-  } else {
-    char *t = cJSON_PrintUnformatted(v);
-    if (t != NULL) ios_csv_field(f, t);
-    free(t);
-  }
-}
-
-typedef struct {
-  cJSON *run;     /* run.json, or NULL when missing */
-  cJSON *results; /* results.json, or NULL */
-} run_files_t;
-
-static void add_column(cJSON *cols, const char *name) {
-  const cJSON *c;
-  cJSON_ArrayForEach(c, cols) {
-    if (strcmp(c->valuestring, name) == 0) return;
-  }
-  cJSON_AddItemToArray(cols, cJSON_CreateString(name));
-}
-
-/* What runs.csv is written from: the points sel[0..nsel) of c, each run's run.json and results.json (rf[i], NULL
- * when missing), and the union of their metric and count names (the columns). */
-typedef struct {
-  const ios_campaign_t *c;
-  const int *sel;
-  int nsel;
-  run_files_t *rf;
-  cJSON *metric_cols, *count_cols;
-  int nfailed, nmissing;
-} runs_csv_t;
-
-/* One row of runs.csv: the point, its swept values, seed, status, wall time, error, metrics, counts, engine time. */
-static void runs_csv_row(FILE *f, runs_csv_t *x, int i) {
-  const ios_campaign_point_t *pt = &x->c->points[x->sel[i]];
-  const run_files_t *rf = &x->rf[i];
-  fprintf(f, "%s,%d", pt->id, pt->index);
-  for (int k = 0; k < x->c->nkeys; k++)
-    fputc(',', f), csv_value(f, ios_campaign_point_value(x->c, pt->index, k));
-  const cJSON *status = cJSON_GetObjectItemCaseSensitive(rf->run, "status");
-  const char *st = cJSON_IsString(status) ? status->valuestring : "missing";
-  x->nfailed += strcmp(st, "failed") == 0;
-  x->nmissing += strcmp(st, "missing") == 0;
-  fprintf(f, ",%llu,%s,", (unsigned long long)pt->seed, st);
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "wall_time_s"));
-  fputc(',', f);
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "error"));
-  const cJSON *m = cJSON_GetObjectItemCaseSensitive(rf->results, "metrics");
-  const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(rf->results, "counts"), *col;
-  cJSON_ArrayForEach(col, x->metric_cols) fputc(',', f),
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
-  cJSON_ArrayForEach(col, x->count_cols) fputc(',', f),
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
-  fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->results, "wall_time_s"));
-  fputc('\n', f);
-}
-
-/* ios_fs_write_atomic's writer of runs.csv. */
-static int runs_csv_write(FILE *f, void *ctx) {
-  runs_csv_t *x = ctx;
-  fputs("run_id,index", f);
-  for (int k = 0; k < x->c->nkeys; k++)
-    fputc(',', f), ios_csv_field(f, x->c->keys[k].key);
-  fputs(",seed,status,wall_time_s,error", f);
-  const cJSON *col;
-  cJSON_ArrayForEach(col, x->metric_cols) fprintf(f, ",%s", col->valuestring);
-  cJSON_ArrayForEach(col, x->count_cols) fprintf(f, ",%s", col->valuestring);
-  fputs(",sim_wall_s\n", f);
-  x->nfailed = x->nmissing = 0;
-  for (int i = 0; i < x->nsel; i++)
-    runs_csv_row(f, x, i);
-  return ferror(f) ? IOS_EIO : IOS_OK;
-}
-
-/* Writes runs.csv (atomically) for points sel[0..nsel) of c; dirs[i] is the run directory of sel[i] or NULL
- * (missing). Sets *nfailed and *nmissing. @return 0, or -1 with errno set. */
-static int write_runs_csv(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
-                          int *nfailed, int *nmissing) {
-  runs_csv_t x = {
-      c, sel, nsel, calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *x.rf), cJSON_CreateArray(), cJSON_CreateArray(),
-      0, 0};
-  int rc = x.rf != NULL && x.metric_cols != NULL && x.count_cols != NULL ? 0 : -1;
-  for (int i = 0; rc == 0 && i < nsel; i++) {
-    if (dirs[i] == NULL) continue;
-    char p[2 * PATH_MAX_LEN + 64];
-    snprintf(p, sizeof p, "%s/run.json", dirs[i]);
-    x.rf[i].run = read_json(p);
-    snprintf(p, sizeof p, "%s/results.json", dirs[i]);
-    x.rf[i].results = read_json(p);
-    const cJSON *item;
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "metrics"))
-        add_column(x.metric_cols, item->string);
-    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "counts")) {
-      if (strcmp(item->string, "applications") != 0) add_column(x.count_cols, item->string);
-    }
-  }
-  if (rc == 0 && ios_fs_write_atomic(path, runs_csv_write, &x) != IOS_OK) rc = -1;
-  *nfailed = x.nfailed;
-  *nmissing = x.nmissing;
-  for (int i = 0; x.rf != NULL && i < nsel; i++) {
-    cJSON_Delete(x.rf[i].run);
-    cJSON_Delete(x.rf[i].results);
-  }
-  free(x.rf);
-  cJSON_Delete(x.metric_cols);
-  cJSON_Delete(x.count_cols);
-  return rc;
-}
-
-/* ------------------------------------------------------------------------------------------------ running */
-
-typedef struct {
-  pid_t pid;
-  int point;
-  double t0;
-  char tmp[PATH_MAX_LEN + 64];
-} child_t;
-
-/* Last non-empty line of a file (the error message of a failed run), without the "iosim: error: " prefix. */
-static void last_line(const char *path, char *out, size_t n) {
-  out[0] = '\0';
-  char *text = ios_read_file(path, NULL);
-  if (text == NULL) return;
-  size_t len = strlen(text);
-  while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
-    text[--len] = '\0';
-  char *line = strrchr(text, '\n');
-  line = line != NULL ? line + 1 : text;
-  const char *prefix = "iosim: error: ";
-  if (strncmp(line, prefix, strlen(prefix)) == 0) line += strlen(prefix);
-  snprintf(out, n, "%s", line);
-  free(text);
-}
-
-/* Starts one run of `iosim run TMP/scenario.json --out TMP` in a child process. The child does not execute the
- * binary again: it calls the run command directly, the sweep having never started SimGrid, which saves the
- * dynamic linking and library start-up of a new process (about 23 ms per run, docs/campaigns.md). */
-static pid_t spawn(const char *tmp, const ios_sg_flags_t *sg) {
-  char scen[2 * PATH_MAX_LEN + 64], out[2 * PATH_MAX_LEN + 64], err[2 * PATH_MAX_LEN + 64];
-  snprintf(scen, sizeof scen, "%s/scenario.json", tmp);
-  snprintf(out, sizeof out, "%s/stdout.txt", tmp);
-  snprintf(err, sizeof err, "%s/stderr.txt", tmp);
-  fflush(NULL); /* nothing buffered by the sweep is written again by the child */
-  pid_t parent = getpid(), pid = fork();
-  if (pid != 0) return pid;
-  prctl(PR_SET_PDEATHSIG, SIGKILL);    /* a run dies with its sweep, even a sweep killed with SIGKILL */
-  if (getppid() != parent) _exit(127); /* the sweep died before prctl */
-  setpgid(0, 0);                       /* a terminal's Ctrl-C reaches the runner only, which stops its runs itself */
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
-  int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0666), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(127);
-  close(fo);
-  close(fe);
-  char *args[5 + 256] = {"run", scen, "--out", (char *)tmp};
-  int n = 4;
-  for (int i = 0; i < sg->n && n < 5 + 255; i++)
-    args[n++] = sg->flags[i]; /* SimGrid's --cfg and --log, checked by the sweep, applied by each run */
-  args[n] = NULL;
-  exit(ios_cli_run(n, args, 0)); /* exit, not _exit: the run's streams and SimGrid's exit handlers as in a process */
-}
-
-/* Whether a failed run's message is a transient system condition (a full disk, a quota, a file size limit, no
- * memory, too many open files; or the run was killed by SIGKILL, the OOM killer's, or SIGXFSZ) rather than a verdict
- * on its input: such a run is recorded as failed with "transient": true, and a resumed
- * sweep runs it again. */
-static int transient_error(const char *err) {
-  static const int codes[] = {ENOSPC, EDQUOT, EFBIG, ENOMEM, EMFILE, ENFILE, EAGAIN, EIO};
-  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-    if (strstr(err, strerror(codes[i])) != NULL) return 1;
-  return 0;
-}
-
-/* Records a finished run: run.json, then the rename of its directory into runs/<id>. */
-static int finish_run(const char *runs_dir, const ios_campaign_point_t *pt, const child_t *ch, int wstatus,
-                      int *failed) {
-  char path[2 * PATH_MAX_LEN + 64], err[1024] = "";
-  snprintf(path, sizeof path, "%s/results.json", ch->tmp);
-  cJSON *results = NULL;
-  int ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && (results = read_json(path)) != NULL;
-  const cJSON *status = cJSON_GetObjectItemCaseSensitive(results, "status");
-  if (!ok) {
-    if (WIFSIGNALED(wstatus)) {
-      snprintf(err, sizeof err, "killed by signal %d (%s)", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
-    } else {
-      snprintf(path, sizeof path, "%s/stderr.txt", ch->tmp);
-      last_line(path, err, sizeof err);
-      if (err[0] == '\0') snprintf(err, sizeof err, "exit code %d without a message", WEXITSTATUS(wstatus));
-    }
-  }
-  char final[2 * PATH_MAX_LEN + 64];
-  snprintf(final, sizeof final, "%s/%s", runs_dir, pt->id);
-  for (char *at; (at = strstr(err, ch->tmp)) != NULL;) { /* name the run's files where they will stay */
-    char rest[1024];
-    snprintf(rest, sizeof rest, "%s", at + strlen(ch->tmp));
-    snprintf(at, sizeof err - (size_t)(at - err), "%s%s", final, rest);
-  }
-  cJSON *run = cJSON_CreateObject();
-  cJSON_AddStringToObject(run, "run_id", pt->id);
-  cJSON_AddNumberToObject(run, "index", pt->index);
-  cJSON_AddStringToObject(run, "status", ok && cJSON_IsString(status) ? status->valuestring : "failed");
-  cJSON_AddNumberToObject(run, "exit_code", WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
-  cJSON_AddNumberToObject(run, "wall_time_s", ios_clock_s() - ch->t0);
-  cJSON_AddStringToObject(run, "error", err);
-  int transient =
-      WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) == SIGKILL || WTERMSIG(wstatus) == SIGXFSZ : transient_error(err);
-  if (!ok && transient) { /* re-run on resume */
-    cJSON_AddTrueToObject(run, "transient");
-    ntransient++;
-  }
-  cJSON_Delete(results);
-  snprintf(path, sizeof path, "%s/run.json", ch->tmp);
-  int rc = write_json_atomic(path, run);
-  cJSON_Delete(run);
-  if (rc == 0) {
-    if (exists(final)) rm_rf(final);
-    rc = rename(ch->tmp, final);
-  }
-  *failed = !ok;
-  return rc;
-}
-
-static void fmt_duration(char *buf, size_t n, double s) {
-  if (!isfinite(s) || s < 0)
-    snprintf(buf, n, "?");
-  else if (s < 60)
-    snprintf(buf, n, "%.0fs", s);
-  else if (s < 3600)
-    snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
-  else
-    snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
-}
-
-static void progress(int done, int total, int skipped, int failed, int running, double t0, int force) {
-  static double last;
-  int tty = isatty(2);
-  double t = ios_clock_s();
-  if (!force && !tty && t - last < 10.0) return;
-  last = t;
-  char el[32], eta[32];
-  fmt_duration(el, sizeof el, t - t0);
-  int fresh = done - skipped;
-  fmt_duration(eta, sizeof eta, fresh > 0 ? (t - t0) / fresh * (total - done) : NAN);
-  fprintf(stderr, "%ssweep: %d/%d runs done (%d already done before), %d failed, %d running, %s elapsed, ETA %s%s",
-          tty ? "\r" : "", done, total, skipped, failed, running, el, eta, tty ? "   " : "\n");
-}
 
 static const char *const usage_text =
     "usage: iosim sweep CAMPAIGN [options]\n"
@@ -374,243 +36,12 @@ static const char *const usage_text =
     "  -h, --help            this help;  --version  the iosim and SimGrid versions\n"
     "Re-running the same command resumes: completed runs are kept. See docs/campaigns.md.\n";
 
-static int bad_usage(const char *fmt, const char *arg) {
-  fprintf(stderr, "iosim: error: ");
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n%s", usage_text);
-  return 2;
-}
-
 static int parse_int(const char *s, int lo, int hi, int *out) {
   char *end;
   long v = strtol(s, &end, 10);
   if (end == s || *end != '\0' || v < lo || v > hi) return -1;
   *out = (int)v;
   return 0;
-}
-
-static char *default_out(const ios_campaign_t *c) {
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  char stem[256];
-  if (cJSON_IsString(name) && name->valuestring[0] != '\0' && strchr(name->valuestring, '/') == NULL)
-    snprintf(stem, sizeof stem, "%s", name->valuestring);
-  else {
-    const char *b = strrchr(c->file, '/');
-    snprintf(stem, sizeof stem, "%s", b != NULL ? b + 1 : c->file);
-    char *dot = strrchr(stem, '.');
-    if (dot != NULL && dot != stem) *dot = '\0';
-  }
-  char rel[300];
-  snprintf(rel, sizeof rel, "results/%s", stem);
-  return absolute(rel);
-}
-
-/* `s` as one bash word in single quotes ('\'' for a quote); owned by the caller. */
-static char *sh_quote(const char *s) {
-  size_t n = 3;
-  for (const char *q = s; *q; q++)
-    n += *q == '\'' ? 4 : 1;
-  char *out = malloc(n), *o = out;
-  if (out == NULL) return NULL;
-  *o++ = '\'';
-  for (; *s; s++) {
-    if (*s == '\'') {
-      memcpy(o, "'\\''", 4);
-      o += 4;
-    } else
-      *o++ = *s;
-  }
-  *o++ = '\'';
-  *o = '\0';
-  return out;
-}
-
-/* `s` with every character but [A-Za-z0-9._-] replaced by '_' (Slurm job names and comments), at most n-1 bytes. */
-static void slug(char *out, size_t n, const char *s) {
-  size_t k = 0;
-  for (; *s && k + 1 < n; s++)
-    out[k++] = (isalnum((unsigned char)*s) || *s == '.' || *s == '_' || *s == '-') ? *s : '_';
-  out[k] = '\0';
-}
-
-/* Every value from the campaign or the command line enters the script as a single-quoted bash word (or a slug in
- * comments and job names), so no name or path can inject a command; tested in engine_sweep_faults. */
-static int emit_slurm(const ios_campaign_t *c, const char *self, const char *out, int shards, int jobs,
-                      const char *const *sbatch) {
-  char path[2 * PATH_MAX_LEN + 64], directives[IOS_CAMPAIGN_SLURM_NKEYS * 256] = "";
-  for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) { /* checked: [A-Za-z0-9.,:_-] only, safe unquoted */
-    size_t l = strlen(directives);
-    if (sbatch[k] != NULL)
-      snprintf(directives + l, sizeof directives - l, "#SBATCH --%s=%s\n", ios_campaign_slurm_keys[k], sbatch[k]);
-  }
-  const char *data = getenv("IOSIM_DATA_DIR"); /* the jobs may start elsewhere: pass it on as an absolute path */
-  char *data_abs = data == NULL || data[0] == '\0' ? NULL : realpath(data, NULL);
-  if (data_abs == NULL && data != NULL && data[0] != '\0') data_abs = absolute(data); /* not (yet) there */
-  char *q_data = data_abs != NULL ? sh_quote(data_abs) : NULL;
-  free(data_abs);
-  snprintf(path, sizeof path, "%s/sweep.slurm", out);
-  char *campaign = absolute(c->file);
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  char nm[128];
-  slug(nm, sizeof nm, cJSON_IsString(name) ? name->valuestring : "campaign");
-  char *q_self = sh_quote(self), *q_campaign = campaign ? sh_quote(campaign) : NULL, *q_out = sh_quote(out),
-       *q_path = sh_quote(path);
-  size_t cap = 8192 + strlen(q_out ? q_out : "") + strlen(q_campaign ? q_campaign : "") + strlen(q_self ? q_self : "") +
-               2 * strlen(q_path ? q_path : "") + 2 * strlen(directives) + strlen(q_data ? q_data : "");
-  char *text = malloc(cap);
-  if (text == NULL || campaign == NULL || !q_self || !q_campaign || !q_out || !q_path) {
-    free(text);
-    free(campaign);
-    free(q_data);
-    free(q_self);
-    free(q_campaign);
-    free(q_out);
-    free(q_path);
-    return 1;
-  }
-  snprintf(text, cap,
-           "#!/bin/bash\n"
-           "# iosim campaign %s: %d points in %d shards, one Slurm array task per shard, then one merge job.\n"
-           "# Submit everything:  bash sweep.slurm submit   (this file, in the output directory)\n"
-           "# Task I of the array runs: iosim sweep CAMPAIGN --shard I/%d --out \"$OUT/shard-I\"\n"
-           "# (points whose index is I-1 modulo %d); the merge job writes \"$OUT/runs.csv\".\n"
-           "# A task that is interrupted resumes where it stopped when resubmitted (sbatch --array=I ...).\n"
-           "#SBATCH --job-name=iosim-%s\n"
-           "#SBATCH --array=1-%d\n"
-           "#SBATCH --cpus-per-task=%d\n"
-           "%s"
-           "set -euo pipefail\n"
-           "IOSIM=%s\n"
-           "CAMPAIGN=%s\n"
-           "OUT=%s\n"
-           "SHARDS=%d\n"
-           "SELF=%s\n"
-           "%s%s%s"
-           "case \"${1:-}\" in\n"
-           "  submit)\n"
-           "    job=$(sbatch --output=\"$OUT/slurm-%%A_%%a.out\" --parsable \"$SELF\")\n"
-           "    sbatch --parsable --job-name=iosim-%s-merge --dependency=afterany:\"${job%%%%;*}\" \\\n"
-           "      --output=\"$OUT/slurm-merge-%%j.out\" <<EOF\n"
-           "#!/bin/bash\n"
-           "%s"
-           "exec bash $(printf %%q \"$SELF\") merge\n"
-           "EOF\n"
-           "    exit 0 ;;\n"
-           "  merge)\n"
-           "    shard_dirs=()\n"
-           "    for i in $(seq 1 \"$SHARDS\"); do shard_dirs+=(\"$OUT/shard-$i\"); done\n"
-           "    exec \"$IOSIM\" merge \"${shard_dirs[@]}\" --out \"$OUT\" ;;\n"
-           "esac\n"
-           "task=${SLURM_ARRAY_TASK_ID:?run this script through sbatch, or: bash \"$SELF\" submit}\n"
-           "exec \"$IOSIM\" sweep \"$CAMPAIGN\" --shard \"$task/$SHARDS\" --jobs \"${SLURM_CPUS_PER_TASK:-%d}\" \\\n"
-           "  --out \"$OUT/shard-$task\"\n",
-           nm, c->npoints, shards, shards, shards, nm, shards, jobs, directives, q_self, q_campaign, q_out, shards,
-           q_path, q_data != NULL ? "export IOSIM_DATA_DIR=" : "", q_data != NULL ? q_data : "",
-           q_data != NULL ? "\n" : "", nm, directives, jobs);
-  free(q_self);
-  free(q_data);
-  free(q_campaign);
-  free(q_out);
-  free(q_path);
-  int rc = write_text_atomic(path, text);
-  if (rc == 0) chmod(path, 0755);
-  free(text);
-  free(campaign);
-  if (rc != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot write (%s): choose a writable --out\n", path, strerror(errno));
-    return 1;
-  }
-  printf("wrote %s (%d points in %d shards of about %d)\nsubmit with: bash %s submit\n", path, c->npoints, shards,
-         (c->npoints + shards - 1) / shards, path);
-  return 0;
-}
-
-/* Creates OUT, writes campaign.json and sweep.json, removes runs.csv and stale temporary run directories. */
-static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir, size_t n) {
-  snprintf(runs_dir, n, "%s/runs", out);
-  if (ios_mkdirs(runs_dir) != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", runs_dir, strerror(errno));
-    return 2;
-  }
-  char path[2 * PATH_MAX_LEN + 64];
-  snprintf(path, sizeof path, "%s/runs.csv", out);
-  if (remove(path) != 0 && errno != ENOENT) {
-    fprintf(stderr, "iosim: error: %s: cannot remove the previous runs.csv (%s)\n", path, strerror(errno));
-    return 2;
-  }
-  cJSON *record = ios_campaign_record(c);
-  snprintf(path, sizeof path, "%s/sweep.json", out);
-  int rc = record != NULL ? write_json_atomic(path, record) : -1;
-  cJSON_Delete(record);
-  snprintf(path, sizeof path, "%s/campaign.json", out);
-  if (rc == 0) rc = write_json_atomic(path, c->campaign);
-  if (rc != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
-    return 2;
-  }
-  DIR *d = opendir(runs_dir);
-  struct dirent *e;
-  while (d != NULL && (e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (e->d_name[0] == '.' && len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0) {
-      snprintf(path, sizeof path, "%s/%s", runs_dir, e->d_name);
-      rm_rf(path);
-    }
-  }
-  if (d != NULL) closedir(d);
-  return 0;
-}
-
-/* Creates the output directory `out` and takes its lock (.lock, flock; held until exit, not inherited by runs), so
- * that neither a second sweep nor a merge writes into a live sweep's directory. @return the lock's descriptor, or -1
- * after a message (`out` is a file, cannot be created, or is locked). */
-static int lock_out(const char *out, const char *cmd) {
-  struct stat st;
-  if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "iosim: error: %s: --out names a file, not a directory: give a directory for the outputs\n", out);
-    return -1;
-  }
-  if (ios_mkdirs(out) != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", out, strerror(errno));
-    return -1;
-  }
-  char path[PATH_MAX_LEN + 16];
-  snprintf(path, sizeof path, "%s/.lock", out);
-  int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (lock < 0) {
-    fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", path, strerror(errno));
-    return -1;
-  }
-  if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
-    fprintf(stderr,
-            "iosim: error: %s: an iosim sweep is running in this directory (it holds %s): wait for it to end, or give "
-            "iosim %s another --out\n",
-            out, path, cmd);
-    close(lock);
-    return -1;
-  }
-  return lock;
-}
-
-/* The campaign's name names its default output directory (results/NAME) and its Slurm jobs: it must be one safe path
- * component. @return 0, or 2 after a message naming the file, the field, the value and the fix. */
-static int check_name(const ios_campaign_t *c) {
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->campaign, "name");
-  if (!cJSON_IsString(name)) return 0;
-  const char *v = name->valuestring;
-  int bad = v[0] == '\0' || strcmp(v, ".") == 0 || strcmp(v, "..") == 0 || strchr(v, '/') != NULL || v[0] == '-' ||
-            strlen(v) > 200;
-  for (const char *q = v; *q && !bad; q++)
-    bad = (unsigned char)*q < 0x20 || *q == 0x7f;
-  if (!bad) return 0;
-  char shown[64];
-  slug(shown, sizeof shown, v);
-  fprintf(stderr,
-          "iosim: error: %s: name: '%s' (shown with '_' for unsafe characters) is not one safe path component (the "
-          "name is the output directory results/NAME): use up to 200 letters, digits, '-', '_' or '.', not '.' or "
-          "'..', without '/', control characters or a leading '-'\n",
-          c->file, shown);
-  return 2;
 }
 
 enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS, OPT_SBATCH };
@@ -624,32 +55,35 @@ typedef struct {
   ios_sg_flags_t sg;
 } sweep_args_t;
 
+/* --NAME S, an integer in lo..hi, into *out. @return -1 to go on, or 2 after a message. */
+static int int_option(const char *name, const char *s, int lo, int hi, int *out) {
+  if (parse_int(s, lo, hi, out) == 0) return -1;
+  return ios_args_bad(usage_text, "--%s '%s': give an integer in %d..%d", name, s, lo, hi);
+}
+
 /* --shard I/N. @return -1 to go on, or 2 after a message. */
 static int parse_shard(const char *s, sweep_args_t *a) {
   const char *slash = strchr(s, '/');
   char left[32];
-  if (slash == NULL || slash - s >= (long)sizeof left) return bad_usage("--shard '%s': write I/N, e.g. 2/4", s);
+  if (slash == NULL || slash - s >= (long)sizeof left)
+    return ios_args_bad(usage_text, "--shard '%s': write I/N, e.g. 2/4", s);
   snprintf(left, sizeof left, "%.*s", (int)(slash - s), s);
   if (parse_int(slash + 1, 1, 100000, &a->shard_n) != 0 || parse_int(left, 1, a->shard_n, &a->shard_i) != 0)
-    return bad_usage("--shard '%s': write I/N with 1 <= I <= N, e.g. 2/4", s);
+    return ios_args_bad(usage_text, "--shard '%s': write I/N with 1 <= I <= N, e.g. 2/4", s);
   return -1;
 }
 
 /* One option of `iosim sweep` (getopt_long's code and value). @return -1 to go on, else the exit code. */
 static int sweep_option(int opt, const char *s, char **argv, sweep_args_t *a) {
+  int rc = ios_cli_help_version(opt, usage_text);
+  if (rc >= 0) return rc;
   switch (opt) {
-  case 'h':
-    fputs(usage_text, stdout);
-    return 0;
-  case IOS_OPT_VERSION:
-    ios_print_version(stdout);
-    return 0;
   case 'j':
-    return parse_int(s, 1, 4096, &a->jobs) != 0 ? bad_usage("--jobs '%s': give an integer in 1..4096", s) : -1;
+    return int_option("jobs", s, 1, 4096, &a->jobs);
   case OPT_SHARDS:
-    return parse_int(s, 1, 100000, &a->shards) != 0 ? bad_usage("--shards '%s': give an integer in 1..100000", s) : -1;
+    return int_option("shards", s, 1, 100000, &a->shards);
   case OPT_SEEDS:
-    return parse_int(s, 1, 1000000, &a->seeds) != 0 ? bad_usage("--seeds '%s': give an integer in 1..1000000", s) : -1;
+    return int_option("seeds", s, 1, 1000000, &a->seeds);
   case 'o':
     a->out = s;
     return -1;
@@ -674,7 +108,9 @@ static int sweep_option(int opt, const char *s, char **argv, sweep_args_t *a) {
   char where[32];
   snprintf(where, sizeof where, "--%s", key);
   a->sbatch[opt - OPT_SBATCH] = s;
-  return ios_campaign_slurm_check("command line", where, key, s) != IOS_OK ? bad_usage("%s", ios_diag_message()) : -1;
+  return ios_campaign_slurm_check("command line", where, key, s) != IOS_OK
+             ? ios_args_bad(usage_text, "%s", ios_diag_message())
+             : -1;
 }
 
 /* Parses `iosim sweep CAMPAIGN [options]` into a (free a->sets and a->sg after). @return -1 to go on, else the exit
@@ -709,11 +145,12 @@ static int parse_sweep(int argc, char **argv, sweep_args_t *a) {
   while (arc < 0 && (opt = getopt_long(argc, argv, ":j:o:h", opts, NULL)) != -1)
     arc = sweep_option(opt, optarg, argv, a);
   if (arc < 0 && optind < argc) a->campaign = argv[optind++];
-  if (arc < 0 && optind < argc) arc = bad_usage("unexpected argument '%s'", argv[optind]);
-  if (arc < 0 && a->campaign == NULL) arc = bad_usage("%s", "iosim sweep needs a campaign file");
+  if (arc < 0 && optind < argc) arc = ios_args_bad(usage_text, "unexpected argument '%s'", argv[optind]);
+  if (arc < 0 && a->campaign == NULL) arc = ios_args_bad(usage_text, "%s", "iosim sweep needs a campaign file");
   if (arc < 0 && a->slurm && (a->nsets > 0 || a->seeds > 0 || a->sg.n > 0)) /* the script re-reads the campaign */
-    arc = bad_usage("%s", "--emit-slurm writes a script that runs the campaign file as written: put --set, --seeds, "
-                          "--cfg and --log in the campaign (its \"set\" and \"seeds\" fields) instead");
+    arc = ios_args_bad(usage_text, "%s",
+                       "--emit-slurm writes a script that runs the campaign file as written: put --set, --seeds, "
+                       "--cfg and --log in the campaign (its \"set\" and \"seeds\" fields) instead");
   for (int k = 0; arc < 0 && !a->slurm && k < IOS_CAMPAIGN_SLURM_NKEYS; k++)
     if (a->sbatch[k] != NULL)
       arc = ios_args_bad(usage_text, "--%s is an option of the Slurm script: add --emit-slurm (or drop it)",
@@ -721,381 +158,50 @@ static int parse_sweep(int argc, char **argv, sweep_args_t *a) {
   return arc;
 }
 
-/* A sweep under way: its campaign, output, the points of its shard and the runs in flight. */
-typedef struct {
-  const sweep_args_t *a;
-  ios_campaign_t c;
-  const char *out, *self;
-  char runs_dir[PATH_MAX_LEN + 8];
-  int *sel, nsel;   /* [c.npoints]: the points of this shard */
-  int *todo, ntodo; /* [c.npoints]: positions in sel still to run */
-  int skipped, failed, done, running, next, internal;
-  child_t *kids; /* [a->jobs] */
-  double t0;
-} sweep_t;
-
-/* The points of this shard, and which of them still need a run (none recorded, or failed and to be retried). */
-static int select_points(sweep_t *w) {
-  const ios_campaign_t *c = &w->c;
-  w->sel = malloc(sizeof *w->sel * (size_t)(c->npoints > 0 ? c->npoints : 1));
-  w->todo = malloc(sizeof *w->todo * (size_t)(c->npoints > 0 ? c->npoints : 1));
-  if (w->sel == NULL || w->todo == NULL) return -1;
-  char path[2 * PATH_MAX_LEN + 64];
-  for (int i = 0; i < c->npoints; i++) {
-    if (i % w->a->shard_n != w->a->shard_i - 1) continue;
-    snprintf(path, sizeof path, "%s/%s/run.json", w->runs_dir, c->points[i].id);
-    cJSON *run = read_json(path);
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
-    int was_failed = cJSON_IsString(st) && strcmp(st->valuestring, "failed") == 0;
-    int transient = was_failed && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "transient"));
-    if (run != NULL && !((w->a->retry || transient) && was_failed)) {
-      w->skipped++;
-      w->failed += was_failed;
-    } else
-      w->todo[w->ntodo++] = w->nsel;
-    cJSON_Delete(run);
-    w->sel[w->nsel++] = i;
-  }
-  return 0;
+/* The run command of each run's child process (ios_sweep_opts_t.run_main). */
+static int run_main(int argc, char **argv) {
+  return ios_cli_run(argc, argv, 0);
 }
 
-/* Prepares the next point's run in a free slot (its scenario in a temporary directory) and starts it.
- * @return 0, or -1 after a message (an internal error). */
-static int launch_one(sweep_t *w) {
-  const ios_campaign_point_t *pt = &w->c.points[w->sel[w->todo[w->next]]];
-  child_t *ch = NULL;
-  for (int k = 0; k < w->a->jobs && ch == NULL; k++)
-    if (w->kids[k].pid == 0) ch = &w->kids[k];
-  snprintf(ch->tmp, sizeof ch->tmp, "%s/.%s.%ld.tmp", w->runs_dir, pt->id, (long)getpid());
-  cJSON *scen = ios_campaign_point_scenario(&w->c, pt->index), *no = cJSON_CreateFalse();
-  if (scen != NULL && (no == NULL || ios_scenario_set_value(scen, "output.progress", no, "") != IOS_OK)) {
-    cJSON_Delete(scen);
-    scen = NULL;
-  }
-  cJSON_Delete(no);
-  char path[2 * PATH_MAX_LEN + 64];
-  snprintf(path, sizeof path, "%s/scenario.json", ch->tmp);
-  int ok = scen != NULL && ios_mkdirs(ch->tmp) == 0 && write_json_atomic(path, scen) == 0;
-  cJSON_Delete(scen);
-  if (!ok) {
-    fprintf(stderr, "\niosim: error: %s: cannot prepare the run (%s)\n", ch->tmp, strerror(errno));
-    return -1;
-  }
-  ch->point = w->todo[w->next++];
-  ch->t0 = ios_clock_s();
-  ch->pid = spawn(ch->tmp, &w->a->sg);
-  if (ch->pid < 0) {
-    fprintf(stderr, "\niosim: error: cannot start a run (%s)\n", strerror(errno));
-    ch->pid = 0;
-    return -1;
-  }
-  w->running++;
-  return 0;
-}
-
-/* Waits for one run to end and records it. @return 0, 1 when interrupted by a signal, -1 on an internal error. */
-static int reap_one(sweep_t *w) {
-  int wstatus;
-  pid_t pid = waitpid(-1, &wstatus, 0);
-  if (pid < 0) return errno == EINTR ? 1 : -1;
-  for (int k = 0; k < w->a->jobs; k++)
-    if (w->kids[k].pid == pid) {
-      child_t *ch = &w->kids[k];
-      int run_failed = 0;
-      if (finish_run(w->runs_dir, &w->c.points[w->sel[ch->point]], ch, wstatus, &run_failed) != 0) {
-        fprintf(stderr, "\niosim: error: %s: cannot record the run (%s)\n", ch->tmp, strerror(errno));
-        w->internal = 1;
-      }
-      w->failed += run_failed;
-      w->done++;
-      w->running--;
-      ch->pid = 0;
-      progress(w->done, w->nsel, w->skipped, w->failed, w->running, w->t0, 0);
-    }
-  return 0;
-}
-
-/* Stops the runs under way (their process groups: the run and its children); their temporary directories go. */
-static void stop_runs(sweep_t *w) {
-  for (int k = 0; w->kids != NULL && k < w->a->jobs; k++)
-    if (w->kids[k].pid > 0 && kill(-w->kids[k].pid, SIGTERM) != 0)
-      kill(w->kids[k].pid, SIGTERM); /* (not yet in its own group) */
-  for (int k = 0; w->kids != NULL && k < w->a->jobs; k++)
-    if (w->kids[k].pid > 0) {
-      waitpid(w->kids[k].pid, NULL, 0);
-      rm_rf(w->kids[k].tmp);
-    }
-}
-
-/* Runs the points still to run, a->jobs at a time, until all are done, a signal comes or an internal error. */
-static void run_points(sweep_t *w) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
-  fprintf(stderr, "sweep: %s: %d points%s, %d to run, %d at a time, output in %s\n", w->c.file, w->nsel,
-          w->a->shard_n > 1 ? " in this shard" : "", w->ntodo, w->a->jobs, w->out);
-  w->kids = calloc((size_t)w->a->jobs, sizeof *w->kids);
-  w->done = w->skipped;
-  w->t0 = ios_clock_s();
-  if (w->kids == NULL) w->internal = 1;
-  while (!w->internal && !interrupted && (w->next < w->ntodo || w->running > 0)) {
-    while (!w->internal && !interrupted && w->running < w->a->jobs && w->next < w->ntodo)
-      if (launch_one(w) != 0) w->internal = 1;
-    if (w->internal || w->running == 0) break;
-    if (reap_one(w) < 0) w->internal = 1;
-  }
-  if (interrupted || w->internal) stop_runs(w);
-  progress(w->done, w->nsel, w->skipped, w->failed, 0, w->t0, 1);
-  if (isatty(2)) fputc('\n', stderr);
-}
-
-/* runs.csv of a finished sweep, and the summary. @return the exit code: 0 all complete, 1 some failed or missing
- * (or runs.csv cannot be written), 130 interrupted. */
-static int finish_sweep(const sweep_t *w) {
-  if (interrupted || w->internal) {
-    fprintf(stderr,
-            "sweep: %s after %d of %d runs; no runs.csv written. Re-run the same command to finish (completed "
-            "runs are kept).\n",
-            interrupted ? "interrupted" : "stopped by an internal error", w->done, w->nsel);
-    return interrupted ? 130 : 1;
-  }
-  char **dirs = calloc((size_t)(w->nsel > 0 ? w->nsel : 1), sizeof *dirs), path[2 * PATH_MAX_LEN + 64];
-  for (int i = 0; dirs != NULL && i < w->nsel; i++) {
-    snprintf(path, sizeof path, "%s/%s", w->runs_dir, w->c.points[w->sel[i]].id);
-    dirs[i] = strdup(path);
-  }
-  snprintf(path, sizeof path, "%s/runs.csv", w->out);
-  int nf = 0, nm = 0, rc = 1;
-  if (dirs == NULL || write_runs_csv(&w->c, w->sel, w->nsel, dirs, path, &nf, &nm) != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+/* A loaded and checked campaign: its Slurm script, or its sweep. @return the exit code. */
+static int sweep_loaded(const ios_campaign_t *c, const sweep_args_t *a) {
+  char *out = a->out != NULL ? ios_outdir_absolute(a->out) : ios_outdir_default(c), self[4096];
+  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[sl > 0 ? sl : 0] = '\0';
+  int rc;
+  if (a->slurm) {
+    ios_slurm_opts_t so = {.iosim = self, .out = out, .shards = a->shards, .jobs = a->jobs};
+    memcpy(so.sbatch, a->sbatch, sizeof so.sbatch);
+    rc = ios_slurm_write(c, &so);
   } else {
-    printf("sweep: %d runs, %d complete, %d failed; wrote %s\n", w->nsel, w->nsel - nf - nm, nf, path);
-    if (nf > 0)
-      printf("sweep: failed runs are listed in runs.csv (status failed, column error); their outputs "
-             "are in %s/<run_id>/\n",
-             w->runs_dir);
-    if (ntransient > 0)
-      printf("sweep: %d of the failed runs hit a transient system error (a full disk, a quota, no memory...; "
-             "\"transient\": true in their run.json): free the resource and re-run the same command to run them "
-             "again\n",
-             ntransient);
-    rc = nf + nm > 0 ? 1 : 0;
+    ios_sweep_opts_t o = {.out = out,
+                          .jobs = a->jobs,
+                          .shard_i = a->shard_i,
+                          .shard_n = a->shard_n,
+                          .retry = a->retry,
+                          .sg = &a->sg,
+                          .run_main = run_main};
+    rc = ios_sweep_run(c, &o);
   }
-  for (int i = 0; dirs != NULL && i < w->nsel; i++)
-    free(dirs[i]);
-  free(dirs);
-  return rc;
-}
-
-/* The sweep itself, in its locked output directory: prepare it, select the points, run them, write runs.csv. */
-static int sweep_in(sweep_t *w) {
-  int lock = lock_out(w->out, "sweep");
-  int rc = lock >= 0 ? prepare_out(&w->c, w->out, w->runs_dir, sizeof w->runs_dir) : 2;
-  if (rc == 0 && select_points(w) != 0) {
-    fprintf(stderr, "iosim: error: out of memory\n");
-    rc = 1;
-  }
-  char cache[2 * PATH_MAX_LEN + 16] = "";
-  if (rc == 0 && getenv("IOSIM_CACHE_DIR") == NULL) { /* the runs share generated schedules (ios_gen.h) */
-    snprintf(cache, sizeof cache, "%s/.cache", w->out);
-    setenv("IOSIM_CACHE_DIR", cache, 1);
-  }
-  if (rc == 0) {
-    run_points(w);
-    rc = finish_sweep(w);
-  }
-  if (rc == 0 && cache[0] != '\0') rm_rf(cache); /* kept for a resume until every run is complete */
-  free(w->sel);
-  free(w->todo);
-  free(w->kids);
-  if (lock >= 0) close(lock);
+  free(out);
   return rc;
 }
 
 int ios_cli_sweep(int argc, char **argv) {
   sweep_args_t a;
   int rc = parse_sweep(argc, argv, &a);
-  sweep_t w;
-  memset(&w, 0, sizeof w);
-  w.a = &a;
-  int lrc = rc < 0 ? ios_campaign_load_with(a.campaign, a.nsets, a.sets, a.seeds, &w.c) : IOS_OK;
+  ios_campaign_t c;
+  memset(&c, 0, sizeof c);
+  int lrc = rc < 0 ? ios_campaign_load_with(a.campaign, a.nsets, a.sets, a.seeds, &c) : IOS_OK;
   free(a.sets);
   if (lrc != IOS_OK) {
     fprintf(stderr, "iosim: error: %s\n", ios_diag_message()[0] ? ios_diag_message() : ios_strerror(lrc));
     rc = lrc == IOS_ENOMEM ? 1 : 2;
-  } else if (rc < 0 && check_name(&w.c) != 0) {
+  } else if (rc < 0 && ios_outdir_check_name(&c) != 0) {
     rc = 2;
   }
-  if (rc < 0) {
-    char *out = a.out != NULL ? absolute(a.out) : default_out(&w.c), self[PATH_MAX_LEN];
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[sl > 0 ? sl : 0] = '\0';
-    w.out = out;
-    w.self = self;
-    if (a.slurm) {
-      for (int k = 0; k < IOS_CAMPAIGN_SLURM_NKEYS; k++) /* the command line wins over the campaign's "slurm" */
-        if (a.sbatch[k] == NULL) a.sbatch[k] = ios_campaign_slurm(&w.c, ios_campaign_slurm_keys[k]);
-      rc = ios_mkdirs(out) == 0 ? emit_slurm(&w.c, self, out, a.shards, a.jobs, a.sbatch) : 2;
-      if (rc == 2) fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", out, strerror(errno));
-    } else
-      rc = sweep_in(&w);
-    free(out);
-  }
-  ios_campaign_free(&w.c);
-  ios_sg_flags_free(&a.sg);
-  return rc;
-}
-
-/* ------------------------------------------------------------------------------------------------ merge */
-
-static const char *const merge_usage =
-    "usage: iosim merge DIR... [-o DIR]   one runs.csv over the output directories of a campaign's shards\n"
-    "  -o, --out DIR   where runs.csv and runs/ go (default: the current directory)\n"
-    "  -h, --help      this help;  --version  the iosim and SimGrid versions\n";
-
-/* The campaign of the shard directories in[0..ndirs): the first readable sweep.json (kept in *first), every other
- * one checked to come from the same campaign; directories without one are left out (counted in *nabsent, their
- * points missing). @return 0, or 2 after a message. */
-static int merge_records(char *const *in, int ndirs, ios_campaign_t *c, cJSON **first, int *nabsent) {
-  char path[2 * PATH_MAX_LEN + 64];
-  for (int d = 0; d < ndirs; d++) {
-    snprintf(path, sizeof path, "%s/sweep.json", in[d]);
-    cJSON *rec = read_json(path);
-    if (rec == NULL) { /* a shard that failed before its sweep started, or never ran: its points stay missing */
-      fprintf(stderr,
-              "iosim: warning: %s: %s: %s is left out (a shard that failed or never ran?); "
-              "points no other directory has run are marked missing\n",
-              path, exists(path) ? "unreadable" : "missing", in[d]);
-      (*nabsent)++;
-    } else if (*first == NULL) {
-      *first = rec;
-      if (ios_campaign_load_record(rec, path, c) != IOS_OK) {
-        fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
-        return 2;
-      }
-    } else {
-      int same = cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "campaign"),
-                               cJSON_GetObjectItemCaseSensitive(*first, "campaign"), 1) &&
-                 cJSON_Compare(cJSON_GetObjectItemCaseSensitive(rec, "base"),
-                               cJSON_GetObjectItemCaseSensitive(*first, "base"), 1);
-      cJSON_Delete(rec);
-      if (!same) {
-        fprintf(stderr,
-                "iosim: error: %s: comes from another campaign than %s/sweep.json: merge only the shards of "
-                "one campaign\n",
-                path, in[0]);
-        return 2;
-      }
-    }
-  }
-  if (*first != NULL) return 0;
-  fprintf(stderr,
-          "iosim: error: none of the %d directories holds a sweep.json: give the output directories of the "
-          "shards of an iosim sweep\n",
-          ndirs);
-  return 2;
-}
-
-/* The run of each point: dirs[i] = the first shard directory that has runs/<id>/run.json (absolute, owned), or NULL;
- * runs_dir/<id> is linked to it, so reports find its files. */
-static void merge_find_runs(const ios_campaign_t *c, char *const *in, int ndirs, const char *runs_dir, char **dirs) {
-  char path[2 * PATH_MAX_LEN + 64], link[2 * PATH_MAX_LEN + 64];
-  for (int i = 0; i < c->npoints; i++) {
-    for (int d = 0; d < ndirs && dirs[i] == NULL; d++) {
-      snprintf(path, sizeof path, "%s/runs/%s/run.json", in[d], c->points[i].id);
-      if (!exists(path)) continue;
-      char *a = absolute(in[d]);
-      snprintf(path, sizeof path, "%s/runs/%s", a, c->points[i].id);
-      free(a);
-      dirs[i] = strdup(path);
-    }
-    if (dirs[i] == NULL) continue;
-    snprintf(link, sizeof link, "%s/%s", runs_dir, c->points[i].id);
-    if (strcmp(link, dirs[i]) == 0) continue;
-    struct stat st;
-    if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode)) remove(link);
-    if (!exists(link) && symlink(dirs[i], link) != 0)
-      fprintf(stderr, "iosim: warning: cannot link %s (%s)\n", link, strerror(errno));
-  }
-}
-
-/* sweep.json, campaign.json and runs.csv of the merged output `out`, and the summary. @return 0 every point
- * complete, 1 some failed or missing, 2 when a file cannot be written. */
-static int merge_write(const ios_campaign_t *c, const cJSON *first, const char *out, char *const *dirs, int ndirs,
-                       int nabsent) {
-  char path[2 * PATH_MAX_LEN + 64];
-  int *sel = malloc(sizeof *sel * (size_t)(c->npoints > 0 ? c->npoints : 1)), nf = 0, nm = 0;
-  for (int i = 0; sel != NULL && i < c->npoints; i++)
-    sel[i] = i;
-  snprintf(path, sizeof path, "%s/sweep.json", out);
-  int w = sel != NULL ? write_json_atomic(path, first) : -1;
-  snprintf(path, sizeof path, "%s/campaign.json", out);
-  if (w == 0) w = write_json_atomic(path, c->campaign);
-  snprintf(path, sizeof path, "%s/runs.csv", out);
-  if (w == 0) w = write_runs_csv(c, sel, c->npoints, dirs, path, &nf, &nm);
-  free(sel);
-  if (w != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
-    return 2;
-  }
-  printf("merge: %d points from %d directories (%d left out): %d complete, %d failed, %d missing; wrote %s\n",
-         c->npoints, ndirs - nabsent, nabsent, c->npoints - nf - nm, nf, nm, path);
-  if (nm > 0)
-    fprintf(stderr,
-            "merge: %d points have no run yet (status missing in runs.csv): finish their shards and merge again\n", nm);
-  return nf + nm > 0 ? 1 : 0;
-}
-
-int ios_cli_merge(int argc, char **argv) {
-  static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
-                                       {NULL, 0, NULL, 0}};
-  const char *out_arg = ".";
-  int opt;
-  optind = 0;
-  while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(merge_usage, stdout);
-      return 0;
-    } else if (opt == IOS_OPT_VERSION) {
-      ios_print_version(stdout);
-      return 0;
-    } else if (opt == 'o') {
-      out_arg = optarg;
-    } else {
-      return ios_args_error(opt, argv, "merge", merge_usage);
-    }
-  }
-  int ndirs = argc - optind, nabsent = 0;
-  char *const *in = argv + optind;
-  if (ndirs == 0) return ios_args_bad(merge_usage, "iosim merge needs the output directories of the shards");
-  ios_campaign_t c;
-  memset(&c, 0, sizeof c);
-  cJSON *first = NULL;
-  int rc = merge_records(in, ndirs, &c, &first, &nabsent);
-  char *out = rc == 0 ? absolute(out_arg) : NULL, runs_dir[PATH_MAX_LEN + 8];
-  int lock = rc == 0 ? lock_out(out, "merge") : -1;
-  if (rc == 0 && lock < 0) rc = 2;
-  char **dirs = rc == 0 ? calloc((size_t)(c.npoints > 0 ? c.npoints : 1), sizeof *dirs) : NULL;
-  if (rc == 0) {
-    snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
-    if (dirs == NULL || ios_mkdirs(runs_dir) != 0) {
-      fprintf(stderr, "iosim: error: %s: cannot create (%s)\n", runs_dir, strerror(errno));
-      rc = 2;
-    }
-  }
-  if (rc == 0) merge_find_runs(&c, in, ndirs, runs_dir, dirs);
-  if (rc == 0) rc = merge_write(&c, first, out, dirs, ndirs, nabsent);
-  for (int i = 0; dirs != NULL && i < c.npoints; i++)
-    free(dirs[i]);
-  free(dirs);
-  if (lock >= 0) close(lock);
-  free(out);
-  cJSON_Delete(first);
+  if (rc < 0) rc = sweep_loaded(&c, &a);
   ios_campaign_free(&c);
+  ios_sg_flags_free(&a.sg);
   return rc;
 }

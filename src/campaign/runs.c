@@ -1,0 +1,225 @@
+/* iosim — the runs of a campaign's output directory: run records and runs.csv (see ios_runs.h). */
+#define _GNU_SOURCE
+#include "ios_runs.h"
+#include "ios_clock.h"
+#include "ios_csv.h"
+#include "ios_errors.h"
+#include "ios_fs.h"
+#include "ios_outdir.h"
+#include "ios_scenario.h"
+#include "ios_units.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define PATH_MAX_LEN IOS_OUTDIR_PATH_MAX
+
+int ios_runs_recorded(const char *runs_dir, const char *id, int *failed, int *transient) {
+  char path[2 * PATH_MAX_LEN + 64];
+  snprintf(path, sizeof path, "%s/%s/run.json", runs_dir, id);
+  cJSON *run = ios_outdir_read_json(path);
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
+  *failed = cJSON_IsString(st) && strcmp(st->valuestring, "failed") == 0;
+  *transient = *failed && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "transient"));
+  int recorded = run != NULL;
+  cJSON_Delete(run);
+  return recorded;
+}
+
+/* Last non-empty line of a file (the error message of a failed run), without the "iosim: error: " prefix. */
+static void last_line(const char *path, char *out, size_t n) {
+  out[0] = '\0';
+  char *text = ios_read_file(path, NULL);
+  if (text == NULL) return;
+  size_t len = strlen(text);
+  while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
+    text[--len] = '\0';
+  char *line = strrchr(text, '\n');
+  line = line != NULL ? line + 1 : text;
+  const char *prefix = "iosim: error: ";
+  if (strncmp(line, prefix, strlen(prefix)) == 0) line += strlen(prefix);
+  snprintf(out, n, "%s", line);
+  free(text);
+}
+
+/* Whether a failed run's message is a transient system condition (a full disk, a quota, a file size limit, no
+ * memory, too many open files; or the run was killed by SIGKILL, the OOM killer's, or SIGXFSZ) rather than a verdict
+ * on its input: such a run is recorded as failed with "transient": true, and a resumed
+ * sweep runs it again. */
+static int transient_error(const char *err) {
+  static const int codes[] = {ENOSPC, EDQUOT, EFBIG, ENOMEM, EMFILE, ENFILE, EAGAIN, EIO};
+  for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+    if (strstr(err, strerror(codes[i])) != NULL) return 1;
+  return 0;
+}
+
+/* The error of a failed run that ran in `tmp` (its signal, or the last line of its stderr.txt), into err[0..n), with
+ * `tmp` renamed `final`: the run's files named where they will stay. */
+static void run_error(int wstatus, const char *tmp, const char *final, char *err, size_t n) {
+  char path[2 * PATH_MAX_LEN + 64];
+  if (WIFSIGNALED(wstatus)) {
+    snprintf(err, n, "killed by signal %d (%s)", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+  } else {
+    snprintf(path, sizeof path, "%s/stderr.txt", tmp);
+    last_line(path, err, n);
+    if (err[0] == '\0') snprintf(err, n, "exit code %d without a message", WEXITSTATUS(wstatus));
+  }
+  for (char *at; (at = strstr(err, tmp)) != NULL;) {
+    char rest[1024];
+    snprintf(rest, sizeof rest, "%s", at + strlen(tmp));
+    snprintf(at, n - (size_t)(at - err), "%s%s", final, rest);
+  }
+}
+
+int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const char *tmp, double t0, int wstatus,
+                    int *failed, int *transient) {
+  char path[2 * PATH_MAX_LEN + 64], err[1024] = "", final[2 * PATH_MAX_LEN + 64];
+  snprintf(path, sizeof path, "%s/results.json", tmp);
+  cJSON *results = NULL;
+  int ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && (results = ios_outdir_read_json(path)) != NULL;
+  const cJSON *status = cJSON_GetObjectItemCaseSensitive(results, "status");
+  snprintf(final, sizeof final, "%s/%s", runs_dir, pt->id);
+  if (!ok) run_error(wstatus, tmp, final, err, sizeof err);
+  cJSON *run = cJSON_CreateObject();
+  cJSON_AddStringToObject(run, "run_id", pt->id);
+  cJSON_AddNumberToObject(run, "index", pt->index);
+  cJSON_AddStringToObject(run, "status", ok && cJSON_IsString(status) ? status->valuestring : "failed");
+  cJSON_AddNumberToObject(run, "exit_code", WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+  cJSON_AddNumberToObject(run, "wall_time_s", ios_clock_s() - t0);
+  cJSON_AddStringToObject(run, "error", err);
+  *transient = !ok && (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) == SIGKILL || WTERMSIG(wstatus) == SIGXFSZ
+                                            : transient_error(err));
+  if (*transient) cJSON_AddTrueToObject(run, "transient"); /* re-run on resume */
+  cJSON_Delete(results);
+  snprintf(path, sizeof path, "%s/run.json", tmp);
+  int rc = ios_outdir_write_json(path, run);
+  cJSON_Delete(run);
+  if (rc == 0) {
+    if (ios_outdir_exists(final)) ios_outdir_remove(final);
+    rc = rename(tmp, final);
+  }
+  *failed = !ok;
+  return rc;
+}
+
+/* -------------------------------------------------------------------------------------------- runs.csv */
+
+static void csv_value(FILE *f, const cJSON *v) {
+  char buf[64];
+  if (v == NULL || cJSON_IsNull(v)) return;
+  if (cJSON_IsString(v)) {
+    ios_csv_field(f, v->valuestring);
+  } else if (cJSON_IsNumber(v)) {
+    fputs(ios_fmt_double(buf, sizeof buf, v->valuedouble), f);
+  } else if (cJSON_IsBool(v)) {
+    fputs(cJSON_IsTrue(v) ? "true" : "false", f);
+  } else {
+    char *t = cJSON_PrintUnformatted(v);
+    if (t != NULL) ios_csv_field(f, t);
+    free(t);
+  }
+}
+
+typedef struct {
+  cJSON *run;     /* run.json, or NULL when missing */
+  cJSON *results; /* results.json, or NULL */
+} run_files_t;
+
+static void add_column(cJSON *cols, const char *name) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cols) {
+    if (strcmp(c->valuestring, name) == 0) return;
+  }
+  cJSON_AddItemToArray(cols, cJSON_CreateString(name));
+}
+
+/* What runs.csv is written from: the points sel[0..nsel) of c, each run's run.json and results.json (rf[i], NULL
+ * when missing), and the union of their metric and count names (the columns). */
+typedef struct {
+  const ios_campaign_t *c;
+  const int *sel;
+  int nsel;
+  run_files_t *rf;
+  cJSON *metric_cols, *count_cols;
+  int nfailed, nmissing;
+} runs_csv_t;
+
+/* One row of runs.csv: the point, its swept values, seed, status, wall time, error, metrics, counts, engine time. */
+static void runs_csv_row(FILE *f, runs_csv_t *x, int i) {
+  const ios_campaign_point_t *pt = &x->c->points[x->sel[i]];
+  const run_files_t *rf = &x->rf[i];
+  fprintf(f, "%s,%d", pt->id, pt->index);
+  for (int k = 0; k < x->c->nkeys; k++)
+    fputc(',', f), csv_value(f, ios_campaign_point_value(x->c, pt->index, k));
+  const cJSON *status = cJSON_GetObjectItemCaseSensitive(rf->run, "status");
+  const char *st = cJSON_IsString(status) ? status->valuestring : "missing";
+  x->nfailed += strcmp(st, "failed") == 0;
+  x->nmissing += strcmp(st, "missing") == 0;
+  fprintf(f, ",%llu,%s,", (unsigned long long)pt->seed, st);
+  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "wall_time_s"));
+  fputc(',', f);
+  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "error"));
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(rf->results, "metrics");
+  const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(rf->results, "counts"), *col;
+  cJSON_ArrayForEach(col, x->metric_cols) fputc(',', f),
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
+  cJSON_ArrayForEach(col, x->count_cols) fputc(',', f),
+      csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
+  fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
+  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->results, "wall_time_s"));
+  fputc('\n', f);
+}
+
+/* ios_fs_write_atomic's writer of runs.csv. */
+static int runs_csv_write(FILE *f, void *ctx) {
+  runs_csv_t *x = ctx;
+  fputs("run_id,index", f);
+  for (int k = 0; k < x->c->nkeys; k++)
+    fputc(',', f), ios_csv_field(f, x->c->keys[k].key);
+  fputs(",seed,status,wall_time_s,error", f);
+  const cJSON *col;
+  cJSON_ArrayForEach(col, x->metric_cols) fprintf(f, ",%s", col->valuestring);
+  cJSON_ArrayForEach(col, x->count_cols) fprintf(f, ",%s", col->valuestring);
+  fputs(",sim_wall_s\n", f);
+  x->nfailed = x->nmissing = 0;
+  for (int i = 0; i < x->nsel; i++)
+    runs_csv_row(f, x, i);
+  return ferror(f) ? IOS_EIO : IOS_OK;
+}
+
+int ios_runs_csv_write(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
+                       int *nfailed, int *nmissing) {
+  runs_csv_t x = {
+      c, sel, nsel, calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *x.rf), cJSON_CreateArray(), cJSON_CreateArray(),
+      0, 0};
+  int rc = x.rf != NULL && x.metric_cols != NULL && x.count_cols != NULL ? 0 : -1;
+  for (int i = 0; rc == 0 && i < nsel; i++) {
+    if (dirs[i] == NULL) continue;
+    char p[2 * PATH_MAX_LEN + 64];
+    snprintf(p, sizeof p, "%s/run.json", dirs[i]);
+    x.rf[i].run = ios_outdir_read_json(p);
+    snprintf(p, sizeof p, "%s/results.json", dirs[i]);
+    x.rf[i].results = ios_outdir_read_json(p);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "metrics"))
+        add_column(x.metric_cols, item->string);
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "counts")) {
+      if (strcmp(item->string, "applications") != 0) add_column(x.count_cols, item->string);
+    }
+  }
+  if (rc == 0 && ios_fs_write_atomic(path, runs_csv_write, &x) != IOS_OK) rc = -1;
+  *nfailed = x.nfailed;
+  *nmissing = x.nmissing;
+  for (int i = 0; x.rf != NULL && i < nsel; i++) {
+    cJSON_Delete(x.rf[i].run);
+    cJSON_Delete(x.rf[i].results);
+  }
+  free(x.rf);
+  cJSON_Delete(x.metric_cols);
+  cJSON_Delete(x.count_cols);
+  return rc;
+}
