@@ -1,6 +1,8 @@
 /* iosim — the command line: one table of subcommands, each in its own file of src/cli/. Exit codes: 0 ok, 2 bad input
  * (the message names the file, the field and the fix), 1 internal error. */
 #include "ios_cli.h"
+#include "ios_errors.h"
+#include "ios_scenario.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +17,8 @@ static const char usage_text[] =
     "       iosim sweep CAMPAIGN [--jobs N] [-o DIR] [--set key=value]... [--seeds N] [--shard I/N] [--emit-slurm]\n"
     "       iosim merge DIR... [-o DIR]   combine shard outputs into one runs.csv\n"
     "       iosim report DIR [options]    figures and a Markdown report of a campaign (analysis/report.py)\n"
-    "       iosim --version | COMMAND --help\n"
+    "       iosim help scenario           every scenario key with its type, default, unit and meaning\n"
+    "       iosim --version | COMMAND --help | help COMMAND\n"
     "Every command takes -h/--help and --version; options take --opt=value or --opt value.\n"
     "Exit codes: 0 ok, 2 bad input, 1 internal error. See README.md and docs/cli.md.\n";
 
@@ -40,11 +43,28 @@ static const struct {
                 {"merge", ios_cli_merge},
                 {"report", ios_cli_report}};
 
+/* `iosim help TOPIC`: scenario (every scenario key), or a command's --help. */
+static int help_topic(const char *topic) {
+  if (strcmp(topic, "-h") == 0 || strcmp(topic, "--help") == 0) {
+    fputs("usage: iosim help [scenario | COMMAND]\n"
+          "  scenario   every scenario key: type, default, unit and meaning (docs/scenario.md has the long forms)\n"
+          "  COMMAND    the command's --help\n",
+          stdout);
+    return 0;
+  }
+  if (strcmp(topic, "scenario") == 0) return ios_scenario_print_keys(stdout) == IOS_OK ? 0 : 1;
+  char *args[] = {(char *)topic, "--help", NULL};
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(topic, commands[i].name) == 0) return commands[i].main(2, args);
+  fprintf(stderr, "iosim: error: help: unknown topic '%s': give scenario or a command (run, sweep, ...)\n", topic);
+  return 2;
+}
 int main(int argc, char **argv) {
   if (argc == 1) return ios_cli_run(0, NULL, 0); /* the embedded default scenario */
   const char *cmd = argv[1];
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(cmd, commands[i].name) == 0) return commands[i].main(argc - 1, argv + 1);
+  if (strcmp(cmd, "help") == 0 && argc > 2) return help_topic(argv[2]);
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
     fputs(usage_text, stdout);
     return 0;

@@ -85,6 +85,11 @@ int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, con
  * family rejects) or IOS_EIO, with ios_diag_message(). */
 int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path);
 
+/** Prints every scenario field, one per line: dotted key, type, default, unit and meaning, from the defaults the
+ * loader validates with (`iosim help scenario`). @return IOS_OK; IOS_EINTERNAL when a field has no documentation
+ * line (a developer's omission, also caught by the unit tests); IOS_ENOMEM. */
+int ios_scenario_print_keys(FILE *f);
+
 /** Frees what the scenario owns. */
 void ios_scenario_free(ios_scenario_t *s);
 
