@@ -12,7 +12,8 @@ using namespace iosim_test;
 
 // System: the build installed into a fresh prefix. Expectations: PREFIX/share/iosim holds deploy/default.json and
 // analysis/report.py; PREFIX/bin/iosim with no argument runs deploy/default.json from there (the default platform is
-// found relative to it) and writes results.json into the current directory's results/default/; IOSIM_HOME, taken as
+// found relative to it: the header shows PREFIX/share/iosim/platforms/mn4-forwarding.xml, canonical) and writes
+// results.json into the current directory's results/default/; IOSIM_HOME, taken as
 // given, overrides the lookup: pointing it to a folder without deploy/ makes the default run exit 2 naming the
 // missing scenario.
 TEST(install_engine, InstalledBinaryFindsItsOwnFiles) {
@@ -27,7 +28,11 @@ TEST(install_engine, InstalledBinaryFindsItsOwnFiles) {
   std::string run = "cd " + work.path() + " && " + bin + " > out.txt 2> err.txt";
   ASSERT_EQ(std::system(run.c_str()), 0) << read_text(work.file("err.txt"));
   EXPECT_TRUE(file_exists(work.file("results/default/results.json"))) << read_text(work.file("out.txt"));
-  EXPECT_NE(read_text(work.file("out.txt")).find(prefix.path() + "/bin/../share/iosim/deploy/../platforms/"),
+  char *real_prefix = realpath(prefix.path().c_str(), nullptr); // the header shows the platform's canonical path
+  ASSERT_NE(real_prefix, nullptr);
+  std::string platform_dir = std::string(real_prefix) + "/share/iosim/platforms/";
+  free(real_prefix);
+  EXPECT_NE(read_text(work.file("out.txt")).find("resources (" + platform_dir + "mn4-forwarding.xml)"),
             std::string::npos)
       << read_text(work.file("out.txt"));
   std::string elsewhere = "cd " + work.path() + " && IOSIM_HOME=" + work.path() + " " + bin + " > out2.txt 2> err2.txt";

@@ -1,4 +1,5 @@
 /* iosim — files: the one atomic writer and mkdir -p (see ios_fs.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "ios_fs.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
@@ -94,4 +95,14 @@ int ios_mkdirs(const char *dir) {
       *s = '/';
     }
   return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+const char *ios_fs_display_path(const char *path, char *buf, size_t n) {
+  char *real = realpath(path, NULL), cwd[4096];
+  const char *shown = real != NULL ? real : path;
+  size_t lc = getcwd(cwd, sizeof cwd) != NULL ? strlen(cwd) : 0;
+  if (real != NULL && lc > 0 && strncmp(real, cwd, lc) == 0 && real[lc] == '/') shown = real + lc + 1;
+  snprintf(buf, n, "%s", shown);
+  free(real);
+  return buf;
 }

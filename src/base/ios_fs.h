@@ -38,6 +38,11 @@ int ios_fs_commit(ios_fs_staged_t *s);
 /** Closes and removes the temporary file, if any (a failed run leaves nothing behind). */
 void ios_fs_discard(ios_fs_staged_t *s);
 
+/** The path to show a user for `path`: its canonical form (no "..", no symbolic links) relative to the current
+ * directory when it lies below it, else absolute; `path` itself when it cannot be resolved. Written to buf (n bytes).
+ * @return buf. */
+const char *ios_fs_display_path(const char *path, char *buf, size_t n);
+
 /** mkdir -p: creates `dir` and its missing parents (mode 0777 before the umask). @return 0, or -1 with errno set. */
 int ios_mkdirs(const char *dir);
 

@@ -259,9 +259,10 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
 
 void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
                         const ios_results_t *r) {
+  char platform[4200];
   printf("iosim %s — %d applications on %d %s resources (%s), allocation %s, placement %s, sharing %s, seed %llu\n",
-         IOSIM_VERSION, w->napps, p->nres, p->pool_role, s->platform, s->allocation->name, s->placement->name,
-         s->sharing->name, (unsigned long long)s->seed);
+         IOSIM_VERSION, w->napps, p->nres, p->pool_role, ios_fs_display_path(s->platform, platform, sizeof platform),
+         s->allocation->name, s->placement->name, s->sharing->name, (unsigned long long)s->seed);
   printf("%-16s %6s %4s %14s %12s %12s %8s %9s\n", "application", "nodes", "n", "io_volume_GB", "io_time_s",
          "work_time_s", "yield", "slowdown");
   int shown = w->napps <= 20 ? w->napps : 20;
