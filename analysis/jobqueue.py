@@ -6,7 +6,8 @@ usage: analysis/jobqueue.py DIR [--policy COL]
 DIR is the output of `iosim sweep` (runs.csv, runs/<run_id>/allocations.csv and apps.csv). For every complete run,
 one panel: a row per job (queue order), its allocation intervals as bars coloured by I/O-node count. Writes
 DIR/report/queue_allocations.png and DIR/report/queue.md (per policy: makespan, aggregated bandwidth, and per job the
-share of its run time spent with each I/O-node count), prints the Markdown path. Exit 2 on bad input.
+share of its run time spent with each I/O-node count; with static-ceil and mckp runs, each job's bandwidth beside
+IPDPS'21 §5.3's live run), prints the Markdown path. Exit 2 on bad input.
 """
 
 import argparse
@@ -73,6 +74,43 @@ def draw(runs, out_png):
     plt.close(fig)
 
 
+# IPDPS'21 §5.3 (live GekkoFWD run of the same queue): global bandwidth (Eq. 2) under STATIC and MCKP, and the two
+# jobs whose bandwidths the text gives (MB/s; HACC: its first job, 1 I/O node under STATIC, 8 then 4 under MCKP;
+# POSIX-L: 8 under STATIC, 2 for 90.3 % of the time under MCKP).
+PAPER_TOTAL = {"static": 8.41e9, "mckp": 16.02e9}
+PAPER_JOB = {"HACC": (987.3e6, 3850.7e6), "POSIX-L": (1963.9e6, 391.7e6)}
+
+
+def beside_paper(runs):
+    """Markdown: iosim's per-job bandwidth (V/I/O time) under STATIC (static-ceil) and MCKP beside the paper's, the
+    totals beside 8.41 and 16.02 GB/s, and the totals once HACC's jobs run at the paper's live bandwidths."""
+    by = {policy: apps.assign(bw=apps["io_volume_bytes"] / apps["io_time_s"]) for policy, _, _, apps in runs}
+    if "static-ceil" not in by or "mckp" not in by:
+        return []
+    st, mk = by["static-ceil"], by["mckp"]
+    rows = []
+    for (_, a), (_, b) in zip(st.iterrows(), mk.iterrows()):
+        kind = a["name"].rsplit("-", 1)[0]
+        paper = PAPER_JOB.get(kind)
+        rows.append([a["name"], f"{a['bw'] / 1e6:.0f} ({int(a['n_resources'])})",
+                     f"{b['bw'] / 1e6:.0f} ({int(b['n_resources'])})",
+                     f"{paper[0] / 1e6:.1f}" if paper else "", f"{paper[1] / 1e6:.1f}" if paper else ""])
+    tot = {"static": st["bw"].sum(), "mckp": mk["bw"].sum()}
+    rows.append(["**total (Eq. 2)**", f"{tot['static'] / 1e9:.2f} GB/s", f"{tot['mckp'] / 1e9:.2f} GB/s",
+                 f"{PAPER_TOTAL['static'] / 1e9:.2f} GB/s", f"{PAPER_TOTAL['mckp'] / 1e9:.2f} GB/s"])
+    hacc = st["name"].str.startswith("HACC-")
+    live = {"static": tot["static"] + (PAPER_JOB["HACC"][0] - st.loc[hacc, "bw"]).sum(),
+            "mckp": tot["mckp"] + (PAPER_JOB["HACC"][1] - mk.loc[hacc, "bw"]).sum()}
+    return ["", "## Beside IPDPS'21 §5.3 (live run: STATIC 8.41 GB/s, MCKP 16.02 GB/s, 1.9x)", "",
+            md_table(rows, ["job", "iosim STATIC MB/s (last I/O nodes)", "iosim MCKP MB/s (last I/O nodes)",
+                            "paper STATIC MB/s", "paper MCKP MB/s"]), "",
+            "The paper gives HACC's figures for its first job; they are repeated on the other two.", "",
+            f"iosim: MCKP / STATIC = {tot['mckp'] / tot['static']:.2f}x (paper 1.90x). With the {int(hacc.sum())} "
+            f"HACC jobs at the paper's live bandwidths (987.3 MB/s on 1 I/O node, 3850.7 MB/s under MCKP): STATIC "
+            f"{live['static'] / 1e9:.2f} GB/s, MCKP {live['mckp'] / 1e9:.2f} GB/s, "
+            f"{live['mckp'] / live['static']:.2f}x."]
+
+
 def report(cdir, policy_col):
     runs = load(cdir, policy_col)
     out = os.path.join(cdir, "report")
@@ -94,6 +132,7 @@ def report(cdir, policy_col):
             total = row.sum()
             rows.append([name] + [f"{v / total:.0%}" if total > 0 else "" for v in row])
         md.append(md_table(rows, ["job"] + [f"{int(n)} I/O nodes" for n in share.columns]))
+    md += beside_paper(runs)
     return write_markdown(out, "queue.md", md)
 
 
