@@ -3,6 +3,7 @@
 #include "ios_fs.h"
 #include "ios_diag.h"
 #include "ios_platgen.h"
+#include "ios_sg_platform.h"
 #include "ios_value.h"
 
 #include <errno.h>
@@ -31,7 +32,7 @@ static const char defaults_json[] =
     "\"storage\": null,"
     "\"striping\": null,"
     "\"seed\": 1,"
-    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
+    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true, \"trace\": false}"
     "}";
 
 /* Fields whose default is null ("no value"), with the types a user may give instead (besides null). */
@@ -561,7 +562,8 @@ static int extract_rest(cJSON *root, const char *file, ios_scenario_t *s) {
   if (ios_value_string(get_path(root, "output.dir"), 1, "a directory path, e.g. \"results/run1\"", file, "output.dir",
                        &s->out_dir) != IOS_OK ||
       ios_value_bool(get_path(root, "output.events"), file, "output.events", &s->events) != IOS_OK ||
-      ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK)
+      ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK ||
+      ios_value_bool(get_path(root, "output.trace"), file, "output.trace", &s->trace) != IOS_OK)
     return IOS_EINVAL;
   return IOS_OK;
 }
@@ -612,6 +614,7 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
     rc = apply_set(user, sets[i]);
   if (rc == IOS_OK) rc = ios_scenario_from_json(user, path, out);
   cJSON_Delete(user);
+  if (rc == IOS_OK) ios_sg_trace_to(out->trace ? out->out_dir : NULL); /* SimGrid's tracer starts with the platform */
   return rc;
 }
 
