@@ -207,7 +207,7 @@ int sim_close_traces(void);
  * records the run (sets E.trace). @return IOS_OK, or IOS_EINVAL/IOS_EIO with a message. */
 int sim_trace_setup(const ios_sim_config_t *s);
 /** SimGrid's trace: a segment of transfer t that moved `bytes` from t->seg_start to now, at its mean rate, on the
- * links of its route. */
+ * shared links of its route. */
 void sim_trace_segment(const transfer_t *t, double bytes);
 
 /* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3) */
