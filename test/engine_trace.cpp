@@ -219,6 +219,25 @@ TEST(engine_trace, ThreeAppsPerLinkAndApplication) {
   }
 }
 
+// System: the same case stopped at the window's end (window.stop_at_end: the window is [0, 19] s, docs/tutorial.md).
+// Expectations: the segments still running at 19 s are in the trace up to 19 s (events.csv leaves them out): bapp1
+// and bapp2 = 1/3 GB/s and bapp3 = 1/3 GB/s over [15, 19] s, 0 after; the integrals are the volumes apps.csv counts
+// in the window, 2.5 + 4/3 GB for app1 and app2 and 4/3 GB for app3.
+TEST(engine_trace, StoppedAtTheWindowsEnd) {
+  SimRun run = run_scenario(kThreeApps, tiny_platform_xml({1e9}, 3),
+                            options("run", {"output.trace=true", "window.stop_at_end=true"}));
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.str("status"), "stopped_at_window_end");
+  std::vector<DumpRow> rows = pj_dump(run.out_dir + "/trace.paje");
+  for (const char *a : {"app1", "app2", "app3"}) {
+    std::string var = std::string("b") + a;
+    EXPECT_REL(value_at(rows, "r0_link", var, 17), 1e9 / 3, kPajeFloat) << a;
+    double expected = std::string(a) == "app3" ? 4e9 / 3 : 2.5e9 + 4e9 / 3;
+    EXPECT_REL(integral(rows, "r0_link", var), expected, kPajeFloat) << a;
+    EXPECT_REL(run.app(a).io_volume, expected, 1e-12) << a;
+  }
+}
+
 // System: the same case with SimGrid's own flags instead of output.trace: --cfg=tracing:yes (and the file named with
 // --cfg=tracing/filename), then also SimGrid's uncategorized utilization. Before output.trace these failed: SimGrid's
 // tracer refused the link r0 beside the host r0 ("container r0 already present in all_containers_").
@@ -269,9 +288,10 @@ TEST(engine_trace, NoTraceLeftByACheckOrAFailedRun) {
     EXPECT_EQ(f.find("trace"), std::string::npos) << f << " left in " << failed.out_dir;
 }
 
-// System: output.trace given something else than a boolean, in the file or with --set.
+// System: output.trace given something else than a boolean, in the file or with --set; and an application called
+// "andwidth", whose trace variable would be SimGrid's `bandwidth`.
 // Expectations: `iosim check` and `iosim run` exit 2 before simulating, with one line naming the scenario file, the
-// field and what it must be; no results.json, no trace.
+// field and what it must be; no results.json, no trace. The traced run of "andwidth" exits 2 naming the application.
 TEST(engine_trace, BadValuesAreRejected) {
   struct Bad {
     std::string value, says;
@@ -301,4 +321,12 @@ TEST(engine_trace, BadValuesAreRejected) {
   SimRun r = run_scenario(in_file, tiny_platform_xml({1e9}, 3));
   EXPECT_EQ(r.proc.exit_code, 2) << r.describe();
   EXPECT_NE(r.proc.err.find("output.trace: is a string but must be true or false"), std::string::npos) << r.proc.err;
+  // an application whose trace variable would be SimGrid's own link variable `bandwidth`
+  std::string named = std::string(kThreeApps);
+  named.replace(named.find("\"app1\""), 6, "\"andwidth\"");
+  SimRun clash = run_scenario(named, tiny_platform_xml({1e9}, 3), options("run", {"output.trace=true"}));
+  EXPECT_EQ(clash.proc.exit_code, 2) << clash.describe();
+  EXPECT_FALSE(clash.has_results);
+  EXPECT_NE(clash.proc.err.find("andwidth: its trace variable would be 'bandwidth'"), std::string::npos)
+      << clash.proc.err;
 }

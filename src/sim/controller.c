@@ -427,6 +427,7 @@ void sim_controller_actor(int argc, char **argv) {
       return;
     }
     if (stop && E.snap_end_done) {
+      sim_trace_running();
       sg_actor_kill_all();
       return;
     }

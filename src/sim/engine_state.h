@@ -209,6 +209,9 @@ int sim_trace_setup(const ios_sim_config_t *s);
 /** SimGrid's trace: a segment of transfer t that moved `bytes` from t->seg_start to now, at its mean rate, on the
  * shared links of its route. */
 void sim_trace_segment(const transfer_t *t, double bytes);
+/** SimGrid's trace, when the run stops at the window's end: the segments still running, up to now (events.csv leaves
+ * them out). */
+void sim_trace_running(void);
 
 /* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3) */
 void sim_apply_alloc(app_state_t *as);

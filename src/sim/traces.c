@@ -116,3 +116,11 @@ void sim_trace_segment(const transfer_t *t, double bytes) {
   sg_host_t to = t->res < 0 ? E.p->pfs.host : E.p->res[t->res].host;
   ios_sg_trace_flow(t->host, to, var, t->seg_start, t1, bytes / (t1 - t->seg_start));
 }
+
+void sim_trace_running(void) {
+  for (int r = 0; E.trace && r <= E.nres; r++)
+    for (int i = 0; E.res[r].r != NULL && i < E.res[r].nactive; i++) {
+      const transfer_t *t = E.res[r].active[i];
+      if (t->rate > 0) sim_trace_segment(t, t->seg_rem0 - ios_tr_remaining(t));
+    }
+}
