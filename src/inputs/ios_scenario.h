@@ -60,11 +60,13 @@ typedef struct {
   const char *out_dir;    /**< output.dir */
   int events;             /**< output.events: write events.csv */
   int progress;           /**< output.progress: progress line on stderr (default 1) */
+  int trace;              /**< output.trace: SimGrid's tracer writes a Paje trace, trace.paje (docs/trace.md) */
 } ios_scenario_t;
 
 /** Loads a scenario file and applies `nsets` overrides "dotted.key=value" (value parsed as JSON when it is valid
- * JSON, else taken as a string). @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file,
- * the field and the fix; `out` is untouched on failure. */
+ * JSON, else taken as a string). With output.trace it also asks the platform loader of this process to start
+ * SimGrid's tracer (ios_sg_trace_to; without, it withdraws such a request). @return IOS_OK, or IOS_EINVAL/IOS_EIO
+ * with ios_diag_message() naming the file, the field and the fix; `out` is untouched on failure. */
 int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenario_t *out);
 
 /** Validates a scenario given as a JSON tree (`user`, borrowed; relative paths in it are taken as they are) and

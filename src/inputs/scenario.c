@@ -4,6 +4,7 @@
 #include "ios_diag.h"
 #include "ios_platform.h"
 #include "ios_platgen.h"
+#include "ios_sg_platform.h"
 #include "ios_units.h"
 #include "ios_value.h"
 
@@ -34,7 +35,7 @@ static const char defaults_json[] =
     "\"storage\": null,"
     "\"striping\": null,"
     "\"seed\": 1,"
-    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true}"
+    "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true, \"trace\": false}"
     "}";
 
 /* What `iosim help scenario` says of each field of defaults_json: its unit ("" when none) and a one-line meaning
@@ -73,6 +74,7 @@ static const struct {
     {"output.dir", "", "where results.json, apps.csv, resources.csv, allocations.csv go"},
     {"output.events", "", "also write events.csv (every work phase, transfer and I/O operation)"},
     {"output.progress", "", "a progress line on standard error on long runs"},
+    {"output.trace", "", "also write trace.paje: a Paje trace of the run (docs/trace.md)"},
     {NULL, NULL, NULL},
 };
 
@@ -609,7 +611,8 @@ static int extract_rest(cJSON *root, const char *file, ios_scenario_t *s) {
   if (ios_value_string(get_path(root, "output.dir"), 1, "a directory path, e.g. \"results/run1\"", file, "output.dir",
                        &s->out_dir) != IOS_OK ||
       ios_value_bool(get_path(root, "output.events"), file, "output.events", &s->events) != IOS_OK ||
-      ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK)
+      ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK ||
+      ios_value_bool(get_path(root, "output.trace"), file, "output.trace", &s->trace) != IOS_OK)
     return IOS_EINVAL;
   return IOS_OK;
 }
@@ -660,6 +663,7 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
     rc = apply_set(user, sets[i]);
   if (rc == IOS_OK) rc = ios_scenario_from_json(user, path, out);
   cJSON_Delete(user);
+  if (rc == IOS_OK) ios_sg_trace_to(out->trace ? out->out_dir : NULL); /* SimGrid's tracer starts with the platform */
   return rc;
 }
 

@@ -63,10 +63,11 @@ static void actor_release(void) {
   E.actors--;
 }
 
-/* A segment of a transfer ended: its events.csv row and the platform-limited share. */
+/* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
 static void segment_end(const transfer_t *t, double bytes, int done) {
   if (done || sim_now() > t->seg_start)
     sim_ev_row(t->app, "transfer", sim_res_name(t->res), t->seg_start, sim_now(), bytes);
+  sim_trace_segment(t, bytes);
   account_segment(t, bytes);
 }
 
@@ -433,6 +434,7 @@ void sim_controller_actor(int argc, char **argv) {
       return;
     }
     if (stop && E.snap_end_done) {
+      sim_trace_running();
       sg_actor_kill_all();
       return;
     }

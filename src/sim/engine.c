@@ -215,7 +215,8 @@ static int arbitrate_all(const ios_sim_config_t *s, const ios_platform_t *p, con
  * every rate itself (not max-min, no striping) and no link between the applications' hosts and the resources can bind
  * those rates; SimGrid flows otherwise, or when the scenario asks for them (engine.flows). */
 static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t *p) {
-  int direct = !s->flows_simgrid && !s->replay && !s->sharing->uncapped;
+  /* while SimGrid's tracer records the run, every byte goes through SimGrid (docs/trace.md) */
+  int direct = !s->flows_simgrid && !E.trace && !s->replay && !s->sharing->uncapped;
   for (int j = 0; direct && j < E.napps; j++)
     direct = E.apps[j].stripe == NULL;
   if (direct) {
@@ -501,6 +502,7 @@ static int setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_w
   for (int j = 0, host_cursor = 0, off = 0; rc == IOS_OK && j < w->napps; off += E.alloc_n[j], j++)
     rc = setup_app(s, p, j, placed + off, &host_cursor);
   free(placed);
+  if (rc == IOS_OK) rc = sim_trace_setup(s);
   if (rc == IOS_OK) rc = choose_transfer_path(s, p);
   E.r->direct_transfers = E.direct;
   if (rc == IOS_OK) setup_resources(p);
@@ -607,7 +609,8 @@ static int collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
   ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, r);
   r->wall_time_s = ios_clock_s() - E.wall0;
-  return sim_close_traces();
+  int rc = sim_close_traces();
+  return rc == IOS_OK ? ios_sg_trace_commit() : rc; /* SimGrid's tracer closed its file when the simulation ended */
 }
 
 int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
@@ -636,5 +639,6 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   if (rc == IOS_OK) rc = run(s, p, w->napps);
   if (rc == IOS_OK) rc = collect(s, p, w);
   release_engine(w->napps, p->nres); /* on failure nothing was simulated, or the run stopped: no results */
+  if (rc != IOS_OK) ios_sg_trace_discard();
   return rc;
 }

@@ -142,6 +142,7 @@ typedef struct {
   long fault_calls;         /* calls at fault_site so far */
   int *launch_order;        /* replay: application indices by start time */
   int direct;               /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
+  int trace;                /* SimGrid's tracer records the run: each segment goes into its route's link variables */
   int calendar;             /* direct path without a job queue: the controller runs the applications from a calendar */
   struct cal_entry *cal;    /* calendar mode: the dated wake-ups, a binary min-heap on (date, seq) */
   int ncal, calcap;
@@ -202,6 +203,15 @@ void sim_ev_io_row(const app_state_t *as, double volume);
 void sim_al_row(const app_state_t *as, double t0, double t1);
 int sim_open_traces(const ios_sim_config_t *s);
 int sim_close_traces(void);
+/** SimGrid's trace (docs/trace.md): one link variable per application, "b" + its name, declared when SimGrid's tracer
+ * records the run (sets E.trace). @return IOS_OK, or IOS_EINVAL/IOS_EIO with a message. */
+int sim_trace_setup(const ios_sim_config_t *s);
+/** SimGrid's trace: a segment of transfer t that moved `bytes` from t->seg_start to now, at its mean rate, on the
+ * shared links of its route. */
+void sim_trace_segment(const transfer_t *t, double bytes);
+/** SimGrid's trace, when the run stops at the window's end: the segments still running, up to now (events.csv leaves
+ * them out). */
+void sim_trace_running(void);
 
 /* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3) */
 void sim_apply_alloc(app_state_t *as);

@@ -30,6 +30,16 @@ void ios_flow_cancel(ios_flow_t *flow);
 /** Frees a flow (after its ios_flow_wait returned). NULL is allowed. */
 void ios_flow_free(ios_flow_t *flow);
 
+/** Declares, in SimGrid's tracer (which must trace the platform: ios_sg_tracing), a variable of every link named
+ * `variable`, drawn in `color` ("R G B", each from 0 to 1). */
+void ios_sg_trace_declare(const char *variable, const char *color);
+
+/** Adds to link variable `variable` (declared with ios_sg_trace_declare) of every shared link on the route from host
+ * `from` to host `to` the rate `rate` (bytes/s) from date t0 to date t1 (s, t0 < t1), in SimGrid's trace: the first
+ * time a link's variable is used, it is set to 0 at date 0. FATPIPE links, which give each flow their whole bandwidth,
+ * are left out: nothing is shared there, and SimGrid's tracer keeps every event in memory until the run ends. */
+void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *variable, double t0, double t1, double rate);
+
 /** Actor body of the permanent receiver of one mailbox: registers itself as the mailbox's permanent receiver
  * (argv[1] = mailbox name), then consumes delivered and cancelled flows forever, so none accumulate.
  * Start it as a daemon actor on the destination host. */

@@ -2,11 +2,14 @@
 #include "ios_sg.h"
 
 #include <simgrid/Exception.hpp>
+#include <simgrid/instr.h>
 #include <simgrid/s4u.hpp>
 
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace sg4 = simgrid::s4u;
@@ -47,6 +50,25 @@ extern "C" void ios_flow_cancel(ios_flow_t *flow) {
 
 extern "C" void ios_flow_free(ios_flow_t *flow) {
   delete flow;
+}
+
+extern "C" void ios_sg_trace_declare(const char *variable, const char *color) {
+  simgrid::instr::declare_link_variable(variable, color);
+}
+
+extern "C" void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *variable, double t0, double t1,
+                                  double rate) {
+  static std::set<std::string> started; /* "link\nvariable" pairs already set to 0 */
+  std::vector<sg4::Link *> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  for (const sg4::Link *l : links) {
+    if (l->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue; /* flows do not share it */
+    if (started.insert(l->get_name() + '\n' + variable).second)
+      simgrid::instr::set_link_variable(l->get_name(), variable, 0, 0);
+    simgrid::instr::add_link_variable(l->get_name(), variable, rate, t0);
+    simgrid::instr::sub_link_variable(l->get_name(), variable, rate, t1);
+  }
 }
 
 extern "C" void ios_sg_receiver_main(int argc, char *argv[]) {
