@@ -264,6 +264,24 @@ TEST(engine_trace, SimgridTracingFlags) {
   EXPECT_EQ(types.count("bapp1"), 1u);
 }
 
+// System: the tutorial's first case run with `--trace` and with `--set output.trace=true`. Expectations: both exit 0,
+// write trace.paje and record output.trace = true in results.json; the two traces hold the same variables and the
+// same integral of bapp1 (10 GB).
+TEST(engine_trace, TraceFlagIsOutputTrace) {
+  std::string platform = tiny_platform_xml({1e9}, 3);
+  SimRun flag = run_with_args(kThreeApps, platform, {"--trace"});
+  SimRun set = run_with_args(kThreeApps, platform, {"--set", "output.trace=true"});
+  for (const SimRun *r : {&flag, &set}) {
+    ASSERT_EQ(r->proc.exit_code, 0) << r->describe();
+    ASSERT_TRUE(file_exists(r->out_dir + "/trace.paje")) << r->describe();
+    const cJSON *t = r->json("scenario.output.trace");
+    EXPECT_TRUE(t != nullptr && cJSON_IsTrue(t)) << r->describe();
+  }
+  std::vector<DumpRow> a = pj_dump(flag.out_dir + "/trace.paje"), b = pj_dump(set.out_dir + "/trace.paje");
+  EXPECT_EQ(app_variables(a, "r0_link"), app_variables(b, "r0_link"));
+  EXPECT_REL(integral(a, "r0_link", "bapp1"), 10e9, kPajeFloat);
+}
+
 // System: output.trace where nothing is simulated or the run fails. Expectations: `iosim check` exits 0 and writes
 // no trace (no file in an existing output directory, no directory created); a run whose sharing policy fails
 // (IOSIM_FAULT=sharing:2) exits 1 and leaves neither trace.paje nor its temporary file.

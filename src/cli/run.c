@@ -1,6 +1,7 @@
 /* iosim run|check SCENARIO [options]: simulate a scenario (or validate it) and write its outputs. */
 #include "ios_args.h"
 #include "ios_cli.h"
+#include "ios_fs.h"
 #include "ios_diag.h"
 #include "ios_engine.h"
 #include "ios_output.h"
@@ -24,6 +25,7 @@ static const char run_usage[] =
     "       iosim check SCENARIO [options]   validate it (and its platform and workload) without simulating\n"
     "  -o, --out DIR          output directory (run; sets output.dir)\n"
     "      --set key=value    override a scenario field (dotted key; the value read as JSON, else a string)\n"
+    "      --trace            also write trace.paje, a Paje trace of the run (= --set output.trace=true)\n"
     "      --cfg=name:value   a SimGrid setting (not network/model, network/crosstraffic, contexts/stack-size)\n"
     "      --log=setting      a SimGrid logging setting, e.g. --log=root.thres:critical\n"
     "  -h, --help             this help;  --version  the iosim and SimGrid versions\n"
@@ -104,6 +106,7 @@ static void run_args_free(run_args_t *a) {
 static int parse_run(int argc, char **argv, const char *cmd, run_args_t *a) {
   static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
                                        {"set", required_argument, NULL, IOS_OPT_SET},
+                                       {"trace", no_argument, NULL, IOS_OPT_FIRST_FREE},
                                        {"cfg", required_argument, NULL, IOS_OPT_CFG},
                                        {"log", required_argument, NULL, IOS_OPT_LOG},
                                        {"help", no_argument, NULL, 'h'},
@@ -118,6 +121,9 @@ static int parse_run(int argc, char **argv, const char *cmd, run_args_t *a) {
     switch (c) {
     case IOS_OPT_SET:
       a->sets[a->nsets++] = optarg;
+      break;
+    case IOS_OPT_FIRST_FREE: /* --trace */
+      a->sets[a->nsets++] = "output.trace=true";
       break;
     case 'o': {
       size_t n = strlen(optarg) + 16;
@@ -185,9 +191,12 @@ static int simulate(ios_scenario_t *s, int check) {
   }
   rc = ios_workload_build(s, &p, &w);
   if (rc == IOS_OK && check) {
+    char shown[4200];
     printf("%s: ok — %d applications, platform %s with %d compute nodes and %d %s resources; policies %s / %s / %s\n",
-           s->file, w.napps, s->platform_spec != NULL ? "(generated from the scenario)" : s->platform, p.ncompute,
-           p.nres, p.pool_role, s->allocation->name, s->placement->name, s->sharing->name);
+           s->file, w.napps,
+           s->platform_spec != NULL ? "(generated from the scenario)"
+                                    : ios_fs_display_path(s->platform, shown, sizeof shown),
+           p.ncompute, p.nres, p.pool_role, s->allocation->name, s->placement->name, s->sharing->name);
   } else if (rc == IOS_OK) {
     ios_sim_config_t cfg;
     ios_sim_config_from_scenario(s, &cfg);
