@@ -63,6 +63,33 @@ def ratio_table(df, width):
     return t
 
 
+# The pressure ranges of the summary table (docs/rr9502.md): low, around saturation, high (left edges of the bins).
+SUMMARY_RANGES = [("W < 0.6", 0.0, 0.6), ("0.8-1.2", 0.8, 1.2), ("W >= 1.4", 1.4, float("inf"))]
+SUMMARY_MIN_WINDOWS = 20  # bins with fewer windows (the last ones) are left out of the summary
+
+
+def summary_table(t):
+    """Per strategy and workload, over the bins of each range of SUMMARY_RANGES: the range of the bins' mean ratios and
+    (in parentheses) of their shares of windows more than 1 % worse than FairShare."""
+    rows = []
+    for s in sorted(set(t[POLICY]), key=lambda x: STRATEGIES.index(x) if x in STRATEGIES else len(STRATEGIES)):
+        row = [s]
+        for wl in sorted(set(t[WORKLOAD])):
+            for _, lo, hi in SUMMARY_RANGES:
+                b = t[(t[POLICY] == s) & (t[WORKLOAD] == wl) & (t["bin"] >= lo - 1e-9) & (t["bin"] < hi - 1e-9) &
+                      (t["windows"] >= SUMMARY_MIN_WINDOWS)]
+                if b.empty:
+                    row.append("")
+                    continue
+                m, w = b["mean_ratio"], b["worse"]
+                rng = f"{m.min():.2f}" if round(m.min(), 2) == round(m.max(), 2) else f"{m.min():.2f}-{m.max():.2f}"
+                wr = f"{w.min():.0%}" if round(w.min(), 2) == round(w.max(), 2) else f"{w.min():.0%}-{w.max():.0%}"
+                row.append(f"{rng} ({wr})")
+        rows.append(row)
+    head = ["strategy"] + [f"{wl} {name}" for wl in sorted(set(t[WORKLOAD])) for name, _, _ in SUMMARY_RANGES]
+    return md_table(rows, head)
+
+
 def binned(df, metric, width):
     """Per workload, strategy and pressure bin: mean and std of `metric` and the window count."""
     d = df.dropna(subset=[metric, "io_pressure"]).copy()
@@ -183,7 +210,9 @@ def report(cdir, width):
             for wl, s, b, n, m, w, bt in t[[WORKLOAD, POLICY, "bin", "windows", "mean_ratio", "worse",
                                               "better"]].itertuples(index=False)]
     md.append(md_table(rows, ["workload", "strategy", "W", "windows", "mean ratio", "worse", "better"]))
-    md.append("")
+    md += ["", "## Summary: MinYield relative to FairShare by pressure range", "",
+           "Range of the per-bin mean ratios over the bins of each range and, in parentheses, of the bins' shares of "
+           "windows more than 1 % worse than FairShare; bins of fewer than 20 windows left out (docs/rr9502.md).", "", summary_table(t), ""]
     for metric in ["efficiency", "utilization", "sim_wall_s"]:
         if metric not in df.columns:
             continue
