@@ -378,9 +378,7 @@ static int add_cand(cands_t *d, cand_t c) {
   return IOS_OK;
 }
 
-/* Steps 13–19 of Algorithm 2: over the simple intervals of the partition pts [np], the candidates (u, k) that
- * MinYieldInInterval returns and that can still win, until one is dominant, the Step 18 bound stops the scan or every
- * transfer is done. walks and done [m] start cleared. Returns IOS_OK or IOS_ENOMEM. */
+/* Steps 13–19 of Algorithm 2: the candidates of MinYieldInInterval over the partition's intervals. */
 static int search_intervals(ctx_t *x, const double *pts, int np, walk_t *walks, unsigned char *done, cands_t *d) {
   int m = x->m, dominant = 0;
   for (int iv = 0; iv + 1 < np && !dominant; iv++) { /* Steps 13–19 */
@@ -406,8 +404,7 @@ static int search_intervals(ctx_t *x, const double *pts, int np, walk_t *walks, 
   return IOS_OK;
 }
 
-/* Step 20 of Algorithm 2: the rates of LexicoMinYield for the lexicographically best of the candidates whose minimum
- * ties the best, in x->r (0 without a candidate); best_r and best_ys [m] are scratch. */
+/* Step 20 of Algorithm 2: LexicoMinYield's rates, in x->r, for the best of the tying candidates. */
 static void choose_best(ctx_t *x, const cands_t *d, double *best_r, double *best_ys) {
   int m = x->m, have = 0;
   for (size_t c = 0; c < d->n; c++) {
@@ -469,8 +466,7 @@ out:
   return rc;
 }
 
-/* Gives every transfer with a cap and nothing left its cap, in scan order ord [n], from the bandwidth B (it ends at
- * once); returns the bandwidth left. */
+/* Gives each transfer with nothing left its cap, in scan order, from B; returns the bandwidth left. */
 static double give_finished(const ios_share_view_t *in, const item_t *ord, double B, double *rate) {
   double left = B;
   for (int j = 0; j < in->ntransfers; j++) { /* a transfer with nothing left ends at once: its cap first */
@@ -483,8 +479,7 @@ static double give_finished(const ios_share_view_t *in, const item_t *ord, doubl
   return left;
 }
 
-/* Makes x->a (x->m of them) the regular transfers (a cap, a finite remaining volume) in scan order ord [n], capped
- * by the bandwidth left; none when nothing is left. */
+/* Makes x->a the regular transfers (a cap, a finite remaining volume) in scan order, capped by `left`. */
 static void make_apps(const ios_share_view_t *in, const item_t *ord, double left, ctx_t *x) {
   for (int j = 0; j < in->ntransfers; j++) {
     const ios_transfer_view_t *t = &in->t[ord[j].i];
@@ -501,8 +496,7 @@ static void make_apps(const ios_share_view_t *in, const item_t *ord, double left
   }
 }
 
-/* Hands the rates x->r of the regular transfers over to rate (by view index), each capped, all scaled down to `left`
- * when rounding makes them exceed it. */
+/* Hands x->r over to rate by view index, capped, scaled down to `left` if rounding exceeds it. */
 static void set_rates(const ctx_t *x, double left, double *rate) {
   const app_t *a = x->a;
   double sum = 0.0;

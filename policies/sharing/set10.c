@@ -52,9 +52,7 @@ static int set_of(double omega) {
   return (int)n;
 }
 
-/* The I/O-sets present, in priority order (ns of them; arrays sized for the transfers, owned): set s holds the
- * entries e[first[s]] .. e[first[s+1]-1]; demand[s] = β_s·B, the sum of their caps; q[s] = 10^(−n) its priority;
- * done[s] whether it has been served. */
+/* The I/O-sets in priority order: set s holds e[first[s] .. first[s+1]-1]; its caps' sum, q_s, whether served. */
 typedef struct {
   int ns;
   entry_t *e;
@@ -88,8 +86,7 @@ static int sets_alloc(sets_t *S, int k) {
   return IOS_OK;
 }
 
-/* Puts each transfer in its set (the unknown ω in S_n0) and sorts them by set, then FCFS, into S->e; groups the
- * entries into the sets with their demands and priorities. */
+/* Puts each transfer in its set, sorts them by set then FCFS, and groups them with demands and priorities. */
 static void make_sets(const ios_share_view_t *in, sets_t *S) {
   int k = in->ntransfers, n_unknown = N_UNKNOWN_MAX;
   entry_t *e = S->e;
@@ -117,8 +114,7 @@ static void make_sets(const ios_share_view_t *in, sets_t *S) {
   S->ns = ns;
 }
 
-/* Steps 1–2: every set still in play with β_s <= α_s gets all its caps, out of *left (>= 0 after). Returns how many
- * sets were served so. */
+/* Steps 1–2: every set with β_s <= α_s gets its caps out of *left; returns how many did. */
 static int serve_limited(const ios_share_view_t *in, sets_t *S, double qsum, double *left, double *rate_out) {
   double left_before = *left;
   int limited = 0;

@@ -317,8 +317,7 @@ static int check_distinct(const ios_campaign_t *c) {
   return rc;
 }
 
-/* Writes the id of point i into pt->id: FNV-1a from h0 over the sorted keys' values (`sorted`, c->nkeys) and the seed,
- * then the splitmix64 finaliser, in hexadecimal. IOS_ENOMEM when a value cannot be printed. */
+/* Writes point i's id (FNV-1a over its sorted values and seed, splitmix64-finalised) into pt->id. */
 static int point_id(const ios_campaign_t *c, const ios_campaign_key_t **sorted, uint64_t h0, int i,
                     ios_campaign_point_t *pt) {
   int rc = IOS_OK;

@@ -251,8 +251,7 @@ typedef struct {
   int n[4];
 } pools_t;
 
-/* Sorts the `nhosts` hosts by role: compute hosts and the controller into p, the OSS counted, the I/O roles into
- * `pools`; every host must have a known role and there is at most one controller. */
+/* Sorts the hosts by role into p (compute, controller, OSS count) and pools; checks each role is known. */
 static int sort_hosts(const char *file, sg_host_t *hosts, size_t nhosts, ios_platform_t *p, pools_t *pools) {
   int rc = IOS_OK;
   for (size_t i = 0; rc == IOS_OK && i < nhosts; i++) {

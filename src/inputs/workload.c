@@ -193,8 +193,7 @@ static int parse_app_phase_list(const cJSON *phases, const char *file, const cha
   return IOS_OK;
 }
 
-/* Reads an inline application's phases: the "phases" array, or the "work"/"io" shorthand (one work phase, then one
- * I/O phase), not both. */
+/* Reads an inline application's phases: the "phases" array or the "work"/"io" shorthand, not both. */
 static int parse_app_phases(const cJSON *o, const char *file, const char *where, ios_app_t *a, int *cap) {
   const cJSON *phases = cJSON_GetObjectItemCaseSensitive(o, "phases");
   const cJSON *work = cJSON_GetObjectItemCaseSensitive(o, "work"), *io = cJSON_GetObjectItemCaseSensitive(o, "io");
@@ -300,8 +299,7 @@ static const struct {
     {"wIter", {0, IOS_VALUE_MAX_DURATION, 0, 0, IOS_UNIT_NONE, "the iteration length in s (0 = unknown)"}},
 };
 
-/* Reads the six numbers of a sample-file line before its phase type (sample_fields, tokens at *save) into `num`;
- * progress and agePhase must not exceed age. */
+/* Reads the six numbers before a sample line's phase type into num; progress and agePhase <= age. */
 static int sample_numbers(char **save, const char *file, const char *where, double num[6]) {
   static const char format[] = "format: name bandwidth age progress agePhase nphases wIter W|C x_1 .. x_nphases";
   char field[96];
@@ -327,8 +325,7 @@ static int sample_numbers(char **save, const char *file, const char *where, doub
   return IOS_OK;
 }
 
-/* Reads the phase values of a sample-file line (tokens at *save) into `a`, alternating from `is_io`: exactly
- * `nphases` of them, I/O volumes in units of `unit` (B/s · s). */
+/* Reads a sample line's nphases phase values into `a`, alternating from is_io, I/O in units of `unit`. */
 static int sample_phases(char **save, const char *file, const char *where, double unit, int is_io, long nphases,
                          ios_app_t *a) {
   static const ios_num_spec_t phase_spec = {
@@ -553,8 +550,7 @@ static int sample_unit(const ios_scenario_t *s, const ios_platform_t *p, const c
   return IOS_OK;
 }
 
-/* Reads workload.file `name` into `w`: a JSON array of applications or an RR-9502 sample file, after `format` (auto:
- * by the .json extension) and the sample files' bandwidth unit `bwu`. */
+/* Reads workload.file `name` into `w`: JSON applications or an RR-9502 sample file, after `format`. */
 static int read_workload_file(const ios_scenario_t *s, const ios_platform_t *p, const char *name, const char *format,
                               const char *bwu, ios_workload_t *w) {
   char *path = ios_expand_path(name, s->file, "workload.file");
@@ -579,8 +575,7 @@ static int read_workload_file(const ios_scenario_t *s, const ios_platform_t *p, 
   return rc;
 }
 
-/* Checks that every application's name can be a CSV cell (names from sample files: inline ones are checked with their
- * index). */
+/* Checks that every application's name can be a CSV cell (sample files' names; inline ones are checked). */
 static int check_names(const ios_scenario_t *s, const ios_workload_t *w) {
   for (int j = 0; j < w->napps; j++)
     if (!csv_safe_name(w->apps[j].name)) {

@@ -231,8 +231,7 @@ static void add_metrics(cJSON *root, const ios_results_t *r) {
   cJSON_AddStringToObject(c, "transfers", r->direct_transfers ? "direct" : "simgrid-flows");
 }
 
-/* The text of results.json (malloc'ed, NULL when out of memory): versions, the resolved scenario, the window, the
- * platform, the metrics and the counts. */
+/* The text of results.json (malloc'ed; NULL when out of memory). */
 static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, const ios_results_t *r) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "iosim_version", IOSIM_VERSION);

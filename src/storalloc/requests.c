@@ -232,8 +232,7 @@ static int options_split(const cJSON *v, const char *file, const char *obj, ios_
   return IOS_OK;
 }
 
-/* Reads "requeue" (`v`): a boolean or {"retries": N, "interval": DURATION}, into x->requeue, x->retries and
- * x->interval. */
+/* Reads "requeue" (`v`): a boolean or {"retries": N, "interval": DURATION}, into x. */
 static int options_requeue(const cJSON *v, const char *file, const char *obj, ios_storalloc_options_t *x) {
   static const char *const requeue_valid[] = {"retries", "interval", NULL};
   char w[160];
@@ -356,8 +355,7 @@ static int parse_field(int c, const char *text, double *out) {
                                                                                                    : IOS_EINVAL;
 }
 
-/* A request trace being read: its path, the column of each field (-1: absent), the requests kept so far (count of
- * room, owned) and the rows skipped (no bytes). */
+/* A request trace being read: its path, each field's column (-1: absent), the requests kept and skipped. */
 typedef struct {
   const char *path;
   int idx[NCOLS], count, room, skip;

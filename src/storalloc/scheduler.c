@@ -377,8 +377,7 @@ static int schedule(run_t *x, int n) {
   return rc;
 }
 
-/* Starts the outcome of each of the n requests (refused until placed, cut into parts under the split threshold) and
- * counts the parts, the most parts of one request and the first submission (the metrics' t_begin). */
+/* Starts each request's outcome (refused, cut into parts) and counts parts, maxparts and t_begin. */
 static int init_outcomes(run_t *x, int n, double threshold) {
   const ios_request_t *req = x->req;
   ios_storalloc_result_t *r = x->r;
@@ -400,8 +399,7 @@ static int init_outcomes(run_t *x, int n, double threshold) {
   return IOS_OK;
 }
 
-/* Allocates the result's and the run's arrays for n requests, seeds the policy's stream and starts every accumulator
- * at t_begin, no part placed yet. */
+/* Allocates the result's and the run's arrays, seeds the policy and starts the accumulators at t_begin. */
 static int start_run(run_t *x, int n) {
   const ios_storage_t *s = x->s;
   ios_storalloc_result_t *r = x->r;

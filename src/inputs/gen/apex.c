@@ -328,8 +328,7 @@ static double first_fit(profile_t *pr, fit_bounds_t *fb, int p, double d, int mi
   return s;
 }
 
-/* The node-seconds each class should receive (target[nc], in proportion to its corehour_ratio over `months` of the
- * Cielo machine) and the fewest nodes a job may take (*min_nodes). */
+/* Each class's target node-seconds (by corehour_ratio over `months`) and the fewest nodes of a job. */
 static int class_targets(const apex_class_t *cls, int nc, const apex_machine_t *cielo, const double *val,
                          const ios_gen_ctx_t *c, double *target, int *min_nodes) {
   double sigma = val[P_NOISE], sum_ratio = 0;
@@ -580,8 +579,7 @@ static int window_apps(const apex_job_t *jobs, int njobs, const apex_class_t *cl
   return rc;
 }
 
-/* Reads the generator's "workload" (nersc or trilab; default trilab) and "data", the path of the APEX tables' directory
- * (default ${IOSIM_DATA_DIR}/apex-workflows; *dir malloc'd). */
+/* Reads "workload" (nersc or trilab, default trilab) and the data directory (*dir malloc'd). */
 static int read_sources(const cJSON *g, const ios_gen_ctx_t *c, const char **workload_out, char **dir) {
   char where[96];
   const cJSON *wl = cJSON_GetObjectItemCaseSensitive(g, "workload"),

@@ -45,16 +45,14 @@ static const char *class_name(int i, int nsmall) {
   return i < nsmall ? "small" : i < nsmall + NMEDIUM ? "medium" : "big";
 }
 
-/* The per-application draws of an instance (arrays of count, owned): ω_i, the first work phase w_i^(0), u_i and the
- * iterations ⌈h/ω_i⌉; Σ u_i and the instance's phases. */
+/* Per-application draws (arrays of count, owned): ω_i, w_i^(0), u_i, iterations; Σ u_i and the phases. */
 typedef struct {
   double *omega, *w0, *u;
   long *niter;
   double sum_u, phases;
 } draws_t;
 
-/* Draws ω_i ~ N(μ_i, μ_iσ) (truncated), w_i^(0) ~ U[0, ω_i] and u_i ~ U[0, 1] of the m applications from the
- * parameters' stream; IOS_EINTERNAL when ω cannot be drawn. */
+/* Draws ω_i (truncated normal), w_i^(0) and u_i from the parameters' stream; IOS_EINTERNAL when ω fails. */
 static int draw_params(const double *val, uint64_t seed, draws_t *d) {
   int m = (int)val[P_COUNT], nsmall = (int)val[P_NSMALL];
   double sigma = val[P_SIGMA], h = val[P_HORIZON];
@@ -82,8 +80,7 @@ static int draw_params(const double *val, uint64_t seed, draws_t *d) {
   return rc;
 }
 
-/* Checks that the instance holds at most MAX_PHASES phases and that no application's I/O fraction φ_i = u_i·W/Σu
- * exceeds 1. */
+/* Checks the instance: at most MAX_PHASES phases, every I/O fraction φ_i = u_i·W/Σu at most 1. */
 static int check_draws(const double *val, const ctx_t *c, const draws_t *d) {
   int m = (int)val[P_COUNT];
   double goal = val[P_PRESSURE];
@@ -107,8 +104,7 @@ static int check_draws(const double *val, const ctx_t *c, const draws_t *d) {
   return IOS_OK;
 }
 
-/* Makes `a` application i at bandwidth B: w_i^(0), then its iterations of I/O and work, each with its noise γ drawn
- * from `rng`. */
+/* Makes `a` application i at bandwidth B: w_i^(0), then its noisy iterations of I/O and work. */
 static int make_app(ios_app_t *a, const char *name, int i, const double *val, const draws_t *d, double B,
                     ios_rng_t *rng) {
   double nu = val[P_NOISE], goal = val[P_PRESSURE];

@@ -102,8 +102,7 @@ static int read_patterns(const cJSON *g, const char *file, double K, patterns_t 
   return IOS_OK;
 }
 
-/* The random stream of the draws: IOS_STREAM_RR9549, or with independent_loads one per Θ (its bits, spread by a
- * 64-bit odd multiplier, never 100). */
+/* The draws' random stream: IOS_STREAM_RR9549, or one per Θ (from its bits) with independent_loads. */
 static uint64_t draw_stream(const double *val) {
   uint64_t stream = IOS_STREAM_RR9549;
   if (val[P_INDEP] == 1) {
@@ -115,8 +114,7 @@ static uint64_t draw_stream(const double *val) {
   return stream;
 }
 
-/* Makes `a` the application of pattern `pat` on `nodes` compute nodes: its processes and profile, then p iterations
- * (drawn) of work then I/O with X ~ U[0, b] (drawn) over the horizon. */
+/* Makes `a` pattern pat's application on `nodes` nodes: its profile, then p drawn iterations of work, I/O. */
 static int fill_app(ios_app_t *a, const patterns_t *pt, int pat, int nodes, const double *val, double b,
                     ios_rng_t *rng) {
   double H = val[P_HORIZON], pmin = val[P_PMIN], pmax = val[P_PMAX];
