@@ -359,6 +359,69 @@ static int partition(const ctx_t *x, double emin, double *pts) {
   return n;
 }
 
+/* The candidates D of Algorithm 2 kept so far (n of cap, owned) and the best minimum yield among them. */
+typedef struct {
+  cand_t *c;
+  size_t n, cap;
+  double besty;
+} cands_t;
+
+/* Appends candidate c to d (doubling its room when full). Returns IOS_OK or IOS_ENOMEM. */
+static int add_cand(cands_t *d, cand_t c) {
+  if (d->n == d->cap) {
+    cand_t *nw = realloc(d->c, sizeof *d->c * d->cap * 2);
+    if (nw == NULL) return IOS_ENOMEM;
+    d->c = nw;
+    d->cap *= 2;
+  }
+  d->c[d->n++] = c;
+  return IOS_OK;
+}
+
+/* Steps 13–19 of Algorithm 2: the candidates of MinYieldInInterval over the partition's intervals. */
+static int search_intervals(ctx_t *x, const double *pts, int np, walk_t *walks, unsigned char *done, cands_t *d) {
+  int m = x->m, dominant = 0;
+  for (int iv = 0; iv + 1 < np && !dominant; iv++) { /* Steps 13–19 */
+    double ui = pts[iv], uj = pts[iv + 1], ub = INFINITY;
+    for (int i = 0; i < m; i++) /* a candidate at t+u, u >= ui, has a minimum <= y_i(t+u, V_i/u) <= y_i(t+ui, ...) */
+      if (x->a[i].e <= ui) ub = fmin(ub, hom_at(h_done(&x->a[i]), ui));
+    if (ub < d->besty * (1.0 - TOL)) break; /* Step 18, generalised */
+    int left = 0;
+    for (int k = 0; k < m; k++) {
+      if (done[k]) continue;
+      left = 1;
+      if (ui < x->a[k].e * (1.0 - UTOL)) continue; /* Step 15 */
+      double u0 = fmax(ui, x->a[k].e), u;
+      double y = min_yield_in_interval(x, k, u0, uj, &walks[k], &u); /* Step 16 */
+      if (u < uj * (1.0 - UTOL)) done[k] = 1;
+      if (y >= hom_at(h_done(&x->a[k]), u) * (1.0 - TOL)) dominant = 1; /* Step 18 */
+      if (y < d->besty * (1.0 - TOL)) continue;                         /* dominated: cannot win Step 20 */
+      if (add_cand(d, (cand_t){y, u, k}) != IOS_OK) return IOS_ENOMEM;  /* Step 17 */
+      d->besty = fmax(d->besty, y);
+    }
+    if (!left) break;
+  }
+  return IOS_OK;
+}
+
+/* Step 20 of Algorithm 2: LexicoMinYield's rates, in x->r, for the best of the tying candidates. */
+static void choose_best(ctx_t *x, const cands_t *d, double *best_r, double *best_ys) {
+  int m = x->m, have = 0;
+  for (size_t c = 0; c < d->n; c++) {
+    if (d->c[c].y < d->besty * (1.0 - TOL)) continue;
+    lexico_min_yield(x, d->c[c].u, d->c[c].k);
+    if (!have || lex_better(x->ys, best_ys, m)) {
+      for (int i = 0; i < m; i++) {
+        best_r[i] = x->r[i];
+        best_ys[i] = x->ys[i];
+      }
+      have = 1;
+    }
+  }
+  for (int i = 0; i < m; i++)
+    x->r[i] = have ? best_r[i] : 0.0;
+}
+
 /* Algorithm 2 on the regular transfers of x; the chosen rates in x->r. Returns IOS_OK or IOS_ENOMEM. */
 static int best_next_event(ctx_t *x) {
   int m = x->m;
@@ -382,66 +445,69 @@ static int best_next_event(ctx_t *x) {
   walk_t *walks = (walk_t *)block;
   double *pts = (double *)(block + sizeof(walk_t) * um), *best_r = pts + npmax, *best_ys = best_r + um;
   unsigned char *done = (unsigned char *)(best_ys + um);
-  size_t ccap = 64, nc = 0;
-  cand_t *cand = malloc(sizeof *cand * ccap);
+  cands_t d = {malloc(sizeof(cand_t) * 64), 0, 64, -INFINITY};
   int rc = IOS_ENOMEM;
-  if (block == NULL || cand == NULL) goto out;
+  if (block == NULL || d.c == NULL) goto out;
   memset(walks, 0, sizeof(walk_t) * um); /* walks and done start cleared (pts, best_r, best_ys are written first) */
   memset(done, 0, um);
   int np = partition(x, emin, pts);
-  double besty = -INFINITY;
   if (isfinite(x->H)) { /* D ← {(h, ∅)} (Step 4) */
-    cand[nc++] = (cand_t){f_at(x, -1, x->H), x->H, -1};
-    besty = cand[0].y;
+    d.c[d.n++] = (cand_t){f_at(x, -1, x->H), x->H, -1};
+    d.besty = d.c[0].y;
   }
   for (int i = 0; i < m; i++)
     done[i] = !(x->a[i].e <= x->H);
-  int dominant = 0;
-  for (int iv = 0; iv + 1 < np && !dominant; iv++) { /* Steps 13–19 */
-    double ui = pts[iv], uj = pts[iv + 1], ub = INFINITY;
-    for (int i = 0; i < m; i++) /* a candidate at t+u, u >= ui, has a minimum <= y_i(t+u, V_i/u) <= y_i(t+ui, ...) */
-      if (x->a[i].e <= ui) ub = fmin(ub, hom_at(h_done(&x->a[i]), ui));
-    if (ub < besty * (1.0 - TOL)) break; /* Step 18, generalised */
-    int left = 0;
-    for (int k = 0; k < m; k++) {
-      if (done[k]) continue;
-      left = 1;
-      if (ui < x->a[k].e * (1.0 - UTOL)) continue; /* Step 15 */
-      double u0 = fmax(ui, x->a[k].e), u;
-      double y = min_yield_in_interval(x, k, u0, uj, &walks[k], &u); /* Step 16 */
-      if (u < uj * (1.0 - UTOL)) done[k] = 1;
-      if (y >= hom_at(h_done(&x->a[k]), u) * (1.0 - TOL)) dominant = 1; /* Step 18 */
-      if (y < besty * (1.0 - TOL)) continue;                            /* dominated: cannot win Step 20 */
-      if (nc == ccap) {
-        cand_t *nw = realloc(cand, sizeof *cand * ccap * 2);
-        if (nw == NULL) goto out;
-        cand = nw;
-        ccap *= 2;
-      }
-      cand[nc++] = (cand_t){y, u, k}; /* Step 17 */
-      besty = fmax(besty, y);
-    }
-    if (!left) break;
-  }
-  int have = 0; /* Step 20: the lexicographically best of the candidates whose minimum ties the best */
-  for (size_t c = 0; c < nc; c++) {
-    if (cand[c].y < besty * (1.0 - TOL)) continue;
-    lexico_min_yield(x, cand[c].u, cand[c].k);
-    if (!have || lex_better(x->ys, best_ys, m)) {
-      for (int i = 0; i < m; i++) {
-        best_r[i] = x->r[i];
-        best_ys[i] = x->ys[i];
-      }
-      have = 1;
-    }
-  }
-  for (int i = 0; i < m; i++)
-    x->r[i] = have ? best_r[i] : 0.0;
+  if (search_intervals(x, pts, np, walks, done, &d) != IOS_OK) goto out;
+  choose_best(x, &d, best_r, best_ys);
   rc = IOS_OK;
 out:
   free(block);
-  free(cand);
+  free(d.c);
   return rc;
+}
+
+/* Gives each transfer with nothing left its cap, in scan order, from B; returns the bandwidth left. */
+static double give_finished(const ios_share_view_t *in, const item_t *ord, double B, double *rate) {
+  double left = B;
+  for (int j = 0; j < in->ntransfers; j++) { /* a transfer with nothing left ends at once: its cap first */
+    const ios_transfer_view_t *t = &in->t[ord[j].i];
+    if (t->cap > 0.0 && !(t->remaining > 0.0)) {
+      rate[ord[j].i] = fmin(t->cap, left);
+      left -= rate[ord[j].i];
+    }
+  }
+  return left;
+}
+
+/* Makes x->a the regular transfers (a cap, a finite remaining volume) in scan order, capped by `left`. */
+static void make_apps(const ios_share_view_t *in, const item_t *ord, double left, ctx_t *x) {
+  for (int j = 0; j < in->ntransfers; j++) {
+    const ios_transfer_view_t *t = &in->t[ord[j].i];
+    if (!(t->cap > 0.0) || !(t->remaining > 0.0) || !isfinite(t->remaining) || left <= 0.0) continue;
+    app_t *ai = &x->a[x->m++];
+    ai->view = ord[j].i;
+    ai->cap = fmin(t->cap, left);
+    ai->V = t->remaining;
+    ai->c = t->b > 0.0 && isfinite(t->b) ? t->b / (t->parts > 1 ? t->parts : 1) : ai->cap;
+    ai->P = isfinite(t->progress) ? fmax(0.0, t->progress) : 0.0;
+    ai->A = isfinite(in->now - t->release) ? fmax(0.0, in->now - t->release) : 0.0;
+    ai->e = ai->V / ai->cap;
+    set_curves(ai);
+  }
+}
+
+/* Hands x->r over to rate by view index, capped, scaled down to `left` if rounding exceeds it. */
+static void set_rates(const ctx_t *x, double left, double *rate) {
+  const app_t *a = x->a;
+  double sum = 0.0;
+  for (int i = 0; i < x->m; i++) {
+    double r = x->r[i] > 0.0 && isfinite(x->r[i]) ? fmin(x->r[i], a[i].cap) : 0.0;
+    rate[a[i].view] = r;
+    sum += r;
+  }
+  if (sum > left) /* rounding only */
+    for (int i = 0; i < x->m; i++)
+      rate[a[i].view] *= left / sum;
 }
 
 static int bne_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
@@ -461,12 +527,11 @@ static int bne_share(const ios_share_view_t *in, const ios_params_t *p, double *
   o_in = bytes, bytes += un;
   o_fix = bytes, bytes += un;
   char *block = malloc(bytes);
-  int rc = IOS_ENOMEM;
-  if (block == NULL) return rc;
+  if (block == NULL) return IOS_ENOMEM;
   item_t *ord = (item_t *)(block + o_ord);
-  app_t *a = (app_t *)(block + o_a);
   double *rate = (double *)(block + o_rate);
   ctx_t x = {0};
+  x.a = (app_t *)(block + o_a);
   x.items = (void *)(block + o_items);
   x.in = (unsigned char *)(block + o_in);
   x.fix = (unsigned char *)(block + o_fix);
@@ -477,49 +542,22 @@ static int bne_share(const ios_share_view_t *in, const ios_params_t *p, double *
     rate[i] = 0.0;
   }
   qsort(ord, (size_t)n, sizeof *ord, item_cmp);
-  double left = B;
-  for (int j = 0; j < n; j++) { /* a transfer with nothing left ends at once: its cap first */
-    const ios_transfer_view_t *t = &in->t[ord[j].i];
-    if (t->cap > 0.0 && !(t->remaining > 0.0)) {
-      rate[ord[j].i] = fmin(t->cap, left);
-      left -= rate[ord[j].i];
-    }
-  }
-  for (int j = 0; j < n; j++) {
-    const ios_transfer_view_t *t = &in->t[ord[j].i];
-    if (!(t->cap > 0.0) || !(t->remaining > 0.0) || !isfinite(t->remaining) || left <= 0.0) continue;
-    app_t *ai = &a[x.m++];
-    ai->view = ord[j].i;
-    ai->cap = fmin(t->cap, left);
-    ai->V = t->remaining;
-    ai->c = t->b > 0.0 && isfinite(t->b) ? t->b / (t->parts > 1 ? t->parts : 1) : ai->cap;
-    ai->P = isfinite(t->progress) ? fmax(0.0, t->progress) : 0.0;
-    ai->A = isfinite(in->now - t->release) ? fmax(0.0, in->now - t->release) : 0.0;
-    ai->e = ai->V / ai->cap;
-    set_curves(ai);
-  }
-  x.a = a;
+  double left = give_finished(in, ord, B, rate);
+  make_apps(in, ord, left, &x);
   x.B = left;
   x.H = isfinite(in->t_end) && in->t_end > in->now ? in->t_end - in->now : INFINITY;
   if (x.m > 0) {
-    rc = best_next_event(&x);
-    if (rc != IOS_OK) goto out;
-    double sum = 0.0;
-    for (int i = 0; i < x.m; i++) {
-      double r = x.r[i] > 0.0 && isfinite(x.r[i]) ? fmin(x.r[i], a[i].cap) : 0.0;
-      rate[a[i].view] = r;
-      sum += r;
+    int rc = best_next_event(&x);
+    if (rc != IOS_OK) {
+      free(block);
+      return rc;
     }
-    if (sum > left) /* rounding only */
-      for (int i = 0; i < x.m; i++)
-        rate[a[i].view] *= left / sum;
+    set_rates(&x, left, rate);
   }
   for (int i = 0; i < n; i++)
     rate_out[i] = rate[i];
-  rc = IOS_OK;
-out:
   free(block);
-  return rc;
+  return IOS_OK;
 }
 
 const ios_sharing_policy_t ios_sharing_best_next_event = {

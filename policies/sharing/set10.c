@@ -52,86 +52,120 @@ static int set_of(double omega) {
   return (int)n;
 }
 
-static int set10_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
-  (void)p;
-  int k = in->ntransfers;
+/* The I/O-sets in priority order: set s holds e[first[s] .. first[s+1]-1]; its caps' sum, q_s, whether served. */
+typedef struct {
+  int ns;
+  entry_t *e;
+  int *first;
+  double *demand, *q;
+  char *done;
+} sets_t;
+
+/* Frees the arrays of S. */
+static void sets_free(sets_t *S) {
+  free(S->e);
+  free(S->first);
+  free(S->demand);
+  free(S->q);
+  free(S->done);
+}
+
+/* Allocates the arrays of S for k transfers. Returns IOS_OK or IOS_ENOMEM (then nothing is held). */
+static int sets_alloc(sets_t *S, int k) {
   size_t sz = (size_t)(k > 0 ? k : 1);
-  entry_t *e = malloc(sizeof *e * sz);
-  int *first = malloc(sizeof *first * (sz + 1)); /* sets: entries first[s] .. first[s+1]-1 of e */
-  double *demand = malloc(sizeof *demand * sz), *q = malloc(sizeof *q * sz);
-  char *done = malloc(sz);
-  if (e == NULL || first == NULL || demand == NULL || q == NULL || done == NULL) {
-    free(e);
-    free(first);
-    free(demand);
-    free(q);
-    free(done);
+  S->ns = 0;
+  S->e = malloc(sizeof *S->e * sz);
+  S->first = malloc(sizeof *S->first * (sz + 1));
+  S->demand = malloc(sizeof *S->demand * sz);
+  S->q = malloc(sizeof *S->q * sz);
+  S->done = malloc(sz);
+  if (S->e == NULL || S->first == NULL || S->demand == NULL || S->q == NULL || S->done == NULL) {
+    sets_free(S);
     return IOS_ENOMEM;
   }
-  int n_unknown = N_UNKNOWN_MAX;
+  return IOS_OK;
+}
+
+/* Puts each transfer in its set, sorts them by set then FCFS, and groups them with demands and priorities. */
+static void make_sets(const ios_share_view_t *in, sets_t *S) {
+  int k = in->ntransfers, n_unknown = N_UNKNOWN_MAX;
+  entry_t *e = S->e;
   for (int i = 0; i < k; i++)
     if (known(in->t[i].omega) && set_of(in->t[i].omega) < n_unknown) n_unknown = set_of(in->t[i].omega);
   for (int i = 0; i < k; i++) {
     const ios_transfer_view_t *t = &in->t[i];
     e[i] =
         (entry_t){.set = known(t->omega) ? set_of(t->omega) : n_unknown, .posted = t->posted, .seq = t->seq, .idx = i};
-    rate_out[i] = 0.0;
   }
   qsort(e, (size_t)k, sizeof *e, by_set_fcfs);
   int ns = 0;
   for (int a = 0; a < k; a++) {
     if (a == 0 || e[a].set != e[a - 1].set) {
-      first[ns] = a;
-      demand[ns] = 0.0;
-      q[ns] = pow(10.0, -e[a].set);
-      done[ns] = 0;
+      S->first[ns] = a;
+      S->demand[ns] = 0.0;
+      S->q[ns] = pow(10.0, -e[a].set);
+      S->done[ns] = 0;
       ns++;
     }
     double cap = in->t[e[a].idx].cap;
-    demand[ns - 1] += cap > 0.0 ? cap : 0.0;
+    S->demand[ns - 1] += cap > 0.0 ? cap : 0.0;
   }
-  first[ns] = k;
+  S->first[ns] = k;
+  S->ns = ns;
+}
 
+/* Steps 1–2: every set with β_s <= α_s gets its caps out of *left; returns how many did. */
+static int serve_limited(const ios_share_view_t *in, sets_t *S, double qsum, double *left, double *rate_out) {
+  double left_before = *left;
+  int limited = 0;
+  for (int s = 0; s < S->ns; s++)
+    if (!S->done[s] && S->demand[s] <= S->q[s] / qsum * left_before) {
+      for (int a = S->first[s]; a < S->first[s + 1]; a++) {
+        double cap = in->t[S->e[a].idx].cap;
+        rate_out[S->e[a].idx] = cap > 0.0 ? cap : 0.0;
+      }
+      *left -= S->demand[s];
+      S->done[s] = 1;
+      limited++;
+    }
+  if (*left < 0.0) *left = 0.0;
+  return limited;
+}
+
+/* Step 4: the remaining sets share `left` by priority, FCFS within each. */
+static void share_remaining(const ios_share_view_t *in, const sets_t *S, double qsum, double left, double *rate_out) {
+  for (int s = 0; s < S->ns; s++) {
+    if (S->done[s]) continue;
+    double share = S->q[s] / qsum * left;
+    for (int a = S->first[s]; a < S->first[s + 1]; a++) {
+      double cap = in->t[S->e[a].idx].cap;
+      double r = cap < share ? cap : share;
+      rate_out[S->e[a].idx] = r > 0.0 ? r : 0.0;
+      share -= rate_out[S->e[a].idx];
+    }
+  }
+}
+
+static int set10_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)p;
+  sets_t S;
+  if (sets_alloc(&S, in->ntransfers) != IOS_OK) return IOS_ENOMEM;
+  for (int i = 0; i < in->ntransfers; i++)
+    rate_out[i] = 0.0;
+  make_sets(in, &S);
   /* Steps 1-3: sets limited by their maximal bandwidth get all their caps, until none is. */
   double left = in->capacity > 0.0 ? in->capacity : 0.0;
   for (;;) {
     double qsum = 0.0;
-    for (int s = 0; s < ns; s++)
-      if (!done[s]) qsum += q[s];
+    for (int s = 0; s < S.ns; s++)
+      if (!S.done[s]) qsum += S.q[s];
     if (qsum <= 0.0) break;
-    double left_before = left;
-    int limited = 0;
-    for (int s = 0; s < ns; s++)
-      if (!done[s] && demand[s] <= q[s] / qsum * left_before) {
-        for (int a = first[s]; a < first[s + 1]; a++) {
-          double cap = in->t[e[a].idx].cap;
-          rate_out[e[a].idx] = cap > 0.0 ? cap : 0.0;
-        }
-        left -= demand[s];
-        done[s] = 1;
-        limited++;
-      }
-    if (left < 0.0) left = 0.0;
-    if (limited == 0) {
-      /* Step 4: the remaining sets share B_left by priority, FCFS within each. */
-      for (int s = 0; s < ns; s++) {
-        if (done[s]) continue;
-        double share = q[s] / qsum * left;
-        for (int a = first[s]; a < first[s + 1]; a++) {
-          double cap = in->t[e[a].idx].cap;
-          double r = cap < share ? cap : share;
-          rate_out[e[a].idx] = r > 0.0 ? r : 0.0;
-          share -= rate_out[e[a].idx];
-        }
-      }
+    if (serve_limited(in, &S, qsum, &left, rate_out) == 0) {
+      share_remaining(in, &S, qsum, left, rate_out);
       break;
     }
   }
-  free(e);
-  free(first);
-  free(demand);
-  free(q);
-  free(done);
+  sets_free(&S);
   return IOS_OK;
 }
 

@@ -172,29 +172,32 @@ static int add_axis(ios_campaign_t *c, int len) {
   return IOS_OK;
 }
 
-/* Reads the axes of c->campaign. */
-static int parse_axes(ios_campaign_t *c) {
+/* Reads "seeds" ({"from": F, "count": N}, when given) into c->has_seeds and c->seed_from; its axis comes last. */
+static int parse_seeds(ios_campaign_t *c, const cJSON *seeds) {
   const char *file = c->file;
-  const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(c->campaign, "seeds");
-  if (seeds != NULL) {
-    if (ios_value_object(seeds, "{\"from\": 1, \"count\": 20}", file, "seeds") != IOS_OK) return IOS_EINVAL;
-    static const char *const seed_keys[] = {"from", "count", NULL};
-    if (ios_value_check_keys(seeds, seed_keys, -1, file, "seeds") != IOS_OK) return IOS_EINVAL;
-    const cJSON *from = cJSON_GetObjectItemCaseSensitive(seeds, "from");
-    const cJSON *count = cJSON_GetObjectItemCaseSensitive(seeds, "count");
-    if (!cJSON_IsObject(seeds) || !is_count(count, 1, 1e6)) {
-      ios_diag_set(file, "seeds.count",
-                   "must be an integer between 1 and 1000000, e.g. \"seeds\": {\"from\": 1, "
-                   "\"count\": 20}");
-      return IOS_EINVAL;
-    }
-    if (from != NULL && !is_count(from, 0, 9007199254740991.0 - 1e6)) {
-      ios_diag_set(file, "seeds.from", "must be a non-negative integer (the first seed; default 1)");
-      return IOS_EINVAL;
-    }
-    c->has_seeds = 1;
-    c->seed_from = from != NULL ? (uint64_t)from->valuedouble : 1;
+  if (ios_value_object(seeds, "{\"from\": 1, \"count\": 20}", file, "seeds") != IOS_OK) return IOS_EINVAL;
+  static const char *const seed_keys[] = {"from", "count", NULL};
+  if (ios_value_check_keys(seeds, seed_keys, -1, file, "seeds") != IOS_OK) return IOS_EINVAL;
+  const cJSON *from = cJSON_GetObjectItemCaseSensitive(seeds, "from");
+  const cJSON *count = cJSON_GetObjectItemCaseSensitive(seeds, "count");
+  if (!cJSON_IsObject(seeds) || !is_count(count, 1, 1e6)) {
+    ios_diag_set(file, "seeds.count",
+                 "must be an integer between 1 and 1000000, e.g. \"seeds\": {\"from\": 1, "
+                 "\"count\": 20}");
+    return IOS_EINVAL;
   }
+  if (from != NULL && !is_count(from, 0, 9007199254740991.0 - 1e6)) {
+    ios_diag_set(file, "seeds.from", "must be a non-negative integer (the first seed; default 1)");
+    return IOS_EINVAL;
+  }
+  c->has_seeds = 1;
+  c->seed_from = from != NULL ? (uint64_t)from->valuedouble : 1;
+  return IOS_OK;
+}
+
+/* Reads "grid": each of its fields is a key of its own axis. */
+static int parse_grid(ios_campaign_t *c) {
+  const char *file = c->file;
   const cJSON *grid = cJSON_GetObjectItemCaseSensitive(c->campaign, "grid");
   if (grid != NULL && !cJSON_IsObject(grid)) {
     ios_diag_set(file, "grid",
@@ -210,9 +213,41 @@ static int parse_axes(ios_campaign_t *c) {
     if (rc == IOS_OK) rc = add_axis(c, cJSON_GetArraySize(arr));
     if (rc != IOS_OK) return rc;
   }
+  return IOS_OK;
+}
+
+/* Reads zip group g: its fields, equally long arrays, are the keys of one axis. */
+static int parse_zip_group(ios_campaign_t *c, const cJSON *group, int g) {
+  const char *file = c->file;
+  int len = -1;
+  char where[256];
+  snprintf(where, sizeof where, "zip[%d]", g);
+  if (!cJSON_IsObject(group) || cJSON_GetArraySize(group) == 0) {
+    ios_diag_set(file, where, "must be a non-empty object of equally long arrays");
+    return IOS_EINVAL;
+  }
+  cJSON *arr;
+  cJSON_ArrayForEach(arr, group) {
+    snprintf(where, sizeof where, "zip[%d].%s", g, arr->string);
+    int rc = add_key(c, file, where, arr, c->naxes);
+    if (rc != IOS_OK) return rc;
+    if (len >= 0 && cJSON_GetArraySize(arr) != len) {
+      ios_diag_set(file, where,
+                   "has %d values but the other fields of this zip group have %d: zipped arrays vary "
+                   "together and must have the same length",
+                   cJSON_GetArraySize(arr), len);
+      return IOS_EINVAL;
+    }
+    len = cJSON_GetArraySize(arr);
+  }
+  return add_axis(c, len) != IOS_OK ? IOS_ENOMEM : IOS_OK;
+}
+
+/* Reads "zip": an array of groups (parse_zip_group). */
+static int parse_zip(ios_campaign_t *c) {
   const cJSON *zip = cJSON_GetObjectItemCaseSensitive(c->campaign, "zip");
   if (zip != NULL && !cJSON_IsArray(zip)) {
-    ios_diag_set(file, "zip",
+    ios_diag_set(c->file, "zip",
                  "must be an array of groups, each an object of equally long arrays, e.g. "
                  "[{\"platform.ionodes\": [4, 8], \"platform.compute\": [128, 256]}]");
     return IOS_EINVAL;
@@ -220,29 +255,21 @@ static int parse_axes(ios_campaign_t *c) {
   int g = 0;
   const cJSON *group;
   cJSON_ArrayForEach(group, zip) {
-    int len = -1;
-    char where[256];
-    snprintf(where, sizeof where, "zip[%d]", g);
-    if (!cJSON_IsObject(group) || cJSON_GetArraySize(group) == 0) {
-      ios_diag_set(file, where, "must be a non-empty object of equally long arrays");
-      return IOS_EINVAL;
-    }
-    cJSON_ArrayForEach(arr, group) {
-      snprintf(where, sizeof where, "zip[%d].%s", g, arr->string);
-      int rc = add_key(c, file, where, arr, c->naxes);
-      if (rc != IOS_OK) return rc;
-      if (len >= 0 && cJSON_GetArraySize(arr) != len) {
-        ios_diag_set(file, where,
-                     "has %d values but the other fields of this zip group have %d: zipped arrays vary "
-                     "together and must have the same length",
-                     cJSON_GetArraySize(arr), len);
-        return IOS_EINVAL;
-      }
-      len = cJSON_GetArraySize(arr);
-    }
-    if (add_axis(c, len) != IOS_OK) return IOS_ENOMEM;
+    int rc = parse_zip_group(c, group, g);
+    if (rc != IOS_OK) return rc;
     g++;
   }
+  return IOS_OK;
+}
+
+/* Reads the axes of c->campaign. */
+static int parse_axes(ios_campaign_t *c) {
+  const char *file = c->file;
+  const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(c->campaign, "seeds");
+  int rc = seeds != NULL ? parse_seeds(c, seeds) : IOS_OK;
+  if (rc == IOS_OK) rc = parse_grid(c);
+  if (rc == IOS_OK) rc = parse_zip(c);
+  if (rc != IOS_OK) return rc;
   if (c->has_seeds && add_axis(c, (int)cJSON_GetObjectItemCaseSensitive(seeds, "count")->valuedouble) != IOS_OK)
     return IOS_ENOMEM;
   if (c->naxes == 0) {
@@ -290,6 +317,65 @@ static int check_distinct(const ios_campaign_t *c) {
   return rc;
 }
 
+/* Writes point i's id (FNV-1a over its sorted values and seed, splitmix64-finalised) into pt->id. */
+static int point_id(const ios_campaign_t *c, const ios_campaign_key_t **sorted, uint64_t h0, int i,
+                    ios_campaign_point_t *pt) {
+  int rc = IOS_OK;
+  uint64_t h = h0;
+  for (int k = 0; k < c->nkeys; k++) {
+    char *v = cJSON_PrintUnformatted(ios_campaign_point_value(c, i, (int)(sorted[k] - c->keys)));
+    if (v == NULL) {
+      rc = IOS_ENOMEM;
+      break;
+    }
+    h = fnv1a(fnv1a(fnv1a(fnv1a(h, "\n"), sorted[k]->key), "="), v);
+    free(v);
+  }
+  if (c->has_seeds) {
+    char s[40];
+    snprintf(s, sizeof s, "\nseed=%llu", (unsigned long long)point_seed_value(c, i));
+    h = fnv1a(h, s);
+  }
+  h ^= h >> 30; /* splitmix64 finaliser: neighbouring points get unrelated-looking ids */
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebULL;
+  h ^= h >> 31;
+  snprintf(pt->id, sizeof pt->id, "%016llx", (unsigned long long)h);
+  return rc;
+}
+
+/* Validates the scenario of point i (its platform and workload file readable) and keeps its seed in pt->seed. */
+static int check_point(const ios_campaign_t *c, int i, ios_campaign_point_t *pt) {
+  cJSON *user = ios_campaign_point_scenario(c, i);
+  if (user == NULL) return IOS_ENOMEM;
+  char desc[512], label[1024];
+  describe_point(c, i, desc, sizeof desc);
+  snprintf(label, sizeof label, "%s: point %d (%s)", c->file, i, desc);
+  ios_scenario_t s;
+  int rc = ios_scenario_from_json(user, label, &s);
+  cJSON_Delete(user);
+  if (rc != IOS_OK) return rc;
+  pt->seed = s.seed;
+  const cJSON *wf = cJSON_GetObjectItemCaseSensitive(s.workload, "file");
+  char *wpath = cJSON_IsString(wf) ? ios_expand_path(wf->valuestring, label, "workload.file") : NULL;
+  if (cJSON_IsString(wf) && wpath == NULL)
+    rc = IOS_EINVAL;
+  else if (!file_readable(s.platform)) {
+    ios_diag_set(label, "platform",
+                 "cannot read '%s' (%s): fix the path (relative paths in the base are "
+                 "relative to the base scenario file)",
+                 s.platform, strerror(errno));
+    rc = IOS_EINVAL;
+  } else if (!file_readable(wpath)) {
+    ios_diag_set(label, "workload.file", "cannot read '%s' (%s): fix the path", wpath, strerror(errno));
+    rc = IOS_EINVAL;
+  }
+  free(wpath);
+  ios_scenario_free(&s);
+  return rc;
+}
+
 /* Expands and validates every point, computing ids and seeds. */
 static int expand(ios_campaign_t *c) {
   c->points = calloc((size_t)c->npoints, sizeof *c->points);
@@ -314,56 +400,8 @@ static int expand(ios_campaign_t *c) {
   for (int i = 0; i < c->npoints && rc == IOS_OK; i++) {
     ios_campaign_point_t *pt = &c->points[i];
     pt->index = i;
-    uint64_t h = h0;
-    for (int k = 0; k < c->nkeys; k++) {
-      char *v = cJSON_PrintUnformatted(ios_campaign_point_value(c, i, (int)(sorted[k] - c->keys)));
-      if (v == NULL) {
-        rc = IOS_ENOMEM;
-        break;
-      }
-      h = fnv1a(fnv1a(fnv1a(fnv1a(h, "\n"), sorted[k]->key), "="), v);
-      free(v);
-    }
-    if (c->has_seeds) {
-      char s[40];
-      snprintf(s, sizeof s, "\nseed=%llu", (unsigned long long)point_seed_value(c, i));
-      h = fnv1a(h, s);
-    }
-    h ^= h >> 30; /* splitmix64 finaliser: neighbouring points get unrelated-looking ids */
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebULL;
-    h ^= h >> 31;
-    snprintf(pt->id, sizeof pt->id, "%016llx", (unsigned long long)h);
-    cJSON *user = rc == IOS_OK ? ios_campaign_point_scenario(c, i) : NULL;
-    if (user == NULL) {
-      rc = rc == IOS_OK ? IOS_ENOMEM : rc;
-      break;
-    }
-    char desc[512], label[1024];
-    describe_point(c, i, desc, sizeof desc);
-    snprintf(label, sizeof label, "%s: point %d (%s)", c->file, i, desc);
-    ios_scenario_t s;
-    rc = ios_scenario_from_json(user, label, &s);
-    cJSON_Delete(user);
-    if (rc != IOS_OK) break;
-    pt->seed = s.seed;
-    const cJSON *wf = cJSON_GetObjectItemCaseSensitive(s.workload, "file");
-    char *wpath = cJSON_IsString(wf) ? ios_expand_path(wf->valuestring, label, "workload.file") : NULL;
-    if (cJSON_IsString(wf) && wpath == NULL)
-      rc = IOS_EINVAL;
-    else if (!file_readable(s.platform)) {
-      ios_diag_set(label, "platform",
-                   "cannot read '%s' (%s): fix the path (relative paths in the base are "
-                   "relative to the base scenario file)",
-                   s.platform, strerror(errno));
-      rc = IOS_EINVAL;
-    } else if (!file_readable(wpath)) {
-      ios_diag_set(label, "workload.file", "cannot read '%s' (%s): fix the path", wpath, strerror(errno));
-      rc = IOS_EINVAL;
-    }
-    free(wpath);
-    ios_scenario_free(&s);
+    rc = point_id(c, sorted, h0, i, pt);
+    if (rc == IOS_OK) rc = check_point(c, i, pt);
   }
   free(sorted);
   if (rc == IOS_OK) rc = check_distinct(c);

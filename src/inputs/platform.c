@@ -245,20 +245,15 @@ static void apply_roles(const cJSON *rules) {
   free(hosts);
 }
 
-/* Roles, NIC bandwidths and resources of the loaded platform (no route checked). */
-static int build(const char *file, ios_platform_t *out) {
-  int rc0 = check_links_and_speeds(file);
-  if (rc0 != IOS_OK) return rc0;
-  size_t nhosts = sg_host_count();
-  sg_host_t *hosts = sg_host_list();
-  qsort(hosts, nhosts, sizeof *hosts, natural_cmp);
-  ios_platform_t p;
-  memset(&p, 0, sizeof p);
-  p.compute = malloc(sizeof *p.compute * (nhosts + 1));
-  sg_host_t *pool[4] = {malloc(sizeof(sg_host_t) * (nhosts + 1)), malloc(sizeof(sg_host_t) * (nhosts + 1)),
-                        malloc(sizeof(sg_host_t) * (nhosts + 1)), malloc(sizeof(sg_host_t) * (nhosts + 1))};
-  int npool[4] = {0, 0, 0, 0}; /* ionode, ost, disk, pfs */
-  int rc = (p.compute && pool[0] && pool[1] && pool[2] && pool[3]) ? IOS_OK : IOS_ENOMEM;
+/* The hosts of each I/O role of a platform, in natural order: 0 ionode, 1 ost, 2 disk, 3 pfs (arrays owned). */
+typedef struct {
+  sg_host_t *host[4];
+  int n[4];
+} pools_t;
+
+/* Sorts the hosts by role into p (compute, controller, OSS count) and pools; checks each role is known. */
+static int sort_hosts(const char *file, sg_host_t *hosts, size_t nhosts, ios_platform_t *p, pools_t *pools) {
+  int rc = IOS_OK;
   for (size_t i = 0; rc == IOS_OK && i < nhosts; i++) {
     const char *name = sg_host_get_name(hosts[i]);
     const char *role = sg_host_get_property_value(hosts[i], "role");
@@ -275,61 +270,91 @@ static int build(const char *file, ios_platform_t *out) {
                    role ? role : "");
       rc = IOS_EINVAL;
     } else if (strcmp(role, "compute") == 0) {
-      p.compute[p.ncompute++] = hosts[i];
+      p->compute[p->ncompute++] = hosts[i];
     } else if (strcmp(role, "controller") == 0) {
-      if (p.controller != NULL) {
+      if (p->controller != NULL) {
         ios_diag_set(file, name, "a second controller host (the first is %s): keep exactly one role=controller host",
-                     sg_host_get_name(p.controller));
+                     sg_host_get_name(p->controller));
         rc = IOS_EINVAL;
       }
-      p.controller = hosts[i];
+      p->controller = hosts[i];
     } else if (strcmp(role, "ionode") == 0) {
-      pool[0][npool[0]++] = hosts[i];
+      pools->host[0][pools->n[0]++] = hosts[i];
     } else if (strcmp(role, "ost") == 0) {
-      pool[1][npool[1]++] = hosts[i];
+      pools->host[1][pools->n[1]++] = hosts[i];
     } else if (strcmp(role, "disk") == 0) {
-      pool[2][npool[2]++] = hosts[i];
+      pools->host[2][pools->n[2]++] = hosts[i];
     } else if (strcmp(role, "pfs") == 0) {
-      pool[3][npool[3]++] = hosts[i];
+      pools->host[3][pools->n[3]++] = hosts[i];
     } else if (strcmp(role, "oss") == 0) {
-      p.noss++;
+      p->noss++;
     }
   }
-  free(hosts);
-  if (rc == IOS_OK && p.ncompute == 0) {
+  return rc;
+}
+
+/* Checks that the platform has compute hosts, one controller, an I/O resource and at most one PFS host. */
+static int check_roles(const char *file, const ios_platform_t *p, const pools_t *pools) {
+  const int *npool = pools->n;
+  if (p->ncompute == 0) {
     ios_diag_set(file, "roles", "no compute host: give compute nodes <prop id=\"role\" value=\"compute\"/>");
-    rc = IOS_EINVAL;
+    return IOS_EINVAL;
   }
-  if (rc == IOS_OK && p.controller == NULL) {
+  if (p->controller == NULL) {
     ios_diag_set(file, "roles", "no controller host: add a host with <prop id=\"role\" value=\"controller\"/>");
-    rc = IOS_EINVAL;
+    return IOS_EINVAL;
   }
-  if (rc == IOS_OK && npool[0] + npool[1] + npool[2] + npool[3] == 0) {
+  if (npool[0] + npool[1] + npool[2] + npool[3] == 0) {
     ios_diag_set(file, "roles",
                  "no I/O resource: give I/O nodes, OSTs, disks or the PFS the role ionode, ost, disk or pfs");
-    rc = IOS_EINVAL;
+    return IOS_EINVAL;
   }
-  if (rc == IOS_OK && npool[3] > 1) {
-    ios_diag_set(file, sg_host_get_name(pool[3][1]), "a second PFS host: keep exactly one role=pfs host");
-    rc = IOS_EINVAL;
+  if (npool[3] > 1) {
+    ios_diag_set(file, sg_host_get_name(pools->host[3][1]), "a second PFS host: keep exactly one role=pfs host");
+    return IOS_EINVAL;
   }
-  if (rc == IOS_OK) rc = check_nics(file, &p);
+  return IOS_OK;
+}
+
+/* Makes p's pool from the first I/O role present (ionode, ost, disk, then pfs) and, beside another pool, its PFS. */
+static int make_resources(const char *file, ios_platform_t *p, const pools_t *pools) {
+  static const char *const names[] = {"ionode", "ost", "disk", "pfs"};
+  const int *npool = pools->n;
   int which = npool[0] > 0 ? 0 : (npool[1] > 0 ? 1 : (npool[2] > 0 ? 2 : 3));
-  if (rc == IOS_OK) {
-    static const char *const names[] = {"ionode", "ost", "disk", "pfs"};
-    p.pool_role = names[which];
-    p.nres = npool[which];
-    p.res = calloc((size_t)p.nres, sizeof *p.res);
-    rc = p.res ? IOS_OK : IOS_ENOMEM;
-    for (int i = 0; rc == IOS_OK && i < p.nres; i++)
-      rc = resource_init(file, pool[which][i], &p.res[i]);
-  }
+  p->pool_role = names[which];
+  p->nres = npool[which];
+  p->res = calloc((size_t)p->nres, sizeof *p->res);
+  int rc = p->res ? IOS_OK : IOS_ENOMEM;
+  for (int i = 0; rc == IOS_OK && i < p->nres; i++)
+    rc = resource_init(file, pools->host[which][i], &p->res[i]);
   if (rc == IOS_OK && which != 3 && npool[3] == 1) {
-    p.has_pfs = 1;
-    rc = resource_init(file, pool[3][0], &p.pfs);
+    p->has_pfs = 1;
+    rc = resource_init(file, pools->host[3][0], &p->pfs);
   }
+  return rc;
+}
+
+/* Roles, NIC bandwidths and resources of the loaded platform (no route checked). */
+static int build(const char *file, ios_platform_t *out) {
+  int rc0 = check_links_and_speeds(file);
+  if (rc0 != IOS_OK) return rc0;
+  size_t nhosts = sg_host_count();
+  sg_host_t *hosts = sg_host_list();
+  qsort(hosts, nhosts, sizeof *hosts, natural_cmp);
+  ios_platform_t p;
+  memset(&p, 0, sizeof p);
+  p.compute = malloc(sizeof *p.compute * (nhosts + 1));
+  pools_t pools = {{malloc(sizeof(sg_host_t) * (nhosts + 1)), malloc(sizeof(sg_host_t) * (nhosts + 1)),
+                    malloc(sizeof(sg_host_t) * (nhosts + 1)), malloc(sizeof(sg_host_t) * (nhosts + 1))},
+                   {0, 0, 0, 0}};
+  int rc = (p.compute && pools.host[0] && pools.host[1] && pools.host[2] && pools.host[3]) ? IOS_OK : IOS_ENOMEM;
+  if (rc == IOS_OK) rc = sort_hosts(file, hosts, nhosts, &p, &pools);
+  free(hosts);
+  if (rc == IOS_OK) rc = check_roles(file, &p, &pools);
+  if (rc == IOS_OK) rc = check_nics(file, &p);
+  if (rc == IOS_OK) rc = make_resources(file, &p, &pools);
   for (int k = 0; k < 4; k++)
-    free(pool[k]);
+    free(pools.host[k]);
   /* routers (platforms/README.md): links rtr0..rtr{R-1}, as `iosim platform` writes them */
   char name[32];
   for (p.nrouters = 0;; p.nrouters++) {

@@ -70,19 +70,8 @@ static int duplicate_name(const ios_workload_t *w, const char **dup) {
   return rc;
 }
 
-/* Parses one inline application object. */
-static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t *w) {
-  static const char *const keys[] = {"name",       "nodes", "release", "profile",  "io_resources", "phases",
-                                     "iterations", "work",  "io",      "striping", "layout",       NULL};
-  char where[160];
-  snprintf(where, sizeof where, "workload.applications[%d]", index);
-  if (!cJSON_IsObject(o)) {
-    ios_diag_set(file, where, "must be an object such as {\"nodes\": 4, \"work\": \"60s\", \"io\": \"2GiB\"}");
-    return IOS_EINVAL;
-  }
-  if (ios_value_check_keys(o, keys, -1, file, where) != IOS_OK) return IOS_EINVAL;
-  ios_app_t *a = ios_workload_add(w);
-  if (a == NULL) return IOS_ENOMEM;
+/* Reads an inline application's name (default "app<index>"), which must be a string fit for a CSV cell. */
+static int parse_app_name(const cJSON *o, int index, const char *file, const char *where, ios_app_t *a) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "name");
   char name[64];
   snprintf(name, sizeof name, "app%d", index);
@@ -99,6 +88,12 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
                  a->name);
     return IOS_EINVAL;
   }
+  return IOS_OK;
+}
+
+/* Reads an inline application's nodes, release (s) and io_resources, each when given. */
+static int parse_app_sizes(const cJSON *o, const char *file, const char *where, ios_app_t *a) {
+  const cJSON *v;
   char at[200];
   snprintf(at, sizeof at, "%s.nodes", where);
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "nodes")) != NULL &&
@@ -113,6 +108,12 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
       ios_value_int(v, 0, 1000000, "the I/O resources this application asks for (at most the platform's pool)", file,
                     at, &a->requested_n) != IOS_OK)
     return IOS_EINVAL;
+  return IOS_OK;
+}
+
+/* Reads an inline application's striping policy name and file layout ("fpp" → 0, "ssf" → 1), each when given. */
+static int parse_app_striping(const cJSON *o, const char *file, const char *where, ios_app_t *a) {
+  const cJSON *v;
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "striping")) != NULL) {
     if (!cJSON_IsString(v) || strlen(v->valuestring) >= sizeof a->striping) {
       ios_diag_set(file, where, "striping must be a striping policy name such as \"lustre-default\"");
@@ -129,99 +130,138 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
       return IOS_EINVAL;
     }
   }
-  if ((v = cJSON_GetObjectItemCaseSensitive(o, "profile")) != NULL) {
-    const cJSON *pt;
-    if (!cJSON_IsObject(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > IOS_PROFILE_MAX) {
-      ios_diag_set(file, where, "profile must be an object of 1 to %d points {\"1\": \"1GiB/s\", \"2\": ...}",
-                   IOS_PROFILE_MAX);
+  return IOS_OK;
+}
+
+/* Reads an inline application's bandwidth profile `v`, {"n": bandwidth, ...} with increasing n, into a->profile. */
+static int parse_app_profile(const cJSON *v, const char *file, const char *where, ios_app_t *a) {
+  const cJSON *pt;
+  if (!cJSON_IsObject(v) || cJSON_GetArraySize(v) < 1 || cJSON_GetArraySize(v) > IOS_PROFILE_MAX) {
+    ios_diag_set(file, where, "profile must be an object of 1 to %d points {\"1\": \"1GiB/s\", \"2\": ...}",
+                 IOS_PROFILE_MAX);
+    return IOS_EINVAL;
+  }
+  cJSON_ArrayForEach(pt, v) {
+    char *end;
+    errno = 0;
+    long n = strtol(pt->string, &end, 10);
+    double bw;
+    int prev = a->profile.npoints ? a->profile.n[a->profile.npoints - 1] : -1;
+    if (end == pt->string || *end != '\0' || errno != 0 || n < 0 || n > 1000000 || n <= prev ||
+        ios_value_number(pt, &spec_bandwidth, file, where, &bw) != IOS_OK) {
+      ios_diag_set(file, where,
+                   "profile point \"%s\": keys are increasing resource counts in 0..1000000, values bandwidths "
+                   "in (0, 1e18] B/s such as \"1.2GiB/s\"",
+                   pt->string);
       return IOS_EINVAL;
     }
-    cJSON_ArrayForEach(pt, v) {
-      char *end;
-      errno = 0;
-      long n = strtol(pt->string, &end, 10);
-      double bw;
-      int prev = a->profile.npoints ? a->profile.n[a->profile.npoints - 1] : -1;
-      if (end == pt->string || *end != '\0' || errno != 0 || n < 0 || n > 1000000 || n <= prev ||
-          ios_value_number(pt, &spec_bandwidth, file, where, &bw) != IOS_OK) {
-        ios_diag_set(file, where,
-                     "profile point \"%s\": keys are increasing resource counts in 0..1000000, values bandwidths "
-                     "in (0, 1e18] B/s such as \"1.2GiB/s\"",
-                     pt->string);
-        return IOS_EINVAL;
-      }
-      a->profile.n[a->profile.npoints] = (int)n;
-      a->profile.bw[a->profile.npoints++] = bw;
-    }
-    a->has_profile = 1;
+    a->profile.n[a->profile.npoints] = (int)n;
+    a->profile.bw[a->profile.npoints++] = bw;
   }
-  int cap = 0;
+  a->has_profile = 1;
+  return IOS_OK;
+}
+
+/* Reads an inline application's "phases" array (`phases`, non-empty) of {"work": DURATION} or {"io": SIZE}. */
+static int parse_app_phase_list(const cJSON *phases, const char *file, const char *where, ios_app_t *a, int *cap) {
+  if (!cJSON_IsArray(phases) || cJSON_GetArraySize(phases) == 0) {
+    ios_diag_set(file, where, "phases must be a non-empty array of {\"work\": DURATION} or {\"io\": SIZE}");
+    return IOS_EINVAL;
+  }
+  int i = 0;
+  const cJSON *item;
+  cJSON_ArrayForEach(item, phases) {
+    const cJSON *pw = cJSON_GetObjectItemCaseSensitive(item, "work"),
+                *pi = cJSON_GetObjectItemCaseSensitive(item, "io");
+    double x;
+    int is_io = pi != NULL;
+    if (!cJSON_IsObject(item) || cJSON_GetArraySize(item) != 1 || (pw == NULL) == (pi == NULL)) {
+      ios_diag_set(file, where,
+                   "phases[%d] must be {\"work\": DURATION} or {\"io\": SIZE} with a number or a string with a "
+                   "unit (\"60s\", \"2GiB\")",
+                   i);
+      return IOS_EINVAL;
+    }
+    char field[48];
+    snprintf(field, sizeof field, "phases[%d].%s", i, is_io ? "io" : "work");
+    if (read_quantity(is_io ? pi : pw, is_io ? &spec_bytes : &spec_duration,
+                      is_io ? "an I/O volume in bytes" : "a work phase in s", file, where, field, &x) != IOS_OK)
+      return IOS_EINVAL;
+    if (add_phase(a, is_io, x, cap) != IOS_OK) return IOS_ENOMEM;
+    i++;
+  }
+  return IOS_OK;
+}
+
+/* Reads an inline application's phases: the "phases" array or the "work"/"io" shorthand, not both. */
+static int parse_app_phases(const cJSON *o, const char *file, const char *where, ios_app_t *a, int *cap) {
   const cJSON *phases = cJSON_GetObjectItemCaseSensitive(o, "phases");
   const cJSON *work = cJSON_GetObjectItemCaseSensitive(o, "work"), *io = cJSON_GetObjectItemCaseSensitive(o, "io");
   if (phases != NULL && (work != NULL || io != NULL)) {
     ios_diag_set(file, where, "give either \"phases\" or the \"work\"/\"io\" shorthand, not both");
     return IOS_EINVAL;
   }
-  if (phases != NULL) {
-    if (!cJSON_IsArray(phases) || cJSON_GetArraySize(phases) == 0) {
-      ios_diag_set(file, where, "phases must be a non-empty array of {\"work\": DURATION} or {\"io\": SIZE}");
-      return IOS_EINVAL;
-    }
-    int i = 0;
-    const cJSON *item;
-    cJSON_ArrayForEach(item, phases) {
-      const cJSON *pw = cJSON_GetObjectItemCaseSensitive(item, "work"),
-                  *pi = cJSON_GetObjectItemCaseSensitive(item, "io");
-      double x;
-      int is_io = pi != NULL;
-      if (!cJSON_IsObject(item) || cJSON_GetArraySize(item) != 1 || (pw == NULL) == (pi == NULL)) {
-        ios_diag_set(file, where,
-                     "phases[%d] must be {\"work\": DURATION} or {\"io\": SIZE} with a number or a string with a "
-                     "unit (\"60s\", \"2GiB\")",
-                     i);
-        return IOS_EINVAL;
-      }
-      char field[48];
-      snprintf(field, sizeof field, "phases[%d].%s", i, is_io ? "io" : "work");
-      if (read_quantity(is_io ? pi : pw, is_io ? &spec_bytes : &spec_duration,
-                        is_io ? "an I/O volume in bytes" : "a work phase in s", file, where, field, &x) != IOS_OK)
-        return IOS_EINVAL;
-      if (add_phase(a, is_io, x, &cap) != IOS_OK) return IOS_ENOMEM;
-      i++;
-    }
-  } else {
-    double x;
-    if (work != NULL && read_quantity(work, &spec_duration, "the work phase in s, such as 60 or \"1min\"", file, where,
-                                      "work", &x) != IOS_OK)
-      return IOS_EINVAL;
-    if (work != NULL && add_phase(a, 0, x, &cap) != IOS_OK) return IOS_ENOMEM;
-    if (io != NULL && read_quantity(io, &spec_bytes, "the I/O volume in bytes, such as 1e9 or \"2GiB\"", file, where,
-                                    "io", &x) != IOS_OK)
-      return IOS_EINVAL;
-    if (io != NULL && add_phase(a, 1, x, &cap) != IOS_OK) return IOS_ENOMEM;
-    if (a->nphases == 0) {
-      ios_diag_set(file, where, "has no phases: give \"phases\" or \"work\"/\"io\"");
-      return IOS_EINVAL;
-    }
-  }
-  if ((v = cJSON_GetObjectItemCaseSensitive(o, "iterations")) != NULL) {
-    int iterations;
-    snprintf(at, sizeof at, "%s.iterations", where);
-    if (ios_value_int(v, 1, 10000000, "how many times the phases repeat", file, at, &iterations) != IOS_OK)
-      return IOS_EINVAL;
-    int base = a->nphases;
-    if ((double)base * iterations > MAX_PHASES) {
-      ios_diag_set(file, at,
-                   "is %d: with %d phases per iteration the application would hold more than %d phases; "
-                   "lower iterations",
-                   iterations, base, MAX_PHASES);
-      return IOS_EINVAL;
-    }
-    for (int it = 1; it < iterations; it++)
-      for (int i = 0; i < base; i++)
-        if (add_phase(a, a->phases[i].is_io, a->phases[i].value, &cap) != IOS_OK) return IOS_ENOMEM;
+  if (phases != NULL) return parse_app_phase_list(phases, file, where, a, cap);
+  double x;
+  if (work != NULL && read_quantity(work, &spec_duration, "the work phase in s, such as 60 or \"1min\"", file, where,
+                                    "work", &x) != IOS_OK)
+    return IOS_EINVAL;
+  if (work != NULL && add_phase(a, 0, x, cap) != IOS_OK) return IOS_ENOMEM;
+  if (io != NULL && read_quantity(io, &spec_bytes, "the I/O volume in bytes, such as 1e9 or \"2GiB\"", file, where,
+                                  "io", &x) != IOS_OK)
+    return IOS_EINVAL;
+  if (io != NULL && add_phase(a, 1, x, cap) != IOS_OK) return IOS_ENOMEM;
+  if (a->nphases == 0) {
+    ios_diag_set(file, where, "has no phases: give \"phases\" or \"work\"/\"io\"");
+    return IOS_EINVAL;
   }
   return IOS_OK;
+}
+
+/* Repeats an inline application's phases so that they run `v` (its "iterations") times in all. */
+static int parse_app_iterations(const cJSON *v, const char *file, const char *where, ios_app_t *a, int *cap) {
+  int iterations;
+  char at[200];
+  snprintf(at, sizeof at, "%s.iterations", where);
+  if (ios_value_int(v, 1, 10000000, "how many times the phases repeat", file, at, &iterations) != IOS_OK)
+    return IOS_EINVAL;
+  int base = a->nphases;
+  if ((double)base * iterations > MAX_PHASES) {
+    ios_diag_set(file, at,
+                 "is %d: with %d phases per iteration the application would hold more than %d phases; "
+                 "lower iterations",
+                 iterations, base, MAX_PHASES);
+    return IOS_EINVAL;
+  }
+  for (int it = 1; it < iterations; it++)
+    for (int i = 0; i < base; i++)
+      if (add_phase(a, a->phases[i].is_io, a->phases[i].value, cap) != IOS_OK) return IOS_ENOMEM;
+  return IOS_OK;
+}
+
+/* Parses one inline application object. */
+static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t *w) {
+  static const char *const keys[] = {"name",       "nodes", "release", "profile",  "io_resources", "phases",
+                                     "iterations", "work",  "io",      "striping", "layout",       NULL};
+  char where[160];
+  snprintf(where, sizeof where, "workload.applications[%d]", index);
+  if (!cJSON_IsObject(o)) {
+    ios_diag_set(file, where, "must be an object such as {\"nodes\": 4, \"work\": \"60s\", \"io\": \"2GiB\"}");
+    return IOS_EINVAL;
+  }
+  if (ios_value_check_keys(o, keys, -1, file, where) != IOS_OK) return IOS_EINVAL;
+  ios_app_t *a = ios_workload_add(w);
+  if (a == NULL) return IOS_ENOMEM;
+  int rc = parse_app_name(o, index, file, where, a);
+  if (rc == IOS_OK) rc = parse_app_sizes(o, file, where, a);
+  if (rc == IOS_OK) rc = parse_app_striping(o, file, where, a);
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "profile");
+  if (rc == IOS_OK && v != NULL) rc = parse_app_profile(v, file, where, a);
+  int cap = 0;
+  if (rc == IOS_OK) rc = parse_app_phases(o, file, where, a, &cap);
+  v = cJSON_GetObjectItemCaseSensitive(o, "iterations");
+  if (rc == IOS_OK && v != NULL) rc = parse_app_iterations(v, file, where, a, &cap);
+  return rc;
 }
 
 static int parse_apps(const cJSON *arr, const char *file, ios_workload_t *w) {
@@ -259,13 +299,10 @@ static const struct {
     {"wIter", {0, IOS_VALUE_MAX_DURATION, 0, 0, IOS_UNIT_NONE, "the iteration length in s (0 = unknown)"}},
 };
 
-/* Reads one application line (tokens after the name at *save) into `a`. */
-static int sample_line(char **save, const char *file, const char *where, double unit, ios_app_t *a) {
-  static const ios_num_spec_t phase_spec = {
-      0, IOS_VALUE_MAX_BYTES, 0, 0, IOS_UNIT_NONE, "a work phase in s or an I/O volume in units of bandwidth_unit·s"};
+/* Reads the six numbers before a sample line's phase type into num; progress and agePhase <= age. */
+static int sample_numbers(char **save, const char *file, const char *where, double num[6]) {
   static const char format[] = "format: name bandwidth age progress agePhase nphases wIter W|C x_1 .. x_nphases";
   char field[96];
-  double num[6];
   for (int k = 0; k < 6; k++) {
     char *tok = strtok_r(NULL, " \t\r\n", save);
     if (tok != NULL && ios_value_number_ok(tok, &sample_fields[k].spec, &num[k])) continue;
@@ -285,15 +322,16 @@ static int sample_line(char **save, const char *file, const char *where, double 
                  num[2] > num[1] * (1 + 1e-12) + 1e-9 ? num[2] : num[3], num[1]);
     return IOS_EINVAL;
   }
-  char *tok = strtok_r(NULL, " \t\r\n", save);
-  if (tok == NULL || (strcmp(tok, "W") != 0 && strcmp(tok, "C") != 0)) {
-    char shown[40];
-    snprintf(shown, sizeof shown, "%.32s", tok ? tok : "missing");
-    ios_diag_set(file, where, "the phase type is '%s': expected W (first phase is work) or C (first is I/O)", shown);
-    return IOS_EINVAL;
-  }
-  int is_io = tok[0] == 'C', cap = 0;
-  long nphases = (long)num[4];
+  return IOS_OK;
+}
+
+/* Reads a sample line's nphases phase values into `a`, alternating from is_io, I/O in units of `unit`. */
+static int sample_phases(char **save, const char *file, const char *where, double unit, int is_io, long nphases,
+                         ios_app_t *a) {
+  static const ios_num_spec_t phase_spec = {
+      0, IOS_VALUE_MAX_BYTES, 0, 0, IOS_UNIT_NONE, "a work phase in s or an I/O volume in units of bandwidth_unit·s"};
+  char field[96], *tok;
+  int cap = 0;
   while ((tok = strtok_r(NULL, " \t\r\n", save)) != NULL) {
     double x;
     if (a->nphases >= nphases) {
@@ -317,6 +355,22 @@ static int sample_line(char **save, const char *file, const char *where, double 
                  a->nphases);
     return IOS_EINVAL;
   }
+  return IOS_OK;
+}
+
+/* Reads one application line (tokens after the name at *save) into `a`. */
+static int sample_line(char **save, const char *file, const char *where, double unit, ios_app_t *a) {
+  double num[6];
+  if (sample_numbers(save, file, where, num) != IOS_OK) return IOS_EINVAL;
+  char *tok = strtok_r(NULL, " \t\r\n", save);
+  if (tok == NULL || (strcmp(tok, "W") != 0 && strcmp(tok, "C") != 0)) {
+    char shown[40];
+    snprintf(shown, sizeof shown, "%.32s", tok ? tok : "missing");
+    ios_diag_set(file, where, "the phase type is '%s': expected W (first phase is work) or C (first is I/O)", shown);
+    return IOS_EINVAL;
+  }
+  int rc = sample_phases(save, file, where, unit, tok[0] == 'C', (long)num[4], a);
+  if (rc != IOS_OK) return rc;
   a->profile.npoints = 1;
   a->profile.n[0] = 1;
   a->profile.bw[0] = num[0] * unit;
@@ -464,6 +518,76 @@ static int check_against_platform(const ios_scenario_t *s, const ios_platform_t 
   return IOS_OK;
 }
 
+/* Reads `path` as a JSON array of inline applications into `w`. */
+static int read_json_file(const char *path, ios_workload_t *w) {
+  char *text = ios_read_file(path, NULL);
+  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
+  if (text == NULL)
+    ios_diag_set(path, "workload.file", "cannot read the workload (%s): give the path of a workload file",
+                 strerror(errno));
+  else if (!cJSON_IsArray(root))
+    ios_diag_set(path, NULL, "must be a JSON array of applications (malformed JSON or not an array)");
+  int rc = text == NULL ? IOS_EIO : (cJSON_IsArray(root) ? parse_apps(root, path, w) : IOS_EINVAL);
+  cJSON_Delete(root);
+  free(text);
+  return rc;
+}
+
+/* The bandwidth unit `u` of a sample file (workload.bandwidth_unit) in B/s: "pool" is the pool's total capacity. */
+static int sample_unit(const ios_scenario_t *s, const ios_platform_t *p, const char *u, double *out) {
+  double unit = 0;
+  if (strcmp(u, "pool") == 0) {
+    for (int i = 0; i < p->nres; i++)
+      unit += p->res[i].capacity;
+  } else if (ios_parse_bandwidth(u, &unit) != IOS_OK || !(unit > 0) || unit > IOS_VALUE_MAX_BANDWIDTH) {
+    ios_diag_set(s->file, "workload.bandwidth_unit",
+                 "is '%s': use \"pool\" (sample bandwidths are fractions of the pool's total capacity B) or a "
+                 "bandwidth such as \"1GiB/s\"",
+                 u);
+    return IOS_EINVAL;
+  }
+  *out = unit;
+  return IOS_OK;
+}
+
+/* Reads workload.file `name` into `w`: JSON applications or an RR-9502 sample file, after `format`. */
+static int read_workload_file(const ios_scenario_t *s, const ios_platform_t *p, const char *name, const char *format,
+                              const char *bwu, ios_workload_t *w) {
+  char *path = ios_expand_path(name, s->file, "workload.file");
+  if (path == NULL) return IOS_EINVAL;
+  size_t len = strlen(path);
+  int json =
+      strcmp(format, "json") == 0 || (strcmp(format, "auto") == 0 && len > 5 && !strcmp(path + len - 5, ".json"));
+  if (!json && strcmp(format, "auto") != 0 && strcmp(format, "rr9502-sample") != 0) {
+    ios_diag_set(s->file, "workload.format", "unknown format '%s': use auto, rr9502-sample or json", format);
+    free(path);
+    return IOS_EINVAL;
+  }
+  int rc;
+  if (json) {
+    rc = read_json_file(path, w);
+  } else {
+    double unit = 0;
+    rc = sample_unit(s, p, bwu, &unit);
+    if (rc == IOS_OK) rc = ios_read_sample(path, unit, w);
+  }
+  free(path);
+  return rc;
+}
+
+/* Checks that every application's name can be a CSV cell (sample files' names; inline ones are checked). */
+static int check_names(const ios_scenario_t *s, const ios_workload_t *w) {
+  for (int j = 0; j < w->napps; j++)
+    if (!csv_safe_name(w->apps[j].name)) {
+      ios_diag_set(s->file, "workload",
+                   "application name '%s' is empty or holds a comma, quote or newline: rename it "
+                   "(names are CSV cells in apps.csv)",
+                   w->apps[j].name);
+      return IOS_EINVAL;
+    }
+  return IOS_OK;
+}
+
 int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_workload_t *out) {
   const cJSON *wl = s->workload;
   const cJSON *file = cJSON_GetObjectItemCaseSensitive(wl, "file");
@@ -475,7 +599,6 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
     ios_diag_set(s->file, "workload", "format, bandwidth_unit must be strings and applications an array");
     return IOS_EINVAL;
   }
-  const char *format = fmt->valuestring;
   int sources = cJSON_IsString(file) + cJSON_IsObject(gen) + (cJSON_GetArraySize(apps) > 0);
   if (sources != 1) {
     ios_diag_set(s->file, "workload",
@@ -485,59 +608,13 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
   }
   ios_workload_t w = {0, NULL};
   int rc;
-  if (cJSON_IsObject(gen)) {
+  if (cJSON_IsObject(gen))
     rc = ios_gen_workload(gen, s->file, p, s->seed, &w);
-  } else if (cJSON_IsString(file)) {
-    char *path = ios_expand_path(file->valuestring, s->file, "workload.file");
-    if (path == NULL) return IOS_EINVAL;
-    size_t len = strlen(path);
-    int json =
-        strcmp(format, "json") == 0 || (strcmp(format, "auto") == 0 && len > 5 && !strcmp(path + len - 5, ".json"));
-    if (!json && strcmp(format, "auto") != 0 && strcmp(format, "rr9502-sample") != 0) {
-      ios_diag_set(s->file, "workload.format", "unknown format '%s': use auto, rr9502-sample or json", format);
-      free(path);
-      return IOS_EINVAL;
-    }
-    if (json) {
-      char *text = ios_read_file(path, NULL);
-      cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
-      if (text == NULL)
-        ios_diag_set(path, "workload.file", "cannot read the workload (%s): give the path of a workload file",
-                     strerror(errno));
-      else if (!cJSON_IsArray(root))
-        ios_diag_set(path, NULL, "must be a JSON array of applications (malformed JSON or not an array)");
-      rc = text == NULL ? IOS_EIO : (cJSON_IsArray(root) ? parse_apps(root, path, &w) : IOS_EINVAL);
-      cJSON_Delete(root);
-      free(text);
-    } else {
-      const char *u = bwu->valuestring;
-      double unit = 0;
-      if (strcmp(u, "pool") == 0) {
-        for (int i = 0; i < p->nres; i++)
-          unit += p->res[i].capacity;
-        rc = IOS_OK;
-      } else if (ios_parse_bandwidth(u, &unit) != IOS_OK || !(unit > 0) || unit > IOS_VALUE_MAX_BANDWIDTH) {
-        ios_diag_set(s->file, "workload.bandwidth_unit",
-                     "is '%s': use \"pool\" (sample bandwidths are fractions of the pool's total capacity B) or a "
-                     "bandwidth such as \"1GiB/s\"",
-                     u);
-        rc = IOS_EINVAL;
-      } else
-        rc = IOS_OK;
-      if (rc == IOS_OK) rc = ios_read_sample(path, unit, &w);
-    }
-    free(path);
-  } else {
+  else if (cJSON_IsString(file))
+    rc = read_workload_file(s, p, file->valuestring, fmt->valuestring, bwu->valuestring, &w);
+  else
     rc = parse_apps(apps, s->file, &w);
-  }
-  for (int j = 0; rc == IOS_OK && j < w.napps; j++)
-    if (!csv_safe_name(w.apps[j].name)) { /* names from sample files (inline ones are checked with their index) */
-      ios_diag_set(s->file, "workload",
-                   "application name '%s' is empty or holds a comma, quote or newline: rename it "
-                   "(names are CSV cells in apps.csv)",
-                   w.apps[j].name);
-      rc = IOS_EINVAL;
-    }
+  if (rc == IOS_OK) rc = check_names(s, &w);
   const cJSON *only = cJSON_GetObjectItemCaseSensitive(wl, "only");
   if (rc == IOS_OK && cJSON_IsString(only) && ios_workload_keep_only(&w, only->valuestring) != IOS_OK) {
     ios_diag_set(s->file, "workload.only", "no application is named '%s'", only->valuestring);

@@ -150,8 +150,9 @@ static const char *res_item(int i, void *ctx) {
   return rl->p->res[rl->a->resources[i]].name;
 }
 
-int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
-                     const ios_results_t *r) {
+/* Writes apps.csv: one row per application (docs/outputs.md). */
+static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+                          const ios_results_t *r) {
   ios_fs_staged_t st;
   if (ios_fs_stage(&st, s->out_dir, "apps.csv", "output.dir") != IOS_OK) return IOS_EIO;
   FILE *f = st.f;
@@ -182,10 +183,14 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     csv_num(f, a->rho_io, 0); /* RR-9549 §3.3.2: ρ = ρ_io + ρ_con */
     csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 1);
   }
-  if (ios_fs_commit(&st) != IOS_OK) return IOS_EIO;
+  return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
+}
 
+/* Writes resources.csv: one row per resource of the pool (docs/outputs.md). */
+static int write_resources_csv(const ios_scenario_t *s, const ios_platform_t *p, const ios_results_t *r) {
+  ios_fs_staged_t st;
   if (ios_fs_stage(&st, s->out_dir, "resources.csv", "output.dir") != IOS_OK) return IOS_EIO;
-  f = st.f;
+  FILE *f = st.f;
   fputs("name,kind,capacity_Bps,busy_time_s,occupancy,bytes\n", f);
   for (int i = 0; i < r->nres; i++) {
     ios_csv_field(f, p->res[i].name);
@@ -195,31 +200,11 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
     csv_num(f, r->makespan_s > 0 ? r->res[i].busy_time / r->makespan_s : NAN, 0);
     csv_num(f, r->res[i].bytes, 1);
   }
-  if (ios_fs_commit(&st) != IOS_OK) return IOS_EIO;
+  return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
+}
 
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddStringToObject(root, "iosim_version", IOSIM_VERSION);
-  cJSON_AddStringToObject(root, "status", r->complete ? "complete" : "stopped_at_window_end");
-  cJSON_AddNumberToObject(root, "seed", (double)s->seed);
-  cJSON_AddNumberToObject(root, "wall_time_s", r->wall_time_s);
-  cJSON *sg = cJSON_AddObjectToObject(root, "simgrid");
-  char version[32];
-  snprintf(version, sizeof version, "%d.%d.%d", SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH);
-  cJSON_AddStringToObject(sg, "version", version);
-  cJSON *cfg = cJSON_AddArrayToObject(sg, "config");
-  for (int i = 0; ios_simgrid_config[i] != NULL; i++)
-    cJSON_AddItemToArray(cfg, cJSON_CreateString(ios_simgrid_config[i]));
-  cJSON_AddItemToObject(root, "scenario", cJSON_Duplicate(s->resolved, 1));
-  cJSON *win = cJSON_AddObjectToObject(root, "window");
-  cJSON_AddNumberToObject(win, "begin_s", r->t_begin);
-  cJSON_AddItemToObject(win, "end_s", num_or_null(r->t_end));
-  cJSON_AddStringToObject(win, "kind", r->window_kind);
-  if (r->period_s > 0) cJSON_AddNumberToObject(win, "period_s", r->period_s);
-  cJSON *pl = cJSON_AddObjectToObject(root, "platform");
-  cJSON_AddNumberToObject(pl, "compute_nodes", p->ncompute);
-  cJSON_AddNumberToObject(pl, "nic_bw_Bps", p->nic_bw);
-  cJSON_AddStringToObject(pl, "pool_role", p->pool_role);
-  cJSON_AddNumberToObject(pl, "resources", p->nres);
+/* Adds the "metrics" (null when not finite) and "counts" objects of results.json to `root`. */
+static void add_metrics(cJSON *root, const ios_results_t *r) {
   cJSON *m = cJSON_AddObjectToObject(root, "metrics");
   const struct {
     const char *key;
@@ -244,9 +229,46 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
   cJSON_AddNumberToObject(c, "events", (double)r->events);
   cJSON_AddNumberToObject(c, "rate_changes", (double)r->rate_changes);
   cJSON_AddStringToObject(c, "transfers", r->direct_transfers ? "direct" : "simgrid-flows");
+}
+
+/* The text of results.json (malloc'ed; NULL when out of memory). */
+static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, const ios_results_t *r) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "iosim_version", IOSIM_VERSION);
+  cJSON_AddStringToObject(root, "status", r->complete ? "complete" : "stopped_at_window_end");
+  cJSON_AddNumberToObject(root, "seed", (double)s->seed);
+  cJSON_AddNumberToObject(root, "wall_time_s", r->wall_time_s);
+  cJSON *sg = cJSON_AddObjectToObject(root, "simgrid");
+  char version[32];
+  snprintf(version, sizeof version, "%d.%d.%d", SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH);
+  cJSON_AddStringToObject(sg, "version", version);
+  cJSON *cfg = cJSON_AddArrayToObject(sg, "config");
+  for (int i = 0; ios_simgrid_config[i] != NULL; i++)
+    cJSON_AddItemToArray(cfg, cJSON_CreateString(ios_simgrid_config[i]));
+  cJSON_AddItemToObject(root, "scenario", cJSON_Duplicate(s->resolved, 1));
+  cJSON *win = cJSON_AddObjectToObject(root, "window");
+  cJSON_AddNumberToObject(win, "begin_s", r->t_begin);
+  cJSON_AddItemToObject(win, "end_s", num_or_null(r->t_end));
+  cJSON_AddStringToObject(win, "kind", r->window_kind);
+  if (r->period_s > 0) cJSON_AddNumberToObject(win, "period_s", r->period_s);
+  cJSON *pl = cJSON_AddObjectToObject(root, "platform");
+  cJSON_AddNumberToObject(pl, "compute_nodes", p->ncompute);
+  cJSON_AddNumberToObject(pl, "nic_bw_Bps", p->nic_bw);
+  cJSON_AddStringToObject(pl, "pool_role", p->pool_role);
+  cJSON_AddNumberToObject(pl, "resources", p->nres);
+  add_metrics(root, r);
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
+  return text;
+}
+
+int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+                     const ios_results_t *r) {
+  if (write_apps_csv(s, p, w, r) != IOS_OK) return IOS_EIO;
+  if (write_resources_csv(s, p, r) != IOS_OK) return IOS_EIO;
+  char *text = results_text(s, p, r);
   if (text == NULL) return IOS_ENOMEM;
+  ios_fs_staged_t st;
   if (ios_fs_stage(&st, s->out_dir, "results.json", "output.dir") != IOS_OK) {
     free(text);
     return IOS_EIO;

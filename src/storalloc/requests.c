@@ -180,9 +180,93 @@ int ios_storage_from_json(const cJSON *j, const char *file, const char *obj, ios
 
 /* ---------------------------------------------------------------- options */
 
+/* Reads "params" (`v`), the parameters of the policy x->policy, into x->params. */
+static int options_params(const cJSON *v, const char *file, const char *obj, ios_storalloc_options_t *x) {
+  char w[160];
+  if (!cJSON_IsObject(v)) {
+    ios_diag_set(file, at(w, sizeof w, obj, "params"), "must be an object of %s's parameters", x->policy->name);
+    return IOS_EINVAL;
+  }
+  const cJSON *p;
+  cJSON_ArrayForEach(p, v) {
+    int k = 0;
+    while (k < x->policy->nparams && strcmp(x->policy->params[k].name, p->string) != 0)
+      k++;
+    snprintf(w, sizeof w, "%s.params.%s", obj != NULL ? obj : "", p->string);
+    if (k == x->policy->nparams) {
+      ios_diag_set(file, w, "unknown parameter: %s takes %s", x->policy->name,
+                   x->policy->nparams > 0 ? x->policy->params[0].name : "no parameter");
+      return IOS_EINVAL;
+    }
+    const ios_param_spec_t *ps = &x->policy->params[k];
+    ios_num_spec_t spec = {0, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
+    if (ps->lo < ps->hi) {
+      spec.lo = ps->lo;
+      spec.hi = ps->hi;
+    }
+    if (ios_value_number(p, &spec, file, w, &x->params.v[k]) != IOS_OK) return IOS_EINVAL;
+  }
+  return IOS_OK;
+}
+
+/* Reads "split" (`v`): a boolean or {"threshold": SIZE}, into x->split and x->split_threshold. */
+static int options_split(const cJSON *v, const char *file, const char *obj, ios_storalloc_options_t *x) {
+  static const char *const split_valid[] = {"threshold", NULL};
+  char w[160];
+  at(w, sizeof w, obj, "split");
+  if (cJSON_IsBool(v))
+    x->split = cJSON_IsTrue(v);
+  else if (cJSON_IsObject(v) && ios_value_check_keys(v, split_valid, -1, file, w) == IOS_OK) {
+    x->split = 1;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "threshold");
+    if (t != NULL && (json_quantity(t, ios_parse_bytes, file, at(w, sizeof w, obj, "split.threshold"), "\"200GB\"",
+                                    &x->split_threshold) != IOS_OK ||
+                      !(x->split_threshold > 0))) {
+      ios_diag_set(file, w, "must be a positive size (StorAlloc: \"200GB\")");
+      return IOS_EINVAL;
+    }
+  } else {
+    ios_diag_set(file, w, "must be false, true or {\"threshold\": \"200GB\"}");
+    return IOS_EINVAL;
+  }
+  return IOS_OK;
+}
+
+/* Reads "requeue" (`v`): a boolean or {"retries": N, "interval": DURATION}, into x. */
+static int options_requeue(const cJSON *v, const char *file, const char *obj, ios_storalloc_options_t *x) {
+  static const char *const requeue_valid[] = {"retries", "interval", NULL};
+  char w[160];
+  at(w, sizeof w, obj, "requeue");
+  if (cJSON_IsBool(v))
+    x->requeue = cJSON_IsTrue(v);
+  else if (cJSON_IsObject(v) && ios_value_check_keys(v, requeue_valid, -1, file, w) == IOS_OK) {
+    x->requeue = 1;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "retries"),
+                *t = cJSON_GetObjectItemCaseSensitive(v, "interval");
+    if (r != NULL) {
+      double n = cJSON_IsNumber(r) ? r->valuedouble : NAN;
+      if (!(n >= 0 && n <= 1000000 && n == floor(n))) {
+        ios_diag_set(file, at(w, sizeof w, obj, "requeue.retries"),
+                     "must be an integer in [0, 1000000] (StorAlloc: 5)");
+        return IOS_EINVAL;
+      }
+      x->retries = (int)n;
+    }
+    if (t != NULL && (json_quantity(t, ios_parse_duration, file, at(w, sizeof w, obj, "requeue.interval"), "\"5min\"",
+                                    &x->interval) != IOS_OK ||
+                      !(x->interval > 0))) {
+      ios_diag_set(file, w, "must be a positive duration (StorAlloc: \"5min\")");
+      return IOS_EINVAL;
+    }
+  } else {
+    ios_diag_set(file, w, "must be false, true or {\"retries\": 5, \"interval\": \"5min\"}");
+    return IOS_EINVAL;
+  }
+  return IOS_OK;
+}
+
 int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char *obj, ios_storalloc_options_t *o) {
   static const char *const valid[] = {"policy", "params", "split", "requeue", "seed", NULL};
-  static const char *const split_valid[] = {"threshold", NULL}, *const requeue_valid[] = {"retries", "interval", NULL};
   char w[160], text[64];
   if (o == NULL) return IOS_EINVAL;
   if (!cJSON_IsObject(j)) {
@@ -198,77 +282,12 @@ int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char
                  "is %s: give random, round-robin, worst-fit or best-bandwidth (StorAlloc §4.2)", text);
     return IOS_EINVAL;
   }
-  if ((v = cJSON_GetObjectItemCaseSensitive(j, "params")) != NULL) {
-    if (!cJSON_IsObject(v)) {
-      ios_diag_set(file, at(w, sizeof w, obj, "params"), "must be an object of %s's parameters", x.policy->name);
-      return IOS_EINVAL;
-    }
-    const cJSON *p;
-    cJSON_ArrayForEach(p, v) {
-      int k = 0;
-      while (k < x.policy->nparams && strcmp(x.policy->params[k].name, p->string) != 0)
-        k++;
-      snprintf(w, sizeof w, "%s.params.%s", obj != NULL ? obj : "", p->string);
-      if (k == x.policy->nparams) {
-        ios_diag_set(file, w, "unknown parameter: %s takes %s", x.policy->name,
-                     x.policy->nparams > 0 ? x.policy->params[0].name : "no parameter");
-        return IOS_EINVAL;
-      }
-      const ios_param_spec_t *ps = &x.policy->params[k];
-      ios_num_spec_t spec = {0, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
-      if (ps->lo < ps->hi) {
-        spec.lo = ps->lo;
-        spec.hi = ps->hi;
-      }
-      if (ios_value_number(p, &spec, file, w, &x.params.v[k]) != IOS_OK) return IOS_EINVAL;
-    }
-  }
-  if ((v = cJSON_GetObjectItemCaseSensitive(j, "split")) != NULL) {
-    at(w, sizeof w, obj, "split");
-    if (cJSON_IsBool(v))
-      x.split = cJSON_IsTrue(v);
-    else if (cJSON_IsObject(v) && ios_value_check_keys(v, split_valid, -1, file, w) == IOS_OK) {
-      x.split = 1;
-      const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "threshold");
-      if (t != NULL && (json_quantity(t, ios_parse_bytes, file, at(w, sizeof w, obj, "split.threshold"), "\"200GB\"",
-                                      &x.split_threshold) != IOS_OK ||
-                        !(x.split_threshold > 0))) {
-        ios_diag_set(file, w, "must be a positive size (StorAlloc: \"200GB\")");
-        return IOS_EINVAL;
-      }
-    } else {
-      ios_diag_set(file, w, "must be false, true or {\"threshold\": \"200GB\"}");
-      return IOS_EINVAL;
-    }
-  }
-  if ((v = cJSON_GetObjectItemCaseSensitive(j, "requeue")) != NULL) {
-    at(w, sizeof w, obj, "requeue");
-    if (cJSON_IsBool(v))
-      x.requeue = cJSON_IsTrue(v);
-    else if (cJSON_IsObject(v) && ios_value_check_keys(v, requeue_valid, -1, file, w) == IOS_OK) {
-      x.requeue = 1;
-      const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "retries"),
-                  *t = cJSON_GetObjectItemCaseSensitive(v, "interval");
-      if (r != NULL) {
-        double n = cJSON_IsNumber(r) ? r->valuedouble : NAN;
-        if (!(n >= 0 && n <= 1000000 && n == floor(n))) {
-          ios_diag_set(file, at(w, sizeof w, obj, "requeue.retries"),
-                       "must be an integer in [0, 1000000] (StorAlloc: 5)");
-          return IOS_EINVAL;
-        }
-        x.retries = (int)n;
-      }
-      if (t != NULL && (json_quantity(t, ios_parse_duration, file, at(w, sizeof w, obj, "requeue.interval"), "\"5min\"",
-                                      &x.interval) != IOS_OK ||
-                        !(x.interval > 0))) {
-        ios_diag_set(file, w, "must be a positive duration (StorAlloc: \"5min\")");
-        return IOS_EINVAL;
-      }
-    } else {
-      ios_diag_set(file, w, "must be false, true or {\"retries\": 5, \"interval\": \"5min\"}");
-      return IOS_EINVAL;
-    }
-  }
+  if ((v = cJSON_GetObjectItemCaseSensitive(j, "params")) != NULL && options_params(v, file, obj, &x) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(j, "split")) != NULL && options_split(v, file, obj, &x) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(j, "requeue")) != NULL && options_requeue(v, file, obj, &x) != IOS_OK)
+    return IOS_EINVAL;
   if ((v = cJSON_GetObjectItemCaseSensitive(j, "seed")) != NULL) {
     double s = cJSON_IsNumber(v) ? v->valuedouble : NAN;
     if (!(s >= 0 && s <= 9007199254740992.0 && s == floor(s))) {
@@ -336,6 +355,105 @@ static int parse_field(int c, const char *text, double *out) {
                                                                                                    : IOS_EINVAL;
 }
 
+/* A request trace being read: its path, each field's column (-1: absent), the requests kept and skipped. */
+typedef struct {
+  const char *path;
+  int idx[NCOLS], count, room, skip;
+  ios_request_t *req;
+} trace_t;
+
+/* Finds the columns of the header line `fields` (nf of them); a trace needs id, the bytes, a start and an end. */
+static int trace_header(trace_t *t, char **fields, int nf) {
+  int *idx = t->idx;
+  for (int c = 0; c < NCOLS; c++) {
+    idx[c] = -1;
+    for (int i = 0; i < nf; i++)
+      if (strcmp(fields[i], col_names[c][0]) == 0 || strcmp(fields[i], col_names[c][1]) == 0) idx[c] = i;
+  }
+  const char *missing = idx[C_ID] < 0                           ? "id"
+                        : idx[C_READ] < 0                       ? "read_bytes"
+                        : idx[C_WRITTEN] < 0                    ? "written_bytes"
+                        : idx[C_START] < 0 && idx[C_SUBMIT] < 0 ? "start_time (or submission_time)"
+                        : idx[C_END] < 0 && idx[C_RUNTIME] < 0  ? "end_time (or runtime)"
+                                                                : NULL;
+  if (missing != NULL) {
+    ios_diag_set(t->path, "line 1",
+                 "the header has no column %s: a trace needs id, read_bytes, written_bytes, "
+                 "start_time and end_time (or StorAlloc's names readBytes, writtenBytes, startTime, endTime)",
+                 missing);
+    return IOS_EINVAL;
+  }
+  return IOS_OK;
+}
+
+/* Parses the fields of row `lineno` into v (NAN when absent) and has (whether given and not empty). */
+static int trace_fields(const trace_t *t, char **fields, int nf, int lineno, double v[NCOLS], int has[NCOLS]) {
+  const int *idx = t->idx;
+  for (int c = 0; c < NCOLS; c++) {
+    has[c] = idx[c] >= 0 && idx[c] < nf && fields[idx[c]][0] != '\0';
+    v[c] = NAN;
+    if (!has[c]) continue;
+    if (parse_field(c, fields[idx[c]], &v[c]) != IOS_OK || ((c == C_NODES || c == C_RUNTIME) && v[c] < 0)) {
+      char where[96];
+      snprintf(where, sizeof where, "line %d, column %s", lineno, col_names[c][0]);
+      ios_diag_set(t->path, where, "is '%s': expected %s", fields[idx[c]],
+                   c <= C_NODES     ? "an integer"
+                   : c <= C_END     ? "seconds or a date \"YYYY-MM-DD HH:MM:SS\""
+                   : c <= C_WRITTEN ? "bytes (a number >= 0 or a size like 12GB)"
+                   : c == C_RUNTIME ? "seconds"
+                                    : "bytes/s");
+      return IOS_EINVAL;
+    }
+  }
+  return IOS_OK;
+}
+
+/* Doubles the room for requests (1024 at first), up to MAX_REQUESTS (`where`: the row, for the message). */
+static int trace_grow(trace_t *t, const char *where) {
+  t->room = t->room ? 2 * t->room : 1024;
+  ios_request_t *more = t->count < MAX_REQUESTS ? realloc(t->req, sizeof *more * (size_t)t->room) : NULL;
+  if (more == NULL) {
+    int rc = t->count < MAX_REQUESTS ? IOS_ENOMEM : IOS_EINVAL;
+    if (rc == IOS_EINVAL) ios_diag_set(t->path, where, "more than %d requests: split the trace", MAX_REQUESTS);
+    return rc;
+  }
+  t->req = more;
+  return IOS_OK;
+}
+
+/* Reads the data row `lineno` (fields, nf of them) as one request, or skips it when it moves no byte. */
+static int trace_row(trace_t *t, char **fields, int nf, int lineno) {
+  double v[NCOLS];
+  int has[NCOLS];
+  if (trace_fields(t, fields, nf, lineno, v, has) != IOS_OK) return IOS_EINVAL;
+  int s = has[C_START] ? C_START : C_SUBMIT;
+  double start = v[s], duration = has[C_END] && has[s] ? v[C_END] - start : v[C_RUNTIME];
+  char where[96];
+  snprintf(where, sizeof where, "line %d", lineno);
+  if (!has[C_ID] || !has[C_READ] || !has[C_WRITTEN] || !has[s] || !(duration >= 0)) {
+    ios_diag_set(t->path, where,
+                 "needs id, read_bytes, written_bytes, a start time and an end time after it (or a "
+                 "runtime >= 0)");
+    return IOS_EINVAL;
+  }
+  double capacity = fmax(v[C_READ], v[C_WRITTEN]);
+  if (!(capacity > 0)) {
+    t->skip++;
+    return IOS_OK;
+  }
+  int rc;
+  if (t->count == t->room && (rc = trace_grow(t, where)) != IOS_OK) return rc;
+  t->req[t->count++] = (ios_request_t){(long)v[C_ID],
+                                       start,
+                                       capacity,
+                                       duration,
+                                       has[C_BW] ? v[C_BW] : 0,
+                                       has[C_NODES] ? (int)fmin(v[C_NODES], 2e9) : 0,
+                                       v[C_READ],
+                                       v[C_WRITTEN]};
+  return IOS_OK;
+}
+
 int ios_storalloc_read_trace(const char *path, ios_request_t **out, int *n, int *skipped) {
   if (path == NULL || out == NULL || n == NULL) return IOS_EINVAL;
   FILE *f = ios_open_input(path);
@@ -343,87 +461,20 @@ int ios_storalloc_read_trace(const char *path, ios_request_t **out, int *n, int 
     ios_diag_set(path, NULL, "cannot read the request trace (%s): check the path", strerror(errno));
     return IOS_EIO;
   }
-  char *line = NULL, *fields[MAX_COLS], where[96];
+  char *line = NULL, *fields[MAX_COLS];
   size_t cap = 0;
-  int idx[NCOLS], lineno = 0, rc = IOS_OK, count = 0, room = 0, skip = 0, header = 0;
-  ios_request_t *req = NULL;
+  int lineno = 0, rc = IOS_OK, header = 0;
+  trace_t t = {.path = path};
   while (rc == IOS_OK && getline(&line, &cap, f) != -1) {
     lineno++;
     int nf = ios_csv_split(line, fields, MAX_COLS);
     if (nf == 1 && fields[0][0] == '\0') continue;
     if (!header) {
       header = 1;
-      for (int c = 0; c < NCOLS; c++) {
-        idx[c] = -1;
-        for (int i = 0; i < nf; i++)
-          if (strcmp(fields[i], col_names[c][0]) == 0 || strcmp(fields[i], col_names[c][1]) == 0) idx[c] = i;
-      }
-      const char *missing = idx[C_ID] < 0                           ? "id"
-                            : idx[C_READ] < 0                       ? "read_bytes"
-                            : idx[C_WRITTEN] < 0                    ? "written_bytes"
-                            : idx[C_START] < 0 && idx[C_SUBMIT] < 0 ? "start_time (or submission_time)"
-                            : idx[C_END] < 0 && idx[C_RUNTIME] < 0  ? "end_time (or runtime)"
-                                                                    : NULL;
-      if (missing != NULL) {
-        ios_diag_set(path, "line 1",
-                     "the header has no column %s: a trace needs id, read_bytes, written_bytes, "
-                     "start_time and end_time (or StorAlloc's names readBytes, writtenBytes, startTime, endTime)",
-                     missing);
-        rc = IOS_EINVAL;
-      }
+      rc = trace_header(&t, fields, nf);
       continue;
     }
-    double v[NCOLS];
-    int has[NCOLS];
-    for (int c = 0; c < NCOLS && rc == IOS_OK; c++) {
-      has[c] = idx[c] >= 0 && idx[c] < nf && fields[idx[c]][0] != '\0';
-      v[c] = NAN;
-      if (!has[c]) continue;
-      if (parse_field(c, fields[idx[c]], &v[c]) != IOS_OK || ((c == C_NODES || c == C_RUNTIME) && v[c] < 0)) {
-        snprintf(where, sizeof where, "line %d, column %s", lineno, col_names[c][0]);
-        ios_diag_set(path, where, "is '%s': expected %s", fields[idx[c]],
-                     c <= C_NODES     ? "an integer"
-                     : c <= C_END     ? "seconds or a date \"YYYY-MM-DD HH:MM:SS\""
-                     : c <= C_WRITTEN ? "bytes (a number >= 0 or a size like 12GB)"
-                     : c == C_RUNTIME ? "seconds"
-                                      : "bytes/s");
-        rc = IOS_EINVAL;
-      }
-    }
-    if (rc != IOS_OK) break;
-    int s = has[C_START] ? C_START : C_SUBMIT;
-    double start = v[s], duration = has[C_END] && has[s] ? v[C_END] - start : v[C_RUNTIME];
-    snprintf(where, sizeof where, "line %d", lineno);
-    if (!has[C_ID] || !has[C_READ] || !has[C_WRITTEN] || !has[s] || !(duration >= 0)) {
-      ios_diag_set(path, where,
-                   "needs id, read_bytes, written_bytes, a start time and an end time after it (or a "
-                   "runtime >= 0)");
-      rc = IOS_EINVAL;
-      break;
-    }
-    double capacity = fmax(v[C_READ], v[C_WRITTEN]);
-    if (!(capacity > 0)) {
-      skip++;
-      continue;
-    }
-    if (count == room) {
-      room = room ? 2 * room : 1024;
-      ios_request_t *more = count < MAX_REQUESTS ? realloc(req, sizeof *more * (size_t)room) : NULL;
-      if (more == NULL) {
-        rc = count < MAX_REQUESTS ? IOS_ENOMEM : IOS_EINVAL;
-        if (rc == IOS_EINVAL) ios_diag_set(path, where, "more than %d requests: split the trace", MAX_REQUESTS);
-        break;
-      }
-      req = more;
-    }
-    req[count++] = (ios_request_t){(long)v[C_ID],
-                                   start,
-                                   capacity,
-                                   duration,
-                                   has[C_BW] ? v[C_BW] : 0,
-                                   has[C_NODES] ? (int)fmin(v[C_NODES], 2e9) : 0,
-                                   v[C_READ],
-                                   v[C_WRITTEN]};
+    rc = trace_row(&t, fields, nf, lineno);
   }
   free(line);
   fclose(f);
@@ -432,12 +483,12 @@ int ios_storalloc_read_trace(const char *path, ios_request_t **out, int *n, int 
     rc = IOS_EINVAL;
   }
   if (rc != IOS_OK) {
-    free(req);
+    free(t.req);
     return rc;
   }
-  *out = req;
-  *n = count;
-  if (skipped != NULL) *skipped = skip;
+  *out = t.req;
+  *n = t.count;
+  if (skipped != NULL) *skipped = t.skip;
   return IOS_OK;
 }
 

@@ -377,6 +377,69 @@ static int schedule(run_t *x, int n) {
   return rc;
 }
 
+/* Starts each request's outcome (refused, cut into parts) and counts parts, maxparts and t_begin. */
+static int init_outcomes(run_t *x, int n, double threshold) {
+  const ios_request_t *req = x->req;
+  ios_storalloc_result_t *r = x->r;
+  for (int i = 0; i < n; i++) {
+    long parts = ios_storalloc_split(req[i].capacity, threshold, NULL, 0);
+    if (parts < 0 || r->nparts > MAX_PARTS - parts) {
+      ios_diag_set(NULL, "storalloc options",
+                   "split threshold %g bytes cuts the requests into more than %ld parts: "
+                   "raise it (StorAlloc: 200e9)",
+                   threshold, MAX_PARTS);
+      return IOS_EINVAL;
+    }
+    r->req[i] = (ios_request_outcome_t){
+        IOS_REQ_REFUSED, 0, req[i].submit, 0, (int)parts, req[i].capacity / (double)parts, r->nparts, -1, NAN};
+    r->nparts += parts;
+    if (parts > x->maxparts) x->maxparts = parts;
+    if (i == 0 || req[i].submit < r->m.t_begin) r->m.t_begin = req[i].submit;
+  }
+  return IOS_OK;
+}
+
+/* Allocates the result's and the run's arrays, seeds the policy and starts the accumulators at t_begin. */
+static int start_run(run_t *x, int n) {
+  const ios_storage_t *s = x->s;
+  ios_storalloc_result_t *r = x->r;
+  r->part_disk = malloc(sizeof *r->part_disk * (size_t)(r->nparts > 0 ? r->nparts : 1));
+  r->disk = calloc((size_t)s->ndisks, sizeof *r->disk);
+  r->node = calloc((size_t)s->nnodes, sizeof *r->node);
+  x->disk = calloc((size_t)s->ndisks, sizeof *x->disk);
+  x->node = calloc((size_t)s->nnodes, sizeof *x->node);
+  x->left = calloc((size_t)(n > 0 ? n : 1), sizeof *x->left);
+  x->sizes = malloc(sizeof *x->sizes * (size_t)(x->maxparts > 0 ? x->maxparts : 1));
+  x->chosen = malloc(sizeof *x->chosen * (size_t)(x->maxparts > 0 ? x->maxparts : 1));
+  x->ctx.cursor = calloc((size_t)s->nnodes + 1, sizeof *x->ctx.cursor);
+  ios_rng_seed(&x->ctx.rng, x->o->seed, IOS_STREAM_STORAGE);
+  int rc = r->part_disk && r->disk && r->node && x->disk && x->node && x->left && x->sizes && x->chosen && x->ctx.cursor
+               ? ios_storage_state_init(&x->st, s)
+               : IOS_ENOMEM;
+  if (rc != IOS_OK) return rc;
+  for (long k = 0; k < r->nparts; k++)
+    r->part_disk[k] = -1;
+  for (int d = 0; d < s->ndisks; d++)
+    x->disk[d].last = r->m.t_begin;
+  for (int v = 0; v < s->nnodes; v++)
+    x->node[v].last = r->m.t_begin;
+  x->requests.last = x->parts.last = r->m.t_begin;
+  return IOS_OK;
+}
+
+/* Frees what the run holds besides its result. */
+static void free_run(run_t *x) {
+  ios_storage_state_free(&x->st);
+  free(x->decisions.e);
+  free(x->ends.e);
+  free(x->disk);
+  free(x->node);
+  free(x->left);
+  free(x->sizes);
+  free(x->chosen);
+  free(x->ctx.cursor);
+}
+
 int ios_storalloc_run(const ios_storage_t *s, const ios_request_t *req, int n, const ios_storalloc_options_t *o,
                       ios_storalloc_result_t *out) {
   ios_storalloc_options_t defaults;
@@ -395,55 +458,14 @@ int ios_storalloc_run(const ios_storage_t *s, const ios_request_t *req, int n, c
   r.nnodes = s->nnodes;
   r.req = calloc((size_t)(n > 0 ? n : 1), sizeof *r.req);
   if (r.req == NULL) return IOS_ENOMEM;
-  for (int i = 0; i < n; i++) {
-    long parts = ios_storalloc_split(req[i].capacity, threshold, NULL, 0);
-    if (parts < 0 || r.nparts > MAX_PARTS - parts) {
-      ios_diag_set(NULL, "storalloc options",
-                   "split threshold %g bytes cuts the requests into more than %ld parts: "
-                   "raise it (StorAlloc: 200e9)",
-                   threshold, MAX_PARTS);
-      free(r.req);
-      return IOS_EINVAL;
-    }
-    r.req[i] = (ios_request_outcome_t){
-        IOS_REQ_REFUSED, 0, req[i].submit, 0, (int)parts, req[i].capacity / (double)parts, r.nparts, -1, NAN};
-    r.nparts += parts;
-    if (parts > x.maxparts) x.maxparts = parts;
-    if (i == 0 || req[i].submit < r.m.t_begin) r.m.t_begin = req[i].submit;
+  if (init_outcomes(&x, n, threshold) != IOS_OK) {
+    free(r.req);
+    return IOS_EINVAL;
   }
-  r.part_disk = malloc(sizeof *r.part_disk * (size_t)(r.nparts > 0 ? r.nparts : 1));
-  r.disk = calloc((size_t)s->ndisks, sizeof *r.disk);
-  r.node = calloc((size_t)s->nnodes, sizeof *r.node);
-  x.disk = calloc((size_t)s->ndisks, sizeof *x.disk);
-  x.node = calloc((size_t)s->nnodes, sizeof *x.node);
-  x.left = calloc((size_t)(n > 0 ? n : 1), sizeof *x.left);
-  x.sizes = malloc(sizeof *x.sizes * (size_t)(x.maxparts > 0 ? x.maxparts : 1));
-  x.chosen = malloc(sizeof *x.chosen * (size_t)(x.maxparts > 0 ? x.maxparts : 1));
-  x.ctx.cursor = calloc((size_t)s->nnodes + 1, sizeof *x.ctx.cursor);
-  ios_rng_seed(&x.ctx.rng, o->seed, IOS_STREAM_STORAGE);
-  rc = r.part_disk && r.disk && r.node && x.disk && x.node && x.left && x.sizes && x.chosen && x.ctx.cursor
-           ? ios_storage_state_init(&x.st, s)
-           : IOS_ENOMEM;
-  if (rc == IOS_OK) {
-    for (long k = 0; k < r.nparts; k++)
-      r.part_disk[k] = -1;
-    for (int d = 0; d < s->ndisks; d++)
-      x.disk[d].last = r.m.t_begin;
-    for (int v = 0; v < s->nnodes; v++)
-      x.node[v].last = r.m.t_begin;
-    x.requests.last = x.parts.last = r.m.t_begin;
-    rc = schedule(&x, n);
-  }
+  rc = start_run(&x, n);
+  if (rc == IOS_OK) rc = schedule(&x, n);
   if (rc == IOS_OK) finish_metrics(&x, n);
-  ios_storage_state_free(&x.st);
-  free(x.decisions.e);
-  free(x.ends.e);
-  free(x.disk);
-  free(x.node);
-  free(x.left);
-  free(x.sizes);
-  free(x.chosen);
-  free(x.ctx.cursor);
+  free_run(&x);
   if (rc != IOS_OK) {
     ios_storalloc_result_free(&r);
     return rc;
@@ -522,11 +544,8 @@ int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req,
   return IOS_OK;
 }
 
-cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_options_t *o,
-                                  const ios_storalloc_result_t *r) {
-  if (s == NULL || o == NULL || r == NULL || o->policy == NULL) return NULL;
-  const ios_storalloc_metrics_t *m = &r->m;
-  cJSON *root = cJSON_CreateObject();
+/* Adds the "policy" (name, source, parameters) and "options" objects of the metrics to `root`. */
+static void add_policy_options(cJSON *root, const ios_storalloc_options_t *o) {
   cJSON *pol = cJSON_AddObjectToObject(root, "policy");
   cJSON_AddStringToObject(pol, "name", o->policy->name);
   cJSON_AddStringToObject(pol, "source", o->policy->source);
@@ -540,13 +559,11 @@ cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_op
   cJSON_AddNumberToObject(opt, "retries", o->retries);
   cJSON_AddNumberToObject(opt, "interval_s", o->interval);
   cJSON_AddNumberToObject(opt, "seed", (double)o->seed);
-  double total = 0;
-  for (int d = 0; d < s->ndisks; d++)
-    total += s->disks[d].capacity;
-  cJSON *pl = cJSON_AddObjectToObject(root, "platform");
-  cJSON_AddNumberToObject(pl, "nodes", s->nnodes);
-  cJSON_AddNumberToObject(pl, "disks", s->ndisks);
-  cJSON_AddNumberToObject(pl, "capacity_bytes", total);
+}
+
+/* Adds the "metrics" object (StorAlloc Table 3, and the run's wall time) to `root`. */
+static void add_metric_items(cJSON *root, const ios_storalloc_result_t *r) {
+  const ios_storalloc_metrics_t *m = &r->m;
   cJSON *mm = cJSON_AddObjectToObject(root, "metrics");
   const struct {
     const char *key;
@@ -583,6 +600,10 @@ cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_op
   };
   for (size_t k = 0; k < sizeof items / sizeof *items; k++)
     cJSON_AddNumberToObject(mm, items[k].key, items[k].v);
+}
+
+/* Adds the "disks" array (each disk's characteristics and metrics) to `root`. */
+static void add_disks(cJSON *root, const ios_storage_t *s, const ios_storalloc_result_t *r) {
   cJSON *disks = cJSON_AddArrayToObject(root, "disks");
   for (int d = 0; d < r->ndisks && d < s->ndisks; d++) {
     const ios_storalloc_disk_metrics_t *dm = &r->disk[d];
@@ -600,6 +621,10 @@ cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_op
     cJSON_AddNumberToObject(j, "volume_bytes", dm->volume);
     cJSON_AddItemToArray(disks, j);
   }
+}
+
+/* Adds the "nodes" array (each node's disks, bandwidth, null when unlimited, and allocations) to `root`. */
+static void add_nodes(cJSON *root, const ios_storage_t *s, const ios_storalloc_result_t *r) {
   cJSON *nodes = cJSON_AddArrayToObject(root, "nodes");
   for (int v = 0; v < r->nnodes && v < s->nnodes; v++) {
     cJSON *j = cJSON_CreateObject();
@@ -615,6 +640,23 @@ cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_op
     cJSON_AddNumberToObject(j, "allocations", (double)r->node[v].allocations);
     cJSON_AddItemToArray(nodes, j);
   }
+}
+
+cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_options_t *o,
+                                  const ios_storalloc_result_t *r) {
+  if (s == NULL || o == NULL || r == NULL || o->policy == NULL) return NULL;
+  cJSON *root = cJSON_CreateObject();
+  add_policy_options(root, o);
+  double total = 0;
+  for (int d = 0; d < s->ndisks; d++)
+    total += s->disks[d].capacity;
+  cJSON *pl = cJSON_AddObjectToObject(root, "platform");
+  cJSON_AddNumberToObject(pl, "nodes", s->nnodes);
+  cJSON_AddNumberToObject(pl, "disks", s->ndisks);
+  cJSON_AddNumberToObject(pl, "capacity_bytes", total);
+  add_metric_items(root, r);
+  add_disks(root, s, r);
+  add_nodes(root, s, r);
   return root;
 }
 

@@ -328,26 +328,68 @@ static double first_fit(profile_t *pr, fit_bounds_t *fb, int p, double d, int mi
   return s;
 }
 
-/* Draws jobs until no class has a deficit of node-seconds, each placed first-fit. */
-static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t *cielo, const apex_machine_t *m,
-                          const double *val, uint64_t seed, const ios_gen_ctx_t *c, apex_job_t **jobs_out, int *njobs) {
-  double sigma = val[P_NOISE], sum_ratio = 0, target[MAX_CLASSES], placed[MAX_CLASSES];
-  int min_nodes = INT32_MAX;
-  char where[96];
+/* Each class's target node-seconds (by corehour_ratio over `months`) and the fewest nodes of a job. */
+static int class_targets(const apex_class_t *cls, int nc, const apex_machine_t *cielo, const double *val,
+                         const ios_gen_ctx_t *c, double *target, int *min_nodes) {
+  double sigma = val[P_NOISE], sum_ratio = 0;
+  *min_nodes = INT32_MAX;
   for (int k = 0; k < nc; k++) {
     sum_ratio += cls[k].ratio;
     int p = (int)ceil(ceil(cls[k].cores * (1 - sigma / 2)) / cielo->cores_per_node);
-    if (p < min_nodes) min_nodes = p < 1 ? 1 : p;
+    if (p < *min_nodes) *min_nodes = p < 1 ? 1 : p;
   }
   if (!(sum_ratio > 0)) {
+    char where[96];
     snprintf(where, sizeof where, "%s%sworkload", c->obj, c->sep);
     ios_diag_set(c->file, where, "every class of this workload has corehour_ratio 0: nothing to schedule");
     return IOS_EINVAL;
   }
-  for (int k = 0; k < nc; k++) {
+  for (int k = 0; k < nc; k++)
     target[k] = cls[k].ratio / sum_ratio * cielo->nodes * val[P_MONTHS] * MONTH_S;
-    placed[k] = 0;
+  return IOS_OK;
+}
+
+/* The class of the next job, drawn in proportion to the classes' deficits of node-seconds; -1 when none has one. */
+static int draw_class(const double *target, const double *placed, int nc, ios_rng_t *rng) {
+  double deficit = 0;
+  for (int k = 0; k < nc; k++)
+    deficit += fmax(target[k] - placed[k], 0);
+  if (!(deficit > 0)) return -1;
+  double u = ios_rng_uniform(rng) * deficit;
+  int k = 0;
+  while (k + 1 < nc && (u -= fmax(target[k] - placed[k], 0)) >= 0)
+    k++;
+  while (!(target[k] - placed[k] > 0)) /* rounding at the end of the scan: the last class with a deficit */
+    k--;
+  return k;
+}
+
+/* Makes room in *jobs (n of *room) for one more job, up to MAX_JOBS (beyond: an error naming months). */
+static int grow_jobs(apex_job_t **jobs, int n, int *room, const double *val, const ios_gen_ctx_t *c) {
+  *room = *room ? 2 * *room : 1024;
+  apex_job_t *more = n < MAX_JOBS ? realloc(*jobs, sizeof **jobs * (size_t)*room) : NULL;
+  if (more == NULL) {
+    int rc = n < MAX_JOBS ? IOS_ENOMEM : IOS_EINVAL;
+    if (rc == IOS_EINVAL) {
+      char where[96];
+      snprintf(where, sizeof where, "%s%smonths", c->obj, c->sep);
+      ios_diag_set(c->file, where, "is %g: the schedule would hold more than %d jobs; lower months", val[P_MONTHS],
+                   MAX_JOBS);
+    }
+    return rc;
   }
+  *jobs = more;
+  return IOS_OK;
+}
+
+/* Draws jobs until no class has a deficit of node-seconds, each placed first-fit. */
+static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t *cielo, const apex_machine_t *m,
+                          const double *val, uint64_t seed, const ios_gen_ctx_t *c, apex_job_t **jobs_out, int *njobs) {
+  double sigma = val[P_NOISE], target[MAX_CLASSES], placed[MAX_CLASSES];
+  int min_nodes;
+  if (class_targets(cls, nc, cielo, val, c, target, &min_nodes) != IOS_OK) return IOS_EINVAL;
+  for (int k = 0; k < nc; k++)
+    placed[k] = 0;
   profile_t pr = {malloc(sizeof(double) * 1024), malloc(sizeof(int) * 1024), 1, 1024, 0};
   fit_bounds_t *fb = calloc(1, sizeof *fb);
   apex_job_t *jobs = NULL;
@@ -358,34 +400,13 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
   }
   ios_rng_t rng;
   ios_rng_seed(&rng, seed, IOS_STREAM_APEX);
-  while (rc == IOS_OK) {
-    double deficit = 0;
-    for (int k = 0; k < nc; k++)
-      deficit += fmax(target[k] - placed[k], 0);
-    if (!(deficit > 0)) break;
-    double u = ios_rng_uniform(&rng) * deficit;
-    int k = 0;
-    while (k + 1 < nc && (u -= fmax(target[k] - placed[k], 0)) >= 0)
-      k++;
-    while (!(target[k] - placed[k] > 0)) /* rounding at the end of the scan: the last class with a deficit */
-      k--;
-    if (n == room) {
-      room = room ? 2 * room : 1024;
-      apex_job_t *more = n < MAX_JOBS ? realloc(jobs, sizeof *jobs * (size_t)room) : NULL;
-      if (more == NULL) {
-        rc = n < MAX_JOBS ? IOS_ENOMEM : IOS_EINVAL;
-        if (rc == IOS_EINVAL) {
-          snprintf(where, sizeof where, "%s%smonths", c->obj, c->sep);
-          ios_diag_set(c->file, where, "is %g: the schedule would hold more than %d jobs; lower months", val[P_MONTHS],
-                       MAX_JOBS);
-        }
-        break;
-      }
-      jobs = more;
-    }
+  int k;
+  while (rc == IOS_OK && (k = draw_class(target, placed, nc, &rng)) >= 0) {
+    if (n == room && (rc = grow_jobs(&jobs, n, &room, val, c)) != IOS_OK) break;
     apex_job_t *j = &jobs[n];
     double period = val[P_PERIOD] > 0 ? val[P_PERIOD] : cls[k].period;
     if (make_job(&cls[k], k, cielo, m, period, sigma, &rng, j) != IOS_OK) {
+      char where[96];
       snprintf(where, sizeof where, "%s%sworkload", c->obj, c->sep);
       ios_diag_set(c->file, where,
                    "class %s does not fit: its input and output take longer than its walltime, or it needs more "
@@ -517,7 +538,6 @@ static int clip_job(const apex_job_t *j, double a, double b, double b_unit, ios_
 
 /* ---------------------------------------------------------------- the generator */
 
-/* Reads the parameters, builds the schedule and the window's applications with bandwidths in units of B. */
 /* The applications of window [a, b] (s): every job running throughout it that does I/O inside it, clipped to it
  * (clip_job), its bandwidth in units of B (bytes/s) scaled from the machine's system bandwidth `system_bw` (bytes/s);
  * appended to w. Counts the jobs running throughout in *running and adds their I/O volume (bytes) to *volume.
@@ -559,12 +579,9 @@ static int window_apps(const apex_job_t *jobs, int njobs, const apex_class_t *cl
   return rc;
 }
 
-static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t seed, ios_workload_t *out, char *summary,
-                    size_t nsum) {
-  double val[NPARAMS];
+/* Reads "workload" (nersc or trilab, default trilab) and the data directory (*dir malloc'd). */
+static int read_sources(const cJSON *g, const ios_gen_ctx_t *c, const char **workload_out, char **dir) {
   char where[96];
-  int rc = ios_gen_read_params(g, c, "apex", params, NPARAMS, string_params, val);
-  if (rc != IOS_OK) return rc;
   const cJSON *wl = cJSON_GetObjectItemCaseSensitive(g, "workload"),
               *data = cJSON_GetObjectItemCaseSensitive(g, "data");
   const char *workload = cJSON_IsString(wl) ? wl->valuestring : wl == NULL ? "trilab" : NULL;
@@ -582,8 +599,22 @@ static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t s
     return IOS_EINVAL;
   }
   snprintf(where, sizeof where, "%s%sdata", c->obj, c->sep);
-  char *dir = ios_expand_path(data != NULL ? data->valuestring : "${IOSIM_DATA_DIR}/apex-workflows", c->file, where);
-  if (dir == NULL) return IOS_EINVAL;
+  *dir = ios_expand_path(data != NULL ? data->valuestring : "${IOSIM_DATA_DIR}/apex-workflows", c->file, where);
+  if (*dir == NULL) return IOS_EINVAL;
+  *workload_out = workload;
+  return IOS_OK;
+}
+
+/* Reads the parameters, builds the schedule and the window's applications with bandwidths in units of B. */
+static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t seed, ios_workload_t *out, char *summary,
+                    size_t nsum) {
+  double val[NPARAMS];
+  char where[96];
+  int rc = ios_gen_read_params(g, c, "apex", params, NPARAMS, string_params, val);
+  if (rc != IOS_OK) return rc;
+  const char *workload;
+  char *dir;
+  if (read_sources(g, c, &workload, &dir) != IOS_OK) return IOS_EINVAL;
   apex_class_t cls[MAX_CLASSES];
   apex_machine_t cielo, m;
   int nc = 0;

@@ -45,19 +45,20 @@ static const char *class_name(int i, int nsmall) {
   return i < nsmall ? "small" : i < nsmall + NMEDIUM ? "medium" : "big";
 }
 
-/* Generates into `out` with bandwidth B; hands ω_i [count] over to *omega_out when not NULL (the caller frees). */
-static int generate(const double *val, const ctx_t *c, double B, uint64_t seed, ios_workload_t *out,
-                    double **omega_out) {
+/* Per-application draws (arrays of count, owned): ω_i, w_i^(0), u_i, iterations; Σ u_i and the phases. */
+typedef struct {
+  double *omega, *w0, *u;
+  long *niter;
+  double sum_u, phases;
+} draws_t;
+
+/* Draws ω_i (truncated normal), w_i^(0) and u_i from the parameters' stream; IOS_EINTERNAL when ω fails. */
+static int draw_params(const double *val, uint64_t seed, draws_t *d) {
   int m = (int)val[P_COUNT], nsmall = (int)val[P_NSMALL];
-  double sigma = val[P_SIGMA], nu = val[P_NOISE], goal = val[P_PRESSURE], h = val[P_HORIZON];
-  double *omega = malloc(sizeof *omega * (size_t)m), *w0 = malloc(sizeof *w0 * (size_t)m);
-  double *u = malloc(sizeof *u * (size_t)m);
-  long *niter = malloc(sizeof *niter * (size_t)m);
-  char where[96];
-  int rc = omega && w0 && u && niter ? IOS_OK : IOS_ENOMEM;
+  double sigma = val[P_SIGMA], h = val[P_HORIZON];
+  int rc = IOS_OK;
   ios_rng_t rng;
   ios_rng_seed(&rng, seed, IOS_STREAM_RR9502_PARAMS);
-  double sum_u = 0, phases = 0;
   for (int i = 0; rc == IOS_OK && i < m; i++) {
     double mu = i < nsmall ? 1e3 : i < nsmall + NMEDIUM ? 1e4 : 1e5, x = mu;
     /* N(μ, μσ) truncated to x >= h/10^6 (> 0) by rejection; h <= 1e8 keeps the bound <= μ/10: few redraws */
@@ -69,65 +70,102 @@ static int generate(const double *val, const ctx_t *c, double B, uint64_t seed, 
         break;
       }
     }
-    omega[i] = x;
-    w0[i] = ios_rng_uniform(&rng) * x;
-    u[i] = ios_rng_uniform(&rng);
-    sum_u += u[i];
-    niter[i] = (long)ceil(h / x);
-    phases += 2.0 * (double)niter[i] + 1;
+    d->omega[i] = x;
+    d->w0[i] = ios_rng_uniform(&rng) * x;
+    d->u[i] = ios_rng_uniform(&rng);
+    d->sum_u += d->u[i];
+    d->niter[i] = (long)ceil(h / x);
+    d->phases += 2.0 * (double)d->niter[i] + 1;
   }
-  if (rc == IOS_OK && phases > MAX_PHASES) {
+  return rc;
+}
+
+/* Checks the instance: at most MAX_PHASES phases, every I/O fraction φ_i = u_i·W/Σu at most 1. */
+static int check_draws(const double *val, const ctx_t *c, const draws_t *d) {
+  int m = (int)val[P_COUNT];
+  double goal = val[P_PRESSURE];
+  char where[96];
+  if (d->phases > MAX_PHASES) {
     snprintf(where, sizeof where, "%s%shorizon_s", c->obj, c->sep);
     ios_diag_set(c->file, where,
                  "with count %d the instance would have %.0f phases (more than %.0f): lower horizon_s or count", m,
-                 phases, MAX_PHASES);
-    rc = IOS_EINVAL;
+                 d->phases, MAX_PHASES);
+    return IOS_EINVAL;
   }
-  for (int i = 0; rc == IOS_OK && i < m; i++)
-    if (u[i] * goal / sum_u > 1) {
+  for (int i = 0; i < m; i++)
+    if (d->u[i] * goal / d->sum_u > 1) {
       snprintf(where, sizeof where, "%s%spressure", c->obj, c->sep);
       ios_diag_set(c->file, where,
                    "is %g: application %d (of %d) would spend a fraction φ = u·W/Σu = %g > 1 of its time in I/O; "
                    "lower pressure or raise count",
-                   goal, i, m, u[i] * goal / sum_u);
-      rc = IOS_EINVAL;
+                   goal, i, m, d->u[i] * goal / d->sum_u);
+      return IOS_EINVAL;
     }
-  ios_workload_t w = {0, NULL};
+  return IOS_OK;
+}
+
+/* Makes `a` application i at bandwidth B: w_i^(0), then its noisy iterations of I/O and work. */
+static int make_app(ios_app_t *a, const char *name, int i, const double *val, const draws_t *d, double B,
+                    ios_rng_t *rng) {
+  double nu = val[P_NOISE], goal = val[P_PRESSURE];
+  if (a == NULL || (a->name = strdup(name)) == NULL ||
+      (a->phases = malloc(sizeof *a->phases * (size_t)(2 * d->niter[i] + 1))) == NULL)
+    return IOS_ENOMEM;
+  a->profile.npoints = 1;
+  a->profile.n[0] = 1;
+  a->profile.bw[0] = B;
+  a->has_profile = 1;
+  double phi = d->u[i] * goal / d->sum_u, t_io = phi * d->omega[i], t_cpu = (1 - phi) * d->omega[i];
+  a->phases[0] = (ios_phase_t){d->w0[i], 0};
+  for (long j = 0; j < d->niter[i]; j++) {
+    double g_io = nu * (2 * ios_rng_uniform(rng) - 1), g_cpu = nu * (2 * ios_rng_uniform(rng) - 1);
+    a->phases[2 * j + 1] = (ios_phase_t){((1 + g_io) * t_io) * B, 1};
+    a->phases[2 * j + 2] = (ios_phase_t){(1 + g_cpu) * t_cpu, 0};
+  }
+  a->nphases = (int)(2 * d->niter[i] + 1);
+  return IOS_OK;
+}
+
+/* Makes the m applications into `w`, named by class (small-0, medium-0, big-0, ...), from the noise's stream. */
+static int make_apps(const double *val, const draws_t *d, double B, uint64_t seed, ios_workload_t *w) {
+  int m = (int)val[P_COUNT], nsmall = (int)val[P_NSMALL];
+  ios_rng_t rng;
   ios_rng_seed(&rng, seed, IOS_STREAM_RR9502_NOISE);
   int index[3] = {0, 0, 0};
-  for (int i = 0; rc == IOS_OK && i < m; i++) {
-    ios_app_t *a = ios_workload_add(&w);
+  for (int i = 0; i < m; i++) {
+    ios_app_t *a = ios_workload_add(w);
     const char *cls = class_name(i, nsmall);
     int k = cls[0] == 's' ? 0 : cls[0] == 'm' ? 1 : 2;
     char name[32];
     snprintf(name, sizeof name, "%s-%d", cls, index[k]++);
-    if (a == NULL || (a->name = strdup(name)) == NULL ||
-        (a->phases = malloc(sizeof *a->phases * (size_t)(2 * niter[i] + 1))) == NULL) {
-      rc = IOS_ENOMEM;
-      break;
-    }
-    a->profile.npoints = 1;
-    a->profile.n[0] = 1;
-    a->profile.bw[0] = B;
-    a->has_profile = 1;
-    double phi = u[i] * goal / sum_u, t_io = phi * omega[i], t_cpu = (1 - phi) * omega[i];
-    a->phases[0] = (ios_phase_t){w0[i], 0};
-    for (long j = 0; j < niter[i]; j++) {
-      double g_io = nu * (2 * ios_rng_uniform(&rng) - 1), g_cpu = nu * (2 * ios_rng_uniform(&rng) - 1);
-      a->phases[2 * j + 1] = (ios_phase_t){((1 + g_io) * t_io) * B, 1};
-      a->phases[2 * j + 2] = (ios_phase_t){(1 + g_cpu) * t_cpu, 0};
-    }
-    a->nphases = (int)(2 * niter[i] + 1);
+    if (make_app(a, name, i, val, d, B, &rng) != IOS_OK) return IOS_ENOMEM;
   }
+  return IOS_OK;
+}
+
+/* Generates into `out` with bandwidth B; hands ω_i [count] over to *omega_out when not NULL (the caller frees). */
+static int generate(const double *val, const ctx_t *c, double B, uint64_t seed, ios_workload_t *out,
+                    double **omega_out) {
+  int m = (int)val[P_COUNT];
+  draws_t d = {0};
+  d.omega = malloc(sizeof *d.omega * (size_t)m);
+  d.w0 = malloc(sizeof *d.w0 * (size_t)m);
+  d.u = malloc(sizeof *d.u * (size_t)m);
+  d.niter = malloc(sizeof *d.niter * (size_t)m);
+  int rc = d.omega && d.w0 && d.u && d.niter ? IOS_OK : IOS_ENOMEM;
+  if (rc == IOS_OK) rc = draw_params(val, seed, &d);
+  if (rc == IOS_OK) rc = check_draws(val, c, &d);
+  ios_workload_t w = {0, NULL};
+  if (rc == IOS_OK) rc = make_apps(val, &d, B, seed, &w);
   if (rc == IOS_EINTERNAL) ios_diag_set(c->file, c->obj, "could not draw an iteration length ω (internal error)");
   if (rc == IOS_OK && omega_out != NULL) {
-    *omega_out = omega;
-    omega = NULL;
+    *omega_out = d.omega;
+    d.omega = NULL;
   }
-  free(omega);
-  free(w0);
-  free(u);
-  free(niter);
+  free(d.omega);
+  free(d.w0);
+  free(d.u);
+  free(d.niter);
   if (rc != IOS_OK) {
     ios_workload_free(&w);
     return rc;
