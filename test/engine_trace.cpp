@@ -266,7 +266,8 @@ TEST(engine_trace, SimgridTracingFlags) {
 
 // System: the tutorial's first case run with `--trace` and with `--set output.trace=true`. Expectations: both exit 0,
 // write trace.paje and record output.trace = true in results.json; the two traces hold the same variables and the
-// same integral of bapp1 (10 GB).
+// same integral of bapp1 (10 GB); an untraced run into the same directory removes the trace (a reused output
+// directory is cleaned of every output).
 TEST(engine_trace, TraceFlagIsOutputTrace) {
   std::string platform = tiny_platform_xml({1e9}, 3);
   SimRun flag = run_with_args(kThreeApps, platform, {"--trace"});
@@ -280,6 +281,11 @@ TEST(engine_trace, TraceFlagIsOutputTrace) {
   std::vector<DumpRow> a = pj_dump(flag.out_dir + "/trace.paje"), b = pj_dump(set.out_dir + "/trace.paje");
   EXPECT_EQ(app_variables(a, "r0_link"), app_variables(b, "r0_link"));
   EXPECT_REL(integral(a, "r0_link", "bapp1"), 10e9, kPajeFloat);
+  Process again = run_iosim(
+      {"run", flag.scenario_path, "--set", "platform=" + flag.dir->file("platform.xml"), "--out", flag.out_dir},
+      flag.dir->path(), flag.dir->path());
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_FALSE(file_exists(flag.out_dir + "/trace.paje")) << "an untraced rerun leaves the old trace";
 }
 
 // System: output.trace where nothing is simulated or the run fails. Expectations: `iosim check` exits 0 and writes
