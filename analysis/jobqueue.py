@@ -84,7 +84,9 @@ PAPER_JOB = {"HACC": (987.3e6, 3850.7e6), "POSIX-L": (1963.9e6, 391.7e6)}
 def beside_paper(runs):
     """Markdown: iosim's per-job bandwidth (V/I/O time) under STATIC (static-ceil) and MCKP beside the paper's, the
     totals beside 8.41 and 16.02 GB/s, and the totals once HACC's jobs run at the paper's live bandwidths."""
-    by = {policy: apps.assign(bw=apps["io_volume_bytes"] / apps["io_time_s"]) for policy, _, _, apps in runs}
+    need = {"name", "n_resources", "io_volume_bytes", "io_time_s"}
+    by = {policy: apps.assign(bw=apps["io_volume_bytes"] / apps["io_time_s"])
+          for policy, _, _, apps in runs if need <= set(apps.columns)}
     if "static-ceil" not in by or "mckp" not in by:
         return []
     st, mk = by["static-ceil"], by["mckp"]

@@ -62,6 +62,17 @@ class ApexTest(unittest.TestCase):
         self.assertAlmostEqual(t.loc[("greedy-yield", 0.4), "mean_ratio"], 1.2)
         self.assertNotIn("fairshare", set(t.reset_index()["sharing.policy"]))
 
+    def test_summary_ranges(self):
+        """A hand-made ratio table: fcfs on nersc with bins 0.0 (mean 0.99, 40 % worse, 30 windows), 0.4 (1.00, 50 %,
+        30), 0.8 (1.10, 10 %, 30) and 1.4 (1.30, 2 %, 5 windows: under the 20 kept). Expectations: W < 0.6 gives
+        0.99-1.00 (40%-50%), 0.8-1.2 gives 1.10 (10%), W >= 1.4 is empty."""
+        import pandas as pd
+        t = pd.DataFrame({"workload.generator.workload": ["nersc"] * 4, "sharing.policy": ["fcfs"] * 4,
+                          "bin": [0.0, 0.4, 0.8, 1.4], "windows": [30, 30, 30, 5],
+                          "mean_ratio": [0.99, 1.00, 1.10, 1.30], "worse": [0.4, 0.5, 0.1, 0.02]})
+        rows = md_rows(apex.summary_table(t))
+        self.assertIn(row("| fcfs | 0.99-1.00 (40%-50%) | 1.10 (10%) | |"), rows)
+
     def test_binned_mean_and_std(self):
         df = apex.load(self.dir)
         b = apex.binned(df, "efficiency", 1.0).set_index(["sharing.policy", "bin"])

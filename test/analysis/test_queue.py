@@ -72,3 +72,40 @@ class QueueTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BesidePaperTest(unittest.TestCase):
+    """System: static-ceil and mckp runs of two jobs. HACC-1 writes 1e9 B in 10 s on 1 I/O node under static-ceil
+    (100 MB/s) and in 0.5 s on 4 under mckp (2000 MB/s); X-2 writes 2e9 B in 2 s on 8 (1000 MB/s), then in 4 s on 2
+    (500 MB/s). Expectations (by hand): totals 1.10 and 2.50 GB/s, 2.27x; with HACC at the paper's live 987.3 and
+    3850.7 MB/s: 1.1 - 0.1 + 0.9873 = 1.99 GB/s and 2.5 - 2.0 + 3.8507 = 4.35 GB/s, 2.19x; no comparison without
+    both policies or without the bandwidth columns."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        with open(os.path.join(self.dir, "runs.csv"), "w") as f:
+            f.write("run_id,index,allocation.policy,seed,status,wall_time_s,error,makespan_s,aggregate_bandwidth_Bps,"
+                    "mean_io_slowdown\ns,0,static-ceil,1,complete,0.1,,20,1.1e9,2\nm,1,mckp,1,complete,0.1,,10,"
+                    "2.5e9,1\n")
+        apps = {"s": "name,n_resources,io_volume_bytes,io_time_s\nHACC-1,1,1e9,10\nX-2,8,2e9,2\n",
+                "m": "name,n_resources,io_volume_bytes,io_time_s\nHACC-1,4,1e9,0.5\nX-2,2,2e9,4\n"}
+        for rid, text in apps.items():
+            os.makedirs(os.path.join(self.dir, "runs", rid))
+            with open(os.path.join(self.dir, "runs", rid, "apps.csv"), "w") as f:
+                f.write(text)
+            with open(os.path.join(self.dir, "runs", rid, "allocations.csv"), "w") as f:
+                f.write("app,start_s,end_s,n_resources,resources\nHACC-1,0,1,1,x\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_hand_computed(self):
+        md = "\n".join(queue_py.beside_paper(queue_py.load(self.dir, "allocation.policy")))
+        self.assertIn(row("| HACC-1 | 100 (1) | 2000 (4) | 987.3 | 3850.7 |"), md_rows(md))
+        self.assertIn(row("| X-2 | 1000 (8) | 500 (2) | | |"), md_rows(md))
+        self.assertIn("MCKP / STATIC = 2.27x", md)
+        self.assertIn("STATIC 1.99 GB/s, MCKP 4.35 GB/s, 2.19x", md)
+
+    def test_needs_both_policies(self):
+        runs = [r for r in queue_py.load(self.dir, "allocation.policy") if r[0] != "mckp"]
+        self.assertEqual(queue_py.beside_paper(runs), [])
