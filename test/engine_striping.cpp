@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 using namespace iosim_test;
 
@@ -44,6 +45,20 @@ TEST(striping_engine, FilePerProcessAndSharedFileOnTwoOsts) {
   double lustre = end_of(R"({"policy": "lustre-default", "layout": "fpp"})");
   EXPECT_TRUE(std::fabs(lustre - 1.500170752) < 1e-9 || std::fabs(lustre - 1.500512256) < 1e-9) << lustre;
   EXPECT_NEAR(end_of(R"({"policy": "optimized-striping", "layout": "ssf"})"), 1.5, 1e-9);
+}
+
+// Expectations: apps.csv lists a striped job's resources as every OST its files had a stripe on (TAPP-IO), not the
+// allocation policy's one resource: the three files of the file-per-process run and the two stripes of the shared file
+// above both cover ost0 and ost1 (n_resources 2), under every policy.
+TEST(striping_engine, AppsCsvListsTheOstsOfTheFiles) {
+  for (const char *striping :
+       {R"({"policy": "optimized-striping", "layout": "fpp"})", R"({"policy": "lustre-default", "layout": "fpp"})",
+        R"({"policy": "optimized-striping", "layout": "ssf"})"}) {
+    SimRun r = run_scenario(scenario(striping));
+    ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+    EXPECT_EQ(r.app("ior").n_resources, 2) << striping;
+    EXPECT_EQ(r.app("ior").resources, (std::vector<std::string>{"ost0", "ost1"})) << striping;
+  }
 }
 
 // Expectations: an unknown striping policy or layout, or striping on a platform without OSTs, exit 2 naming the

@@ -258,6 +258,7 @@ static void post_striped(int j, double volume) {
     t->res = flows[i].ost;
     t->volume = flows[i].bytes;
     t->host = E.p->compute[flows[i].client];
+    as->ost_used[flows[i].ost] = 1;
   }
   free(flows);
   free(clients);

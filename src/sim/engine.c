@@ -67,6 +67,7 @@ static void release_engine(int napps, int nres) {
     for (int i = 0; E.apps[j].t != NULL && i < E.apps[j].tcap; i++)
       ios_tr_dispose(&E.apps[j].t[i]);
     free(E.apps[j].res);
+    free(E.apps[j].ost_used);
     free(E.apps[j].t);
     free(E.apps[j].next_res);
     free(E.apps[j].hosts);
@@ -412,7 +413,10 @@ static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, 
   }
   ios_app_result_t *ar = &E.r->apps[j];
   ar->resources = malloc(sizeof *ar->resources * (size_t)room); /* a queued job's last allocation may be larger */
-  if (!as->res || !as->t || (s->queue && (!as->next_res || !as->hosts)) || !ar->resources) return IOS_ENOMEM;
+  if (as->stripe != NULL) as->ost_used = calloc((size_t)(p->nres > 0 ? p->nres : 1), 1);
+  if (!as->res || !as->t || (s->queue && (!as->next_res || !as->hosts)) || !ar->resources ||
+      (as->stripe != NULL && !as->ost_used))
+    return IOS_ENOMEM;
   memcpy(as->res, placed, sizeof *as->res * (size_t)as->n);
   as->b = ios_profile_bw(&E.profiles[j], as->n);
   as->cap = as->b / (as->n > 0 ? as->n : 1);
@@ -549,6 +553,7 @@ static void collect_apps(const ios_sim_config_t *s, double *first, double *last)
       memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
       ar->bandwidth = as->bytes_done > 0 && as->ded_io > 0 ? as->bytes_done / as->ded_io : as->b;
     }
+
     ar->work_time = as->work_done;
     ar->io_volume = as->bytes_done;
     ar->io_time = as->io_time;
@@ -608,6 +613,13 @@ static int collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   r->rate_changes = E.rate_changes;
   r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
   ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, r);
+  for (int j = 0; j < E.napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */
+    if (E.apps[j].ost_used != NULL) {
+      ios_app_result_t *ar = &r->apps[j];
+      ar->n_resources = 0;
+      for (int k = 0; k < E.nres; k++)
+        if (E.apps[j].ost_used[k]) ar->resources[ar->n_resources++] = k;
+    }
   r->wall_time_s = ios_clock_s() - E.wall0;
   int rc = sim_close_traces();
   return rc == IOS_OK ? ios_sg_trace_commit() : rc; /* SimGrid's tracer closed its file when the simulation ended */

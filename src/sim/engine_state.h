@@ -38,10 +38,11 @@ typedef ios_transfer_t transfer_t;
 
 typedef struct {
   const ios_app_t *a;
-  int n;      /* resources allocated */
-  int *res;   /* [n] resource indices */
-  double b;   /* dedicated bandwidth b_j(n) */
-  double cap; /* per-transfer cap b_j(n)/n */
+  int n;                   /* resources allocated */
+  int *res;                /* [n] resource indices */
+  unsigned char *ost_used; /* [nres] a striped job: whether any of its files had a stripe on OST k, else NULL */
+  double b;                /* dedicated bandwidth b_j(n) */
+  double cap;              /* per-transfer cap b_j(n)/n */
   sg_host_t host;
   sg_sem_t sem;
   int state, phase;
