@@ -61,6 +61,37 @@ TEST(striping_engine, AppsCsvListsTheOstsOfTheFiles) {
   }
 }
 
+// System: jobs A and B, one writer each, 1 GB at t = 0, bpio with OSTs scanned from OST 0 (random_start 0), on the two
+// 1 GB/s OSTs above. Expectations (by hand): with striping.scope global (the default) B's placement sees A's stripe on
+// ost0 and takes ost1: both end at 1 s; with scope application (TAPP-IO's: each job counts only its own earlier
+// placements) B's state is empty, it takes ost0 too, the two share 1 GB/s and both end at 2 s. An unknown scope
+// exits 2 naming striping.scope.
+TEST(striping_engine, BpioScopeGlobalOrApplication) {
+  auto run = [](const std::string &scope) {
+    return run_scenario(
+        R"({"platform": {"kind": "oss-ost", "compute": 4, "servers": 1, "osts_per_server": 2, "ost_bw": "1GBps",
+                         "server_bw": "10GBps"},
+            "workload": {"applications": [{"name": "A", "nodes": 1, "phases": [{"io": 1e9}]},
+                                          {"name": "B", "nodes": 1, "phases": [{"io": 1e9}]}]},
+            "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "maxmin"},
+            "striping": {"policy": "bpio", "layout": "fpp", "random_start": 0)" +
+        scope + R"(}, "output": {"progress": false}})");
+  };
+  SimRun global = run(""), app = run(R"(, "scope": "application")");
+  ASSERT_EQ(global.proc.exit_code, 0) << global.describe();
+  ASSERT_EQ(app.proc.exit_code, 0) << app.describe();
+  EXPECT_EQ(global.app("A").resources, std::vector<std::string>{"ost0"});
+  EXPECT_EQ(global.app("B").resources, std::vector<std::string>{"ost1"});
+  EXPECT_NEAR(global.app("B").end, 1.0, 1e-9);
+  EXPECT_EQ(app.app("A").resources, std::vector<std::string>{"ost0"});
+  EXPECT_EQ(app.app("B").resources, std::vector<std::string>{"ost0"});
+  EXPECT_NEAR(app.app("A").end, 2.0, 1e-9);
+  EXPECT_NEAR(app.app("B").end, 2.0, 1e-9);
+  SimRun bad = run(R"(, "scope": "job")");
+  EXPECT_EQ(bad.proc.exit_code, 2);
+  EXPECT_NE(bad.proc.err.find("striping.scope"), std::string::npos) << bad.proc.err;
+}
+
 // Expectations: an unknown striping policy or layout, or striping on a platform without OSTs, exit 2 naming the
 // field and the fix.
 TEST(striping_engine, BadStripingExitsWithCode2) {

@@ -31,9 +31,11 @@ typedef struct {
   char *generated_platform;    /**< path of the XML written for platform_spec (owned), or NULL */
   const cJSON *workload;       /**< the "workload" object */
   const cJSON *storage; /**< the "storage" object of a storage-allocation scenario (ios_storage_run.h), or NULL */
-  const ios_striping_policy_t *striping;     /**< striping of every application's files (TAPP-IO), or NULL */
-  ios_params_t striping_params;              /**< its parameters */
-  int striping_layout;                       /**< striping.layout: 0 file-per-process, 1 single shared file */
+  const ios_striping_policy_t *striping; /**< striping of every application's files (TAPP-IO), or NULL */
+  ios_params_t striping_params;          /**< its parameters */
+  int striping_layout;                   /**< striping.layout: 0 file-per-process, 1 single shared file */
+  int striping_scope; /**< striping.scope: 0 global (one usage state for every job), 1 application (each job its own,
+                           TAPP-IO's per-application bpio) */
   const ios_allocation_policy_t *allocation; /**< chosen allocation policy */
   ios_params_t allocation_params;
   const ios_placement_policy_t *placement;

@@ -368,7 +368,9 @@ static int read_params(cJSON *obj, const char *family, const char *policy, int n
   if (ios_value_object(obj, "{\"policy\": \"fairshare\"}", file, family) != IOS_OK) return IOS_EINVAL;
   const cJSON *item;
   cJSON_ArrayForEach(item, obj) {
-    if (strcmp(item->string, "policy") == 0 || (strcmp(family, "striping") == 0 && strcmp(item->string, "layout") == 0))
+    if (strcmp(item->string, "policy") == 0 ||
+        (strcmp(family, "striping") == 0 &&
+         (strcmp(item->string, "layout") == 0 || strcmp(item->string, "scope") == 0)))
       continue;
     char where[128];
     snprintf(where, sizeof where, "%s.%s", family, item->string);
@@ -563,6 +565,14 @@ static int extract_striping(cJSON *root, const char *file, ios_scenario_t *s) {
     s->striping_layout = 0;
     if (lay != NULL && ios_value_choice(lay, layouts, "file per process or single shared file", file, "striping.layout",
                                         &s->striping_layout) != IOS_OK)
+      return IOS_EINVAL;
+    static const char *const scopes[] = {"global", "application", NULL};
+    const cJSON *scope = cJSON_GetObjectItemCaseSensitive(v, "scope");
+    s->striping_scope = 0;
+    if (scope != NULL &&
+        ios_value_choice(scope, scopes,
+                         "whose placements the usage counts see: every job's (global) or the job's own (application)",
+                         file, "striping.scope", &s->striping_scope) != IOS_OK)
       return IOS_EINVAL;
     if (read_params((cJSON *)v, "striping", s->striping->name, s->striping->nparams, s->striping->params,
                     &s->striping_params, file) != IOS_OK)

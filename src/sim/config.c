@@ -17,6 +17,7 @@ void ios_sim_config_from_scenario(const ios_scenario_t *s, ios_sim_config_t *c) 
   c->striping = s->striping;
   c->striping_params = s->striping_params;
   c->striping_layout = s->striping_layout;
+  c->striping_scope = s->striping_scope;
   c->window_fraction = s->window_fraction;
   c->window_begin = s->window_begin;
   c->window_end = s->window_end;

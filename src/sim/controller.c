@@ -240,7 +240,8 @@ static void post_striped(int j, double volume) {
   int nflows = 0;
   int rc = sim_fault(SIM_FAULT_STRIPING)
                ? IOS_ENOMEM
-               : as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng, &E.stripe_state, &pl);
+               : as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng,
+                                   E.app_stripe_state != NULL ? &E.app_stripe_state[j] : &E.stripe_state, &pl);
   if (rc == IOS_OK) rc = ios_stripe_flows(&E.topo, &job, &pl, &flows, &nflows);
   if (rc == IOS_OK && nflows > as->tcap) rc = IOS_EINTERNAL;
   if (rc != IOS_OK) {

@@ -88,6 +88,9 @@ static void release_engine(int napps, int nres) {
   free(E.seen);
   free(E.alloc_n);
   ios_stripe_state_free(&E.stripe_state);
+  for (int j = 0; E.app_stripe_state != NULL && j < napps; j++)
+    ios_stripe_state_free(&E.app_stripe_state[j]);
+  free(E.app_stripe_state);
   free(E.apps);
   free(E.res);
   free(E.q);
@@ -118,6 +121,12 @@ static int setup_striping(const ios_sim_config_t *s, const ios_platform_t *p, co
   if (E.ost_oss == NULL || E.app_stripe_params == NULL) return IOS_ENOMEM;
   int rc = ios_stripe_topo_regular(&E.topo, E.ost_oss, p->noss, p->nres / p->noss, p->nrouters, p->ncompute);
   if (rc == IOS_OK) rc = ios_stripe_state_init(&E.stripe_state, &E.topo);
+  if (rc == IOS_OK && s->striping_scope == 1) { /* each job sees only its own placements */
+    E.app_stripe_state = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *E.app_stripe_state);
+    rc = E.app_stripe_state != NULL ? IOS_OK : IOS_ENOMEM;
+    for (int j = 0; rc == IOS_OK && j < w->napps; j++)
+      rc = ios_stripe_state_init(&E.app_stripe_state[j], &E.topo);
+  }
   if (rc != IOS_OK) {
     ios_diag_set(s->platform, "striping", "cannot describe this platform's storage path for striping");
     return rc;

@@ -131,7 +131,8 @@ typedef struct {
   /* striping (TAPP-IO §III) on a regular oss-ost platform */
   ios_stripe_topo_t topo;
   int *ost_oss;
-  ios_stripe_state_t stripe_state;
+  ios_stripe_state_t stripe_state;      /* the usage of every job's placements (striping.scope global) */
+  ios_stripe_state_t *app_stripe_state; /* [napps] each job's own usage (striping.scope application), else NULL */
   ios_rng_t stripe_rng;
   ios_params_t *app_stripe_params; /* [napps] parameters of per-application striping policies */
   /* SimGrid actors alive (applications and transfers): each maps a stack and a guard page, and Linux caps a

@@ -31,6 +31,7 @@ typedef struct {
   const ios_striping_policy_t *striping; /**< striping of every application's files (TAPP-IO), or NULL */
   ios_params_t striping_params;
   int striping_layout;    /**< 0 file-per-process, 1 single shared file */
+  int striping_scope;     /**< 0: one usage state for every job's placements; 1: each job its own (TAPP-IO §II) */
   double window_fraction; /**< length of the steady-state window, as a fraction (> 0) */
   double window_begin;    /**< s, or NAN for the automatic window */
   double window_end;      /**< s, or NAN */
