@@ -67,10 +67,10 @@ TEST(engine_platform_roles, UnmappedPlatformAndBadRulesExitTwo) {
   } cases[] = {
       {"", {"master0", "unknown role 'master'", "platform_roles"}},
       {R"({"hosts": "*"})", {"platform_roles", "array of rules"}},
-      {R"([{"hosts": "*", "role": "master"}])", {"platform_roles[0].role", "'master'", "controller"}},
+      {R"([{"hosts": "*", "role": "master"}])", {"platform_roles[0].role", "\"master\"", "\"controller\""}},
       {R"([{"hosts": "*"}])", {"platform_roles[0].role", "missing"}},
       {R"([{"hosts": "*", "role": "compute", "speed": 1}])", {"platform_roles[0]", "unknown field 'speed'"}},
-      {R"([{"hosts": "*", "role": "compute", "nic_bw": "fast"}])", {"platform_roles[0]", "nic_bw is 'fast'"}},
+      {R"([{"hosts": "*", "role": "compute", "nic_bw": "fast"}])", {"platform_roles[0].nic_bw", "\"fast\""}},
       {R"([{"hosts": 3, "role": "compute"}])", {"platform_roles[0].hosts", "string"}},
       {R"([{"property": "role", "value": "master", "role": "controller"},
            {"property": "role", "value": "storage", "role": "pfs", "link": "{host}_link"},

@@ -183,25 +183,22 @@ int ios_platform_roles_check(const cJSON *rules, const char *file) {
       const char *text;
       if (v != NULL && ios_value_string(v, 1, NULL, file, field, &text) != IOS_OK) return IOS_EINVAL;
     }
-    const cJSON *role = cJSON_GetObjectItemCaseSensitive(r, "role"),
-                *nic = cJSON_GetObjectItemCaseSensitive(r, "nic_bw");
-    int known = 0;
-    for (int i = 0; role != NULL && roles[i] != NULL; i++)
-      known |= strcmp(role->valuestring, roles[i]) == 0;
-    snprintf(where + strlen(where), sizeof where - strlen(where), ".role");
-    if (!known) {
-      ios_diag_set(file, where,
-                   "is %s%s%s: give one of compute, ionode, oss, ost, pfs, controller, storage, disk, none",
-                   role ? "'" : "missing", role ? role->valuestring : "", role ? "'" : "");
-      return IOS_EINVAL;
-    }
+    static const ios_num_spec_t nic_spec = {IOS_MIN_BANDWIDTH,
+                                            IOS_VALUE_MAX_BANDWIDTH,
+                                            0,
+                                            0,
+                                            IOS_UNIT_BANDWIDTH,
+                                            "the compute node's NIC bandwidth, e.g. \"1.25GBps\""};
+    const cJSON *nic = cJSON_GetObjectItemCaseSensitive(r, "nic_bw");
+    char role_field[96], nic_field[96];
+    snprintf(role_field, sizeof role_field, "%s.role", where);
+    snprintf(nic_field, sizeof nic_field, "%s.nic_bw", where);
+    int idx;
     double bw;
-    if (nic != NULL && (ios_parse_bandwidth(nic->valuestring, &bw) != IOS_OK || !(bw >= IOS_MIN_BANDWIDTH))) {
-      where[strlen(where) - 5] = '\0';
-      ios_diag_set(file, where, "nic_bw is '%s': give a bandwidth of at least 0.001 B/s, e.g. \"1.25GBps\"",
-                   nic->valuestring);
+    if (ios_value_choice(cJSON_GetObjectItemCaseSensitive(r, "role"), roles, "an iosim role", file, role_field, &idx) !=
+            IOS_OK ||
+        (nic != NULL && ios_value_number(nic, &nic_spec, file, nic_field, &bw) != IOS_OK))
       return IOS_EINVAL;
-    }
   }
   return IOS_OK;
 }

@@ -439,18 +439,22 @@ static int build_schedule(const apex_class_t *cls, int nc, const apex_machine_t 
  * version changes whenever the schedule's algorithm or apex_job_t does. @return a malloc'd text, or NULL. */
 static char *schedule_key(const apex_class_t *cls, int nc, const apex_machine_t *cielo, const apex_machine_t *m,
                           const double *val, uint64_t seed) {
-  size_t room = 512 + (size_t)nc * 256, used = 0;
+  size_t room = 512 + (size_t)nc * 256, used = 0; /* a %a double takes at most 24 characters */
   char *key = malloc(room);
   if (key == NULL) return NULL;
   used += (size_t)snprintf(key, room, "apex schedule v1 job %zu seed %llu noise %a months %a period %a",
                            sizeof(apex_job_t), (unsigned long long)seed, val[P_NOISE], val[P_MONTHS], val[P_PERIOD]);
   const apex_machine_t *ms[2] = {cielo, m};
-  for (int k = 0; k < 2; k++)
+  for (int k = 0; k < 2 && used < room; k++)
     used += (size_t)snprintf(key + used, room - used, "; machine %a %a %a %a %a", ms[k]->nodes, ms[k]->cores_per_node,
                              ms[k]->ram, ms[k]->node_bw, ms[k]->system_bw);
-  for (int k = 0; k < nc; k++)
+  for (int k = 0; k < nc && used < room; k++)
     used += (size_t)snprintf(key + used, room - used, "; class %.31s %a %a %a %a %a %a %a", cls[k].name, cls[k].ratio,
                              cls[k].walltime_s, cls[k].cores, cls[k].in, cls[k].out, cls[k].ckpt, cls[k].period);
+  if (used >= room) { /* cut short: not every input is in it, so it cannot name a schedule (no cache) */
+    free(key);
+    return NULL;
+  }
   return key;
 }
 
