@@ -35,7 +35,7 @@ INSTANCE = [WORKLOAD, MACHINE, WINDOW, "seed"]
 def load(cdir):
     """The complete runs of DIR/runs.csv with the columns this script needs (numbers as floats)."""
     need = INSTANCE + [POLICY, "min_yield", "efficiency", "utilization", "io_pressure"]
-    return read_runs(cdir, "deploy/campaigns/rr9502-apex.json", need)
+    return read_runs(cdir, "deploy/campaigns/rr9502-apex.json", need)  # sim_wall_s, wall_time_s when present
 
 
 def with_ratio(df):
@@ -88,6 +88,33 @@ def summary_table(t):
         rows.append(row)
     head = ["strategy"] + [f"{wl} {name}" for wl in sorted(set(t[WORKLOAD])) for name, _, _ in SUMMARY_RANGES]
     return md_table(rows, head)
+
+
+def quoted_figures(df):
+    """Markdown: the numbers docs/rr9502.md quotes beside the tables, each computed here from the campaign: the
+    median I/O pressure per machine, FairShare's MinYield (lowest; highest above W = 1), the mean Efficiency per
+    strategy at W >= 1.4, the engine's wall time per window (median, 99th percentile, max) and the runs' mean wall
+    time (whole process, as runs.csv's wall_time_s)."""
+    md = ["## Figures quoted in docs/rr9502.md", ""]
+    fs = df[df[POLICY] == BASELINE]
+    rows = [(wl, m, f"{g['io_pressure'].median():.2f}", f"{g['io_pressure'].max():.2f}")
+            for (wl, m), g in fs.groupby([WORKLOAD, MACHINE])]
+    md += [md_table(rows, ["workload", "machine", "median W", "max W"]), ""]
+    rows = [(wl, f"{g['min_yield'].min():.2f}", f"{g[g['io_pressure'] > 1]['min_yield'].max():.2f}")
+            for wl, g in fs.groupby(WORKLOAD)]
+    md += [md_table(rows, ["workload", "FairShare MinYield, lowest", "highest where W > 1"]), ""]
+    hi = df[df["io_pressure"] >= 1.4]
+    rows = [(wl, s, f"{g['efficiency'].mean():.2f}", f"{g['utilization'].mean():.2f}")
+            for (wl, s), g in hi.groupby([WORKLOAD, POLICY])]
+    md += [md_table(rows, ["workload", "strategy", "mean Efficiency, W >= 1.4", "mean Utilization, W >= 1.4"]), ""]
+    if "sim_wall_s" in df.columns:
+        rows = [(s, f"{g.median() * 1e3:.1f}", f"{g.quantile(0.99) * 1e3:.0f}", f"{g.max():.2f}")
+                for s, g in df.groupby(POLICY)["sim_wall_s"]]
+        md += [md_table(rows, ["strategy", "sim_wall_s median (ms)", "99th percentile (ms)", "max (s)"]), ""]
+    if "wall_time_s" in df.columns:
+        md += [f"Runs: {len(df)}, mean wall time per run {df['wall_time_s'].mean() * 1e3:.0f} ms "
+               f"(whole process: schedule, simulation, outputs).", ""]
+    return md
 
 
 def binned(df, metric, width):
@@ -213,6 +240,7 @@ def report(cdir, width):
     md += ["", "## Summary: MinYield relative to FairShare by pressure range", "",
            "Range of the per-bin mean ratios over the bins of each range and, in parentheses, of the bins' shares of "
            "windows more than 1 % worse than FairShare; bins of fewer than 20 windows left out (docs/rr9502.md).", "", summary_table(t), ""]
+    md += quoted_figures(df)
     for metric in ["efficiency", "utilization", "sim_wall_s"]:
         if metric not in df.columns:
             continue
