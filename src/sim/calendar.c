@@ -108,11 +108,14 @@ void sim_calendar_actor(int argc, char **argv) {
     }
     sim_handle_events();
     sim_decide_all();
-    if ((stop && E.snap_end_done) || E.fail != IOS_OK) break;
+    if (E.fail != IOS_OK) break;
+    /* applications whose operation completed now go on (or end) before a stop at the window's end, as their actors
+     * do on the SimGrid-flow path: one whose last phase ends exactly at the window's end has completed */
     int n = E.nresume;
     E.nresume = 0;
     for (int i = 0; i < n; i++)
       cal_app(E.resume[i]);
+    if (stop && E.snap_end_done) break;
   }
   if (E.own_clock && E.clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
     double end = E.clock;
