@@ -39,7 +39,7 @@ struct Pool {
 
 // A generated workload (freed on destruction) and the return code.
 struct Gen {
-  ios_workload_t w{0, nullptr};
+  ios_workload_t w{};
   int rc = IOS_EINTERNAL;
   Gen() = default;
   Gen(const Gen &) = delete;
@@ -264,7 +264,7 @@ TEST(gen_rr9502, IterationLengthsFollowTheTruncatedNormal) {
 // 6.5 s). Expectations: T_end = 4 s; A transfers 4 by t = 3, B transfers (4 − 3.5)·2 = 1 of its 2 by T_end:
 // W = (4 + 1) / (2·4) = 0.625 (RR-9502 Eq. 11).
 TEST(gen_rr9502, PressureOfAHandComputedWorkload) {
-  ios_workload_t w{0, nullptr};
+  ios_workload_t w{};
   const double phases[2][3] = {{1, 4, 1}, {3.5, 2, 2}};
   for (const auto &ph : phases) {
     ios_app_t *a = ios_workload_add(&w);
@@ -307,7 +307,7 @@ TEST(gen_rr9502, IoPressureIsCloseToTheGoal) {
 // System: `w` already holds one application. Expectations: the generated ones are appended after it.
 TEST(gen_rr9502, AppendsToTheWorkload) {
   Pool pool;
-  ios_workload_t w{0, nullptr};
+  ios_workload_t w{};
   ios_app_t *first = ios_workload_add(&w);
   ASSERT_NE(first, nullptr);
   first->name = strdup("mine");

@@ -120,7 +120,7 @@ struct Pool {
 };
 
 struct Gen {
-  ios_workload_t w{0, nullptr};
+  ios_workload_t w{};
   int rc = IOS_EINTERNAL;
   ~Gen() { ios_workload_free(&w); }
 };

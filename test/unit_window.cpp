@@ -15,7 +15,7 @@ namespace {
 struct Apps {
   std::vector<std::vector<ios_phase_t>> phases;
   std::vector<ios_app_t> apps;
-  ios_workload_t w{0, nullptr};
+  ios_workload_t w{};
   void add(std::vector<ios_phase_t> p) {
     phases.push_back(std::move(p));
     ios_app_t a;

@@ -101,7 +101,7 @@ int ios_cli_generate(int argc, char **argv) {
     }
   }
   double *omega = NULL;
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   char summary[512] = "";
   if (rc == IOS_OK) rc = kind->build(g, &c, unit, seed, &w, &omega, summary, sizeof summary);
   if (rc == IOS_OK) rc = ios_gen_write(path, &w, omega);

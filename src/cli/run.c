@@ -179,7 +179,7 @@ static int start_simgrid(const ios_sg_flags_t *sg) {
 /* The platform, the workload and the engine of a loaded scenario (or, for a check, everything but the engine). */
 static int simulate(ios_scenario_t *s, int check) {
   ios_platform_t p;
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   ios_results_t r;
   memset(&r, 0, sizeof r);
   int rc = ios_platform_load(s->platform, s->platform_roles, &p);

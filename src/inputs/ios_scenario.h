@@ -55,6 +55,7 @@ typedef struct {
   int backfill;           /**< queue.backfill: a waiting job that fits may start before the queue's head */
   int rearbitrate;        /**< queue.rearbitrate: 0 auto (the allocation policy's keeps_running), 1 all, 2 new */
   int group_fit;          /**< knowledge.profiles "group-fit": policies see one fitted profile per shape group */
+  int fit_over_workload;  /**< knowledge.fit_over "workload" (1) or "dataset" (0): what the group fits are over */
   double fit_degree;      /**< knowledge.degree: degree of that polynomial */
   double fit_flat;        /**< knowledge.flat: relative variation below which a profile is neutral */
   double knowledge_noise; /**< knowledge.noise: σ of the multiplicative error on seen volumes and work */

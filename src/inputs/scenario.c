@@ -31,7 +31,7 @@ static const char defaults_json[] =
     "\"controller\": {\"tick_s\": 0},"
     "\"engine\": {\"flows\": \"auto\"},"
     "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
-    "\"knowledge\": {\"profiles\": \"exact\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
+    "\"knowledge\": {\"profiles\": \"exact\", \"fit_over\": \"dataset\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
     "\"storage\": null,"
     "\"striping\": null,"
     "\"seed\": 1,"
@@ -65,6 +65,9 @@ static const struct {
     {"queue.backfill", "", "later jobs may start before a blocked head"},
     {"queue.rearbitrate", "", "auto, all or new: which running jobs are re-arbitrated when the set changes"},
     {"knowledge.profiles", "", "exact or group-fit: what policies see of the bandwidth profiles (RR-9549 §6.2)"},
+    {"knowledge.fit_over", "",
+     "dataset or workload: the profiles the group-fit polynomials are fitted over (RR-9549 §6.2 fits the whole "
+     "dataset the applications were drawn from)"},
     {"knowledge.degree", "", "degree of the group-fit polynomial"},
     {"knowledge.flat", "", "relative spread below which a profile is neutral"},
     {"knowledge.noise", "", "sigma of the log-normal noise on the volumes and times policies see"},
@@ -608,6 +611,12 @@ static int extract_rest(cJSON *root, const char *file, ios_scenario_t *s) {
                        "\"exact\": policies see each application's profile; \"group-fit\": one fitted profile per "
                        "shape group, RR-9549 §6.2",
                        file, "knowledge.profiles", &s->group_fit) != IOS_OK)
+    return IOS_EINVAL;
+  static const char *const over[] = {"dataset", "workload", NULL};
+  if (ios_value_choice(get_path(root, "knowledge.fit_over"), over,
+                       "\"dataset\": the group fits use every profile of the dataset the workload generator drew "
+                       "from (RR-9549 §6.2); \"workload\": only the workload's own applications",
+                       file, "knowledge.fit_over", &s->fit_over_workload) != IOS_OK)
     return IOS_EINVAL;
   if (ios_value_number(get_path(root, "knowledge.degree"), &spec_degree, file, "knowledge.degree", &s->fit_degree) !=
           IOS_OK ||

@@ -406,7 +406,7 @@ int ios_read_sample(const char *file, double unit, ios_workload_t *out) {
     ios_diag_set(file, "workload.file", "is not a regular file (a device, a pipe or a socket): give a sample file");
     return IOS_EINVAL;
   }
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   char *line = NULL;
   size_t lcap = 0;
   int lineno = 0, rc = IOS_OK;
@@ -606,7 +606,7 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
                          : "is empty: give workload.applications, workload.file or workload.generator");
     return IOS_EINVAL;
   }
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   int rc;
   if (cJSON_IsObject(gen))
     rc = ios_gen_workload(gen, s->file, p, s->seed, &w);

@@ -57,6 +57,9 @@ typedef struct {
   int direct_transfers;          /**< 1 when the transfer layer computed the transfers directly (no link could bind
                                       the policy's rates), 0 when they were SimGrid flows (ios_transfer.h) */
   double wall_time_s;
+  int has_fit;             /**< 1 when the policies saw group-fit profiles (RR-9549 §6.2): `fit` is the fit */
+  ios_knowledge_fit_t fit; /**< the polynomials the policies saw, per shape group */
+  int fit_kept;            /**< applications that kept their true profile (their group absent from the fit) */
 } ios_results_t;
 
 /** Computes the global metrics of r from its per-application and per-resource fields (filled by the engine).

@@ -40,7 +40,10 @@ typedef struct {
 /** A set of applications. */
 typedef struct {
   int napps;
-  ios_app_t *apps; /**< [napps] (owned) */
+  ios_app_t *apps;           /**< [napps] (owned) */
+  int npopulation;           /**< profiles of the dataset the applications were drawn from, or 0 */
+  ios_profile_t *population; /**< [npopulation] (owned), or NULL when the workload was not drawn from a dataset;
+                                  RR-9549 §6.2 fits the policies' knowledge over it (knowledge.fit_over) */
 } ios_workload_t;
 
 /** Frees everything the workload owns and zeroes it. */

@@ -30,6 +30,28 @@ int ios_profile_nperf(const ios_profile_t *p, int nmax);
  * @param volume V_io in bytes  @param work T_cpu in seconds. Returns 0 when both are 0. */
 double ios_io_stress(const ios_profile_t *p, int n, double volume, double work);
 
+/** The highest polynomial degree a group fit uses. */
+#define IOS_FIT_MAX_DEGREE 6
+
+/** The profile shapes of RR-9549 Fig. 1 (ios_profile_shape). */
+enum { IOS_SHAPE_ASCENT, IOS_SHAPE_DESCENT, IOS_SHAPE_PEAK, IOS_SHAPE_NEUTRAL };
+
+/** Names "ascent", "descent", "peak", "neutral". */
+const char *ios_shape_name(int shape);
+
+/** The shape of profile `p` over its points n >= 1 (`flat`: the relative variation below which it is neutral). */
+int ios_profile_shape(const ios_profile_t *p, double flat);
+
+/** One least-squares polynomial b_g(n) per shape group g (RR-9549 §6.2, Fig. 10), in bytes/s as a function of the
+ * resource count n. */
+typedef struct {
+  int profiles[4];                        /**< profiles of each shape in the population fitted over */
+  int degree[4];                          /**< the polynomial's degree, or -1 when the population has no profile of g */
+  double coef[4][IOS_FIT_MAX_DEGREE + 1]; /**< coef[g][k]: the coefficient of n^k, bytes/s */
+  double top[4];                          /**< the group's largest measured bandwidth, bytes/s (floor: 1e-6 of it) */
+  double flat;                            /**< the `flat` the shapes were classified with */
+} ios_knowledge_fit_t;
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,9 @@ void ios_workload_free(ios_workload_t *w) {
   free(w->apps);
   w->apps = NULL;
   w->napps = 0;
+  free(w->population);
+  w->population = NULL;
+  w->npopulation = 0;
 }
 
 ios_app_t *ios_workload_add(ios_workload_t *w) {

@@ -1,6 +1,7 @@
 /* iosim — bandwidth profiles and I/O-Stress (see ios_profile.h). */
 #include "ios_profile.h"
 
+#include <math.h>
 #include <stddef.h>
 
 double ios_profile_bw(const ios_profile_t *p, int n) {
@@ -43,4 +44,23 @@ double ios_io_stress(const ios_profile_t *p, int n, double volume, double work) 
   if (bw <= 0.0) return (double)n; /* never finishes its I/O: the resources are busy all the time */
   double tio = volume / bw;
   return (double)n * tio / (work + tio);
+}
+
+const char *ios_shape_name(int shape) {
+  static const char *const names[] = {"ascent", "descent", "peak", "neutral"};
+  return shape >= 0 && shape < 4 ? names[shape] : "?";
+}
+
+int ios_profile_shape(const ios_profile_t *p, double flat) {
+  int best = -1, first = -1, last = -1;
+  double hi = -INFINITY, lo = INFINITY;
+  for (int i = 0; i < p->npoints; i++) {
+    if (p->n[i] < 1) continue;
+    if (first < 0) first = i;
+    last = i;
+    if (p->bw[i] > hi) hi = p->bw[i], best = i;
+    if (p->bw[i] < lo) lo = p->bw[i];
+  }
+  if (best < 0 || !(hi > 0) || (hi - lo) / hi < flat) return IOS_SHAPE_NEUTRAL;
+  return best == last ? IOS_SHAPE_ASCENT : best == first ? IOS_SHAPE_DESCENT : IOS_SHAPE_PEAK;
 }

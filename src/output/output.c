@@ -231,6 +231,27 @@ static void add_metrics(cJSON *root, const ios_results_t *r) {
   cJSON_AddStringToObject(c, "transfers", r->direct_transfers ? "direct" : "simgrid-flows");
 }
 
+/* Adds results.json's "knowledge_fit" when the policies saw group-fit profiles (RR-9549 §6.2, Fig. 10): per shape
+ * group, the profiles fitted over, the degree and the coefficients of n^0, n^1, ... in bytes/s. */
+static void add_fit(cJSON *root, const ios_results_t *r) {
+  if (!r->has_fit) return;
+  cJSON *kf = cJSON_AddObjectToObject(root, "knowledge_fit");
+  cJSON_AddNumberToObject(kf, "flat", r->fit.flat);
+  cJSON_AddNumberToObject(kf, "applications_kept_exact", r->fit_kept);
+  cJSON *groups = cJSON_AddArrayToObject(kf, "groups");
+  for (int g = 0; g < 4; g++) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "shape", ios_shape_name(g));
+    cJSON_AddNumberToObject(o, "profiles", r->fit.profiles[g]);
+    cJSON_AddNumberToObject(o, "degree", r->fit.degree[g]);
+    cJSON *c = cJSON_AddArrayToObject(o, "coefficients_Bps");
+    for (int k = 0; k <= r->fit.degree[g]; k++)
+      cJSON_AddItemToArray(c, cJSON_CreateNumber(r->fit.coef[g][k]));
+    cJSON_AddNumberToObject(o, "floor_Bps", 1e-6 * r->fit.top[g]);
+    cJSON_AddItemToArray(groups, o);
+  }
+}
+
 /* The text of results.json (malloc'ed; NULL when out of memory). */
 static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, const ios_results_t *r) {
   cJSON *root = cJSON_CreateObject();
@@ -257,6 +278,7 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
   cJSON_AddStringToObject(pl, "pool_role", p->pool_role);
   cJSON_AddNumberToObject(pl, "resources", p->nres);
   add_metrics(root, r);
+  add_fit(root, r);
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   return text;

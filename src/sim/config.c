@@ -29,6 +29,7 @@ void ios_sim_config_from_scenario(const ios_scenario_t *s, ios_sim_config_t *c) 
   c->backfill = s->backfill;
   c->rearbitrate = s->rearbitrate;
   c->group_fit = s->group_fit;
+  c->fit_over_workload = s->fit_over_workload;
   c->fit_degree = s->fit_degree;
   c->fit_flat = s->fit_flat;
   c->knowledge_noise = s->knowledge_noise;

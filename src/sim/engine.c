@@ -327,6 +327,26 @@ static int start_simulation(const ios_sim_config_t *s, const ios_platform_t *p, 
   return IOS_OK;
 }
 
+/* RR-9549 §6.2: the group-fit polynomials, over the dataset the workload was drawn from or over its applications,
+ * replace the profiles the policies see; the fit is reported in the results. */
+static int setup_fit(const ios_sim_config_t *s, const ios_workload_t *w, ios_profile_t *seen) {
+  ios_results_t *r = E.r;
+  int over_workload = s->fit_over_workload;
+  if (!over_workload && w->population == NULL) {
+    ios_diag_set(s->file, "knowledge.fit_over",
+                 "is \"dataset\" but this workload was not drawn from a dataset (only workload.generator kind "
+                 "\"rr9549\" keeps the profiles it drew from): set knowledge.fit_over to \"workload\" to fit over "
+                 "the workload's own applications, or generate the workload in the scenario");
+    return IOS_EINVAL;
+  }
+  int rc = over_workload ? ios_knowledge_fit(w->napps, seen, (int)s->fit_degree, s->fit_flat, &r->fit)
+                         : ios_knowledge_fit(w->npopulation, w->population, (int)s->fit_degree, s->fit_flat, &r->fit);
+  if (rc != IOS_OK) return rc;
+  r->has_fit = 1;
+  r->fit_kept = ios_knowledge_apply(&r->fit, w->napps, seen);
+  return IOS_OK;
+}
+
 /* What allocation and placement policies know of each application (RR-9549 Table 2), which may be less than the
  * truth (RR-9549 §6.2), and whether the workload fits the compute nodes. Fills E.profiles (the true b_j(n)), E.seen
  * and E.app_views (allocated by ios_engine_run). */
@@ -346,8 +366,10 @@ static int setup_knowledge(const ios_sim_config_t *s, const ios_platform_t *p, c
     total_nodes += w->apps[j].nodes;
     biggest = w->apps[j].nodes > biggest ? w->apps[j].nodes : biggest;
   }
-  if (s->group_fit && ios_knowledge_group_fit(w->napps, seen, (int)s->fit_degree, s->fit_flat) != IOS_OK)
-    return IOS_ENOMEM;
+  if (s->group_fit) {
+    int rc = setup_fit(s, w, seen);
+    if (rc != IOS_OK) return rc;
+  }
   ios_knowledge_noise(w->napps, views, s->knowledge_noise, s->seed);
   if (!s->replay && (s->queue ? biggest > p->ncompute : total_nodes > p->ncompute)) {
     ios_diag_set(s->platform, "compute nodes",

@@ -43,6 +43,7 @@ typedef struct {
   int backfill;           /**< a waiting job that fits may start before the queue's head */
   int rearbitrate;        /**< 0 auto (the allocation policy's keeps_running), 1 all, 2 new jobs only */
   int group_fit;          /**< policies see one fitted profile per shape group (RR-9549 §6.2) */
+  int fit_over_workload;  /**< 1: fit over the workload's applications; 0: over the dataset it was drawn from */
   double fit_degree;      /**< degree of that polynomial */
   double fit_flat;        /**< relative variation below which a profile is neutral */
   double knowledge_noise; /**< σ of the multiplicative error on the volumes and work policies see */

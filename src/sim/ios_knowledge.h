@@ -3,9 +3,11 @@
  *
  * profiles "group-fit": every application's profile is classified by its shape over n >= 1 (RR-9549 Fig. 1):
  * neutral when (max − min)/max < `flat`, else ascent when the best count is its largest, descent when it is its
- * smallest, peak otherwise; each group's points (n, b(n)) of all its applications are fitted by one least-squares
- * polynomial of degree min(`degree`, distinct counts − 1) (RR-9549 Fig. 10), and every application of the group is
- * seen with that polynomial at its own counts (a direct-access point n = 0 is kept as measured; fitted values are
+ * smallest, peak otherwise; each group's points (n, b(n)) over a population of profiles are fitted by one
+ * least-squares polynomial of degree min(`degree`, distinct counts − 1) (RR-9549 Fig. 10), and every application of
+ * the group is seen with that polynomial at its own counts. The population is the whole dataset the applications
+ * were drawn from (knowledge.fit_over "dataset": RR-9549 §6.2 fits every curve of a shape group, Fig. 10), or the
+ * workload's own applications ("workload") (a direct-access point n = 0 is kept as measured; fitted values are
  * floored at 1e-6 of the group's largest bandwidth). "noise" σ > 0: each application's volume and compute time are
  * seen multiplied by independent exp(σ·Z), Z ~ N(0, 1) (random stream 77 of the seed). The simulation always uses
  * the true values. */
@@ -20,17 +22,22 @@
 extern "C" {
 #endif
 
-/** The profile shapes of RR-9549 Fig. 1. */
-enum { IOS_SHAPE_ASCENT, IOS_SHAPE_DESCENT, IOS_SHAPE_PEAK, IOS_SHAPE_NEUTRAL };
+/** Fits `fit` over the npop profiles pop[] (the dataset the applications were drawn from, or the applications
+ * themselves): each profile is classified by ios_profile_shape(flat), and each group's points (n >= 1) are fitted
+ * by least squares with degree min(degree, distinct counts − 1, IOS_FIT_MAX_DEGREE).
+ * @return IOS_OK, IOS_EINVAL when degree < 0, or IOS_ENOMEM. */
+int ios_knowledge_fit(int npop, const ios_profile_t *pop, int degree, double flat, ios_knowledge_fit_t *fit);
 
-/** Names "ascent", "descent", "peak", "neutral". */
-const char *ios_shape_name(int shape);
+/** b_g(n) in bytes/s, floored at 1e-6 of the group's largest bandwidth; `shape` must have degree >= 0. */
+double ios_knowledge_fit_eval(const ios_knowledge_fit_t *fit, int shape, int n);
 
-/** The shape of profile `p` over its points n >= 1 (`flat`: the relative variation below which it is neutral). */
-int ios_profile_shape(const ios_profile_t *p, double flat);
+/** Replaces each seen[j] (initially the true profiles, [napps]) by its shape group's polynomial at its own counts
+ * n >= 1 (a point n = 0 is kept as measured). @return how many applications kept their true profile because
+ * their group had no profile in the population fitted over. */
+int ios_knowledge_apply(const ios_knowledge_fit_t *fit, int napps, ios_profile_t *seen);
 
-/** Replaces, for the napps applications, seen[j] (initially the true profiles) by their group's fitted polynomial.
- * @return IOS_OK, IOS_EINVAL when degree < 0, or IOS_ENOMEM (nothing changed). */
+/** Fits over the napps applications' own profiles seen[] and applies that fit to them (knowledge.fit_over
+ * "workload"). @return IOS_OK, IOS_EINVAL when degree < 0, or IOS_ENOMEM (nothing changed). */
 int ios_knowledge_group_fit(int napps, ios_profile_t *seen, int degree, double flat);
 
 /** Multiplies views[j].volume and views[j].work by exp(σ·Z_j) drawn from stream 77 of `seed` (σ = 0: unchanged). */

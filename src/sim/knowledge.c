@@ -5,26 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEGREE 6
-
-const char *ios_shape_name(int shape) {
-  static const char *const names[] = {"ascent", "descent", "peak", "neutral"};
-  return shape >= 0 && shape < 4 ? names[shape] : "?";
-}
-
-int ios_profile_shape(const ios_profile_t *p, double flat) {
-  int best = -1, first = -1, last = -1;
-  double hi = -INFINITY, lo = INFINITY;
-  for (int i = 0; i < p->npoints; i++) {
-    if (p->n[i] < 1) continue;
-    if (first < 0) first = i;
-    last = i;
-    if (p->bw[i] > hi) hi = p->bw[i], best = i;
-    if (p->bw[i] < lo) lo = p->bw[i];
-  }
-  if (best < 0 || !(hi > 0) || (hi - lo) / hi < flat) return IOS_SHAPE_NEUTRAL;
-  return best == last ? IOS_SHAPE_ASCENT : best == first ? IOS_SHAPE_DESCENT : IOS_SHAPE_PEAK;
-}
+#define MAX_DEGREE IOS_FIT_MAX_DEGREE
 
 /* Solves the (d+1)×(d+1) system a·x = y by Gaussian elimination with partial pivoting; 0 when singular. */
 static int solve(int m, double a[MAX_DEGREE + 1][MAX_DEGREE + 1], double *y, double *x) {
@@ -57,58 +38,93 @@ static int solve(int m, double a[MAX_DEGREE + 1][MAX_DEGREE + 1], double *y, dou
   return 1;
 }
 
-int ios_knowledge_group_fit(int napps, ios_profile_t *seen, int degree, double flat) {
+/* Least-squares polynomial of group g over the points (n >= 1) of the population's profiles of that shape; leaves
+ * fit->degree[g] = -1 when the group has no point. */
+static void fit_group(int npop, const ios_profile_t *pop, const int *shape, int g, int degree,
+                      ios_knowledge_fit_t *fit) {
+  /* distinct counts and the largest bandwidth of the group */
+  int counts[64], ncounts = 0;
+  double top = 0;
+  fit->degree[g] = -1;
+  for (int j = 0; j < npop; j++)
+    for (int i = 0; shape[j] == g && i < pop[j].npoints; i++) {
+      if (pop[j].n[i] < 1) continue;
+      int known = 0;
+      for (int c = 0; c < ncounts; c++)
+        known |= counts[c] == pop[j].n[i];
+      if (!known && ncounts < 64) counts[ncounts++] = pop[j].n[i];
+      top = fmax(top, pop[j].bw[i]);
+    }
+  if (ncounts == 0) return;
+  int d = degree < ncounts - 1 ? degree : ncounts - 1;
+  if (d > MAX_DEGREE) d = MAX_DEGREE;
+  int m = d + 1;
+  /* normal equations in x = n (bandwidths scaled by `top` for conditioning) */
+  double a[MAX_DEGREE + 1][MAX_DEGREE + 1], y[MAX_DEGREE + 1], coef[MAX_DEGREE + 1];
+  memset(a, 0, sizeof a);
+  memset(y, 0, sizeof y);
+  for (int j = 0; j < npop; j++)
+    for (int i = 0; shape[j] == g && i < pop[j].npoints; i++) {
+      if (pop[j].n[i] < 1) continue;
+      double pw[2 * MAX_DEGREE + 1];
+      pw[0] = 1;
+      for (int k = 1; k <= 2 * d; k++)
+        pw[k] = pw[k - 1] * pop[j].n[i];
+      for (int r = 0; r < m; r++) {
+        for (int c = 0; c < m; c++)
+          a[r][c] += pw[r + c];
+        y[r] += pw[r] * pop[j].bw[i] / top;
+      }
+    }
+  if (!solve(m, a, y, coef)) return; /* cannot happen with d < distinct counts */
+  fit->degree[g] = d;
+  fit->top[g] = top;
+  for (int k = 0; k <= d; k++)
+    fit->coef[g][k] = coef[k] * top;
+}
+
+int ios_knowledge_fit(int npop, const ios_profile_t *pop, int degree, double flat, ios_knowledge_fit_t *fit) {
   if (degree < 0) return IOS_EINVAL;
-  int *shape = malloc(sizeof *shape * (size_t)(napps > 0 ? napps : 1));
+  int *shape = malloc(sizeof *shape * (size_t)(npop > 0 ? npop : 1));
   if (shape == NULL) return IOS_ENOMEM;
-  for (int j = 0; j < napps; j++)
-    shape[j] = ios_profile_shape(&seen[j], flat);
-  for (int g = 0; g < 4; g++) {
-    /* distinct counts and the largest bandwidth of the group */
-    int counts[64], ncounts = 0;
-    double top = 0;
-    for (int j = 0; j < napps; j++)
-      for (int i = 0; shape[j] == g && i < seen[j].npoints; i++) {
-        if (seen[j].n[i] < 1) continue;
-        int known = 0;
-        for (int c = 0; c < ncounts; c++)
-          known |= counts[c] == seen[j].n[i];
-        if (!known && ncounts < 64) counts[ncounts++] = seen[j].n[i];
-        top = fmax(top, seen[j].bw[i]);
-      }
-    if (ncounts == 0) continue;
-    int d = degree < ncounts - 1 ? degree : ncounts - 1;
-    if (d > MAX_DEGREE) d = MAX_DEGREE;
-    int m = d + 1;
-    /* normal equations in x = n (bandwidths scaled by `top` for conditioning) */
-    double a[MAX_DEGREE + 1][MAX_DEGREE + 1], y[MAX_DEGREE + 1], coef[MAX_DEGREE + 1];
-    memset(a, 0, sizeof a);
-    memset(y, 0, sizeof y);
-    for (int j = 0; j < napps; j++)
-      for (int i = 0; shape[j] == g && i < seen[j].npoints; i++) {
-        if (seen[j].n[i] < 1) continue;
-        double pw[2 * MAX_DEGREE + 1];
-        pw[0] = 1;
-        for (int k = 1; k <= 2 * d; k++)
-          pw[k] = pw[k - 1] * seen[j].n[i];
-        for (int r = 0; r < m; r++) {
-          for (int c = 0; c < m; c++)
-            a[r][c] += pw[r + c];
-          y[r] += pw[r] * seen[j].bw[i] / top;
-        }
-      }
-    if (!solve(m, a, y, coef)) continue; /* cannot happen with d < distinct counts */
-    for (int j = 0; j < napps; j++)
-      for (int i = 0; shape[j] == g && i < seen[j].npoints; i++) {
-        if (seen[j].n[i] < 1) continue;
-        double v = 0;
-        for (int k = d; k >= 0; k--)
-          v = v * seen[j].n[i] + coef[k];
-        seen[j].bw[i] = fmax(v, 1e-6) * top;
-      }
+  memset(fit, 0, sizeof *fit);
+  fit->flat = flat;
+  for (int j = 0; j < npop; j++) {
+    shape[j] = ios_profile_shape(&pop[j], flat);
+    fit->profiles[shape[j]]++;
   }
+  for (int g = 0; g < 4; g++)
+    fit_group(npop, pop, shape, g, degree, fit);
   free(shape);
   return IOS_OK;
+}
+
+double ios_knowledge_fit_eval(const ios_knowledge_fit_t *fit, int shape, int n) {
+  double v = 0;
+  for (int k = fit->degree[shape]; k >= 0; k--)
+    v = v * n + fit->coef[shape][k];
+  return fmax(v, 1e-6 * fit->top[shape]);
+}
+
+int ios_knowledge_apply(const ios_knowledge_fit_t *fit, int napps, ios_profile_t *seen) {
+  int kept = 0;
+  for (int j = 0; j < napps; j++) {
+    int g = ios_profile_shape(&seen[j], fit->flat);
+    if (fit->degree[g] < 0) {
+      kept++;
+      continue;
+    }
+    for (int i = 0; i < seen[j].npoints; i++)
+      if (seen[j].n[i] >= 1) seen[j].bw[i] = ios_knowledge_fit_eval(fit, g, seen[j].n[i]);
+  }
+  return kept;
+}
+
+int ios_knowledge_group_fit(int napps, ios_profile_t *seen, int degree, double flat) {
+  ios_knowledge_fit_t fit;
+  int rc = ios_knowledge_fit(napps, seen, degree, flat, &fit);
+  if (rc == IOS_OK) ios_knowledge_apply(&fit, napps, seen);
+  return rc;
 }
 
 void ios_knowledge_noise(int napps, ios_app_view_t *views, double sigma, uint64_t seed) {

@@ -273,7 +273,7 @@ int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int c
   } else if (rc == IOS_OK) {
     double t0 = ios_clock_s();
     ios_storalloc_result_t r;
-    ios_workload_t w = {0, NULL};
+    ios_workload_t w = {0};
     ios_results_t er;
     memset(&er, 0, sizeof er);
     ios_request_io_t *io = calloc((size_t)(n > 0 ? n : 1), sizeof *io);

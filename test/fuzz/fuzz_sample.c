@@ -4,7 +4,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = ios_fuzz_file(data, size, ".txt");
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   if (path != NULL && ios_read_sample(path, 1e9, &w) == 0) ios_workload_free(&w);
   return 0;
 }

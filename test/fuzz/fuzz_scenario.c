@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ios_scenario_t s;
   if (ios_scenario_load(path, 0, NULL, &s) != 0) return 0;
   if (s.platform_spec == NULL && s.storage == NULL) {
-    ios_workload_t w = {0, NULL};
+    ios_workload_t w = {0};
     if (ios_workload_build(&s, ios_fuzz_platform(), &w) == 0) ios_workload_free(&w);
   }
   ios_scenario_free(&s);

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cJSON_AddStringToObject(wl, "format", "json");
   ios_scenario_t s;
   if (ios_scenario_from_json(user, "fuzz.json", &s) == 0) {
-    ios_workload_t w = {0, NULL};
+    ios_workload_t w = {0};
     if (ios_workload_build(&s, ios_fuzz_platform(), &w) == 0) ios_workload_free(&w);
     ios_scenario_free(&s);
   }

@@ -639,7 +639,7 @@ static int generate(const cJSON *g, const ios_gen_ctx_t *c, double B, uint64_t s
     ios_diag_set(c->file, where, "is %d but this schedule has %d windows: give 1..%d", rank, nwin, nwin);
     rc = IOS_EINVAL;
   }
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   double a = 0, b = 0, volume = 0, makespan = 0;
   int running = 0;
   for (int i = 0; i < njobs; i++)

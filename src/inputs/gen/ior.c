@@ -56,7 +56,7 @@ int ios_ior_generate(const cJSON *g, const char *file, ios_workload_t *out) {
                  v[P_BG_WRITES], v[P_BG], v[P_BG_WRITES]);
     return IOS_EINVAL;
   }
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   rc = add_job(&w, "ior", (int)v[P_NODES], v[P_BYTES], (int)v[P_WRITES], NULL);
   for (int k = 0; rc == IOS_OK && k < (int)v[P_BG]; k++) {
     char name[32];

@@ -180,7 +180,7 @@ int ios_kernels_generate(const cJSON *g, const char *file, uint64_t seed, ios_wo
   free(dir);
   if (rc != IOS_OK) return rc;
   int iters = (int)val[P_ITERATIONS];
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   for (int i = 0; rc == IOS_OK && i < njobs; i++) {
     const cJSON *item = jobs != NULL ? cJSON_GetArrayItem(jobs, i) : NULL;
     const char *name = jobs != NULL ? (cJSON_IsString(item) ? item->valuestring : "") : default_jobs[i];

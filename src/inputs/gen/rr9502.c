@@ -155,7 +155,7 @@ static int generate(const double *val, const ctx_t *c, double B, uint64_t seed, 
   int rc = d.omega && d.w0 && d.u && d.niter ? IOS_OK : IOS_ENOMEM;
   if (rc == IOS_OK) rc = draw_params(val, seed, &d);
   if (rc == IOS_OK) rc = check_draws(val, c, &d);
-  ios_workload_t w = {0, NULL};
+  ios_workload_t w = {0};
   if (rc == IOS_OK) rc = make_apps(val, &d, B, seed, &w);
   if (rc == IOS_EINTERNAL) ios_diag_set(c->file, c->obj, "could not draw an iteration length ω (internal error)");
   if (rc == IOS_OK && omega_out != NULL) {

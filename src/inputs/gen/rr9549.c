@@ -212,7 +212,12 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
   rc = draw_apps(&pt, val, b, seed, w);
   free(pt.nodes);
   free(pt.procs);
-  free(pt.prof);
+  if (rc == IOS_OK) { /* the dataset stays with the workload: RR-9549 §6.2 fits the policies' knowledge over it */
+    free(w->population);
+    w->population = pt.prof;
+    w->npopulation = pt.npat;
+  } else
+    free(pt.prof);
   return rc;
 }
 
