@@ -163,13 +163,15 @@ typedef struct {
   double wall_time_s; /**< s of CPU wall clock spent in ios_storalloc_run */
 } ios_storalloc_result_t;
 
-/** Schedules the n requests on the platform `s` (StorAlloc §4.2, §4.4), in time order (submission time, then input
- * order): at a request's time the allocations ended by then are released first; the policy places the request
- * (or each of its parts, one after the other, each seeing the parts placed before); a refusal releases the parts
- * already placed and, with requeue, the whole request is tried again `interval` s later, at most `retries` times,
- * then falls back to the PFS (refused); a part placed on a disk without room fails the request (parts released,
- * no retry: only refusals are requeued, §4.2). An allocated request holds its parts from its start for its
- * duration. No disk ever holds more than its capacity.
+/** Schedules the n requests on the platform `s` (StorAlloc §4.2, §4.4) in receiving order (submission time, then
+ * input order). o->decide_start 0 (default): each request is decided at its submission as a reservation of each part
+ * for its window, on the catalogue of earlier reservations not ended by then (refusing policies subtract every
+ * reservation overlapping the window); the granted reservations are then replayed in time order on the exact state,
+ * and one that does not fit when it starts fails (Fig. 7). o->decide_start 1: each request is decided at its start on
+ * the exact state (ended allocations released first); a choice without room fails at once. Parts are independent
+ * (o->split_all 0: a request may be partial) or all or nothing (1). With requeue, refused parts are retried with
+ * their start postponed by `interval`, at most `retries` times, then fall back to the PFS; failures are not retried
+ * (§4.2). No disk ever holds more than its capacity. See docs/storalloc.md "The scheduler".
  * @param s the platform (>= 1 disk)  @param req [n] requests (n >= 0)  @param o options (NULL = defaults)
  * @param out filled on success (free with ios_storalloc_result_free); untouched on failure.
  * @return IOS_OK, IOS_EINVAL (a bad request or option: message names it) or IOS_ENOMEM. */
