@@ -87,8 +87,9 @@ typedef struct {
 } ios_storage_disk_state_t;
 
 /** The allocation state of a platform at time `now`: every allocation started at or before `now` and ends after it
- * (the scheduler removes ended ones first; nothing is planned in the future: StorAlloc §5.1 allocates at the
- * request's time). */
+ * (the scheduler removes ended ones first). When the scheduler plans (decides at submission, StorAlloc §4.2), the
+ * state it shows a policy is instead its catalogue's reservations overlapping the window asked for, held as if from
+ * `now` (ios_storage_state_reserve). */
 typedef struct {
   double now; /**< s */
   int ndisks;
@@ -103,6 +104,13 @@ void ios_storage_state_free(ios_storage_state_t *st);
  * without rounding) and keeps the disk's array in end order. @return IOS_OK, 1 when it does not fit (nothing
  * changed), IOS_EINVAL (bad disk or size), IOS_ENOMEM. */
 int ios_storage_state_add(ios_storage_state_t *st, const ios_storage_t *s, int d, const ios_storage_alloc_t *a);
+/** A scheduler's view of disk `d` over a planned window (StorAlloc §4.2: the catalogue of on-going and planned
+ * allocations): adds `a` like ios_storage_state_add but without the capacity check, so `used` may exceed the capacity
+ * (the sum of the reservations overlapping a window is a conservative bound on what the disk will hold at once; free
+ * bytes are then 0). @return IOS_OK, IOS_EINVAL (bad disk or size) or IOS_ENOMEM. */
+int ios_storage_state_reserve(ios_storage_state_t *st, const ios_storage_t *s, int d, const ios_storage_alloc_t *a);
+/** Empties every disk of the state (keeps the arrays' room). */
+void ios_storage_state_clear(ios_storage_state_t *st);
 /** Removes from disk `d` one allocation of `owner` with this size and end. @return IOS_OK or IOS_EINVAL (none). */
 int ios_storage_state_remove(ios_storage_state_t *st, int d, long owner, double size, double end);
 /** Free bytes of disk `d` now (capacity − used, >= 0). */

@@ -179,8 +179,9 @@ TEST(storage_engine, SimulatedIoOnAllocatedDisksMatchesHandComputation) {
 TEST(storage_engine, SplitPartsTransferInParallelAndShareTheirDisk) {
   RunOptions opt;
   opt.extra_files["trace.csv"] = "id,nodes,start_time,end_time,read_bytes,written_bytes\n1,2,0,1000,100GB,100GB\n";
-  SimRun r =
-      run_scenario(simulated(R"({"policy": "round-robin", "split": {"threshold": "50GB"}})"), storage_platform(), opt);
+  SimRun r = run_scenario(
+      simulated(R"({"policy": "round-robin", "decide": "start", "split": {"threshold": "50GB", "parts": "all"}})"),
+      storage_platform(), opt);
   ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
   CsvTable rows = parse_csv(read_text(r.out_dir + "/requests.csv"));
   ASSERT_EQ(rows.size(), 1u);
@@ -192,9 +193,10 @@ TEST(storage_engine, SplitPartsTransferInParallelAndShareTheirDisk) {
   EXPECT_EQ(r.metric("overruns"), 0);
   // disk 0 of 200 GB, disk 1 of 40 GB (too small for a 50 GB part): round-robin puts both parts on disk 0; its
   // estimate is 2 x 0.5 GB/s, and the simulated job moves 200 GB at 1 GB/s (the disk), 200 s of I/O ending at 1000 s
-  SimRun one =
-      run_scenario(simulated(R"({"policy": "round-robin", "split": {"threshold": "50GB"}, "params": {"tries": 0}})"),
-                   storage_platform("200GB", "40GB"), opt);
+  SimRun one = run_scenario(
+      simulated(
+          R"({"policy": "round-robin", "decide": "start", "split": {"threshold": "50GB", "parts": "all"}, "params": {"tries": 0}})"),
+      storage_platform("200GB", "40GB"), opt);
   ASSERT_EQ(one.proc.exit_code, 0) << one.describe();
   rows = parse_csv(read_text(one.out_dir + "/requests.csv"));
   ASSERT_EQ(rows.size(), 1u);

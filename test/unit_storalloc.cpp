@@ -45,13 +45,17 @@ ios_request_t request(double submit, double capacity, double duration, double ba
   return r;
 }
 
-// Options for `policy` with split and requeue off unless asked.
+// Options for `policy` with split and requeue off unless asked; decided at start on the exact state, split parts
+// all or nothing (decide "start", split.parts "all": the model these hand-computed cases were written for; the
+// defaults, planned decisions and independent parts, have their own tests below).
 ios_storalloc_options_t options(const char *policy, int split = 0, int requeue = 0) {
   ios_storalloc_options_t o;
   ios_storalloc_options_default(&o);
   EXPECT_EQ(ios_storalloc_options_policy(&o, policy), IOS_OK) << policy;
   o.split = split;
   o.requeue = requeue;
+  o.decide_start = 1;
+  o.split_all = 1;
   return o;
 }
 
@@ -959,12 +963,13 @@ TEST(StorallocOutput, RequestsCsvAndMetricsJson) {
   ASSERT_EQ(ios_storalloc_write_metrics_json(json.c_str(), &plat.s, &o, &run.r), IOS_OK);
   std::string text = slurp(csv);
   EXPECT_EQ(text.substr(0, text.find('\n')), "id,submit_s,capacity_bytes,duration_s,bandwidth_Bps,status,requeued,"
-                                             "start_s,delay_s,end_s,parts,part_bytes,disks,nodes,est_bw_Bps");
+                                             "start_s,delay_s,end_s,parts,part_bytes,disks,nodes,est_bw_Bps,"
+                                             "parts_allocated,allocated_bytes");
   // est_bw_Bps: request 10 is decided first, its two 25 GB parts alone on their 1 GB/s disks: 2 x 1 GB/s
-  EXPECT_NE(text.find("\n10,0,50000000000,100,0,allocated,0,0,0,100,2,25000000000,0;1,0;0,2000000000\n"),
+  EXPECT_NE(text.find("\n10,0,50000000000,100,0,allocated,0,0,0,100,2,25000000000,0;1,0;0,2000000000,2,50000000000\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("\n13,30,80000000000,10,0,refused,0,30,0,,2,40000000000,,,\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n13,30,80000000000,10,0,refused,0,30,0,,2,40000000000,,,,0,0\n"), std::string::npos) << text;
   cJSON *j = cJSON_Parse(slurp(json).c_str());
   ASSERT_NE(j, nullptr);
   const cJSON *m = cJSON_GetObjectItem(j, "metrics");
@@ -981,4 +986,185 @@ TEST(StorallocOutput, RequestsCsvAndMetricsJson) {
   std::remove(csv.c_str());
   std::remove(json.c_str());
   rmdir(dir.c_str());
+}
+
+// ================================================================================================ issue 15
+TEST(StorallocSplitParts, IndependentPartsAllowAPartialAllocation) {
+  // System: one node with two disks, d0 100 GB and d1 50 GB (1 GB/s); round-robin (tries 0: every disk before
+  // refusing), split at 100 GB, decided at start and at submission. X: 150 GB at t=0 for 100 s -> 2 parts of 75 GB.
+  // Part 0 goes to d0 (75 <= 100); part 1: d1 has 50 GB, d0 25 GB left -> refused.
+  // Expectations: independent (default): X is partial, 1 part of 75 GB held on d0; served share 75/150 = 0.5;
+  // parts_refused 1. All or nothing: X refused, nothing held, served share 0.
+  Platform plat;
+  ASSERT_EQ(ios_storage_add_node(&plat.s, nullptr, INFINITY, 1, 100 * GB, GB, GB), IOS_OK);
+  ASSERT_EQ(ios_storage_add_disk(&plat.s, 50 * GB, GB, GB), IOS_OK);
+  std::vector<ios_request_t> req = {request(0, 150 * GB, 100, 0, 1)};
+  for (int all = 0; all <= 1; all++)
+    for (int start = 0; start <= 1; start++) {
+      ios_storalloc_options_t o = options("round-robin", 1, 0);
+      o.params.v[0] = 0;
+      o.split_threshold = 100 * GB;
+      o.split_all = all;
+      o.decide_start = start;
+      Sched run(plat.s, req, o);
+      ASSERT_EQ(run.rc, IOS_OK) << ios_diag_message();
+      const ios_request_outcome_t &q = run.r.req[0];
+      EXPECT_EQ(q.parts, 2);
+      if (!all) {
+        EXPECT_EQ(q.status, IOS_REQ_PARTIAL) << start;
+        EXPECT_EQ(q.parts_allocated, 1);
+        EXPECT_DOUBLE_EQ(q.allocated_bytes, 75 * GB);
+        EXPECT_EQ(run.r.part_disk[q.first_part], 0);
+        EXPECT_EQ(run.r.part_disk[q.first_part + 1], -1);
+        EXPECT_EQ(run.r.m.partial, 1);
+        EXPECT_EQ(run.r.m.allocated, 0);
+        EXPECT_EQ(run.r.m.parts_refused, 1);
+        EXPECT_DOUBLE_EQ(run.r.m.served_share, 0.5);
+        EXPECT_DOUBLE_EQ(run.r.disk[0].max_fill_pct, 75.0);
+      } else {
+        EXPECT_EQ(q.status, IOS_REQ_REFUSED) << start;
+        EXPECT_EQ(q.parts_allocated, 0);
+        EXPECT_EQ(run.r.m.partial, 0);
+        EXPECT_EQ(run.r.m.parts_refused, 2);
+        EXPECT_DOUBLE_EQ(run.r.m.served_share, 0.0);
+        EXPECT_DOUBLE_EQ(run.r.disk[0].max_fill_pct, 0.0);
+      }
+    }
+}
+
+namespace {
+// The System of the two planned-decision tests: one disk of 100 GB, round-robin, requeue 5 x 300 s.
+// A: 80 GB at t=0 for 1000 s. B: 50 GB at t=100 for 1000 s. C: 60 GB at t=1200 for 600 s.
+std::vector<ios_request_t> abc() {
+  return {request(0, 80 * GB, 1000, 0, 1), request(100, 50 * GB, 1000, 0, 2), request(1200, 60 * GB, 600, 0, 3)};
+}
+} // namespace
+
+TEST(StorallocPlanned, ARefusingPolicyFailsWhenARequeuedReservationOutlastsItsWindow) {
+  // Decided at submission (default), requeue window "end" (default, Table 2 "postpone starting time"):
+  // A granted [0, 1000). B at 100 asks [100, 1100): 100 - 80 = 20 GB < 50 -> refused; retries ask [400, 1100),
+  // [700, 1100) (both overlap A: refused), then [1000, 1100) (A ends at 1000: 100 GB free) -> granted at retry 3;
+  // B then holds its 1000 s: [1000, 2000). C at 1200 asks [1200, 1800): B's reservation [1000, 1100) is over for the
+  // scheduler (pruned at 1200), so 100 GB free -> granted. Replay: at 1000 A leaves, B takes 50 GB; at 1200 C needs
+  // 60 GB with 50 free -> C fails, on disk 0. Expectations: A allocated, B allocated with 3 retries (delay 900 s,
+  // start 1000), C failed (a refusing policy fails: the paper's Fig. 7), served share (80+50)/190.
+  // Requeue window "duration" (the retry asks the window it will hold): B's retry 3 asks [1000, 2000); C's [1200,
+  // 1800) overlaps it: 50 GB free -> refused, retried [1500, 2100), [1800, 2400) (overlap B) refused, [2100, 2700)
+  // granted at retry 3; the replay holds it: no failure.
+  Platform plat;
+  plat.node(1, 100 * GB);
+  for (int window = 0; window <= 1; window++) {
+    ios_storalloc_options_t o = options("round-robin", 0, 1);
+    o.decide_start = 0;
+    o.split_all = 0;
+    o.requeue_window = window;
+    o.params.v[0] = 0;
+    Sched run(plat.s, abc(), o);
+    ASSERT_EQ(run.rc, IOS_OK) << ios_diag_message();
+    EXPECT_EQ(run.r.req[0].status, IOS_REQ_ALLOCATED);
+    EXPECT_EQ(run.r.req[1].status, IOS_REQ_ALLOCATED);
+    EXPECT_EQ(run.r.req[1].requeued, 3);
+    EXPECT_DOUBLE_EQ(run.r.req[1].start, 1000);
+    EXPECT_DOUBLE_EQ(run.r.req[1].delay, 900);
+    if (window == 0) {
+      EXPECT_EQ(run.r.req[2].status, IOS_REQ_FAILED);
+      EXPECT_EQ(run.r.req[2].fail_disk, 0);
+      EXPECT_EQ(run.r.req[2].requeued, 0);
+      EXPECT_EQ(run.r.m.failed, 1);
+      EXPECT_DOUBLE_EQ(run.r.m.served_share, 130.0 / 190.0);
+    } else {
+      EXPECT_EQ(run.r.req[2].status, IOS_REQ_ALLOCATED);
+      EXPECT_EQ(run.r.req[2].requeued, 3);
+      EXPECT_DOUBLE_EQ(run.r.req[2].start, 2100);
+      EXPECT_EQ(run.r.m.failed, 0);
+      EXPECT_DOUBLE_EQ(run.r.m.served_share, 1.0);
+    }
+  }
+}
+
+TEST(StorallocPlanned, DecidedAtStartTheSameTraceNeverFails) {
+  // Decided at start on the exact state (decide "start"): A at 0 holds [0, 1000); B at 100 refused, retried at 400,
+  // 700, then 1000 (A released first: 100 GB free) -> holds [1000, 2000). C at 1200: 50 GB free < 60 -> refused,
+  // retried at 1500, 1800 (B still there), 2100 (B left at 2000) -> holds [2100, 2700).
+  // Expectations: all three allocated, no failure; B 3 retries (start 1000), C 3 retries (start 2100).
+  Platform plat;
+  plat.node(1, 100 * GB);
+  ios_storalloc_options_t o = options("round-robin", 0, 1);
+  o.params.v[0] = 0;
+  Sched run(plat.s, abc(), o);
+  ASSERT_EQ(run.rc, IOS_OK) << ios_diag_message();
+  EXPECT_EQ(run.r.m.allocated, 3);
+  EXPECT_EQ(run.r.m.failed, 0);
+  EXPECT_DOUBLE_EQ(run.r.req[1].start, 1000);
+  EXPECT_DOUBLE_EQ(run.r.req[2].start, 2100);
+  EXPECT_EQ(run.r.req[2].requeued, 3);
+}
+
+TEST(StorallocPlanned, RandomReservationsFailInTheReplayAndEveryModeKeepsCapacity) {
+  // Property, every policy x decide submission/start x parts independent/all x requeue window end/duration, seeded
+  // random traces on one node of 3 disks of 100 GB (split at 40 GB, 3 retries every 200 s): replaying the parts held
+  // (part_start, part_disk, each for the request's duration) never exceeds a disk's capacity; a part is allocated
+  // iff it has a disk; allocated_volume is the sum of the allocated parts; counts by status add up.
+  Platform plat;
+  plat.node(3, 100 * GB);
+  for (int p = 0; ((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p]) != nullptr; p++)
+    for (int mode = 0; mode < 8; mode++)
+      for (int seed = 1; seed <= 5; seed++) {
+        ios_rng_t rng;
+        ios_rng_seed(&rng, (uint64_t)seed, 78);
+        std::vector<ios_request_t> req;
+        for (int i = 0; i < 150; i++)
+          req.push_back(request(50.0 * (double)ios_rng_below(&rng, 100),
+                                std::round((1 + 150 * ios_rng_uniform(&rng)) * GB), 2000 * ios_rng_uniform(&rng), 0,
+                                i));
+        ios_storalloc_options_t o =
+            options(((const ios_storage_policy_t *)ios_policy_list(IOS_FAMILY_STORAGE)[p])->name, 1, 1);
+        o.decide_start = mode & 1;
+        o.split_all = (mode >> 1) & 1;
+        o.requeue_window = (mode >> 2) & 1;
+        o.split_threshold = 40 * GB;
+        o.retries = 3;
+        o.interval = 200;
+        o.seed = (uint64_t)seed;
+        Sched run(plat.s, req, o);
+        ASSERT_EQ(run.rc, IOS_OK) << ios_diag_message();
+        std::vector<std::vector<std::pair<double, double>>> ev(plat.s.ndisks);
+        double vol = 0;
+        int counts[4] = {0, 0, 0, 0};
+        for (size_t i = 0; i < req.size(); i++) {
+          const ios_request_outcome_t &q = run.r.req[i];
+          ASSERT_TRUE(q.status >= 0 && q.status <= 3);
+          counts[q.status]++;
+          std::vector<double> sz(q.parts);
+          ios_storalloc_split(req[i].capacity, o.split_threshold, sz.data(), q.parts);
+          int held = 0;
+          for (int k = 0; k < q.parts; k++) {
+            long pk = q.first_part + k;
+            int d = run.r.part_disk[pk];
+            EXPECT_EQ(d >= 0, run.r.part_status[pk] == IOS_REQ_ALLOCATED);
+            if (d < 0) continue;
+            held++;
+            vol += sz[k];
+            ev[d].push_back({run.r.part_start[pk], sz[k]});
+            ev[d].push_back({run.r.part_start[pk] + req[i].duration, -sz[k]});
+          }
+          EXPECT_EQ(held, q.parts_allocated);
+          if (o.split_all) {
+            EXPECT_TRUE(held == 0 || held == q.parts);
+          }
+        }
+        for (int d = 0; d < plat.s.ndisks; d++) {
+          std::sort(ev[d].begin(), ev[d].end());
+          double level = 0;
+          for (auto &e : ev[d]) {
+            level += e.second;
+            ASSERT_LE(level, 100 * GB + 1) << "mode " << mode << " seed " << seed << " disk " << d;
+          }
+        }
+        EXPECT_DOUBLE_EQ(run.r.m.allocated_volume, vol);
+        EXPECT_EQ(run.r.m.allocated, counts[IOS_REQ_ALLOCATED]);
+        EXPECT_EQ(run.r.m.refused, counts[IOS_REQ_REFUSED]);
+        EXPECT_EQ(run.r.m.failed, counts[IOS_REQ_FAILED]);
+        EXPECT_EQ(run.r.m.partial, counts[IOS_REQ_PARTIAL]);
+      }
 }

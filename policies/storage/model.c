@@ -119,13 +119,14 @@ void ios_storage_state_free(ios_storage_state_t *st) {
   *st = (ios_storage_state_t){0, 0, NULL};
 }
 
-int ios_storage_state_add(ios_storage_state_t *st, const ios_storage_t *s, int d, const ios_storage_alloc_t *a) {
+/* Adds `a` to disk d, refusing what does not fit when `check`. */
+static int state_put(ios_storage_state_t *st, const ios_storage_t *s, int d, const ios_storage_alloc_t *a, int check) {
   if (st == NULL || s == NULL || a == NULL || d < 0 || d >= st->ndisks || d >= s->ndisks || !(a->size >= 0) ||
       !isfinite(a->size))
     return IOS_EINVAL;
   ios_storage_disk_state_t *ds = &st->disk[d];
   double capacity = s->disks[d].capacity;
-  if (ds->used + a->size > capacity) return 1;
+  if (check && ds->used + a->size > capacity) return 1;
   if (ds->n == ds->cap) {
     int cap = ds->cap ? 2 * ds->cap : 8;
     ios_storage_alloc_t *more = realloc(ds->a, sizeof *more * (size_t)cap);
@@ -141,6 +142,22 @@ int ios_storage_state_add(ios_storage_state_t *st, const ios_storage_t *s, int d
   ds->n++;
   ds->used += a->size;
   return IOS_OK;
+}
+
+int ios_storage_state_add(ios_storage_state_t *st, const ios_storage_t *s, int d, const ios_storage_alloc_t *a) {
+  return state_put(st, s, d, a, 1);
+}
+
+int ios_storage_state_reserve(ios_storage_state_t *st, const ios_storage_t *s, int d, const ios_storage_alloc_t *a) {
+  return state_put(st, s, d, a, 0);
+}
+
+void ios_storage_state_clear(ios_storage_state_t *st) {
+  if (st == NULL) return;
+  for (int k = 0; k < st->ndisks; k++) {
+    st->disk[k].n = 0;
+    st->disk[k].used = 0;
+  }
 }
 
 int ios_storage_state_remove(ios_storage_state_t *st, int d, long owner, double size, double end) {

@@ -55,6 +55,16 @@ typedef struct {
   int retries;                        /**< >= 0 (StorAlloc Table 2: 5) */
   double interval;                    /**< s between two attempts, > 0 (StorAlloc: 5 min = 300 s) */
   uint64_t seed;                      /**< seeds the policy's random stream (random policy) */
+  int split_all;      /**< 0 (default, StorAlloc §4.2 and its router: each part is an independent request, so a split
+                           request may be partly allocated); 1: a request's parts are placed all or nothing */
+  int decide_start;   /**< 0 (default, StorAlloc §4.2, §4.4): every request is decided when it is submitted, as a
+                           reservation for its window, on the scheduler's catalogue of reservations; the decisions are
+                           then replayed on the storage, where a reservation that does not fit fails (Fig. 7);
+                           1: every request is decided at its start on the exact state (iosim's earlier model) */
+  int requeue_window; /**< decide_start 0 and requeue: 0 (default, Table 2 "postpone starting time"): retry k asks for
+                           [submit + k·interval, submit + duration), the end as submitted, while the job then holds
+                           its storage for its duration; 1: retry k asks for the window it will hold,
+                           [submit + k·interval, submit + k·interval + duration) */
 } ios_storalloc_options_t;
 
 /** Fills `o` with the defaults above. */
@@ -69,22 +79,26 @@ int ios_storalloc_options_policy(ios_storalloc_options_t *o, const char *name);
 enum {
   IOS_REQ_ALLOCATED = 0, /**< every part is held on a disk from `start` to `start + duration` */
   IOS_REQ_REFUSED = 1,   /**< the policy refused it (after its retries when requeue is on) */
-  IOS_REQ_FAILED = 2     /**< the policy chose a disk without room for a part (random, worst-fit) */
+  IOS_REQ_FAILED = 2,    /**< no part allocated and at least one failed: the disk chosen for it had no room when the
+                              part was to start (random, worst-fit; with decide_start 0 any policy, §5.2 Fig. 7) */
+  IOS_REQ_PARTIAL = 3    /**< split_all 0 only: some parts allocated, the others refused or failed */
 };
 
 /** The outcome of one request. */
 typedef struct {
-  int status;       /**< IOS_REQ_* */
-  int requeued;     /**< retries made: 0..options.retries */
-  double start;     /**< s: when its storage was allocated, or when it fell back to the PFS */
-  double delay;     /**< s: start − submit (requeue waits) */
-  int parts;        /**< 1, or ceil(capacity / split_threshold) when split */
-  double part_size; /**< bytes: capacity / parts (whole-byte parts differ from it by less than 1 byte) */
-  long first_part;  /**< its parts' disks are part_disk[first_part .. first_part + parts) */
-  int fail_disk;    /**< failed: the disk chosen without room; -1 otherwise */
-  double est_bw;    /**< bytes/s: StorAlloc's estimate of the allocation's bandwidth (ios_storage_bw_estimate: the
-                         permanent maximum I/O regime of §4.2, averaged over its duration) at its start, summed over
-                         its parts, each part sharing with the others; NAN when not allocated */
+  int status;             /**< IOS_REQ_* */
+  int requeued;           /**< retries made: 0..options.retries */
+  double start;           /**< s: when its storage was allocated, or when it fell back to the PFS */
+  double delay;           /**< s: start − submit (requeue waits) */
+  int parts;              /**< 1, or ceil(capacity / split_threshold) when split */
+  double part_size;       /**< bytes: capacity / parts (whole-byte parts differ from it by less than 1 byte) */
+  long first_part;        /**< its parts' disks are part_disk[first_part .. first_part + parts) */
+  int fail_disk;          /**< the disk of its first failed part (chosen without room); -1 when no part failed */
+  int parts_allocated;    /**< parts held on a disk (0..parts; = parts when allocated) */
+  double allocated_bytes; /**< bytes of those parts (= capacity when allocated) */
+  double est_bw;          /**< bytes/s: StorAlloc's estimate of the allocation's bandwidth (ios_storage_bw_estimate: the
+                               permanent maximum I/O regime of §4.2, averaged over its duration) at its start, summed over
+                               its parts, each part sharing with the others; NAN when not allocated */
 } ios_request_outcome_t;
 
 /** Per disk, over [t_begin, t_end] (time-weighted means; StorAlloc Table 3). */
@@ -106,15 +120,18 @@ typedef struct {
 /** Global metrics (StorAlloc Table 3 and §5.2). Means are time-weighted over [t_begin, t_end] = [earliest
  * submission, latest deallocation or decision]. */
 typedef struct {
-  int requests, allocated, refused, failed;
-  int requeued;           /**< requests retried at least once */
-  int requeued_allocated; /**< of which allocated in the end */
-  double total_delay;     /**< s: sum of the delays of every request */
-  int split;              /**< requests cut into several parts */
+  int requests, allocated, refused, failed; /**< requests by status (allocated = every part held) */
+  int partial;                              /**< requests partly allocated (split_all 0) */
+  long parts_refused, parts_failed;         /**< parts of every request refused, failed */
+  int requeued;                             /**< requests retried at least once */
+  int requeued_allocated;                   /**< of which allocated in the end */
+  double total_delay;                       /**< s: sum of the delays of every request */
+  int split;                                /**< requests cut into several parts */
   int split_allocated;
   long parts_allocated;       /**< allocations made (a part counts as one) */
   double sum_cap;             /**< bytes: the total requested capacity (StorAlloc §5.2 sum_cap) */
-  double allocated_volume;    /**< bytes allocated (sum of the allocated requests' capacities) */
+  double allocated_volume;    /**< bytes allocated: the sum of the allocated parts' sizes (a partly allocated request
+                                   counts the parts it holds) */
   double deallocated_volume;  /**< bytes released at the allocations' ends (equal when the run completes) */
   double served_share;        /**< allocated_volume / sum_cap (0..1; Fig. 4) */
   double mean_fill_pct;       /**< mean over disks of their mean fill % */
@@ -136,7 +153,9 @@ typedef struct {
   int nrequests;
   ios_request_outcome_t *req; /**< [nrequests], in the input order */
   long nparts;
-  int *part_disk; /**< [nparts]: the disk of each part of each request (−1 when not allocated) */
+  int *part_disk;     /**< [nparts]: the disk of each part of each request (−1 when not allocated) */
+  int *part_status;   /**< [nparts]: IOS_REQ_ALLOCATED, _REFUSED or _FAILED of each part */
+  double *part_start; /**< [nparts]: s, when the part's storage is held from (NAN when not allocated) */
   int ndisks, nnodes;
   ios_storalloc_disk_metrics_t *disk; /**< [ndisks] */
   ios_storalloc_node_metrics_t *node; /**< [nnodes] */
@@ -144,13 +163,15 @@ typedef struct {
   double wall_time_s; /**< s of CPU wall clock spent in ios_storalloc_run */
 } ios_storalloc_result_t;
 
-/** Schedules the n requests on the platform `s` (StorAlloc §4.2, §4.4), in time order (submission time, then input
- * order): at a request's time the allocations ended by then are released first; the policy places the request
- * (or each of its parts, one after the other, each seeing the parts placed before); a refusal releases the parts
- * already placed and, with requeue, the whole request is tried again `interval` s later, at most `retries` times,
- * then falls back to the PFS (refused); a part placed on a disk without room fails the request (parts released,
- * no retry: only refusals are requeued, §4.2). An allocated request holds its parts from its start for its
- * duration. No disk ever holds more than its capacity.
+/** Schedules the n requests on the platform `s` (StorAlloc §4.2, §4.4) in receiving order (submission time, then
+ * input order). o->decide_start 0 (default): each request is decided at its submission as a reservation of each part
+ * for its window, on the catalogue of earlier reservations not ended by then (refusing policies subtract every
+ * reservation overlapping the window); the granted reservations are then replayed in time order on the exact state,
+ * and one that does not fit when it starts fails (Fig. 7). o->decide_start 1: each request is decided at its start on
+ * the exact state (ended allocations released first); a choice without room fails at once. Parts are independent
+ * (o->split_all 0: a request may be partial) or all or nothing (1). With requeue, refused parts are retried with
+ * their start postponed by `interval`, at most `retries` times, then fall back to the PFS; failures are not retried
+ * (§4.2). No disk ever holds more than its capacity. See docs/storalloc.md "The scheduler".
  * @param s the platform (>= 1 disk)  @param req [n] requests (n >= 0)  @param o options (NULL = defaults)
  * @param out filled on success (free with ios_storalloc_result_free); untouched on failure.
  * @return IOS_OK, IOS_EINVAL (a bad request or option: message names it) or IOS_ENOMEM. */

@@ -211,13 +211,30 @@ static int options_params(const cJSON *v, const char *file, const char *obj, ios
 
 /* Reads "split" (`v`): a boolean or {"threshold": SIZE}, into x->split and x->split_threshold. */
 static int options_split(const cJSON *v, const char *file, const char *obj, ios_storalloc_options_t *x) {
-  static const char *const split_valid[] = {"threshold", NULL};
+  static const char *const split_valid[] = {"threshold", "parts", NULL};
   char w[160];
   at(w, sizeof w, obj, "split");
   if (cJSON_IsBool(v))
     x->split = cJSON_IsTrue(v);
   else if (cJSON_IsObject(v) && ios_value_check_keys(v, split_valid, -1, file, w) == IOS_OK) {
     x->split = 1;
+    const cJSON *pp = cJSON_GetObjectItemCaseSensitive(v, "parts");
+    if (pp != NULL) {
+      int all = cJSON_IsString(pp) ? (strcmp(pp->valuestring, "all") == 0           ? 1
+                                      : strcmp(pp->valuestring, "independent") == 0 ? 0
+                                                                                    : -1)
+                                   : -1;
+      if (all < 0) {
+        char text[64];
+        text_of(pp, text, sizeof text);
+        ios_diag_set(file, at(w, sizeof w, obj, "split.parts"),
+                     "is %s: give \"independent\" (StorAlloc: each part is its own request, a split request may be "
+                     "partly allocated) or \"all\" (all parts or none)",
+                     text);
+        return IOS_EINVAL;
+      }
+      x->split_all = all;
+    }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "threshold");
     if (t != NULL && (json_quantity(t, ios_parse_bytes, file, at(w, sizeof w, obj, "split.threshold"), "\"200GB\"",
                                     &x->split_threshold) != IOS_OK ||
@@ -226,7 +243,7 @@ static int options_split(const cJSON *v, const char *file, const char *obj, ios_
       return IOS_EINVAL;
     }
   } else {
-    ios_diag_set(file, w, "must be false, true or {\"threshold\": \"200GB\"}");
+    ios_diag_set(file, w, "must be false, true or {\"threshold\": \"200GB\", \"parts\": \"independent\"}");
     return IOS_EINVAL;
   }
   return IOS_OK;
@@ -234,7 +251,7 @@ static int options_split(const cJSON *v, const char *file, const char *obj, ios_
 
 /* Reads "requeue" (`v`): a boolean or {"retries": N, "interval": DURATION}, into x. */
 static int options_requeue(const cJSON *v, const char *file, const char *obj, ios_storalloc_options_t *x) {
-  static const char *const requeue_valid[] = {"retries", "interval", NULL};
+  static const char *const requeue_valid[] = {"retries", "interval", "window", NULL};
   char w[160];
   at(w, sizeof w, obj, "requeue");
   if (cJSON_IsBool(v))
@@ -252,6 +269,23 @@ static int options_requeue(const cJSON *v, const char *file, const char *obj, io
       }
       x->retries = (int)n;
     }
+    const cJSON *win = cJSON_GetObjectItemCaseSensitive(v, "window");
+    if (win != NULL) {
+      int dur = cJSON_IsString(win) ? (strcmp(win->valuestring, "duration") == 0 ? 1
+                                       : strcmp(win->valuestring, "end") == 0    ? 0
+                                                                                 : -1)
+                                    : -1;
+      if (dur < 0) {
+        char text[64];
+        text_of(win, text, sizeof text);
+        ios_diag_set(file, at(w, sizeof w, obj, "requeue.window"),
+                     "is %s: give \"end\" (StorAlloc Table 2: a retry postpones the start, the window still ends "
+                     "where it was asked to) or \"duration\" (the window keeps its length)",
+                     text);
+        return IOS_EINVAL;
+      }
+      x->requeue_window = dur;
+    }
     if (t != NULL && (json_quantity(t, ios_parse_duration, file, at(w, sizeof w, obj, "requeue.interval"), "\"5min\"",
                                     &x->interval) != IOS_OK ||
                       !(x->interval > 0))) {
@@ -266,7 +300,7 @@ static int options_requeue(const cJSON *v, const char *file, const char *obj, io
 }
 
 int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char *obj, ios_storalloc_options_t *o) {
-  static const char *const valid[] = {"policy", "params", "split", "requeue", "seed", NULL};
+  static const char *const valid[] = {"policy", "params", "split", "requeue", "seed", "decide", NULL};
   char w[160], text[64];
   if (o == NULL) return IOS_EINVAL;
   if (!cJSON_IsObject(j)) {
@@ -288,6 +322,21 @@ int ios_storalloc_options_from_json(const cJSON *j, const char *file, const char
     return IOS_EINVAL;
   if ((v = cJSON_GetObjectItemCaseSensitive(j, "requeue")) != NULL && options_requeue(v, file, obj, &x) != IOS_OK)
     return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(j, "decide")) != NULL) {
+    int st = cJSON_IsString(v) ? (strcmp(v->valuestring, "start") == 0        ? 1
+                                  : strcmp(v->valuestring, "submission") == 0 ? 0
+                                                                              : -1)
+                               : -1;
+    if (st < 0) {
+      text_of(v, text, sizeof text);
+      ios_diag_set(file, at(w, sizeof w, obj, "decide"),
+                   "is %s: give \"submission\" (StorAlloc §4.2, §4.4: decided when submitted on the scheduler's "
+                   "catalogue, then replayed, Fig. 7 failures) or \"start\" (decided at its start on the exact state)",
+                   text);
+      return IOS_EINVAL;
+    }
+    x.decide_start = st;
+  }
   if ((v = cJSON_GetObjectItemCaseSensitive(j, "seed")) != NULL) {
     double s = cJSON_IsNumber(v) ? v->valuedouble : NAN;
     if (!(s >= 0 && s <= 9007199254740992.0 && s == floor(s))) {

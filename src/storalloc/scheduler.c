@@ -53,7 +53,10 @@ long ios_storalloc_split(double capacity, double threshold, double *sizes, long 
 }
 
 const char *ios_storalloc_status_name(int status) {
-  return status == IOS_REQ_ALLOCATED ? "allocated" : status == IOS_REQ_REFUSED ? "refused" : "failed";
+  return status == IOS_REQ_ALLOCATED ? "allocated"
+         : status == IOS_REQ_REFUSED ? "refused"
+         : status == IOS_REQ_PARTIAL ? "partial"
+                                     : "failed";
 }
 
 /* ---------------------------------------------------------------- events */
@@ -138,32 +141,57 @@ typedef struct {
   ios_storage_ctx_t ctx;
   heap_t decisions, ends;
   acc_t *disk, *node, requests, parts;
-  int *left;     /* parts of each allocated request still held */
+  int *left;     /* parts of each request held now */
   double *sizes; /* scratch: part sizes of the current request */
   int *chosen;   /* scratch: their disks */
+  long *idx;     /* scratch: which part each chosen disk is for */
   long maxparts;
 } run_t;
 
-static int commit(run_t *x, int i, double t, long parts) {
+enum { PART_PENDING = -1 };
+
+/* Part k of request i starts being held on disk d at time t (it is in x->st already). StorAlloc's estimate of its
+ * bandwidth (the permanent regime, sharing with everything held, the request's other parts included) is added to the
+ * request's est_bw. */
+static int commit_part(run_t *x, int i, long k, int d, double size, double t) {
   const ios_request_t *q = &x->req[i];
   ios_request_outcome_t *out = &x->r->req[i];
-  for (long k = 0; k < parts; k++) {
-    int d = x->chosen[k], v = x->s->disks[d].node;
-    x->r->part_disk[out->first_part + k] = d;
-    acc_move(&x->disk[d], t, x->sizes[k], 1);
-    acc_move(&x->node[v], t, 0, 1);
-    x->r->disk[d].allocations++;
-    x->r->disk[d].volume += x->sizes[k];
-    x->r->node[v].allocations++;
-    event_t end = {t + q->duration, i, i, d, x->sizes[k]};
-    if (heap_push(&x->ends, end) != IOS_OK) return IOS_ENOMEM;
+  long p = out->first_part + k;
+  int v = x->s->disks[d].node;
+  x->r->part_disk[p] = d;
+  x->r->part_status[p] = IOS_REQ_ALLOCATED;
+  x->r->part_start[p] = t;
+  acc_move(&x->disk[d], t, size, 1);
+  acc_move(&x->node[v], t, 0, 1);
+  x->r->disk[d].allocations++;
+  x->r->disk[d].volume += size;
+  x->r->node[v].allocations++;
+  event_t end = {t + q->duration, i, i, d, size};
+  if (heap_push(&x->ends, end) != IOS_OK) return IOS_ENOMEM;
+  if (x->left[i]++ == 0) acc_move(&x->requests, t, 0, 1);
+  acc_move(&x->parts, t, 0, 1);
+  if (out->parts_allocated++ == 0) {
+    out->start = t;
+    out->delay = t - q->submit;
   }
-  acc_move(&x->requests, t, 0, 1);
-  acc_move(&x->parts, t, 0, (int)parts);
-  x->left[i] = (int)parts;
-  out->status = IOS_REQ_ALLOCATED;
-  x->r->m.allocated_volume += q->capacity;
-  x->r->m.parts_allocated += parts;
+  out->allocated_bytes += size;
+  x->r->m.allocated_volume += size;
+  x->r->m.parts_allocated++;
+  return IOS_OK;
+}
+
+/* StorAlloc's estimate for the `placed` parts just added to x->st at t: each part's share with all the others. */
+static int add_estimates(run_t *x, int i, double t, long placed) {
+  const ios_request_t *q = &x->req[i];
+  for (long m = 0; m < placed; m++) {
+    double size = x->sizes[x->idx[m]];
+    ios_storage_alloc_t a = {size, t + q->duration, q->bandwidth, i};
+    ios_storage_ask_t ask = {size, t, q->duration, q->bandwidth};
+    ios_storage_state_remove(&x->st, x->chosen[m], i, size, t + q->duration);
+    if (isnan(x->r->req[i].est_bw)) x->r->req[i].est_bw = 0;
+    x->r->req[i].est_bw += ios_storage_bw_estimate(x->s, &x->st, x->chosen[m], &ask);
+    if (ios_storage_state_add(&x->st, x->s, x->chosen[m], &a) != IOS_OK) return IOS_EINTERNAL;
+  }
   return IOS_OK;
 }
 
@@ -180,7 +208,43 @@ static int release(run_t *x, const event_t *e) {
   return IOS_OK;
 }
 
-/* One attempt of request i at time t (attempt a): allocate every part, or refuse / fail. */
+/* Request i's last attempt was at t (attempt a): its status from its parts'. */
+static void finalize(run_t *x, int i, double t, int a) {
+  ios_request_outcome_t *out = &x->r->req[i];
+  int failed = 0;
+  for (long k = 0; k < out->parts; k++) {
+    int *ps = &x->r->part_status[out->first_part + k];
+    if (*ps == PART_PENDING) *ps = IOS_REQ_REFUSED;
+    failed |= *ps == IOS_REQ_FAILED;
+  }
+  out->requeued = a;
+  if (out->parts_allocated == 0) { /* falls back to the PFS at its last attempt */
+    out->start = t;
+    out->delay = t - x->req[i].submit;
+  }
+  out->status = out->parts_allocated == out->parts ? IOS_REQ_ALLOCATED
+                : out->parts_allocated > 0         ? IOS_REQ_PARTIAL
+                : failed                           ? IOS_REQ_FAILED
+                                                   : IOS_REQ_REFUSED;
+}
+
+/* The policy's choice for part k of request i asked at t for `duration` s. @return IOS_STORAGE_CHOSEN (*d set),
+ * IOS_STORAGE_REFUSED or a negative error. */
+static int choose(run_t *x, int i, double size, double t, double duration, int *d) {
+  const ios_request_t *q = &x->req[i];
+  ios_storage_ask_t ask = {size, t, duration, q->bandwidth};
+  int rc = x->o->policy->place(x->s, &x->st, &ask, &x->o->params, &x->ctx, d);
+  if (rc == IOS_STORAGE_REFUSED) return rc;
+  if (rc != IOS_STORAGE_CHOSEN || *d < 0 || *d >= x->s->ndisks) {
+    ios_diag_set(NULL, "storalloc", "policy %s returned %d (disk %d) for request %ld: check its parameters",
+                 x->o->policy->name, rc, *d, q->id);
+    return rc < 0 ? rc : IOS_EINTERNAL;
+  }
+  return rc;
+}
+
+/* Decided at its start (decide_start 1): one attempt of request i at time t (attempt a) on the exact state: place
+ * every part still pending; all or nothing (split_all) or part by part. */
 static int decide(run_t *x, const event_t *e) {
   int i = e->req;
   const ios_request_t *q = &x->req[i];
@@ -189,54 +253,195 @@ static int decide(run_t *x, const event_t *e) {
   x->st.now = t;
   long parts = ios_storalloc_split(q->capacity, x->o->split ? x->o->split_threshold : 0, x->sizes, x->maxparts);
   long placed = 0;
-  int verdict = IOS_REQ_ALLOCATED;
-  for (long k = 0; k < parts && verdict == IOS_REQ_ALLOCATED; k++) {
-    ios_storage_ask_t ask = {x->sizes[k], t, q->duration, q->bandwidth};
-    int d = -1, rc = x->o->policy->place(x->s, &x->st, &ask, &x->o->params, &x->ctx, &d);
+  int all = x->o->split_all, refused = 0, failed = 0;
+  for (long k = 0; k < parts && !(all && (refused || failed)); k++) {
+    int *ps = &x->r->part_status[out->first_part + k];
+    if (*ps != PART_PENDING) continue;
+    int d = -1, rc = choose(x, i, x->sizes[k], t, q->duration, &d);
+    if (rc < 0) return rc;
     if (rc == IOS_STORAGE_REFUSED) {
-      verdict = IOS_REQ_REFUSED;
-      break;
-    }
-    if (rc != IOS_STORAGE_CHOSEN || d < 0 || d >= x->s->ndisks) {
-      ios_diag_set(NULL, "storalloc", "policy %s returned %d (disk %d) for request %ld: check its parameters",
-                   x->o->policy->name, rc, d, q->id);
-      return rc < 0 ? rc : IOS_EINTERNAL;
+      refused = 1;
+      continue;
     }
     ios_storage_alloc_t a = {x->sizes[k], t + q->duration, q->bandwidth, i};
     rc = ios_storage_state_add(&x->st, x->s, d, &a);
     if (rc < 0) return rc;
-    if (rc == 1) {
-      verdict = IOS_REQ_FAILED;
-      out->fail_disk = d;
-      break;
+    if (rc == 1) { /* a failure: the chosen disk has no room */
+      failed = 1;
+      if (out->fail_disk < 0) out->fail_disk = d;
+      if (!all) *ps = IOS_REQ_FAILED;
+      continue;
     }
-    x->chosen[placed++] = d;
+    x->chosen[placed] = d;
+    x->idx[placed++] = k;
   }
-  if (verdict == IOS_REQ_ALLOCATED) { /* StorAlloc's estimate: each part's permanent-regime share, with the others */
-    out->est_bw = 0;
-    for (long k = 0; k < parts; k++) {
-      ios_storage_alloc_t a = {x->sizes[k], t + q->duration, q->bandwidth, i};
-      ios_storage_ask_t ask = {x->sizes[k], t, q->duration, q->bandwidth};
-      ios_storage_state_remove(&x->st, x->chosen[k], i, x->sizes[k], t + q->duration);
-      out->est_bw += ios_storage_bw_estimate(x->s, &x->st, x->chosen[k], &ask);
-      if (ios_storage_state_add(&x->st, x->s, x->chosen[k], &a) != IOS_OK) return IOS_EINTERNAL;
-    }
-    out->requeued = e->a;
-    out->start = t;
-    out->delay = t - q->submit;
-    return commit(x, i, t, parts);
+  if (all && (refused || failed)) { /* all or nothing: release the parts placed so far */
+    for (long m = 0; m < placed; m++)
+      ios_storage_state_remove(&x->st, x->chosen[m], i, x->sizes[x->idx[m]], t + q->duration);
+    placed = 0;
+    if (failed)
+      for (long k = 0; k < parts; k++)
+        x->r->part_status[out->first_part + k] = IOS_REQ_FAILED;
   }
-  for (long k = 0; k < placed; k++) /* all or nothing: release the parts placed so far */
-    ios_storage_state_remove(&x->st, x->chosen[k], i, x->sizes[k], t + q->duration);
-  if (verdict == IOS_REQ_REFUSED && x->o->requeue && e->a < x->o->retries) {
+  int rc = add_estimates(x, i, t, placed);
+  for (long m = 0; rc == IOS_OK && m < placed; m++)
+    rc = commit_part(x, i, x->idx[m], x->chosen[m], x->sizes[x->idx[m]], t);
+  if (rc != IOS_OK) return rc;
+  if (refused && !(all && failed) && x->o->requeue && e->a < x->o->retries) {
     event_t retry = {t + x->o->interval, e->seq, i, e->a + 1, 0};
     return heap_push(&x->decisions, retry);
   }
-  out->status = verdict;
-  out->requeued = e->a;
-  out->start = t;
-  out->delay = t - q->submit;
+  finalize(x, i, t, e->a);
   return IOS_OK;
+}
+
+/* ---------------------------------------------------------------- planned at submission */
+
+/* One reservation of the scheduler's catalogue: part `part` of request `req` on `disk`, asked for [start, end); the
+ * job holds it [start, start + duration). seq: its rank in the scheduler's decisions. */
+typedef struct {
+  int req, disk;
+  long part, seq;
+  double start, end, size;
+} resv_t;
+
+typedef struct {
+  resv_t *r;
+  long n, cap;
+} catalogue_t;
+
+static int cat_push(catalogue_t *c, resv_t v) {
+  if (c->n == c->cap) {
+    long cap = c->cap ? 2 * c->cap : 1024;
+    resv_t *more = realloc(c->r, sizeof *more * (size_t)cap);
+    if (more == NULL) return IOS_ENOMEM;
+    c->r = more;
+    c->cap = cap;
+  }
+  c->r[c->n++] = v;
+  return IOS_OK;
+}
+
+/* Does the reservation overlap the window [w0, w1)? An empty window (w1 == w0) overlaps what is held at w0. */
+static int overlaps(const resv_t *v, double w0, double w1) {
+  return w1 > w0 ? v->start < w1 && v->end > w0 : v->start <= w0 && v->end > w0;
+}
+
+/* The scheduler's phase (StorAlloc §4.2): request i, submitted at its time `submit`, decided now as a reservation of
+ * each part for its window, on the catalogue `live` of the reservations decided before it that the scheduler still
+ * holds (ended ones are pruned by the caller). Attempt a asks for [submit + a·interval, end) with end = submit +
+ * duration (requeue_window 0) or the shifted end (1); a part is granted when the policy chooses a disk (refusing
+ * policies test the catalogue conservatively: capacity minus every reservation overlapping the window). */
+static int plan_request(run_t *x, int i, catalogue_t *live, catalogue_t *plan) {
+  const ios_request_t *q = &x->req[i];
+  ios_request_outcome_t *out = &x->r->req[i];
+  long parts = ios_storalloc_split(q->capacity, x->o->split ? x->o->split_threshold : 0, x->sizes, x->maxparts);
+  int tries = x->o->requeue ? x->o->retries : 0, last = 0, all = x->o->split_all;
+  long pending = parts;
+  for (int a = 0; a <= tries && pending > 0; a++) {
+    double w0 = q->submit + a * x->o->interval;
+    double w1 = x->o->requeue_window ? w0 + q->duration : q->submit + q->duration;
+    if (a > 0 && !(w1 > w0)) break; /* nothing left of the window asked for */
+    last = a;
+    ios_storage_state_clear(&x->st);
+    x->st.now = w0;
+    for (long m = 0; m < live->n; m++) {
+      const resv_t *v = &live->r[m];
+      ios_storage_alloc_t al = {v->size, v->end, x->req[v->req].bandwidth, v->req};
+      if (overlaps(v, w0, w1) && ios_storage_state_reserve(&x->st, x->s, v->disk, &al) != IOS_OK) return IOS_ENOMEM;
+    }
+    long placed = 0;
+    int refused = 0;
+    for (long k = 0; k < parts && !(all && refused); k++) {
+      if (x->r->part_status[out->first_part + k] != PART_PENDING) continue;
+      int d = -1, rc = choose(x, i, x->sizes[k], w0, w1 - w0, &d);
+      if (rc < 0) return rc;
+      if (rc == IOS_STORAGE_REFUSED) {
+        refused = 1;
+        continue;
+      }
+      ios_storage_alloc_t al = {x->sizes[k], w1, q->bandwidth, i};
+      if (ios_storage_state_reserve(&x->st, x->s, d, &al) != IOS_OK) return IOS_ENOMEM;
+      x->chosen[placed] = d;
+      x->idx[placed++] = k;
+    }
+    if (all && refused) continue;
+    for (long m = 0; m < placed; m++) {
+      resv_t v = {i, x->chosen[m], x->idx[m], plan->n, w0, w1, x->sizes[x->idx[m]]};
+      x->r->part_status[out->first_part + v.part] = IOS_REQ_ALLOCATED; /* granted; the replay decides */
+      if (cat_push(live, v) != IOS_OK || cat_push(plan, v) != IOS_OK) return IOS_ENOMEM;
+      pending--;
+    }
+  }
+  out->requeued = last;
+  return IOS_OK;
+}
+
+static int cmp_resv(const void *a, const void *b) {
+  const resv_t *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The replay (StorAlloc §4.4): the granted reservations happen in time order (stable: ties keep the scheduler's
+ * order) on the exact state; one that does not fit when it starts fails (Fig. 7). With split_all, the parts of one
+ * request granted at one attempt start together and fail together. */
+static int replay(run_t *x, catalogue_t *plan) {
+  ios_storage_state_clear(&x->st); /* from the scheduler's views to the storage's exact state */
+  qsort(plan->r, (size_t)plan->n, sizeof *plan->r, cmp_resv); /* plan->r is in decision order; seq breaks ties */
+  int rc = IOS_OK;
+  for (long m = 0; rc == IOS_OK && m < plan->n;) {
+    const resv_t *v = &plan->r[m];
+    double t = v->start;
+    while (rc == IOS_OK && x->ends.n > 0 && x->ends.e[0].t <= t) { /* [start, end): release first */
+      event_t end = heap_pop(&x->ends);
+      rc = release(x, &end);
+    }
+    long g = m + 1; /* the group: this request's parts granted at this attempt (split_all) or this part alone */
+    while (x->o->split_all && g < plan->n && plan->r[g].req == v->req && plan->r[g].start == t)
+      g++;
+    int i = v->req;
+    const ios_request_t *q = &x->req[i];
+    long placed = 0, bad = -1;
+    x->st.now = t;
+    for (long k = m; rc == IOS_OK && k < g && bad < 0; k++) {
+      ios_storage_alloc_t al = {plan->r[k].size, t + q->duration, q->bandwidth, i};
+      int fit = ios_storage_state_add(&x->st, x->s, plan->r[k].disk, &al);
+      if (fit < 0) rc = fit;
+      if (fit == 1) bad = k;
+      if (fit == 0) {
+        x->chosen[placed] = plan->r[k].disk;
+        x->sizes[placed] = plan->r[k].size;
+        x->idx[placed++] = plan->r[k].part;
+      }
+    }
+    if (rc != IOS_OK) break;
+    ios_request_outcome_t *out = &x->r->req[i];
+    if (bad >= 0) { /* this part fails; with split_all the whole group does */
+      if (out->fail_disk < 0) out->fail_disk = plan->r[bad].disk;
+      for (long k = x->o->split_all ? m : bad; k < (x->o->split_all ? g : bad + 1); k++)
+        x->r->part_status[out->first_part + plan->r[k].part] = IOS_REQ_FAILED;
+      if (x->o->split_all) {
+        for (long p = 0; p < placed; p++)
+          ios_storage_state_remove(&x->st, x->chosen[p], i, x->sizes[p], t + q->duration);
+        placed = 0;
+      }
+    }
+    for (long p = 0; rc == IOS_OK && p < placed; p++) { /* sizes[] is by group here: estimate then commit */
+      ios_storage_ask_t ask = {x->sizes[p], t, q->duration, q->bandwidth};
+      ios_storage_state_remove(&x->st, x->chosen[p], i, x->sizes[p], t + q->duration);
+      double bw = ios_storage_bw_estimate(x->s, &x->st, x->chosen[p], &ask);
+      ios_storage_alloc_t al = {x->sizes[p], t + q->duration, q->bandwidth, i};
+      rc = ios_storage_state_add(&x->st, x->s, x->chosen[p], &al) == IOS_OK ? IOS_OK : IOS_EINTERNAL;
+      if (rc == IOS_OK) rc = commit_part(x, i, x->idx[p], x->chosen[p], x->sizes[p], t);
+      out->est_bw = (isnan(out->est_bw) ? 0 : out->est_bw) + bw;
+    }
+    m = g;
+  }
+  while (rc == IOS_OK && x->ends.n > 0) {
+    event_t end = heap_pop(&x->ends);
+    rc = release(x, &end);
+  }
+  return rc;
 }
 
 /* ---------------------------------------------------------------- the run */
@@ -300,10 +505,16 @@ static void finish_metrics(run_t *x, int n) {
   double t_end = m->t_begin;
   for (int i = 0; i < n; i++) {
     const ios_request_outcome_t *q = &r->req[i];
-    double end = q->start + (q->status == IOS_REQ_ALLOCATED ? x->req[i].duration : 0);
-    if (end > t_end) t_end = end;
+    if (q->start > t_end) t_end = q->start;
+    for (long k = q->first_part; k < q->first_part + q->parts; k++) {
+      if (r->part_status[k] == IOS_REQ_ALLOCATED && r->part_start[k] + x->req[i].duration > t_end)
+        t_end = r->part_start[k] + x->req[i].duration;
+      m->parts_refused += r->part_status[k] == IOS_REQ_REFUSED;
+      m->parts_failed += r->part_status[k] == IOS_REQ_FAILED;
+    }
     m->sum_cap += x->req[i].capacity;
     m->allocated += q->status == IOS_REQ_ALLOCATED;
+    m->partial += q->status == IOS_REQ_PARTIAL;
     m->refused += q->status == IOS_REQ_REFUSED;
     m->failed += q->status == IOS_REQ_FAILED;
     m->requeued += q->requeued > 0;
@@ -348,6 +559,26 @@ static void finish_metrics(run_t *x, int n) {
   m->served_share = m->sum_cap > 0 ? m->allocated_volume / m->sum_cap : 0;
 }
 
+/* decide_start 0: the scheduler's phase over every request in submission order, then the replay. */
+static int schedule_planned(run_t *x, int n, const slot_t *order) {
+  catalogue_t live = {NULL, 0, 0}, plan = {NULL, 0, 0};
+  int rc = IOS_OK;
+  for (int k = 0; rc == IOS_OK && k < n; k++) {
+    int i = order[k].i;
+    long keep = 0; /* the scheduler's clock is the submission: reservations ended by then leave its catalogue */
+    for (long m = 0; m < live.n; m++)
+      if (live.r[m].end > x->req[i].submit) live.r[keep++] = live.r[m];
+    live.n = keep;
+    rc = plan_request(x, i, &live, &plan);
+  }
+  if (rc == IOS_OK) rc = replay(x, &plan);
+  for (int i = 0; rc == IOS_OK && i < n; i++)
+    finalize(x, i, x->req[i].submit + x->r->req[i].requeued * x->o->interval, x->r->req[i].requeued);
+  free(live.r);
+  free(plan.r);
+  return rc;
+}
+
 static int schedule(run_t *x, int n) {
   slot_t *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
   if (order == NULL) return IOS_ENOMEM;
@@ -355,6 +586,11 @@ static int schedule(run_t *x, int n) {
     order[i] = (slot_t){x->req[i].submit, i};
   qsort(order, (size_t)n, sizeof *order, cmp_slot);
   int rc = IOS_OK;
+  if (!x->o->decide_start) {
+    rc = schedule_planned(x, n, order);
+    free(order);
+    return rc;
+  }
   for (int k = 0; k < n && rc == IOS_OK; k++) {
     event_t ev = {order[k].t, k, order[k].i, 0, 0};
     rc = heap_push(&x->decisions, ev);
@@ -391,7 +627,7 @@ static int init_outcomes(run_t *x, int n, double threshold) {
       return IOS_EINVAL;
     }
     r->req[i] = (ios_request_outcome_t){
-        IOS_REQ_REFUSED, 0, req[i].submit, 0, (int)parts, req[i].capacity / (double)parts, r->nparts, -1, NAN};
+        IOS_REQ_REFUSED, 0, req[i].submit, 0, (int)parts, req[i].capacity / (double)parts, r->nparts, -1, 0, 0, NAN};
     r->nparts += parts;
     if (parts > x->maxparts) x->maxparts = parts;
     if (i == 0 || req[i].submit < r->m.t_begin) r->m.t_begin = req[i].submit;
@@ -404,6 +640,9 @@ static int start_run(run_t *x, int n) {
   const ios_storage_t *s = x->s;
   ios_storalloc_result_t *r = x->r;
   r->part_disk = malloc(sizeof *r->part_disk * (size_t)(r->nparts > 0 ? r->nparts : 1));
+  r->part_status = malloc(sizeof *r->part_status * (size_t)(r->nparts > 0 ? r->nparts : 1));
+  r->part_start = malloc(sizeof *r->part_start * (size_t)(r->nparts > 0 ? r->nparts : 1));
+  x->idx = malloc(sizeof *x->idx * (size_t)(x->maxparts > 0 ? x->maxparts : 1));
   r->disk = calloc((size_t)s->ndisks, sizeof *r->disk);
   r->node = calloc((size_t)s->nnodes, sizeof *r->node);
   x->disk = calloc((size_t)s->ndisks, sizeof *x->disk);
@@ -413,12 +652,16 @@ static int start_run(run_t *x, int n) {
   x->chosen = malloc(sizeof *x->chosen * (size_t)(x->maxparts > 0 ? x->maxparts : 1));
   x->ctx.cursor = calloc((size_t)s->nnodes + 1, sizeof *x->ctx.cursor);
   ios_rng_seed(&x->ctx.rng, x->o->seed, IOS_STREAM_STORAGE);
-  int rc = r->part_disk && r->disk && r->node && x->disk && x->node && x->left && x->sizes && x->chosen && x->ctx.cursor
+  int rc = r->part_disk && r->part_status && r->part_start && x->idx && r->disk && r->node && x->disk && x->node &&
+                   x->left && x->sizes && x->chosen && x->ctx.cursor
                ? ios_storage_state_init(&x->st, s)
                : IOS_ENOMEM;
   if (rc != IOS_OK) return rc;
-  for (long k = 0; k < r->nparts; k++)
+  for (long k = 0; k < r->nparts; k++) {
     r->part_disk[k] = -1;
+    r->part_status[k] = PART_PENDING;
+    r->part_start[k] = NAN;
+  }
   for (int d = 0; d < s->ndisks; d++)
     x->disk[d].last = r->m.t_begin;
   for (int v = 0; v < s->nnodes; v++)
@@ -437,6 +680,7 @@ static void free_run(run_t *x) {
   free(x->left);
   free(x->sizes);
   free(x->chosen);
+  free(x->idx);
   free(x->ctx.cursor);
 }
 
@@ -479,6 +723,8 @@ void ios_storalloc_result_free(ios_storalloc_result_t *r) {
   if (r == NULL) return;
   free(r->req);
   free(r->part_disk);
+  free(r->part_status);
+  free(r->part_start);
   free(r->disk);
   free(r->node);
   memset(r, 0, sizeof *r);
@@ -496,12 +742,15 @@ int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req,
   }
   fprintf(f,
           "id,submit_s,capacity_bytes,duration_s,bandwidth_Bps,status,requeued,start_s,delay_s,end_s,parts,"
-          "part_bytes,disks,nodes,est_bw_Bps%s\n",
+          "part_bytes,disks,nodes,est_bw_Bps,parts_allocated,allocated_bytes%s\n",
           io != NULL ? ",io_bytes,io_start_s,io_end_s,io_time_s,sim_bw_Bps" : "");
   char a[40], b[40], c[40], d[40], e[40], g[40], h[40];
   for (int i = 0; i < n; i++) {
     const ios_request_outcome_t *q = &r->req[i];
-    int ok = q->status == IOS_REQ_ALLOCATED;
+    int ok = q->parts_allocated > 0;
+    double last = q->start; /* the latest start of its allocated parts */
+    for (long k = q->first_part; k < q->first_part + q->parts; k++)
+      if (r->part_status[k] == IOS_REQ_ALLOCATED && r->part_start[k] > last) last = r->part_start[k];
     ios_fmt_double(a, sizeof a, req[i].submit);
     ios_fmt_double(b, sizeof b, req[i].capacity);
     ios_fmt_double(c, sizeof c, req[i].duration);
@@ -512,20 +761,30 @@ int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req,
     fprintf(f, "%ld,%s,%s,%s,%s,%s,%d,%s,%s,", req[i].id, a, b, c, d, ios_storalloc_status_name(q->status), q->requeued,
             e, g);
     if (ok) {
-      ios_fmt_double(a, sizeof a, q->start + req[i].duration);
+      ios_fmt_double(a, sizeof a, last + req[i].duration);
       fputs(a, f);
     }
     fprintf(f, ",%d,%s,", q->parts, h);
-    for (int k = 0; ok && k < q->parts; k++)
-      fprintf(f, "%s%d", k ? ";" : "", r->part_disk[q->first_part + k]);
+    int first = 1;
+    for (long k = q->first_part; k < q->first_part + q->parts; k++)
+      if (r->part_status[k] == IOS_REQ_ALLOCATED) {
+        fprintf(f, "%s%d", first ? "" : ";", r->part_disk[k]);
+        first = 0;
+      }
     fputc(',', f);
-    for (int k = 0; ok && k < q->parts; k++)
-      fprintf(f, "%s%d", k ? ";" : "", s->disks[r->part_disk[q->first_part + k]].node);
+    first = 1;
+    for (long k = q->first_part; k < q->first_part + q->parts; k++)
+      if (r->part_status[k] == IOS_REQ_ALLOCATED) {
+        fprintf(f, "%s%d", first ? "" : ";", s->disks[r->part_disk[k]].node);
+        first = 0;
+      }
     fputc(',', f);
     if (ok) {
       ios_fmt_double(a, sizeof a, q->est_bw);
       fputs(a, f);
     }
+    ios_fmt_double(a, sizeof a, q->allocated_bytes);
+    fprintf(f, ",%d,%s", q->parts_allocated, a);
     if (io != NULL) {
       const ios_request_io_t *x = &io[i];
       ios_fmt_double(a, sizeof a, x->bytes);
@@ -559,6 +818,9 @@ static void add_policy_options(cJSON *root, const ios_storalloc_options_t *o) {
   cJSON_AddNumberToObject(opt, "retries", o->retries);
   cJSON_AddNumberToObject(opt, "interval_s", o->interval);
   cJSON_AddNumberToObject(opt, "seed", (double)o->seed);
+  cJSON_AddStringToObject(opt, "split_parts", o->split_all ? "all" : "independent");
+  cJSON_AddStringToObject(opt, "decide", o->decide_start ? "start" : "submission");
+  cJSON_AddStringToObject(opt, "requeue_window", o->requeue_window ? "duration" : "end");
 }
 
 /* Adds the "metrics" object (StorAlloc Table 3, and the run's wall time) to `root`. */
@@ -573,6 +835,9 @@ static void add_metric_items(cJSON *root, const ios_storalloc_result_t *r) {
       {"allocated", m->allocated},
       {"refused", m->refused},
       {"failed", m->failed},
+      {"partial", m->partial},
+      {"parts_refused", (double)m->parts_refused},
+      {"parts_failed", (double)m->parts_failed},
       {"requeued", m->requeued},
       {"requeued_allocated", m->requeued_allocated},
       {"total_delay_s", m->total_delay},
