@@ -219,22 +219,12 @@ static int options_split(const cJSON *v, const char *file, const char *obj, ios_
   else if (cJSON_IsObject(v) && ios_value_check_keys(v, split_valid, -1, file, w) == IOS_OK) {
     x->split = 1;
     const cJSON *pp = cJSON_GetObjectItemCaseSensitive(v, "parts");
-    if (pp != NULL) {
-      int all = cJSON_IsString(pp) ? (strcmp(pp->valuestring, "all") == 0           ? 1
-                                      : strcmp(pp->valuestring, "independent") == 0 ? 0
-                                                                                    : -1)
-                                   : -1;
-      if (all < 0) {
-        char text[64];
-        text_of(pp, text, sizeof text);
-        ios_diag_set(file, at(w, sizeof w, obj, "split.parts"),
-                     "is %s: give \"independent\" (StorAlloc: each part is its own request, a split request may be "
-                     "partly allocated) or \"all\" (all parts or none)",
-                     text);
-        return IOS_EINVAL;
-      }
-      x->split_all = all;
-    }
+    static const char *const parts[] = {"independent", "all", NULL};
+    if (pp != NULL && ios_value_choice(pp, parts,
+                                       "\"independent\": StorAlloc, each part is its own request and a split "
+                                       "request may be partly allocated; \"all\": all parts or none",
+                                       file, at(w, sizeof w, obj, "split.parts"), &x->split_all) != IOS_OK)
+      return IOS_EINVAL;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(v, "threshold");
     if (t != NULL && (json_quantity(t, ios_parse_bytes, file, at(w, sizeof w, obj, "split.threshold"), "\"200GB\"",
                                     &x->split_threshold) != IOS_OK ||
@@ -270,22 +260,12 @@ static int options_requeue(const cJSON *v, const char *file, const char *obj, io
       x->retries = (int)n;
     }
     const cJSON *win = cJSON_GetObjectItemCaseSensitive(v, "window");
-    if (win != NULL) {
-      int dur = cJSON_IsString(win) ? (strcmp(win->valuestring, "duration") == 0 ? 1
-                                       : strcmp(win->valuestring, "end") == 0    ? 0
-                                                                                 : -1)
-                                    : -1;
-      if (dur < 0) {
-        char text[64];
-        text_of(win, text, sizeof text);
-        ios_diag_set(file, at(w, sizeof w, obj, "requeue.window"),
-                     "is %s: give \"end\" (StorAlloc Table 2: a retry postpones the start, the window still ends "
-                     "where it was asked to) or \"duration\" (the window keeps its length)",
-                     text);
-        return IOS_EINVAL;
-      }
-      x->requeue_window = dur;
-    }
+    static const char *const windows[] = {"end", "duration", NULL};
+    if (win != NULL && ios_value_choice(win, windows,
+                                        "\"end\": StorAlloc Table 2, a retry postpones the start and the window "
+                                        "still ends where it was asked to; \"duration\": the window keeps its length",
+                                        file, at(w, sizeof w, obj, "requeue.window"), &x->requeue_window) != IOS_OK)
+      return IOS_EINVAL;
     if (t != NULL && (json_quantity(t, ios_parse_duration, file, at(w, sizeof w, obj, "requeue.interval"), "\"5min\"",
                                     &x->interval) != IOS_OK ||
                       !(x->interval > 0))) {
