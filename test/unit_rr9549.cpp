@@ -211,6 +211,39 @@ TEST(Rr9549Forge, IndependentLoadsDrawAnewPerTheta) {
   EXPECT_NE(draws(a), draws(c)); // the independent stream is not the shared one
 }
 
+// The made-up rows move 100 MiB/s with direct access and 200, 300, 400, 500 MiB/s with 1, 2, 4, 8 I/O nodes.
+// Expectations: by default (direct_access 1) every drawn profile has the 5 points n = 0, 1, 2, 4, 8, b(0) = 100 MiB/s;
+// with direct_access 0 it has the 4 points n = 1, 2, 4, 8 (b(1) = 200 MiB/s first) and no direct bandwidth
+// (ios_profile_bw(p, 0) = 0, so MCKP, SIZE and ORACLE cannot choose 0); the dataset kept with the workload (for
+// RR-9549 §6.2's fit) is the 20 rows as read, point 0 included.
+TEST(Rr9549Forge, DirectAccessSwitchDropsThePointZero) {
+  std::string csv = write_csv("twenty", twenty_patterns());
+  const double mib = 1048576.0;
+  Gen with, without;
+  generate(with, csv, "", 5);
+  generate(without, csv, ", \"direct_access\": 0", 5);
+  ASSERT_EQ(with.rc, IOS_OK) << ios_diag_message();
+  ASSERT_EQ(without.rc, IOS_OK) << ios_diag_message();
+  ASSERT_EQ(without.w.napps, 10);
+  for (int j = 0; j < 10; j++) {
+    const ios_profile_t &a = with.w.apps[j].profile, &b = without.w.apps[j].profile;
+    ASSERT_EQ(a.npoints, 5);
+    EXPECT_EQ(a.n[0], 0);
+    EXPECT_DOUBLE_EQ(ios_profile_bw(&a, 0), 100 * mib);
+    ASSERT_EQ(b.npoints, 4);
+    EXPECT_EQ(b.n[0], 1);
+    EXPECT_DOUBLE_EQ(b.bw[0], 200 * mib);
+    EXPECT_EQ(ios_profile_bw(&b, 0), 0.0);
+    EXPECT_EQ(std::string(with.w.apps[j].name), std::string(without.w.apps[j].name)); // same draws
+  }
+  ASSERT_EQ(without.w.npopulation, 20);
+  EXPECT_EQ(without.w.population[0].npoints, 5);
+  Gen bad;
+  generate(bad, csv, ", \"direct_access\": 2", 5);
+  EXPECT_EQ(bad.rc, IOS_EINVAL);
+  EXPECT_NE(std::string(ios_diag_message()).find("direct_access"), std::string::npos) << ios_diag_message();
+}
+
 TEST(Rr9549Forge, SwitchesAreZeroOrOne) {
   std::string csv = write_csv("twenty", twenty_patterns());
   Gen g, h;

@@ -31,7 +31,7 @@ static const char defaults_json[] =
     "\"controller\": {\"tick_s\": 0},"
     "\"engine\": {\"flows\": \"auto\"},"
     "\"queue\": {\"enabled\": false, \"backfill\": false, \"rearbitrate\": \"auto\"},"
-    "\"knowledge\": {\"profiles\": \"exact\", \"fit_over\": \"dataset\", \"degree\": 2, \"flat\": 0.2, \"noise\": 0},"
+    "\"knowledge\": {\"profiles\": \"exact\", \"fit_over\": \"dataset\", \"degree\": 3, \"flat\": 0.2, \"noise\": 0},"
     "\"storage\": null,"
     "\"striping\": null,"
     "\"seed\": 1,"
@@ -68,7 +68,9 @@ static const struct {
     {"knowledge.fit_over", "",
      "dataset or workload: the profiles the group-fit polynomials are fitted over (RR-9549 §6.2 fits the whole "
      "dataset the applications were drawn from)"},
-    {"knowledge.degree", "", "degree of the group-fit polynomial"},
+    {"knowledge.degree", "",
+     "degree of the group-fit polynomial (3: through the group's mean at each of 4 measured counts, the "
+     "interpolation RR-9549 §6.2 describes)"},
     {"knowledge.flat", "", "relative spread below which a profile is neutral"},
     {"knowledge.noise", "", "sigma of the log-normal noise on the volumes and times policies see"},
     {"storage", "", "a storage-allocation object (StorAlloc, docs/storalloc.md)"},

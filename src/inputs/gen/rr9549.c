@@ -40,7 +40,7 @@ void ios_rr9549_class_nodes(int k, int qcpu, int *out) {
 }
 
 /* The parameters of the rr9549 kind, in the order of its table (ios_rr9549_generate). */
-enum { P_COUNT, P_LOAD, P_HORIZON, P_PMIN, P_PMAX, P_RES, P_CLASSES, P_QCPU, P_INDEP, NP };
+enum { P_COUNT, P_LOAD, P_HORIZON, P_PMIN, P_PMAX, P_RES, P_CLASSES, P_QCPU, P_INDEP, P_DIRECT, NP };
 
 /* The FORGE patterns a workload is drawn from: their node counts, processes and profiles (arrays of npat, owned). */
 typedef struct {
@@ -114,6 +114,16 @@ static uint64_t draw_stream(const double *val) {
   return stream;
 }
 
+/* Removes the point n = 0 (direct file-system access) of `p`, when it has one and another point. */
+static void drop_direct(ios_profile_t *p) {
+  if (p->npoints < 2 || p->n[0] != 0) return;
+  for (int i = 1; i < p->npoints; i++) {
+    p->n[i - 1] = p->n[i];
+    p->bw[i - 1] = p->bw[i];
+  }
+  p->npoints--;
+}
+
 /* Makes `a` pattern pat's application on `nodes` nodes: its profile, then p drawn iterations of work, I/O. */
 static int fill_app(ios_app_t *a, const patterns_t *pt, int pat, int nodes, const double *val, double b,
                     ios_rng_t *rng) {
@@ -124,6 +134,7 @@ static int fill_app(ios_app_t *a, const patterns_t *pt, int pat, int nodes, cons
   a->processes = procs_j > 2e9 ? 2000000000 : (int)lround(procs_j);
   a->profile = pt->prof[pat];
   a->has_profile = 1;
+  if (val[P_DIRECT] == 0) drop_direct(&a->profile);
   int nph = (int)pmin + (int)ios_rng_below(rng, (uint64_t)(pmax - pmin + 1));
   double x = b * ios_rng_uniform(rng);
   double volume = H * ios_profile_bw(&a->profile, 1) / (1 + x), work = H * (1 - 1 / (1 + x));
@@ -175,7 +186,8 @@ static int draw_apps(const patterns_t *pt, const double *val, double b, uint64_t
  * "size_classes" 1: Q_j from RR-9549 §5.3's classes instead of the pattern's clients (see ios_rr9549_class_nodes);
  * the processes s_a keep the pattern's processes per node. "independent_loads" 1: the random stream depends on Θ as
  * well as on the seed, so the sets of a campaign over Θ are independent draws (0: every Θ draws the same patterns
- * and numbers, common random numbers). */
+ * and numbers, common random numbers). "direct_access" 0: the applications' profiles lose their point n = 0, so no
+ * policy can send an application straight to the file system (RR-9549's model has no such path). */
 int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w) {
   ios_gen_param_t params[NP] = {
       {"count", 16, 1, 1e6, 0, 1, "K, the number of applications (patterns drawn from the dataset)"},
@@ -191,6 +203,9 @@ int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *
       {"independent_loads", 0, 0, 1, 0, 1,
        "1: the draws depend on io_load as well as on the seed (independent sets across Θ); 0: the same draws at "
        "every Θ"},
+      {"direct_access", 1, 0, 1, 0, 1,
+       "1: keep the profiles' point n = 0 (direct file-system access, IPDPS'21 §2); 0: drop it, so every "
+       "application goes through the I/O resources (RR-9549 §3.1's model)"},
   };
   static const char *const strings[] = {"profiles", NULL};
   ios_gen_ctx_t c = {file, "workload.generator", "."};
