@@ -10,7 +10,8 @@ runs with exact profiles and with group-fit profiles (knowledge.profiles) on the
 prints the path of rr9549_robustness.md:
     rr9549_fig10_fit.png        the dataset's profiles (points b(n) per shape group: ascent, descent, peak, neutral)
                                 and the polynomial iosim fitted over each group (results.json "knowledge_fit" of a
-                                group-fit run); --profiles is the dataset (default: the MN4 FORGE CSV under
+                                group-fit run), dashed, with what policies see: its values at the measured counts,
+                                interpolated linearly between them as every profile is; --profiles is the dataset (default: the MN4 FORGE CSV under
                                 $IOSIM_DATA_DIR), --flat the neutral threshold (default: the fit's own)
     rr9549_fig11_robustness.png (a) per set, 100·(Mean-I/O-SlowDown with group-fit / with exact − 1) for each
                                 combination, mean and 10th-90th percentile per bin of x; (b) Machine-Idletime with
@@ -153,8 +154,11 @@ def fig10(profiles, kf, flat, out_png):
         g = groups.get(s)
         if g and g["degree"] >= 0:
             x = np.linspace(1, 8, 100)
-            ax.plot(x, poly(g, x) / 1e9, color="C3", lw=2, label=f"degree {g['degree']} fit")
-            ax.legend(fontsize=8)
+            counts = sorted({n for p in mine for n, _ in p if n >= 1})
+            ax.plot(x, poly(g, x) / 1e9, color="C3", lw=0.8, ls="--", label=f"degree {g['degree']} polynomial")
+            ax.plot(counts, [poly(g, n) / 1e9 for n in counts], color="C3", lw=2, marker="o", ms=3,
+                    label="what policies see")
+            ax.legend(fontsize=7)
         ax.set_title(f"{s} ({len(mine)} profiles)", fontsize=9)
         ax.set_xlabel("I/O nodes n")
         ax.set_xticks([1, 2, 4, 8])
