@@ -138,6 +138,26 @@ def shape(points, flat):
     return "ascent" if best == ns[-1] else "descent" if best == ns[0] else "peak"
 
 
+def best_counts(profiles):
+    """'n: how many' of the profiles whose best count (n >= 1, the smallest on ties) is n, by n."""
+    best = {}
+    for p in profiles:
+        pts = [(n, b) for n, b in p if n >= 1]
+        top = max(b for _, b in pts)
+        n = min(n for n, b in pts if b == top)
+        best[n] = best.get(n, 0) + 1
+    return ", ".join(f"{n}: {best[n]}" for n in sorted(best))
+
+
+def fit_best(group, profiles, flat):
+    """The count, among the group's measured counts (n >= 1), where the fitted polynomial is largest."""
+    if group["degree"] < 0:
+        return ""
+    counts = sorted({n for p in profiles if shape(p, flat) == group["shape"] for n, _ in p if n >= 1})
+    vals = [poly(group, n) for n in counts]
+    return str(counts[int(np.argmax(vals))])
+
+
 def poly(group, n):
     v = sum(c * n ** k for k, c in enumerate(group["coefficients_Bps"]))
     return np.maximum(v, group["floor_Bps"])
@@ -228,10 +248,13 @@ def report(cdir, width, profiles_csv, flat):
           f"Dataset {profiles_csv}: {len(profiles)} profiles; neutral below a relative spread of {flat:g}.", ""]
     rows = [(g["shape"], g["profiles"], g["degree"],
              ", ".join(f"{c / 1e9:.4g}" for c in g["coefficients_Bps"]),
-             ", ".join(f"{poly(g, n) / 1e9:.3f}" for n in (1, 2, 4, 8)) if g["degree"] >= 0 else "")
+             ", ".join(f"{poly(g, n) / 1e9:.3f}" for n in (1, 2, 4, 8)) if g["degree"] >= 0 else "",
+             best_counts([p for p in profiles if shape(p, flat) == g["shape"]]),
+             fit_best(g, profiles, flat))
             for g in kf["groups"]]
     md += [md_table(rows, ["shape", "profiles", "degree", "coefficients of n^0, n^1, ... (GB/s)",
-                           "b(1), b(2), b(4), b(8) (GB/s)"]), ""]
+                           "b(1), b(2), b(4), b(8) (GB/s)", "profiles' own best count: profiles",
+                           "fit's best count"]), ""]
     md += ["## Fig. 11a: Mean-I/O-SlowDown with group-fit / exact − 1 (%)", "",
            "Per set: mean [10th, 90th percentile], the largest |difference|, and the share of sets where some "
            "application got another resource count.", ""]

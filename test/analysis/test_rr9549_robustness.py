@@ -113,7 +113,9 @@ class Robustness(unittest.TestCase):
         f = section(md, "Fig. 10")
         self.assertEqual(f["ascent"][1:3], ["2", "1"])
         self.assertEqual(f["ascent"][4], "0.100, 0.200, 0.400, 0.800")
+        self.assertEqual(f["ascent"][5:7], ["8: 2", "8"])
         self.assertEqual(f["descent"][1], "1")
+        self.assertEqual(f["descent"][5], "1: 1")
         b = section(md, "Fig. 11b")
         self.assertEqual(b["TA+GNC"][2:6], ["3.0000", "3.1000", "0.4000", "0.4100"])
 
