@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Does a Paje trace change results? (docs/trace.md, "What a trace changes"). Runs every deploy/ scenario three ways:
 untraced, traced (--trace) and untraced with engine.flows=simgrid, and prints a Markdown table: the path the untraced
-run took (counts.transfers of results.json), and the largest relative difference of a results.json metric between
-the traced run and each of the other two (0 when identical; the metric named when not).
+run took (counts.transfers of results.json), and the largest difference |a − b| / max(|a|, |b|, 1) of a results.json
+metric between the traced run and each of the other two (0 when identical; the metric named when not; the floor 1
+keeps metrics that are zero to rounding, such as a ρ_con of −5e-15, from reading as large relative changes).
 
 usage: analysis/trace_paths.py [--only NAME ...]
 Environment: IOSIM_BIN (default build/iosim), IOSIM_DATA_DIR, IOSIM_CROSSCHECK_DIR (default
@@ -40,7 +41,7 @@ def largest(a, b):
             continue
         if x is None or y is None:
             return (math.inf, k)
-        d = abs(x - y) / max(abs(x), abs(y))
+        d = abs(x - y) / max(abs(x), abs(y), 1.0)  # metrics that are zero to rounding compare absolutely
         worst = max(worst, (d, k))
     return worst
 
