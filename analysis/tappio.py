@@ -4,7 +4,8 @@
 usage: analysis/tappio.py DIR [--job NAME] [--baseline POLICY]
 
 For every complete run, the measured job's bandwidth is its bytes over its I/O time (runs/<run_id>/apps.csv, row
-NAME, default `ior`). Per (layout, node count, striping policy): mean and standard deviation over the repetitions
+NAME, default `ior`). Per (layout, node count, background jobs when the campaign sweeps
+workload.generator.background, striping policy): mean and standard deviation over the repetitions
 (seeds), and the performance improvement of TAPP-IO Eq. 2, 100·(bw / bw_baseline − 1), of each policy's mean over
 the baseline's (default lustre-default). Writes DIR/report/tappio.md and tappio_bandwidth.png, prints the path.
 Exit 2 on bad input.
@@ -21,6 +22,7 @@ from campaign_io import InputError, cli, md_table, pd, plt, read_runs, write_mar
 NODES = "workload.generator.nodes"
 LAYOUT = "striping.layout"
 POLICY = "striping.policy"
+BACKGROUND = "workload.generator.background"
 
 def load(cdir, job):
     """One row per complete run: layout, nodes, policy, seed, bandwidth of `job` (bytes/s)."""
@@ -35,18 +37,21 @@ def load(cdir, job):
             raise InputError(f"{apath}: no application named '{job}'; fix: give --job with the measured job's name")
         a = a.iloc[0]
         bw = a["io_volume_bytes"] / a["io_time_s"] if a["io_time_s"] > 0 else float("nan")
-        rows.append({"layout": r[LAYOUT], "nodes": int(r[NODES]), "policy": r[POLICY], "seed": r["seed"], "bw": bw})
+        bg = int(r[BACKGROUND]) if BACKGROUND in r.index and r[BACKGROUND] == r[BACKGROUND] else -1
+        rows.append({"layout": r[LAYOUT], "nodes": int(r[NODES]), "background": bg, "policy": r[POLICY],
+                     "seed": r["seed"], "bw": bw})
     if not rows:
         raise InputError(f"{path}: no complete run")
     return pd.DataFrame(rows)
 
 
 def summary(df, baseline):
-    """Per (layout, nodes, policy): runs, mean and std of the bandwidth (GB/s), Eq. 2 improvement over `baseline`."""
-    g = df.groupby(["layout", "nodes", "policy"])["bw"]
+    """Per (layout, nodes, background, policy): runs, mean and std of the bandwidth (GB/s), Eq. 2 improvement over
+    `baseline`."""
+    g = df.groupby(["layout", "nodes", "background", "policy"])["bw"]
     t = pd.DataFrame({"runs": g.size(), "mean": g.mean() / 1e9, "std": g.std(ddof=1) / 1e9}).reset_index()
-    base = t[t["policy"] == baseline].set_index(["layout", "nodes"])["mean"].rename("base")
-    t = t.join(base, on=["layout", "nodes"])
+    base = t[t["policy"] == baseline].set_index(["layout", "nodes", "background"])["mean"].rename("base")
+    t = t.join(base, on=["layout", "nodes", "background"])
     t["improvement_pct"] = 100.0 * (t["mean"] / t["base"] - 1.0)
     return t.drop(columns="base")
 
@@ -56,8 +61,11 @@ def draw(t, out_png):
     fig, axes = plt.subplots(1, len(layouts), figsize=(5.5 * len(layouts), 4), squeeze=False)
     for ax, lay in zip(axes[0], layouts):
         for pol in sorted(set(t["policy"])):
-            q = t[(t["layout"] == lay) & (t["policy"] == pol)].sort_values("nodes")
-            ax.errorbar(q["nodes"], q["mean"], yerr=q["std"], marker="o", capsize=3, label=pol)
+            for bg in sorted(set(t["background"])):
+                q = t[(t["layout"] == lay) & (t["policy"] == pol) & (t["background"] == bg)].sort_values("nodes")
+                label = pol if bg < 0 else f"{pol}, {bg} background jobs"
+                ax.errorbar(q["nodes"], q["mean"], yerr=q["std"].fillna(0.0), marker="o", capsize=3, label=label,
+                            linestyle="-" if bg <= 0 else "--")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("writers (nodes)")
         ax.set_ylabel("measured job's bandwidth (GB/s)")
@@ -79,9 +87,12 @@ def report(cdir, job, baseline):
     draw(t, os.path.join(out, "tappio_bandwidth.png"))
     md = ["# Striping: the measured job's bandwidth", "", "![bandwidth](tappio_bandwidth.png)", "",
           f"Mean ± standard deviation over the repetitions; improvement = TAPP-IO Eq. 2 over {baseline}.", ""]
-    md.append(md_table([(r.layout, r.nodes, r.policy, r.runs, f"{r.mean:.3f}", f"{r.std:.3f}",
-                         f"{r.improvement_pct:+.1f}") for r in t.itertuples(index=False)],
-                       ["layout", "writers", "policy", "runs", "bandwidth (GB/s)", "std (GB/s)", "improvement %"]))
+    swept = bool((t["background"] >= 0).any())  # a "background jobs" column only when the campaign sweeps it
+    md.append(md_table([(r.layout, r.nodes) + ((r.background,) if swept else ()) +
+                        (r.policy, r.runs, f"{r.mean:.3f}", f"{r.std:.3f}", f"{r.improvement_pct:+.1f}")
+                        for r in t.itertuples(index=False)],
+                       ["layout", "writers"] + (["background jobs"] if swept else []) +
+                       ["policy", "runs", "bandwidth (GB/s)", "std (GB/s)", "improvement %"]))
     return write_markdown(out, "tappio.md", md)
 
 

@@ -43,11 +43,13 @@ int ios_stripe_topo_regular(ios_stripe_topo_t *t, int *ost_oss_buf, int servers,
                             int clients);
 
 /* ---------------------------------------------------------------------------------------------------------------- */
-/** File layouts of a job (TAPP-IO §III.A, cases 1 and 4; case 3, N:M, is several shared-file jobs). */
+/** File layouts of a job (TAPP-IO §III.A, cases 1, 3 and 4). */
 typedef enum {
-  IOS_LAYOUT_FPP = 0, /**< file-per-process (N:N): one file per writer, written by that writer only */
-  IOS_LAYOUT_SSF = 1  /**< single shared file (N:1): one file of nwriters × bytes_per_writer; writer w writes the
-                           contiguous block [w·b, (w+1)·b) of it (TAPP-IO Fig. 1, layout #1) */
+  IOS_LAYOUT_FPP = 0, /**< file-per-process (N:N, case 1): one file per writer, written by that writer only */
+  IOS_LAYOUT_SSF = 1  /**< shared files: M = shared_files files (N:1, case 4, when M = 1; N:M, case 3, when M > 1).
+                           File m is written by the consecutive writers w_m .. w_{m+1}-1, w_m = ⌊m·W/M⌋ (W/M each when M
+                           divides W); its size is (w_{m+1} − w_m)·b and writer w writes the contiguous block
+                           [(w − w_m)·b, (w − w_m + 1)·b) of it (TAPP-IO Fig. 1, layout #1) */
 } ios_layout_t;
 
 /** One job's write phase: who writes how much in which layout. */
@@ -57,7 +59,15 @@ typedef struct {
   double bytes_per_writer;  /**< b > 0, bytes each writer writes */
   const int *writer_client; /**< [nwriters]: client (compute node) of each writer; NULL = writer w on client
                                  w mod nclients. Borrowed. */
+  int shared_files;         /**< M, the number of shared files of IOS_LAYOUT_SSF: 0 or 1 = one single shared file,
+                                 2..W = N:M (TAPP-IO §III.A case 3). Must be 0 or 1 for IOS_LAYOUT_FPP. */
 } ios_stripe_job_t;
+
+/** The writers of file f of a job: [*w0, *w1) (file-per-process: {f}; shared files: ⌊f·W/M⌋ .. ⌊(f+1)·W/M⌋). The job
+ * must be valid (ios_stripe_job_validate) and f in 0..files-1 (W for file-per-process, M for shared files). */
+void ios_stripe_file_writers(const ios_stripe_job_t *job, int f, int *w0, int *w1);
+/** Number of files of a job: W for file-per-process, M (at least 1) for shared files. */
+int ios_stripe_job_files(const ios_stripe_job_t *job);
 
 /** Checks a job against a topology. IOS_OK or IOS_EINVAL. */
 int ios_stripe_job_validate(const ios_stripe_topo_t *t, const ios_stripe_job_t *job);
@@ -74,7 +84,8 @@ typedef struct {
 
 /** A striping decision for one job. Owned by the caller once filled; release with ios_stripe_placement_free. */
 typedef struct {
-  int nfiles;               /**< W for file-per-process (file w is writer w's), 1 for a shared file */
+  int nfiles;               /**< W for file-per-process (file w is writer w's), M for shared files
+                                 (ios_stripe_job_files) */
   ios_stripe_file_t *files; /**< [nfiles] */
   int nosts;                /**< Σ stripe_count */
   int *osts;                /**< [nosts]: the OST lists of the files, file after file, in stripe order */
@@ -130,8 +141,9 @@ typedef struct {
   double bytes; /**< > 0 */
 } ios_stripe_flow_t;
 
-/** The flows of a placement, writer by writer, each writer's in order of first byte: file-per-process writer w
- * sends its whole file; shared-file writer w sends its block [w·b, (w+1)·b), cut by the stripe pattern. Bytes of
+/** The flows of a placement, file by file and writer by writer, each writer's in order of first byte:
+ * file-per-process writer w sends its whole file; shared-file writer w of file m sends its block
+ * [(w − w_m)·b, (w − w_m + 1)·b) of file m (ios_stripe_file_writers), cut by the stripe pattern. Bytes of
  * one (writer, OST) pair are merged into one flow. The bytes of every file's flows sum to its size.
  * *flows_out is malloc'ed (free() it) and *nflows_out set; both untouched on failure. IOS_OK, IOS_EINVAL,
  * IOS_ENOMEM. */

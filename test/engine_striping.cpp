@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace iosim_test;
@@ -106,4 +107,91 @@ TEST(striping_engine, BadStripingExitsWithCode2) {
                           tiny_platform_xml({1e9}, 4));
   EXPECT_EQ(c.proc.exit_code, 2);
   EXPECT_NE(c.proc.err.find("oss-ost"), std::string::npos) << c.proc.err;
+}
+
+// System: the `ior` generator's measured job alone (background 0): 3 writers of 1 GB, one write, on 1 server × 2 OSTs
+// of 1 GB/s (server 10 GB/s); bpio, OSTs scanned from 0 (random_start 0), layout ssf.
+// Expectations (by hand): shared_files 2 (N:M, TAPP-IO §III.A case 3): file 0 has writer ⌊0·3/2⌋ = 0 only (1 GB, one
+// stripe) → OST 0; file 1 has writers 1 and 2 (2 GB, 2 stripes of 1 GB): stripe 0 sees OST 0 cost (1 + 1)/3 and OST 1
+// cost (1 + 0)/3 → OST 1, stripe 1 → OST 0. OST 0 carries writers 0 and 2 (2 GB) → the job ends at 2 s. With
+// shared_files 1 (one file of 3 GB, 2 stripes of 1.5 GB) each OST carries 1.5 GB → 1.5 s. shared_files above the
+// writers, or with layout fpp, exit 2 naming the field.
+TEST(striping_engine, IorSharedFilesNToM) {
+  auto run = [](const std::string &layout, int m, int nodes = 3) {
+    return run_scenario(
+        R"({"platform": {"kind": "oss-ost", "compute": 4, "servers": 1, "osts_per_server": 2, "ost_bw": "1GBps",
+                         "server_bw": "10GBps"},
+            "workload": {"generator": {"kind": "ior", "nodes": )" +
+        std::to_string(nodes) + R"(, "bytes_per_writer": 1e9, "writes": 1, "background": 0,
+                                       "shared_files": )" +
+        std::to_string(m) + R"(}},
+            "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "maxmin"},
+            "striping": {"policy": "bpio", "layout": ")" +
+        layout + R"(", "random_start": 0}, "output": {"progress": false}})");
+  };
+  SimRun nm = run("ssf", 2), one = run("ssf", 1);
+  ASSERT_EQ(nm.proc.exit_code, 0) << nm.describe();
+  ASSERT_EQ(one.proc.exit_code, 0) << one.describe();
+  EXPECT_NEAR(nm.app("ior").end, 2.0, 1e-9);
+  EXPECT_NEAR(one.app("ior").end, 1.5, 1e-9);
+  EXPECT_EQ(nm.app("ior").resources, (std::vector<std::string>{"ost0", "ost1"}));
+  SimRun fpp = run("fpp", 2);
+  EXPECT_EQ(fpp.proc.exit_code, 2);
+  EXPECT_NE(fpp.proc.err.find("striping.layout"), std::string::npos) << fpp.proc.err;
+  SimRun many = run("ssf", 4);
+  EXPECT_EQ(many.proc.exit_code, 2);
+  EXPECT_NE(many.proc.err.find("workload.generator.shared_files"), std::string::npos) << many.proc.err;
+}
+
+// System: `iosim platform oss-ost` with 4 compute nodes, 1 server (100 GB/s) of 2 OSTs (10 GB/s each), 2 routers of
+// 1 GB/s, router_map block (node k's first router is rtr(⌊k·2/4⌋): c0 and c1 → rtr0, c2 and c3 → rtr1). One job of 2
+// writers (c0, c1) writing 1 GB each, file per process. The routers are the only bottleneck.
+// Expectations (by hand): routers_per_client 2 (c0 and c1 may also use rtr1, through hosts c0.rtr1 and c1.rtr1):
+// bpio gives writer 0 rtr0 (both unused, ties to the first) and writer 1 rtr1 (rtr0 now used once): 1 GB per router
+// → 1 s. optimized-striping and lustre-default keep every writer on its first router: 2 GB through rtr0 at 1 GB/s →
+// 2 s (lustre-default's 4 flows share rtr0, which stays saturated until the last byte). With routers_per_client 1
+// bpio has no choice either: 2 s.
+TEST(striping_engine, BpioSpreadsWritersOverRouterChoices) {
+  auto run = [](const std::string &policy, int rpc) {
+    return run_scenario(
+        R"({"platform": {"kind": "oss-ost", "compute": 4, "servers": 1, "osts_per_server": 2, "ost_bw": "10GBps",
+                         "server_bw": "100GBps", "routers": 2, "router_bw": "1GBps", "router_map": "block",
+                         "routers_per_client": )" +
+        std::to_string(rpc) + R"(},
+            "workload": {"applications": [{"name": "ior", "nodes": 2, "phases": [{"io": 2e9}]}]},
+            "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "maxmin"},
+            "striping": {"policy": ")" +
+        policy + R"(", "layout": "fpp"}, "output": {"progress": false}})");
+  };
+  for (auto [policy, rpc, want] : std::vector<std::tuple<std::string, int, double>>{
+           {"bpio", 2, 1.0}, {"optimized-striping", 2, 2.0}, {"lustre-default", 2, 2.0}, {"bpio", 1, 2.0}}) {
+    SimRun r = run(policy, rpc);
+    ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+    EXPECT_NEAR(r.app("ior").end, want, 1e-9) << policy << " routers_per_client " << rpc;
+  }
+}
+
+// Expectations: a compute host whose `routers` property names a router that does not exist, or whose alternative
+// host cK.rtrJ is missing, exits 2 naming the host and the fix.
+TEST(striping_engine, BadRouterChoicesExitWithCode2) {
+  TempDir dir;
+  Process gen = run_iosim(
+      {"platform", "oss-ost", "--set", "compute=2", "--set", "routers=2", "--set", "routers_per_client=2"}, dir.path());
+  ASSERT_EQ(gen.exit_code, 0) << gen.err;
+  const std::string good = "<prop id=\"routers\" value=\"0,1\"/>";
+  ASSERT_NE(gen.out.find(good), std::string::npos) << gen.out;
+  const std::string scenario = R"({"workload": {"applications": [{"name": "x", "nodes": 1, "phases": [{"io": 1e9}]}]},
+                                   "sharing": {"policy": "maxmin"}, "striping": {"policy": "bpio"},
+                                   "output": {"progress": false}})";
+  std::string bad_index = gen.out, missing = gen.out;
+  bad_index.replace(bad_index.find(good), good.size(), "<prop id=\"routers\" value=\"0,7\"/>");
+  SimRun a = run_scenario(scenario, bad_index);
+  EXPECT_EQ(a.proc.exit_code, 2);
+  EXPECT_NE(a.proc.err.find("c0"), std::string::npos) << a.proc.err;
+  EXPECT_NE(a.proc.err.find("routers=\"0,7\""), std::string::npos) << a.proc.err;
+  for (size_t at; (at = missing.find("\"c0.rtr1\"")) != std::string::npos;) /* the host and its route renamed */
+    missing.replace(at, 9, "\"c0.rtrX\"");
+  SimRun b = run_scenario(scenario, missing);
+  EXPECT_EQ(b.proc.exit_code, 2) << b.describe();
+  EXPECT_NE(b.proc.err.find("c0.rtr1 does not exist"), std::string::npos) << b.proc.err;
 }

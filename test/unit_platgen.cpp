@@ -227,6 +227,43 @@ TEST(Platgen, RoutersBetweenComputeAndStorage) {
   EXPECT_TRUE(has(one, link_line("rtr0", "12500000000Bps"))); // default router_bw 12.5GBps
 }
 
+// System: oss-ost with 4 compute nodes, 3 routers, routers_per_client 2.
+// Expectations: router_map cyclic: node k's first router is rtr(k mod 3) and its second rtr(k+1 mod 3): c0 lists
+// "0,1" and keeps its route [compute_fabric, rtr0]; host c0.rtr1 (role none, client c0) is routed [compute_fabric,
+// rtr1]; c3 lists "0,1" (3 mod 3 = 0). 4 nodes + 4 alternative hosts. router_map block: first router ⌊k·3/4⌋ = 0, 0,
+// 1, 2 for k = 0..3: c1 lists "0,1", c2 "1,2", c3 "2,0" with host c3.rtr0. The header names both options; with the
+// defaults (1, cyclic) neither the header nor any host changes.
+TEST(Platgen, RouterChoicesPerComputeNode) {
+  std::string x = xml_of(R"({"kind": "oss-ost", "compute": 4, "routers": 3, "routers_per_client": 2})");
+  EXPECT_TRUE(has(x, "<host id=\"c0\" speed=\"1Gf\"><prop id=\"role\" value=\"compute\"/><prop id=\"nic_bw\" "
+                     "value=\"12500000000Bps\"/><prop id=\"routers\" value=\"0,1\"/></host>"));
+  EXPECT_TRUE(has(x, "<host id=\"c3\" speed=\"1Gf\"><prop id=\"role\" value=\"compute\"/><prop id=\"nic_bw\" "
+                     "value=\"12500000000Bps\"/><prop id=\"routers\" value=\"0,1\"/></host>"));
+  EXPECT_TRUE(has(x, host_line("c0.rtr1", "none", "client", "c0")));
+  EXPECT_TRUE(has(x, route_line("c0", "fabric", "compute_fabric", "rtr0")));
+  EXPECT_TRUE(has(x, route_line("c0.rtr1", "fabric", "compute_fabric", "rtr1")));
+  EXPECT_TRUE(has(x, route_line("c2.rtr0", "fabric", "compute_fabric", "rtr0")));
+  EXPECT_EQ(count(x, "<host "), 4u + 4 + 1 + 2 + 8);
+  EXPECT_TRUE(has(comment_of(x), "routers=3 router_bw=12500000000Bps routers_per_client=2\n"));
+  std::string b =
+      xml_of(R"({"kind": "oss-ost", "compute": 4, "routers": 3, "routers_per_client": 2, "router_map": "block"})");
+  EXPECT_TRUE(has(b, "<prop id=\"routers\" value=\"0,1\"/></host>"));
+  EXPECT_TRUE(has(b, route_line("c1", "fabric", "compute_fabric", "rtr0")));
+  EXPECT_TRUE(has(b, route_line("c2", "fabric", "compute_fabric", "rtr1")));
+  EXPECT_TRUE(has(b, route_line("c3", "fabric", "compute_fabric", "rtr2")));
+  EXPECT_TRUE(has(b, route_line("c3.rtr0", "fabric", "compute_fabric", "rtr0")));
+  EXPECT_TRUE(has(b, "value=\"2,0\""));
+  EXPECT_TRUE(has(comment_of(b), "routers_per_client=2 router_map=block\n"));
+  std::string d = xml_of(R"({"kind": "oss-ost", "compute": 4, "routers": 3})");
+  EXPECT_FALSE(has(d, "routers_per_client"));
+  EXPECT_FALSE(has(d, "prop id=\"routers\""));
+  EXPECT_FALSE(has(d, "<host id=\"c0.rtr"));
+  expect_rejected(R"({"kind": "oss-ost", "routers": 2, "routers_per_client": 3})", {"routers_per_client", "at most 2"});
+  expect_rejected(R"({"kind": "oss-ost", "routers_per_client": 2})", {"routers_per_client", "at most 1"});
+  expect_rejected(R"({"kind": "oss-ost", "routers": 2, "router_map": "nearest"})", {"router_map", "nearest", "block"});
+  expect_rejected(R"({"kind": "oss-ost", "routers": 2, "router_map": 1})", {"router_map", "cyclic"});
+}
+
 // ------------------------------------------------------------------------------------------------ units
 
 // Expectations: "10Gb/s" = 10e9 bits/s / 8 = 1.25e9 B/s; "1.2GiB/s" = 1.2 · 2^30 = 1288490188.8; "100Gbps" =

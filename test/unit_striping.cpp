@@ -402,13 +402,14 @@ TEST_P(StripingEveryPolicy, Invariants) {
       c = (int)ios_rng_below(&g, C);
     double b = (1 + (double)ios_rng_below(&g, 64)) * 65536.0 * (ios_rng_below(&g, 2) ? 1 : 1.37);
     ios_stripe_job_t j = job(W, ios_rng_below(&g, 2) ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP, b, clients.data());
+    if (j.layout == IOS_LAYOUT_SSF && ios_rng_below(&g, 2)) j.shared_files = 1 + (int)ios_rng_below(&g, W); /* N:M */
     std::vector<long> before_ost = st.osts(), before_oss = st.oss(), before_r = st.routers();
     ios_rng_t rng;
     ios_rng_seed(&rng, trial, 1);
     Placement pl;
     ios_params_t v = defaults(pol);
     ASSERT_EQ(pol->place(&T.t, &j, &v, &rng, &st.s, &pl.p), IOS_OK) << pol->name << " trial " << trial;
-    ASSERT_EQ(pl.p.nfiles, j.layout == IOS_LAYOUT_FPP ? W : 1);
+    ASSERT_EQ(pl.p.nfiles, j.layout == IOS_LAYOUT_FPP ? W : std::max(j.shared_files, 1));
     for (int f = 0; f < pl.p.nfiles; f++) {
       const ios_stripe_file_t &fl = pl.p.files[f];
       EXPECT_GE(fl.stripe_count, 1);
@@ -419,9 +420,15 @@ TEST_P(StripingEveryPolicy, Invariants) {
         EXPECT_GE(x, 0);
         EXPECT_LT(x, N);
       }
-      EXPECT_DOUBLE_EQ(fl.size, j.layout == IOS_LAYOUT_FPP ? b : b * W);
+      int w0, w1; /* file f's writers: f (process file) or ⌊f·W/M⌋ .. ⌊(f+1)·W/M⌋ − 1 */
+      ios_stripe_file_writers(&j, f, &w0, &w1);
+      if (j.layout == IOS_LAYOUT_FPP)
+        EXPECT_EQ(w1 - w0, 1);
+      else
+        EXPECT_EQ(w0, (int)((long long)f * W / std::max(j.shared_files, 1)));
+      EXPECT_DOUBLE_EQ(fl.size, b * (w1 - w0));
       if (pol != ios_striping_find("lustre-default")) {
-        EXPECT_EQ(fl.stripe_count, j.layout == IOS_LAYOUT_FPP ? 1 : std::min(W, N));
+        EXPECT_EQ(fl.stripe_count, j.layout == IOS_LAYOUT_FPP ? 1 : std::min(w1 - w0, N));
         if (j.layout == IOS_LAYOUT_SSF) {
           EXPECT_NEAR(fl.stripe_size * fl.stripe_count, fl.size, 1e-9 * fl.size);
         }
@@ -743,4 +750,115 @@ TEST(StripingProperty, BpioBalancesUnitStripesAtLeastAsWellAsTheDefaultAllocator
     for (State *s : st)
       delete s;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// N:M shared files (TAPP-IO §III.A case 3): M files, file m written by the writers ⌊m·W/M⌋ .. ⌊(m+1)·W/M⌋ − 1, each
+// with stripe count = its writers (at most N) and stripe size = its size / count.
+// System: 2 OSSes × 2 OSTs (OST k on OSS k div 2), no router; W = 6 writers of 1 MiB in M = 2 files; bpio with the
+// default weights (1/3 each, so a cost is (R_oss + R_ost)/3) and OSTs scanned from 0 (random_start 0).
+// Expectations (by hand): file 0 (writers 0-2, 3 MiB, 3 stripes of 1 MiB): stripe 0 → OST 0 (all costs 0); stripe 1:
+// OST 1 costs (1+0)/3, OSTs 2 and 3 cost 0 → OST 2; stripe 2: OST 1 and OST 3 both cost 1/3 → OST 1 (first scanned).
+// Uses now: OSS0 2, OSS1 1; OSTs 1, 1, 1, 0. File 1 (writers 3-5): stripe 0: costs 3, 3, 2, 1 → OST 3; stripe 1: OSTs
+// 0, 1, 2 all cost 3 → OST 0; stripe 2: OST 1 costs 3 + 1 = 4, OST 2 costs 2 + 1 = 3 → OST 2. So file 0 = [0, 2, 1],
+// file 1 = [3, 0, 2]; writer w writes its whole MiB to the OST of stripe w − w_m of its file: writers 0..5 → OSTs
+// 0, 2, 1, 3, 0, 2; bytes per OST 2, 1, 2, 1 MiB; per OSS 3, 3 MiB.
+TEST(StripingNM, BpioPlacesEachSharedFileOfItsWritersByHand) {
+  Topo T(2, 2, 0, 6);
+  State S(T.t);
+  Placement pl;
+  ios_stripe_job_t j = job(6, IOS_LAYOUT_SSF, MiB);
+  j.shared_files = 2;
+  ASSERT_EQ(place("bpio", T.t, j, S.s, pl, nullptr, {{"random_start", 0}}), IOS_OK);
+  ASSERT_EQ(pl.p.nfiles, 2);
+  for (int f = 0; f < 2; f++) {
+    EXPECT_DOUBLE_EQ(pl.p.files[f].size, 3 * MiB);
+    EXPECT_DOUBLE_EQ(pl.p.files[f].stripe_size, MiB);
+    EXPECT_EQ(pl.p.files[f].stripe_count, 3);
+  }
+  EXPECT_EQ(pl.osts(0), (std::vector<int>{0, 2, 1}));
+  EXPECT_EQ(pl.osts(1), (std::vector<int>{3, 0, 2}));
+  const int want[6] = {0, 2, 1, 3, 0, 2};
+  for (int w = 0; w < 6; w++)
+    EXPECT_EQ(flows_of(T.t, j, pl, w), (Flows{{want[w], MiB}})) << "writer " << w;
+  Loads l = loads(T.t, j, pl);
+  EXPECT_EQ(l.ost, (std::vector<double>{2 * MiB, MiB, 2 * MiB, MiB}));
+  EXPECT_EQ(l.oss, (std::vector<double>{3 * MiB, 3 * MiB}));
+  EXPECT_EQ(S.osts(), (std::vector<long>{2, 1, 2, 1}));
+}
+
+// System: 1 OSS × 2 OSTs; W = 5 writers of 2 MiB in M = 2 files: file 0 has writers ⌊0·5/2⌋ = 0 .. ⌊5/2⌋ − 1 = 1 (4
+// MiB, 2 stripes of 2 MiB), file 1 writers 2..4 (6 MiB, count min(3, 2) = 2, stripes of 3 MiB). bpio, random_start 0.
+// Expectations (by hand): file 0 → [0, 1] (uses OST 1, 1; OSS 2). File 1 stripe 0: both OSTs cost (2 + 1)/3 → OST 0;
+// its writers are 2 and 3 (writer 3's block [2, 4) MiB of the file crosses the 3 MiB boundary), so OST 0 gets 2 uses;
+// stripe 1 → OST 1. Flows: writer 0 → OST 0 2 MiB, 1 → OST 1 2 MiB, 2 → OST 0 2 MiB, 3 → OST 0 1 MiB and OST 1 1 MiB,
+// 4 → OST 1 2 MiB: 5 MiB per OST.
+TEST(StripingNM, UnevenSplitAndAStripeSharedByTwoWriters) {
+  Topo T(1, 2, 0, 5);
+  State S(T.t);
+  Placement pl;
+  ios_stripe_job_t j = job(5, IOS_LAYOUT_SSF, 2 * MiB);
+  j.shared_files = 2;
+  ASSERT_EQ(place("bpio", T.t, j, S.s, pl, nullptr, {{"random_start", 0}}), IOS_OK);
+  ASSERT_EQ(pl.p.nfiles, 2);
+  EXPECT_DOUBLE_EQ(pl.p.files[0].size, 4 * MiB);
+  EXPECT_DOUBLE_EQ(pl.p.files[0].stripe_size, 2 * MiB);
+  EXPECT_DOUBLE_EQ(pl.p.files[1].size, 6 * MiB);
+  EXPECT_DOUBLE_EQ(pl.p.files[1].stripe_size, 3 * MiB);
+  EXPECT_EQ(pl.osts(0), (std::vector<int>{0, 1}));
+  EXPECT_EQ(pl.osts(1), (std::vector<int>{0, 1}));
+  EXPECT_EQ(flows_of(T.t, j, pl, 0), (Flows{{0, 2 * MiB}}));
+  EXPECT_EQ(flows_of(T.t, j, pl, 1), (Flows{{1, 2 * MiB}}));
+  EXPECT_EQ(flows_of(T.t, j, pl, 2), (Flows{{0, 2 * MiB}}));
+  EXPECT_EQ(flows_of(T.t, j, pl, 3), (Flows{{0, MiB}, {1, MiB}}));
+  EXPECT_EQ(flows_of(T.t, j, pl, 4), (Flows{{1, 2 * MiB}}));
+  EXPECT_EQ(loads(T.t, j, pl).ost, (std::vector<double>{5 * MiB, 5 * MiB}));
+  EXPECT_EQ(S.osts(), (std::vector<long>{3, 3})); /* flows: 1 + 1 + 2 (writers 2, 3) + 2 (writers 3, 4) */
+}
+
+// System: 1 OSS × 2 OSTs; W = 4 writers of 3 MiB in M = 2 files (6 MiB each); lustre-default (4 stripes, capped at 2,
+// of 1 MiB). Expectations (by hand): each file alternates its 1 MiB chunks over its two OSTs a, b (a = its first):
+// writer 2m (chunks 0, 1, 2 of file m) sends 2 MiB to a and 1 MiB to b; writer 2m + 1 (chunks 3, 4, 5) 1 MiB to a and
+// 2 MiB to b. Whatever the random starts, each OST gets 3 MiB of each file: 6 MiB.
+TEST(StripingNM, LustreDefaultStripesEveryFileOfAnNToMJob) {
+  Topo T(1, 2, 0, 4);
+  State S(T.t);
+  ios_rng_t rng;
+  ios_rng_seed(&rng, 7, 0);
+  Placement pl;
+  ios_stripe_job_t j = job(4, IOS_LAYOUT_SSF, 3 * MiB);
+  j.shared_files = 2;
+  ASSERT_EQ(place("lustre-default", T.t, j, S.s, pl, &rng), IOS_OK);
+  ASSERT_EQ(pl.p.nfiles, 2);
+  for (int m = 0; m < 2; m++) {
+    EXPECT_DOUBLE_EQ(pl.p.files[m].size, 6 * MiB);
+    std::vector<int> o = pl.osts(m);
+    ASSERT_EQ(o.size(), 2u);
+    EXPECT_EQ(flows_of(T.t, j, pl, 2 * m), (Flows{{o[0], 2 * MiB}, {o[1], MiB}})) << m;
+    EXPECT_EQ(flows_of(T.t, j, pl, 2 * m + 1), (Flows{{o[1], 2 * MiB}, {o[0], MiB}})) << m;
+  }
+  EXPECT_EQ(loads(T.t, j, pl).ost, (std::vector<double>{6 * MiB, 6 * MiB}));
+}
+
+// Expectations: shared_files must be 0 or 1 for file per process, and at most W (every file has a writer) and not
+// negative for shared files; every policy refuses such a job with IOS_EINVAL.
+TEST(StripingNM, BadSharedFileCountsAreRefused) {
+  Topo T(1, 2, 0, 4);
+  ios_rng_t rng;
+  ios_rng_seed(&rng, 1, 0);
+  ios_stripe_job_t fpp = job(4, IOS_LAYOUT_FPP, MiB), many = job(4, IOS_LAYOUT_SSF, MiB), neg = many;
+  fpp.shared_files = 2;
+  many.shared_files = 5;
+  neg.shared_files = -1;
+  for (const ios_stripe_job_t *j : {&fpp, &many, &neg}) {
+    EXPECT_EQ(ios_stripe_job_validate(&T.t, j), IOS_EINVAL);
+    for (const char *name : {"lustre-default", "optimized-striping", "bpio"}) {
+      State S(T.t);
+      Placement pl;
+      EXPECT_EQ(place(name, T.t, *j, S.s, pl, &rng), IOS_EINVAL) << name;
+    }
+  }
+  ios_stripe_job_t ok = job(4, IOS_LAYOUT_SSF, MiB);
+  ok.shared_files = 4; /* M = W: one writer per file */
+  EXPECT_EQ(ios_stripe_job_validate(&T.t, &ok), IOS_OK);
 }

@@ -3,19 +3,19 @@
  *
  * Layout: TAPP-IO's tuned layout, as `optimized-striping` (file-per-process: stripe count 1, stripe size
  * `fpp_stripe_size`; shared file: stripe count min(W, N), stripe size = file size / stripe count).
- * Placement: stripes are placed one at a time — file-per-process files in writer order, a shared file's stripes in
- * file order — each on the path of least cost C = w_router·R_router + w_oss·R_oss + w_ost·R_ost (Eq. 1), where R_i
- * is how many flows already crossed component i (ios_stripe_state_t: earlier placements and the earlier stripes of
- * this one); the stripe's flows are then added to the usage (ios_stripe_state_use) before the next stripe is placed.
- * The path of a stripe is (router of its writer, OSS of the OST, OST); an OST already holding a stripe of the same
- * file is never chosen. A writer's router is chosen at its first stripe, the least-used (by w_router·R) of the routers
- * its client may use (ties: the client's first), and kept for all its traffic. Since every router reaches every OSS,
- * C splits into a router term and an OST term, so choosing the router and the OST separately minimises C.
- * Ties: costs within a relative 1e-12 are equal; OSTs are scanned from index `start` upwards (cyclically) and the
- * first of the least cost wins, start = 0 when random_start = 0, else one uniform draw from rng per call (so that
- * jobs placed with separate states do not all begin on OST 0).
- * Weights: the paper only requires Σ w_i = 1 and gives no values; the defaults weigh the three components equally.
- * Scaling all weights does not change the choice, so any non-negative weights with a positive sum are accepted. */
+ * Placement: stripes are placed one at a time — file-per-process files in writer order, shared files one after the
+ * other (N:M, §III.A case 3), each file's stripes in file order — each on the path of least cost C = w_router·R_router
+ * + w_oss·R_oss + w_ost·R_ost (Eq. 1), where R_i is how many flows already crossed component i (ios_stripe_state_t:
+ * earlier placements and the earlier stripes of this one); the stripe's flows are then added to the usage
+ * (ios_stripe_state_use) before the next stripe is placed. The path of a stripe is (router of its writer, OSS of the
+ * OST, OST); an OST already holding a stripe of the same file is never chosen. A writer's router is chosen at its first
+ * stripe, the least-used (by w_router·R) of the routers its client may use (ties: the client's first), and kept for all
+ * its traffic. Since every router reaches every OSS, C splits into a router term and an OST term, so choosing the
+ * router and the OST separately minimises C. Ties: costs within a relative 1e-12 are equal; OSTs are scanned from index
+ * `start` upwards (cyclically) and the first of the least cost wins, start = 0 when random_start = 0, else one uniform
+ * draw from rng per call (so that jobs placed with separate states do not all begin on OST 0). Weights: the paper only
+ * requires Σ w_i = 1 and gives no values; the defaults weigh the three components equally. Scaling all weights does not
+ * change the choice, so any non-negative weights with a positive sum are accepted. */
 #include "striping_internal.h"
 
 #include <math.h>
@@ -88,7 +88,13 @@ static int place(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, const 
       pl.osts[fl->first + j] = best;
       in_file[best] = f + 1;
       int lo = f, hi = f; /* the writers with bytes in this stripe */
-      if (job->layout == IOS_LAYOUT_SSF) ios_stripe_ssf_writers_of_stripe(W, fl->stripe_count, j, &lo, &hi);
+      if (job->layout == IOS_LAYOUT_SSF) {
+        int w0, w1;
+        ios_stripe_file_writers(job, f, &w0, &w1);
+        ios_stripe_ssf_writers_of_stripe(w1 - w0, fl->stripe_count, j, &lo, &hi);
+        lo += w0;
+        hi += w0;
+      }
       for (int w = lo; w <= hi; w++) {
         if (pl.writer_router[w] == -2) pl.writer_router[w] = least_router(t, s, wr, ios_stripe_client_of(t, job, w));
         ios_stripe_state_use(s, pl.writer_router[w], t->ost_oss[best], best);

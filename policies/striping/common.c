@@ -65,9 +65,28 @@ int ios_stripe_job_validate(const ios_stripe_topo_t *t, const ios_stripe_job_t *
       (job->layout != IOS_LAYOUT_FPP && job->layout != IOS_LAYOUT_SSF) || !(job->bytes_per_writer > 0) ||
       !isfinite(job->bytes_per_writer * job->nwriters))
     return IOS_EINVAL;
+  if (job->shared_files < 0 || job->shared_files > job->nwriters ||
+      (job->layout == IOS_LAYOUT_FPP && job->shared_files > 1))
+    return IOS_EINVAL;
   for (int w = 0; job->writer_client != NULL && w < job->nwriters; w++)
     if (job->writer_client[w] < 0 || job->writer_client[w] >= t->nclients) return IOS_EINVAL;
   return IOS_OK;
+}
+
+int ios_stripe_job_files(const ios_stripe_job_t *job) {
+  if (job->layout == IOS_LAYOUT_FPP) return job->nwriters;
+  return job->shared_files > 1 ? job->shared_files : 1;
+}
+
+void ios_stripe_file_writers(const ios_stripe_job_t *job, int f, int *w0, int *w1) {
+  if (job->layout == IOS_LAYOUT_FPP) {
+    *w0 = f;
+    *w1 = f + 1;
+    return;
+  }
+  long long W = job->nwriters, M = ios_stripe_job_files(job);
+  *w0 = (int)(f * W / M);
+  *w1 = (int)((f + 1) * W / M);
 }
 
 /* ---------------------------------------------------------------------------------------------------------------- */
@@ -93,12 +112,15 @@ int ios_stripe_placement_alloc(ios_stripe_placement_t *out, int nfiles, int nost
 }
 
 void ios_stripe_layout_tuned_size(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, int *nfiles, int *nosts) {
+  *nfiles = ios_stripe_job_files(job);
   if (job->layout == IOS_LAYOUT_FPP) {
-    *nfiles = job->nwriters;
     *nosts = job->nwriters;
-  } else {
-    *nfiles = 1;
-    *nosts = job->nwriters < t->nost ? job->nwriters : t->nost;
+    return;
+  }
+  *nosts = 0;
+  for (int f = 0, w0, w1; f < *nfiles; f++) {
+    ios_stripe_file_writers(job, f, &w0, &w1);
+    *nosts += w1 - w0 < t->nost ? w1 - w0 : t->nost;
   }
 }
 
@@ -111,12 +133,16 @@ void ios_stripe_layout_tuned(const ios_stripe_topo_t *t, const ios_stripe_job_t 
       file.first = f;
       pl->files[f] = file;
     }
-  } else {
-    int c = job->nwriters < t->nost ? job->nwriters : t->nost;
-    double size = job->bytes_per_writer * job->nwriters;
-    ios_stripe_file_t file = {.size = size, .stripe_size = size / c, .stripe_count = c, .first = 0};
-    pl->nfiles = 1;
-    pl->files[0] = file;
+    return;
+  }
+  pl->nfiles = ios_stripe_job_files(job);
+  for (int f = 0, first = 0, w0, w1; f < pl->nfiles; f++) {
+    ios_stripe_file_writers(job, f, &w0, &w1);
+    int c = w1 - w0 < t->nost ? w1 - w0 : t->nost;
+    double size = job->bytes_per_writer * (w1 - w0);
+    ios_stripe_file_t file = {.size = size, .stripe_size = size / c, .stripe_count = c, .first = first};
+    pl->files[f] = file;
+    first += c;
   }
 }
 
@@ -132,7 +158,7 @@ int ios_stripe_int_param(double v, long lo, long hi, long *out) {
 static int placement_check(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, const ios_stripe_placement_t *pl) {
   int rc = ios_stripe_job_validate(t, job);
   if (rc != IOS_OK) return rc;
-  int want = job->layout == IOS_LAYOUT_FPP ? job->nwriters : 1;
+  int want = ios_stripe_job_files(job);
   if (pl == NULL || pl->nfiles != want || pl->files == NULL || pl->osts == NULL || pl->writer_router == NULL ||
       pl->nwriters != job->nwriters || pl->nosts < 1)
     return IOS_EINVAL;
@@ -182,13 +208,13 @@ long ios_stripe_file_pairs(const ios_stripe_topo_t *t, const ios_stripe_job_t *j
   (void)t;
   const ios_stripe_file_t *fl = &pl->files[f];
   const int *osts = pl->osts + fl->first;
-  int c = fl->stripe_count, w0 = job->layout == IOS_LAYOUT_FPP ? f : 0;
-  int w1 = job->layout == IOS_LAYOUT_FPP ? f + 1 : job->nwriters;
+  int c = fl->stripe_count, w0, w1;
+  ios_stripe_file_writers(job, f, &w0, &w1);
   double b = job->bytes_per_writer, s = fl->stripe_size;
   long n = 0;
-  /* A shared file cut into exactly c stripes (stripe size = size / c, as TAPP-IO lays it out): exact integer
-   * overlaps in units of b/c bytes. */
-  int even = job->layout == IOS_LAYOUT_SSF && s == fl->size / c;
+  /* A shared file of Wf writers cut into exactly c stripes (stripe size = size / c, as TAPP-IO lays it out): exact
+   * integer overlaps in units of b/c bytes. */
+  int even = job->layout == IOS_LAYOUT_SSF && s == fl->size / c && fl->size == b * (w1 - w0);
   for (int w = w0; w < w1; w++) {
     if (c == 1) {
       if (use) use(ctx, w, osts[0], job->layout == IOS_LAYOUT_FPP ? fl->size : b);
@@ -196,7 +222,7 @@ long ios_stripe_file_pairs(const ios_stripe_topo_t *t, const ios_stripe_job_t *j
       continue;
     }
     if (even) {
-      long long W = job->nwriters, a = (long long)w * c, e = a + c;
+      long long W = w1 - w0, a = (long long)(w - w0) * c, e = a + c;
       for (long long j = a / W; j <= (e - 1) / W; j++) {
         long long lo = j * W > a ? j * W : a, hi = (j + 1) * W < e ? (j + 1) * W : e;
         if (use) use(ctx, w, osts[j], (double)(hi - lo) * b / c);
@@ -204,7 +230,7 @@ long ios_stripe_file_pairs(const ios_stripe_topo_t *t, const ios_stripe_job_t *j
       }
       continue;
     }
-    double lo = job->layout == IOS_LAYOUT_FPP ? 0 : (double)w * b;
+    double lo = job->layout == IOS_LAYOUT_FPP ? 0 : (double)(w - w0) * b;
     double hi = job->layout == IOS_LAYOUT_FPP ? fl->size : lo + b;
     double k0 = floor(lo / s), k1 = ceil(hi / s); /* chunks k0 .. k1-1 hold [lo, hi) */
     int j0 = (int)fmod(k0, c);

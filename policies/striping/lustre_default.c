@@ -1,7 +1,7 @@
 /* iosim — striping `lustre-default`: Lustre's default striping and OST allocation, the baseline of TAPP-IO §IV.A
  * (variant I, "IOR Default": stripe count 4, stripe size 1 MB, the default OST placement).
  *
- * Every file the job creates (one per writer for file-per-process, one for a shared file) gets `stripe_count`
+ * Every file the job creates (one per writer for file-per-process, M for M shared files) gets `stripe_count`
  * stripes (at most N; -1 = every OST, as `lfs setstripe -c -1`) of `stripe_size` bytes. Its OSTs come from Lustre's
  * round-robin allocator (lod_alloc_rr): consecutive positions of an OST order that interleaves the OSSes, from a
  * start position kept in the state; the start is drawn uniformly at random (rng) every `reseed_files` files
@@ -26,7 +26,7 @@ int ios_stripe_lustre_place(const ios_stripe_topo_t *t, const ios_stripe_job_t *
   } else {
     if (count == 0 || count < -1 || !(stripe_size > 0)) return IOS_EINVAL;
     c = count == -1 || count > N ? N : (int)count;
-    nfiles = job->layout == IOS_LAYOUT_FPP ? job->nwriters : 1;
+    nfiles = ios_stripe_job_files(job);
     if ((long long)nfiles * c > INT_MAX) return IOS_EINVAL;
     nosts = nfiles * c;
   }
@@ -42,8 +42,9 @@ int ios_stripe_lustre_place(const ios_stripe_topo_t *t, const ios_stripe_job_t *
   if (tuned)
     ios_stripe_layout_tuned(t, job, fpp_stripe_size, &pl);
   else {
-    double size = job->layout == IOS_LAYOUT_FPP ? job->bytes_per_writer : job->bytes_per_writer * job->nwriters;
-    for (int f = 0; f < nfiles; f++) {
+    for (int f = 0, w0, w1; f < nfiles; f++) {
+      ios_stripe_file_writers(job, f, &w0, &w1);
+      double size = job->bytes_per_writer * (w1 - w0); /* b for a process file */
       ios_stripe_file_t file = {.size = size, .stripe_size = stripe_size, .stripe_count = c, .first = f * c};
       pl.files[f] = file;
     }

@@ -4,7 +4,8 @@
  * The layout is the one TAPP-IO's Algorithm 1 sets (§III.A): a file-per-process file gets stripe count 1 and stripe
  * size `fpp_stripe_size` (1 MiB, Alg. 1 lines 7-8; §III.A case 1: no striping for file-per-process); a shared file of
  * W writers gets stripe count W (at most N, the number of OSTs) and stripe size = file size / stripe count (Alg. 1
- * lines 10-11, layout #1 of Fig. 1), so each writer's contiguous block is one stripe. Only the placement differs from
+ * lines 10-11, layout #1 of Fig. 1), so each writer's contiguous block is one stripe; with M shared files (N:M, §III.A
+ * case 3) each file gets this layout for its own writers. Only the placement differs from
  * `bpio`: the OSTs come from Lustre's round-robin allocator, as in `lustre-default` (same `reseed_files`). For
  * file-per-process this is also TAPP-IO's "IOR Default" run, which set a stripe count of 1 (§IV.A.3). */
 #include "striping_internal.h"

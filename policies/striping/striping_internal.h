@@ -17,9 +17,10 @@ int ios_stripe_client_of(const ios_stripe_topo_t *t, const ios_stripe_job_t *job
  * IOS_ENOMEM (out untouched). */
 int ios_stripe_placement_alloc(ios_stripe_placement_t *out, int nfiles, int nosts, int nwriters);
 
-/** The layout TAPP-IO gives a job (Alg. 1; §IV.A variant II and III): file-per-process, W files of b bytes, stripe
- * count 1, stripe size fpp_stripe_size; shared file, one file of W·b bytes, stripe count min(W, N), stripe size
- * W·b / count. Fills pl->files (offsets `first` included) and pl->nfiles. */
+/** The layout TAPP-IO gives a job (Alg. 1; §III.A; §IV.A variant II and III): file-per-process, W files of b bytes,
+ * stripe count 1, stripe size fpp_stripe_size; shared files, each file m of W_m writers (ios_stripe_file_writers)
+ * W_m·b bytes, stripe count min(W_m, N), stripe size W_m·b / count (one stripe per writer when W_m <= N, TAPP-IO's
+ * case 3 "stripe count = writers per file"). Fills pl->files (offsets `first` included) and pl->nfiles. */
 void ios_stripe_layout_tuned(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, double fpp_stripe_size,
                              ios_stripe_placement_t *pl);
 /** Number of files and of OST slots of the tuned layout. */
@@ -55,7 +56,8 @@ int ios_stripe_lustre_place(const ios_stripe_topo_t *t, const ios_stripe_job_t *
                             double stripe_size, double fpp_stripe_size, long reseed, ios_rng_t *rng,
                             ios_stripe_state_t *s, ios_stripe_placement_t *out);
 
-/** Writers whose block of a tuned shared file (count c = pl->files[0].stripe_count) overlaps stripe j: [*lo, *hi]. */
+/** Writers whose block of a tuned shared file of nwriters writers (count c) overlaps stripe j: [*lo, *hi], counted
+ * from the file's first writer (0 .. nwriters-1). */
 void ios_stripe_ssf_writers_of_stripe(int nwriters, int c, int j, int *lo, int *hi);
 
 /** Checks and reads an integer parameter in [lo, hi]. IOS_OK or IOS_EINVAL. */

@@ -38,6 +38,8 @@ enum {
   P_ROUTER_BW,
   P_LAYOUT,
   P_CAPACITY,
+  P_RPC,
+  P_RMAP,
   NPARAMS
 };
 
@@ -46,8 +48,14 @@ enum {
   T_COUNT, /* an integer from param_t.min to MAX_COUNT */
   T_BW,    /* a bandwidth: bytes/s, > 0, finite (a number or a string ios_parse_bandwidth reads) */
   T_BYTES, /* a size: bytes, > 0, finite (a number or a string ios_parse_bytes reads) */
-  T_NAME   /* a string: one of ios_storage_preset_names (case-insensitive) */
+  T_NAME,  /* a string: one of ios_storage_preset_names (case-insensitive) */
+  T_MAP    /* a string: one of router_maps (exact); p->v[id] holds its index */
 };
+
+/* How a compute node's first (nearest) router is chosen, router_map: cyclic, client k → rtr(k mod R) (the historical
+ * routes); block, client k → rtr(⌊k·R/C⌋), so that neighbouring nodes share their nearest router, as Fine-Grained
+ * Routing pairs each Titan node with its closest LNET router (TAPP-IO §II, its reference [10]). */
+static const char *const router_maps[] = {"cyclic", "block", NULL};
 
 typedef struct {
   const char *name; /* JSON key (underscores) */
@@ -62,7 +70,8 @@ static const param_t params[NPARAMS] = {
     [P_PFS_BW] = {"pfs_bw", T_BW, 0},        [P_SERVER_BW] = {"server_bw", T_BW, 0},
     [P_OST_BW] = {"ost_bw", T_BW, 0},        [P_ROUTERS] = {"routers", T_COUNT, 0},
     [P_ROUTER_BW] = {"router_bw", T_BW, 0},  [P_LAYOUT] = {"layout", T_NAME, 0},
-    [P_CAPACITY] = {"capacity", T_BYTES, 0},
+    [P_CAPACITY] = {"capacity", T_BYTES, 0}, [P_RPC] = {"routers_per_client", T_COUNT, 1},
+    [P_RMAP] = {"router_map", T_MAP, 0},
 };
 
 /* One parameter of a kind: its default (a count, a bandwidth string ios_parse_bandwidth reads, a size string
@@ -77,7 +86,7 @@ enum { K_PFS_SINGLE, K_FORWARDING, K_OSS_OST, K_STORAGE, NKINDS };
 typedef struct {
   const char *name, *zone, *help;
   int nparams;
-  kparam_t p[8];
+  kparam_t p[10];
 } kind_t;
 
 #define ROUTER_PARAMS                                                                                                  \
@@ -107,14 +116,18 @@ static const kind_t kinds[NKINDS] = {
     [K_OSS_OST] = {"oss-ost",
                    "iosim-oss-ost",
                    "compute nodes and storage servers with OSTs (PlaFRIM BeeGFS defaults)",
-                   8,
+                   10,
                    {{P_COMPUTE, "64", "compute nodes C (hosts c0..c{C-1})"},
                     {P_SERVERS, "2", "object storage servers S (hosts and links oss0..oss{S-1})"},
                     {P_OSTS, "4", "OSTs per server T (hosts and links ost0..ost{S*T-1})"},
                     {P_NIC, "12.5GBps", "per-node NIC bandwidth (100 Gb/s Omni-Path)"},
                     {P_SERVER_BW, "12.5GBps", "network bandwidth of each server (link ossI)"},
                     {P_OST_BW, "1.2GBps", "bandwidth of each OST device (link ostK, \"OST as a link\")"},
-                    ROUTER_PARAMS}},
+                    ROUTER_PARAMS,
+                    {P_RPC, "1",
+                     "routers K each compute node may use: its first and the next K-1 (mod R), each with a route "
+                     "(K > 1: hosts cN.rtrR, docs/striping.md)"},
+                    {P_RMAP, "cyclic", "first router of node k: cyclic = rtr(k mod R); block = rtr(floor(k*R/C))"}}},
     [K_STORAGE] = {"storage",
                    "iosim-storage",
                    "compute nodes, a storage tier of nodes holding disks and a PFS for refused requests (StorAlloc)",
@@ -281,6 +294,7 @@ int ios_platgen_check(const cJSON *spec, const char *where) {
                        "\"1.2GiB/s\"");
     if (type == T_BYTES && !cJSON_IsNumber(it) && !cJSON_IsString(it))
       return bad_value(where, name, it, "give a size: a number of bytes or a string such as \"32TB\", \"4TiB\"");
+    if (type == T_MAP && !cJSON_IsString(it)) return bad_value(where, name, it, "give \"cyclic\" or \"block\"");
     if (type == T_NAME && !cJSON_IsString(it)) {
       char what[200];
       snprintf(what, sizeof what, "give a string, one of %s", layout_list(list, sizeof list));
@@ -300,6 +314,14 @@ static int read_value(const cJSON *v, int id, const char *where, plat_t *p) {
     if (!(d == floor(d)) || d < params[id].min || d > MAX_COUNT) return bad_value(where, name, v, what);
     p->v[id] = d;
     return IOS_OK;
+  }
+  if (params[id].type == T_MAP) {
+    for (int i = 0; router_maps[i] != NULL; i++)
+      if (strcmp(v->valuestring, router_maps[i]) == 0) {
+        p->v[id] = i;
+        return IOS_OK;
+      }
+    return bad_value(where, name, v, "give \"cyclic\" (node k on rtr(k mod R)) or \"block\" (node k on rtr(k*R/C))");
   }
   if (params[id].type == T_NAME) {
     p->layout = find_layout(v->valuestring);
@@ -325,6 +347,8 @@ static int read_default(const kparam_t *kp, const char *where, plat_t *p) {
   int type = params[kp->id].type, rc = IOS_OK;
   if (type == T_NAME)
     rc = (p->layout = find_layout(kp->def)) ? IOS_OK : IOS_EINVAL;
+  else if (type == T_MAP)
+    p->v[kp->id] = 0; /* cyclic */
   else
     rc = (type == T_BYTES ? ios_parse_bytes : ios_parse_bandwidth)(kp->def, &p->v[kp->id]);
   if (rc == IOS_OK) return IOS_OK;
@@ -375,7 +399,31 @@ static int resolve(const cJSON *spec, const char *where, plat_t *p) {
                  p->v[P_SERVERS], p->v[P_OSTS], MAX_COUNT);
     return IOS_EINVAL;
   }
+  if (p->k == &kinds[K_OSS_OST] && p->v[P_RPC] > (p->v[P_ROUTERS] > 0 ? p->v[P_ROUTERS] : 1)) {
+    ios_diag_set(where, "routers_per_client",
+                 "%.0f is more than the %.0f router(s) a compute node could use: give at most %.0f, or more routers",
+                 p->v[P_RPC], p->v[P_ROUTERS], p->v[P_ROUTERS] > 0 ? p->v[P_ROUTERS] : 1);
+    return IOS_EINVAL;
+  }
+  if (p->k == &kinds[K_OSS_OST] && p->v[P_RPC] * p->v[P_COMPUTE] > MAX_COUNT) {
+    ios_diag_set(where, "routers_per_client",
+                 "compute x routers_per_client = %.0f x %.0f routes is more than %d: use fewer of either",
+                 p->v[P_COMPUTE], p->v[P_RPC], MAX_COUNT);
+    return IOS_EINVAL;
+  }
   return p->k == &kinds[K_STORAGE] ? build_storage(spec, where, p) : IOS_OK;
+}
+
+/* oss-ost: the i-th router (0 = its first, nearest) compute node k may use: (first + i) mod R (R > 0). */
+static int client_router(const plat_t *p, int k, int i) {
+  int C = (int)p->v[P_COMPUTE], R = (int)p->v[P_ROUTERS];
+  int first = p->k == &kinds[K_OSS_OST] && p->v[P_RMAP] == 1 ? (int)((long long)k * R / C) : k % R;
+  return (first + i) % R;
+}
+
+/* oss-ost with router choices (routers_per_client > 1 or router_map block): compute hosts list their routers. */
+static int router_choices(const plat_t *p) {
+  return p->k == &kinds[K_OSS_OST] && p->v[P_ROUTERS] > 0 && (p->v[P_RPC] > 1 || p->v[P_RMAP] != 0);
 }
 
 /* ------------------------------------------------------------------------------------------------- XML writer */
@@ -447,7 +495,12 @@ static void header(FILE *f, const plat_t *p, const char *origin) {
   fprintf(f, "<?xml version='1.0'?>\n<!--\n  Generated by iosim platform: kind=%s", k->name);
   for (int i = 0; i < k->nparams; i++) {
     int id = k->p[i].id, type = params[id].type;
-    if (type == T_COUNT)
+    /* the router options at their defaults (1, cyclic) are left out, so that platforms written before they existed
+     * are written again byte for byte */
+    if ((id == P_RPC && p->v[id] == 1) || (id == P_RMAP && p->v[id] == 0)) continue;
+    if (type == T_MAP)
+      fprintf(f, " %s=%s", params[id].name, router_maps[(int)p->v[id]]);
+    else if (type == T_COUNT)
       fprintf(f, " %s=%.0f", params[id].name, p->v[id]);
     else if (type == T_NAME)
       fprintf(f, " %s=%s", params[id].name, p->layout);
@@ -489,11 +542,21 @@ static void header(FILE *f, const plat_t *p, const char *origin) {
             "  Defaults: PlaFRIM BeeGFS, 2 servers x 4 OSTs, 100 Gb/s Omni-Path.\n",
             C, a, S, S - 1, human_bw(p->v[P_SERVER_BW], b), T, S * T, human_bw(p->v[P_OST_BW], c), T);
   }
-  if (R > 0)
+  if (R > 0 && !router_choices(p))
     fprintf(f,
             "  %d LNET-like routers rtr0..rtr%d (links of %s each) between compute and storage:\n"
             "  route of cK to fabric = [compute_fabric, rtr(K mod %d)].\n",
             R, R - 1, human_bw(p->v[P_ROUTER_BW], a), R);
+  else if (R > 0)
+    fprintf(f,
+            "  %d LNET-like routers rtr0..rtr%d (links of %s each) between compute and storage;\n"
+            "  node cK may use %d of them, listed in its 'routers' property in preference order:\n"
+            "  its first, rtr(%s), then the next ones (mod %d).\n"
+            "  Route of cK to fabric = [compute_fabric, its first router]; through its i-th\n"
+            "  router rtrJ (i >= 1) bytes leave from host cK.rtrJ (role none), routed\n"
+            "  [compute_fabric, rtrJ] (docs/striping.md).\n",
+            R, R - 1, human_bw(p->v[P_ROUTER_BW], a), (int)p->v[P_RPC], p->v[P_RMAP] == 1 ? "floor(K*R/C)" : "K mod R",
+            R);
   fputs("-->\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n", f);
   fprintf(f, "  <zone id=\"%s\" routing=\"DijkstraCache\">\n", k->zone);
 }
@@ -532,9 +595,24 @@ static void emit(FILE *f, const plat_t *p, const char *origin) {
   int S = (int)p->v[P_SERVERS], T = (int)p->v[P_OSTS];
   header(f, p, origin);
   fmt_bw(p->v[P_NIC], bw);
+  int choices = router_choices(p), K = (int)p->v[P_RPC];
   for (int i = 0; i < C; i++) {
     snprintf(id, sizeof id, "c%d", i);
-    xml_host(f, id, "compute", "nic_bw", bw);
+    if (!choices) {
+      xml_host(f, id, "compute", "nic_bw", bw);
+      continue;
+    }
+    fprintf(f,
+            "    <host id=\"%s\" speed=\"1Gf\"><prop id=\"role\" value=\"compute\"/><prop id=\"nic_bw\" "
+            "value=\"%s\"/><prop id=\"routers\" value=\"",
+            id, bw);
+    for (int j = 0; j < K; j++)
+      fprintf(f, "%s%d", j ? "," : "", client_router(p, i, j));
+    fputs("\"/></host>\n", f);
+    for (int j = 1; j < K; j++) { /* where bytes through the j-th router leave from */
+      snprintf(id2, sizeof id2, "c%d.rtr%d", i, client_router(p, i, j));
+      xml_host(f, id2, "none", "client", id);
+    }
   }
   xml_host(f, "controller", "controller", NULL, NULL);
   if (k == &kinds[K_PFS_SINGLE]) xml_host(f, "pfs", "pfs", "link", "pfs");
@@ -574,8 +652,14 @@ static void emit(FILE *f, const plat_t *p, const char *origin) {
   if (k == &kinds[K_STORAGE]) emit_storage(f, p, 1);
   for (int i = 0; i < C; i++) {
     snprintf(id, sizeof id, "c%d", i);
-    snprintf(id2, sizeof id2, "rtr%d", R > 0 ? i % R : 0);
+    snprintf(id2, sizeof id2, "rtr%d", R > 0 ? client_router(p, i, 0) : 0);
     xml_route(f, id, "fabric", "compute_fabric", R > 0 ? id2 : NULL);
+    for (int j = 1; choices && j < K; j++) {
+      char via[48];
+      snprintf(id2, sizeof id2, "rtr%d", client_router(p, i, j));
+      snprintf(via, sizeof via, "c%d.%s", i, id2);
+      xml_route(f, via, "fabric", "compute_fabric", id2);
+    }
   }
   xml_route(f, "fabric", "controller", "controller_link", NULL);
   if (k == &kinds[K_PFS_SINGLE]) xml_route(f, "fabric", "pfs", "pfs", NULL);
@@ -634,8 +718,11 @@ void ios_platgen_help(FILE *f) {
     fprintf(f, "  %s: %s\n", kinds[i].name, kinds[i].help);
     for (int j = 0; j < kinds[i].nparams; j++) {
       const kparam_t *kp = &kinds[i].p[j];
-      static const char *const type[] = {
-          [T_COUNT] = "(count)", [T_BW] = "(bytes/s)", [T_BYTES] = "(bytes)", [T_NAME] = "(string)"};
+      static const char *const type[] = {[T_COUNT] = "(count)",
+                                         [T_BW] = "(bytes/s)",
+                                         [T_BYTES] = "(bytes)",
+                                         [T_NAME] = "(string)",
+                                         [T_MAP] = "(string)"};
       fprintf(f, "      %-16s %-9s %-10s %s\n", params[kp->id].name, kp->def ? kp->def : "computed",
               type[params[kp->id].type], kp->help);
     }

@@ -30,7 +30,8 @@ typedef struct {
   int requested_n;       /**< resource count asked for this application ("io_resources"), or -1 */
   int processes;         /**< s_a, MPI processes (IPDPS'21 PROCESS policy), or 0 when unknown (nodes is used) */
   char striping[32];     /**< striping policy of this application's files ("" = the scenario's `striping`) */
-  int layout;            /**< file layout: -1 = the scenario's, 0 file-per-process, 1 single shared file */
+  int layout;            /**< file layout: -1 = the scenario's, 0 file-per-process, 1 shared file(s) */
+  int shared_files;      /**< M shared files for layout 1 (TAPP-IO §III.A case 3, N:M); 0 or 1 = one single file */
   int *given;            /**< [ngiven] resource indices decided outside the engine (e.g. the disks of a storage
                               request's parts, StorAlloc §4.2; repeats allowed: each index carries volume/ngiven of
                               every I/O operation), owned; NULL = the scenario's allocation and placement decide */

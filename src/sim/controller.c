@@ -234,7 +234,8 @@ static void post_striped(int j, double volume) {
   ios_stripe_job_t job = {.nwriters = nw,
                           .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
                           .bytes_per_writer = volume / nw,
-                          .writer_client = clients};
+                          .writer_client = clients,
+                          .shared_files = as->layout ? as->a->shared_files : 0};
   ios_stripe_placement_t pl = {0};
   ios_stripe_flow_t *flows = NULL;
   int nflows = 0;
@@ -258,7 +259,7 @@ static void post_striped(int j, double volume) {
     t->app = j;
     t->res = flows[i].ost;
     t->volume = flows[i].bytes;
-    t->host = E.p->compute[flows[i].client];
+    t->host = sim_stripe_source(flows[i].client, flows[i].router); /* the node, or its host via that router */
     as->ost_used[flows[i].ost] = 1;
   }
   free(flows);

@@ -79,6 +79,9 @@ static void release_engine(int napps, int nres) {
   free(E.waiting);
   free(E.free_hosts);
   free(E.ost_oss);
+  free(E.rtr_start);
+  free(E.rtr_list);
+  free(E.rtr_host);
   free(E.launch_order);
   free(E.cal);
   free(E.resume);
@@ -102,6 +105,72 @@ static void release_engine(int napps, int nres) {
   ios_fs_discard(&E.ev);
 }
 
+/* Router choices (`iosim platform oss-ost --set routers_per_client=K` or `router_map=block`): every compute host
+ * lists the routers it may use in its `routers` property ("3,4": indices of links rtrJ, preference order, the first
+ * being the one on its own route), and bytes through its i-th router (i >= 1) leave from host "<name>.rtrJ", whose
+ * route crosses rtrJ. No compute host with the property: NULL lists (node k uses rtr(k mod R) only). */
+static int read_router_choices(const ios_sim_config_t *s, const ios_platform_t *p) {
+  int any = 0, total = 0;
+  for (int k = 0; k < p->ncompute; k++)
+    any |= sg_host_get_property_value(p->compute[k], "routers") != NULL;
+  if (!any || p->nrouters < 1) return IOS_OK;
+  E.rtr_start = malloc(sizeof *E.rtr_start * (size_t)(p->ncompute + 1));
+  E.rtr_list = malloc(sizeof *E.rtr_list * (size_t)p->ncompute * (size_t)p->nrouters);
+  E.rtr_host = malloc(sizeof *E.rtr_host * (size_t)p->ncompute * (size_t)p->nrouters);
+  if (E.rtr_start == NULL || E.rtr_list == NULL || E.rtr_host == NULL) return IOS_ENOMEM;
+  for (int k = 0; k < p->ncompute; k++) {
+    const char *name = sg_host_get_name(p->compute[k]), *v = sg_host_get_property_value(p->compute[k], "routers");
+    E.rtr_start[k] = total;
+    const char *c = v != NULL ? v : "";
+    for (int i = 0;; i++) {
+      char *end;
+      long r = strtol(c, &end, 10);
+      int bad = end == c || r < 0 || r >= p->nrouters;
+      for (int j = E.rtr_start[k]; !bad && j < total; j++)
+        bad = E.rtr_list[j] == r;
+      char via[300];
+      snprintf(via, sizeof via, "%s.rtr%ld", name, r);
+      sg_host_t h = bad ? NULL : i == 0 ? p->compute[k] : sg_host_by_name(via);
+      if (h == NULL) {
+        if (bad)
+          ios_diag_set(s->platform, name,
+                       "property routers=\"%s\" is not a list of distinct router indices 0..%d: give every compute "
+                       "host the routers it may use, e.g. <prop id=\"routers\" value=\"0,1\"/> (its own route's "
+                       "first), or none of them",
+                       v != NULL ? v : "", p->nrouters - 1);
+        else
+          ios_diag_set(s->platform, name,
+                       "lists router %ld in its routers property but host %s does not exist: declare it with a route "
+                       "[compute_fabric, rtr%ld] to the fabric (iosim platform oss-ost --set routers_per_client=K)",
+                       r, via, r);
+        return IOS_EINVAL;
+      }
+      E.rtr_list[total] = (int)r;
+      E.rtr_host[total++] = h;
+      if (*end != ',') {
+        if (*end != '\0') { /* trailing garbage */
+          ios_diag_set(s->platform, name, "property routers=\"%s\": give router indices separated by commas", v);
+          return IOS_EINVAL;
+        }
+        break;
+      }
+      c = end + 1;
+    }
+  }
+  E.rtr_start[p->ncompute] = total;
+  E.topo.client_router_start = E.rtr_start;
+  E.topo.client_routers = E.rtr_list;
+  return IOS_OK;
+}
+
+/* The host a striped flow of compute node `client` through router `router` leaves from. */
+sg_host_t sim_stripe_source(int client, int router) {
+  for (int i = E.rtr_start != NULL && router >= 0 ? E.rtr_start[client] : 0;
+       E.rtr_start != NULL && router >= 0 && i < E.rtr_start[client + 1]; i++)
+    if (E.rtr_list[i] == router) return E.rtr_host[i];
+  return E.p->compute[client];
+}
+
 /* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
  * on OSS k div (N/S), client k through router rtr(k mod R)), the shared usage state and each application's policy. */
 static int setup_striping(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
@@ -120,6 +189,7 @@ static int setup_striping(const ios_sim_config_t *s, const ios_platform_t *p, co
   E.app_stripe_params = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *E.app_stripe_params);
   if (E.ost_oss == NULL || E.app_stripe_params == NULL) return IOS_ENOMEM;
   int rc = ios_stripe_topo_regular(&E.topo, E.ost_oss, p->noss, p->nres / p->noss, p->nrouters, p->ncompute);
+  if (rc == IOS_OK && (rc = read_router_choices(s, p)) == IOS_EINVAL) return rc;
   if (rc == IOS_OK) rc = ios_stripe_state_init(&E.stripe_state, &E.topo);
   if (rc == IOS_OK && s->striping_scope == 1) { /* each job sees only its own placements */
     E.app_stripe_state = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *E.app_stripe_state);
@@ -150,6 +220,13 @@ static int setup_striping(const ios_sim_config_t *s, const ios_platform_t *p, co
       as->stripe_params = &E.app_stripe_params[j];
     }
     as->layout = a->layout >= 0 ? a->layout : s->striping_layout;
+    if (a->shared_files > 1 && as->layout == 0) {
+      ios_diag_set(s->file, "striping.layout",
+                   "application %s writes %d shared files (the ior generator's shared_files) but its layout is fpp "
+                   "(file per process): set striping.layout to \"ssf\" or shared_files to 1",
+                   a->name, a->shared_files);
+      return IOS_EINVAL;
+    }
   }
   return IOS_OK;
 }
@@ -429,12 +506,55 @@ static void place_app(const ios_sim_config_t *s, const ios_platform_t *p, int j,
 }
 
 /* Application j's state from its allocation (n resources at placed[0..n)), and its result's resources. */
+/* Transfers a striped application needs at most: the largest number of (writer, OST) flows of its I/O operations,
+ * found by placing each distinct volume once with a throw-away state and random stream (how many flows a placement
+ * has depends on the layout only, not on which OSTs it picks). Falls back to nodes x OSTs (every pair) when there are
+ * more than 64 distinct volumes or a trial fails; the real placement reports the failure. */
+static long striped_room(const ios_sim_config_t *s, const ios_platform_t *p, const app_state_t *as) {
+  const ios_app_t *a = as->a;
+  long every = (long)a->nodes * p->nres, room = 0;
+  double seen[64];
+  int nseen = 0;
+  for (int k = 0; k < a->nphases; k++) {
+    double v = a->phases[k].value;
+    int known = !a->phases[k].is_io || !(v > 0);
+    for (int i = 0; !known && i < nseen; i++)
+      known = seen[i] == v;
+    if (known) continue;
+    if (nseen == 64) return every;
+    seen[nseen++] = v;
+    ios_stripe_job_t job = {.nwriters = a->nodes,
+                            .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
+                            .bytes_per_writer = v / a->nodes,
+                            .shared_files = as->layout ? a->shared_files : 0};
+    ios_stripe_state_t st;
+    ios_stripe_placement_t pl = {0};
+    ios_stripe_flow_t *flows = NULL;
+    ios_rng_t rng;
+    int n = 0;
+    ios_rng_seed(&rng, s->seed, IOS_STREAM_STRIPING);
+    int rc = ios_stripe_state_init(&st, &E.topo);
+    if (rc == IOS_OK) rc = as->stripe->place(&E.topo, &job, as->stripe_params, &rng, &st, &pl);
+    if (rc == IOS_OK) rc = ios_stripe_flows(&E.topo, &job, &pl, &flows, &n);
+    free(flows);
+    ios_stripe_placement_free(&pl);
+    ios_stripe_state_free(&st);
+    if (rc != IOS_OK) return every;
+    if (n > room) room = n;
+  }
+  return room;
+}
+
 static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, const int *placed, int *host_cursor) {
   app_state_t *as = &E.apps[j];
   as->a = &E.w->apps[j];
   as->n = E.alloc_n[j];
   int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
-  if (as->stripe != NULL && room < as->a->nodes * p->nres) room = as->a->nodes * p->nres; /* (writer, OST) flows */
+  if (as->stripe != NULL) { /* its (writer, OST) flows, and the OSTs its files cover (resources) */
+    long flows = striped_room(s, p, as);
+    if (room < flows) room = (int)flows;
+    if (room < p->nres) room = p->nres;
+  }
   as->tcap = room;
   as->res = malloc(sizeof *as->res * (size_t)room);
   as->t = calloc((size_t)room, sizeof *as->t);

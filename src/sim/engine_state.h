@@ -131,6 +131,11 @@ typedef struct {
   /* striping (TAPP-IO §III) on a regular oss-ost platform */
   ios_stripe_topo_t topo;
   int *ost_oss;
+  /* routers each compute node may use, from its `routers` property (platforms with router choices), else NULL:
+   * node k's are rtr_list[rtr_start[k] .. rtr_start[k+1]), preference order; bytes through the i-th leave from
+   * rtr_host[rtr_start[k] + i] (the node itself for i = 0, host cK.rtrJ otherwise) */
+  int *rtr_start, *rtr_list;
+  sg_host_t *rtr_host;
   ios_stripe_state_t stripe_state;      /* the usage of every job's placements (striping.scope global) */
   ios_stripe_state_t *app_stripe_state; /* [napps] each job's own usage (striping.scope application), else NULL */
   ios_rng_t stripe_rng;
@@ -194,6 +199,9 @@ int sim_actor_reserve(void);
 void sim_progress_line(int force);
 long sim_handle_events(void);
 void sim_decide_all(void);
+/* Where a striped flow of compute node `client` through router `router` (-1: none) leaves from: the node itself, or
+ * its host cK.rtrJ when the platform gives router choices and `router` is not the node's first (engine.c). */
+sg_host_t sim_stripe_source(int client, int router);
 void sim_controller_actor(int argc, char **argv);
 void sim_timer_actor(int argc, char **argv);
 void sim_tick_actor(int argc, char **argv);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_NODES, P_BYTES, P_WRITES, P_BG, P_BG_NODES, P_BG_BYTES, P_BG_WRITES, NPARAMS };
+enum { P_NODES, P_BYTES, P_WRITES, P_BG, P_BG_NODES, P_BG_BYTES, P_BG_WRITES, P_SHARED, NPARAMS };
 
 static const ios_gen_param_t params[NPARAMS] = {
     {"nodes", 32, 1, 1e6, 0, 1, "writers of the measured job, one per compute node"},
@@ -18,6 +18,8 @@ static const ios_gen_param_t params[NPARAMS] = {
     {"background_nodes", 8, 1, 1e6, 0, 1, "writers of each background job"},
     {"background_bytes_per_writer", 1e9, 0, 1e15, 1, 0, "bytes per writer per write phase of a background job"},
     {"background_writes", 6, 1, 1e4, 0, 1, "write phases of each background job"},
+    {"shared_files", 1, 1, 1e6, 0, 1,
+     "shared files M of the measured job with striping.layout ssf (TAPP-IO §III.A case 3, N:M; 1 = one file)"},
 };
 static const char *const string_params[] = {"background_striping", NULL};
 
@@ -56,8 +58,15 @@ int ios_ior_generate(const cJSON *g, const char *file, ios_workload_t *out) {
                  v[P_BG_WRITES], v[P_BG], v[P_BG_WRITES]);
     return IOS_EINVAL;
   }
+  if (v[P_SHARED] > v[P_NODES]) {
+    ios_diag_set(file, "workload.generator.shared_files",
+                 "is %g: %g writers (nodes) cannot write %g shared files, each needs a writer; give at most %g",
+                 v[P_SHARED], v[P_NODES], v[P_SHARED], v[P_NODES]);
+    return IOS_EINVAL;
+  }
   ios_workload_t w = {0};
   rc = add_job(&w, "ior", (int)v[P_NODES], v[P_BYTES], (int)v[P_WRITES], NULL);
+  if (rc == IOS_OK) w.apps[0].shared_files = (int)v[P_SHARED];
   for (int k = 0; rc == IOS_OK && k < (int)v[P_BG]; k++) {
     char name[32];
     snprintf(name, sizeof name, "bg-%d", k + 1);
