@@ -364,3 +364,19 @@ TEST(storage_engine, BadReadHostExitsWithCode2) {
   EXPECT_NE(contra.proc.err.find("read_bw"), std::string::npos) << contra.proc.err;
   EXPECT_NE(contra.proc.err.find("node0d0_read"), std::string::npos) << contra.proc.err;
 }
+
+// Expectations: a generator shape that does not exist is refused before anything runs (exit 2, the field and the
+// value named, no results.json); shape theta runs (24,000 requests scheduled on nNnD 32 TB).
+TEST(storage_engine, GeneratorShapeIsCheckedAndThetaRuns) {
+  const std::string base = R"({"storage": {"platform": {"preset": "nNnD", "capacity": "32TB"},
+      "requests": {"generator": {"kind": "storalloc", "shape": ")";
+  const std::string tail = R"("}}}, "output": {"progress": false}})";
+  SimRun bad = run_scenario(base + "weibull" + tail, "");
+  EXPECT_EQ(bad.proc.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.proc.err.find("storage.requests.generator.shape"), std::string::npos) << bad.proc.err;
+  EXPECT_NE(bad.proc.err.find("weibull"), std::string::npos) << bad.proc.err;
+  EXPECT_FALSE(bad.has_results);
+  SimRun ok = run_scenario(base + "theta" + tail, "");
+  ASSERT_EQ(ok.proc.exit_code, 0) << ok.describe();
+  EXPECT_EQ(ok.metric("requests"), 24000);
+}
