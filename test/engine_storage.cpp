@@ -249,3 +249,134 @@ TEST(storage_engine, TooManyConcurrentTransfersStopWithAClearError) {
     EXPECT_FALSE(r.has_results);
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Separate read bandwidth: a disk whose reads have their own route (read_host), both routes crossing the disk's
+// device link of max(read, write), which concurrent reads and writes share (docs/storalloc.md "Simulated I/O").
+
+namespace {
+
+// One storage node `node0` (link 100 GB/s, never binding) with one disk `node0d0` of 100 GB: write link 1 GB/s,
+// read link 2 GB/s (to host node0d0_read), device link 2 GB/s; a PFS at 0.5 GB/s. `read_host` is the disk's
+// read_host property ("" = none).
+std::string read_write_platform(const std::string &read_host = "node0d0_read") {
+  return std::string(R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="z" routing="DijkstraCache">
+    <host id="c0" speed="1Gf"><prop id="role" value="compute"/><prop id="nic_bw" value="12.5GBps"/></host>
+    <host id="controller" speed="1Gf"><prop id="role" value="controller"/></host>
+    <host id="node0" speed="1Gf"><prop id="role" value="storage"/><prop id="link" value="node0"/></host>
+    <host id="node0d0" speed="1Gf"><prop id="role" value="disk"/><prop id="link" value="node0d0"/>)") +
+         R"(<prop id="node" value="node0"/><prop id="capacity" value="100GB"/>)" +
+         (read_host.empty() ? std::string() : R"(<prop id="read_host" value=")" + read_host + R"("/>)") + R"(</host>
+    <host id="node0d0_read" speed="1Gf"><prop id="role" value="none"/><prop id="link" value="node0d0_read"/></host>
+    <host id="pfs" speed="1Gf"><prop id="role" value="pfs"/><prop id="link" value="gpfs"/></host>
+    <router id="fabric"/>
+    <link id="compute_fabric" bandwidth="1000TBps" latency="0"/>
+    <link id="controller_link" bandwidth="100GBps" latency="0"/>
+    <link id="node0" bandwidth="100GBps" latency="0"/>
+    <link id="node0d0" bandwidth="1GBps" latency="0"/>
+    <link id="node0d0_read" bandwidth="2GBps" latency="0"/>
+    <link id="node0d0_io" bandwidth="2GBps" latency="0"/>
+    <link id="gpfs" bandwidth="0.5GBps" latency="0"/>
+    <route src="c0" dst="fabric"><link_ctn id="compute_fabric"/></route>
+    <route src="fabric" dst="controller"><link_ctn id="controller_link"/></route>
+    <route src="fabric" dst="node0d0"><link_ctn id="node0"/><link_ctn id="node0d0"/><link_ctn id="node0d0_io"/></route>
+    <route src="fabric" dst="node0d0_read"><link_ctn id="node0"/><link_ctn id="node0d0_read"/><link_ctn id="node0d0_io"/></route>
+    <route src="fabric" dst="pfs"><link_ctn id="gpfs"/></route>
+  </zone>
+</platform>
+)";
+}
+
+} // namespace
+
+// System: the disk above (read 2 GB/s, write 1 GB/s); one job at 0 s for 15 s reading 10 GB and writing 10 GB.
+// Expectations (by hand): alone it reads 10 GB at 2 GB/s (5 s) and writes 10 GB at 1 GB/s (10 s): 15 s of I/O, no
+// compute left, I/O ending at 15 s (with reads on the write link: 20 s, an overrun); sim_bw = 20 GB / 15 s. Without
+// the read_host property the reads share the write link: 10 s + 10 s, the job's compute is 15 − 20 < 0 s (none), its
+// I/O ends at 20 s.
+TEST(storage_engine, ReadsUseTheDiskReadBandwidth) {
+  RunOptions opt;
+  opt.extra_files["trace.csv"] = "id,nodes,start_time,end_time,read_bytes,written_bytes\n1,1,0,15,10GB,10GB\n";
+  const std::string sc = simulated(R"({"policy": "round-robin", "split": false})");
+  SimRun r = run_scenario(sc, read_write_platform(), opt);
+  ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.metric("allocated"), 1);
+  CsvTable rows = parse_csv(read_text(r.out_dir + "/requests.csv"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NEAR(cell(rows[0], "io_time_s"), 15, 1e-6);
+  EXPECT_NEAR(cell(rows[0], "io_end_s"), 15, 1e-6);
+  EXPECT_NEAR(cell(rows[0], "sim_bw_Bps"), 20e9 / 15, 1);
+  EXPECT_EQ(r.metric("overruns"), 0);
+  SimRun one = run_scenario(sc, read_write_platform(""), opt);
+  ASSERT_EQ(one.proc.exit_code, 0) << one.describe();
+  rows = parse_csv(read_text(one.out_dir + "/requests.csv"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NEAR(cell(rows[0], "io_time_s"), 20, 1e-6);
+  EXPECT_NEAR(cell(rows[0], "io_end_s"), 20, 1e-6);
+  EXPECT_EQ(one.metric("overruns"), 1);
+}
+
+// System: the same disk; job 1 at 0 s for 10 s reads 10 GB, job 2 at 0 s for 10 s writes 10 GB (both on the disk).
+// Expectations (by hand): reads and writes share the device link (2 GB/s): max-min gives each 1 GB/s (job 2's write
+// link, 1 GB/s, does not bind it lower), so job 1 reads for 10 s (alone it would take 5 s) and job 2 writes for 10 s;
+// job 1 then computes its 10 − 5 = 5 s and ends at 15 s (io_end_s: the job's end), job 2 at 10 s.
+TEST(storage_engine, ConcurrentReadsAndWritesShareTheDisk) {
+  RunOptions opt;
+  opt.extra_files["trace.csv"] = "id,nodes,start_time,end_time,read_bytes,written_bytes\n"
+                                 "1,1,0,10,10GB,0\n2,1,0,10,0,10GB\n";
+  SimRun r = run_scenario(simulated(R"({"policy": "round-robin", "split": false})"), read_write_platform(), opt);
+  ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.metric("allocated"), 2);
+  CsvTable rows = parse_csv(read_text(r.out_dir + "/requests.csv"));
+  ASSERT_EQ(rows.size(), 2u);
+  for (int i = 0; i < 2; i++) {
+    EXPECT_NEAR(cell(rows[i], "io_time_s"), 10, 1e-6) << i;
+    EXPECT_NEAR(cell(rows[i], "sim_bw_Bps"), 1e9, 1) << i;
+  }
+  EXPECT_NEAR(cell(rows[0], "io_end_s"), 15, 1e-6);
+  EXPECT_NEAR(cell(rows[1], "io_end_s"), 10, 1e-6);
+  EXPECT_EQ(r.metric("overruns"), 1);
+}
+
+// Expectations: exit 2 naming the disk and the property: a read_host that is not a host; a read_host without a link;
+// a read_bw property that contradicts the read link.
+TEST(storage_engine, BadReadHostExitsWithCode2) {
+  RunOptions opt;
+  opt.extra_files["trace.csv"] = "id,nodes,start_time,end_time,read_bytes,written_bytes\n1,1,0,15,10GB,10GB\n";
+  const std::string sc = simulated(R"({"policy": "round-robin"})");
+  SimRun missing = run_scenario(sc, read_write_platform("nowhere"), opt);
+  EXPECT_EQ(missing.proc.exit_code, 2) << missing.describe();
+  EXPECT_NE(missing.proc.err.find("node0d0"), std::string::npos) << missing.proc.err;
+  EXPECT_NE(missing.proc.err.find("read_host"), std::string::npos) << missing.proc.err;
+  EXPECT_NE(missing.proc.err.find("nowhere"), std::string::npos) << missing.proc.err;
+  EXPECT_FALSE(missing.has_results);
+  SimRun nolink = run_scenario(sc, read_write_platform("controller"), opt);
+  EXPECT_EQ(nolink.proc.exit_code, 2) << nolink.describe();
+  EXPECT_NE(nolink.proc.err.find("has no \"link\""), std::string::npos) << nolink.proc.err;
+  std::string xml = read_write_platform();
+  const std::string cap = R"(<prop id="capacity" value="100GB"/>)";
+  xml.replace(xml.find(cap), cap.size(), cap + R"(<prop id="read_bw" value="3GBps"/>)");
+  SimRun contra = run_scenario(sc, xml, opt);
+  EXPECT_EQ(contra.proc.exit_code, 2) << contra.describe();
+  EXPECT_NE(contra.proc.err.find("read_bw"), std::string::npos) << contra.proc.err;
+  EXPECT_NE(contra.proc.err.find("node0d0_read"), std::string::npos) << contra.proc.err;
+}
+
+// Expectations: a generator shape that does not exist is refused before anything runs (exit 2, the field and the
+// value named, no results.json); shape theta runs (24,000 requests scheduled on nNnD 32 TB).
+TEST(storage_engine, GeneratorShapeIsCheckedAndThetaRuns) {
+  const std::string base = R"({"storage": {"platform": {"preset": "nNnD", "capacity": "32TB"},
+      "requests": {"generator": {"kind": "storalloc", "shape": ")";
+  const std::string tail = R"("}}}, "output": {"progress": false}})";
+  SimRun bad = run_scenario(base + "weibull" + tail, "");
+  EXPECT_EQ(bad.proc.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.proc.err.find("storage.requests.generator.shape"), std::string::npos) << bad.proc.err;
+  EXPECT_NE(bad.proc.err.find("weibull"), std::string::npos) << bad.proc.err;
+  EXPECT_FALSE(bad.has_results);
+  SimRun ok = run_scenario(base + "theta" + tail, "");
+  ASSERT_EQ(ok.proc.exit_code, 0) << ok.describe();
+  EXPECT_EQ(ok.metric("requests"), 24000);
+}

@@ -1168,3 +1168,127 @@ TEST(StorallocPlanned, RandomReservationsFailInTheReplayAndEveryModeKeepsCapacit
         EXPECT_EQ(run.r.m.partial, counts[IOS_REQ_PARTIAL]);
       }
 }
+
+namespace {
+
+// Mean of the Pareto law of exponent a truncated to [lo, hi] (density ∝ x^(−a−1)), and the exponent giving mean m,
+// by bisection: written here from the formula, independently of theta.c.
+double truncated_pareto_mean(double a, double lo, double hi) {
+  return a / (a - 1) * lo * (1 - std::pow(lo / hi, a - 1)) / (1 - std::pow(lo / hi, a));
+}
+double truncated_pareto_exponent(double m, double lo, double hi) {
+  double a = 0.01, b = 10;
+  for (int i = 0; i < 200; i++)
+    (truncated_pareto_mean(0.5 * (a + b), lo, hi) > m ? a : b) = 0.5 * (a + b);
+  return 0.5 * (a + b);
+}
+// Median of that law.
+double truncated_pareto_median(double a, double lo, double hi) {
+  return lo * std::pow(1 - 0.5 * (1 - std::pow(lo / hi, a)), -1 / a);
+}
+
+} // namespace
+
+TEST(StorallocGenerator, ThetaShapeFollowsThePapersStatistics) {
+  // System: shape theta with its defaults (24,000 requests over 365 days; sizes >= 10 GB, at most 32 TB, expected
+  // sum_cap 1.6 PB, 40 % of it log-uniform on [8 TB, 32 TB]; durations log-normal of mean 9,650 s, σ 1), seed 3.
+  // Expectations (by hand): the tail's mean is (32 − 8) TB / ln 4 = 17.312 TB, so it holds round(0.4 × 1.6e15 /
+  // 1.7312e13) = round(36.97) = 37 requests; the other 23,963 follow a truncated Pareto on [10 GB, 8 TB) of mean
+  // (1.6e15 − 37 × 1.7312e13) / 23,963 = 40.04 GB (exponent ≈ 1.259, median ≈ 17.4 GB): their sample mean within 10 %
+  // (4 standard errors), the median within 3 %; the durations' mean within 5 % of 9,650 s; every capacity in
+  // [10 GB, 32 TB], read = written = capacity, 1 node; sorted submissions in [0, 365 d); same seed, same requests.
+  // With tail_share 0: one truncated Pareto on [10 GB, 32 TB] of mean 1.6e15 / 24,000 = 66.67 GB, its median.
+  ios_storalloc_gen_t g;
+  ios_storalloc_gen_default(&g);
+  g.theta = 1;
+  ios_request_t *a = nullptr, *b = nullptr;
+  int na = 0, nb = 0;
+  ASSERT_EQ(ios_storalloc_generate(&g, 3, &a, &na), IOS_OK) << ios_diag_message();
+  ASSERT_EQ(ios_storalloc_generate(&g, 3, &b, &nb), IOS_OK);
+  ASSERT_EQ(na, 24000);
+  const double tail_mean = 24e12 / std::log(4.0);
+  const int ntail = (int)std::lround(0.4 * 1.6e15 / tail_mean);
+  ASSERT_EQ(ntail, 37);
+  int tail = 0, same = 0;
+  double body_sum = 0, dur_sum = 0;
+  std::vector<double> body;
+  for (int i = 0; i < na; i++) {
+    same += a[i].submit == b[i].submit && a[i].capacity == b[i].capacity && a[i].duration == b[i].duration;
+    EXPECT_GE(a[i].capacity, 1e10);
+    EXPECT_LE(a[i].capacity, 32e12);
+    EXPECT_EQ(a[i].read_bytes, a[i].capacity);
+    EXPECT_EQ(a[i].written_bytes, a[i].capacity);
+    EXPECT_EQ(a[i].nodes, 1);
+    EXPECT_GE(a[i].submit, 0);
+    EXPECT_LT(a[i].submit, 365 * 86400.0);
+    if (i > 0) {
+      EXPECT_LE(a[i - 1].submit, a[i].submit);
+    }
+    dur_sum += a[i].duration;
+    if (a[i].capacity >= 8e12) {
+      tail++;
+    } else {
+      body_sum += a[i].capacity;
+      body.push_back(a[i].capacity);
+    }
+  }
+  EXPECT_EQ(same, na);
+  EXPECT_EQ(tail, 37);
+  const double body_mean = (1.6e15 - 37 * tail_mean) / (na - 37);
+  EXPECT_NEAR(body_mean, 40.04e9, 0.01e9);
+  EXPECT_NEAR(body_sum / (double)body.size(), body_mean, 0.10 * body_mean);
+  std::sort(body.begin(), body.end());
+  const double alpha = truncated_pareto_exponent(body_mean, 1e10, 8e12);
+  EXPECT_NEAR(alpha, 1.259, 0.001);
+  EXPECT_NEAR(body[body.size() / 2], truncated_pareto_median(alpha, 1e10, 8e12), 0.03 * body[body.size() / 2]);
+  EXPECT_NEAR(dur_sum / na, 9650, 0.05 * 9650);
+  free(a);
+  free(b);
+  g.tail_share = 0;
+  ASSERT_EQ(ios_storalloc_generate(&g, 3, &a, &na), IOS_OK) << ios_diag_message();
+  std::vector<double> all;
+  for (int i = 0; i < na; i++)
+    all.push_back(a[i].capacity);
+  std::sort(all.begin(), all.end());
+  const double a0 = truncated_pareto_exponent(1.6e15 / 24000, 1e10, 32e12);
+  EXPECT_NEAR(all[na / 2], truncated_pareto_median(a0, 1e10, 32e12), 0.03 * all[na / 2]);
+  EXPECT_LE(all.back(), 32e12);
+  free(a);
+}
+
+TEST(StorallocGenerator, ThetaShapeRejectsBadParameters) {
+  // Expectations: IOS_EINVAL naming the parameters and the fix: tail_from not below max_size; a sum_cap whose mean
+  // (1e13 / 24,000 = 0.42 GB) is below min_size (no truncated Pareto reaches it); from JSON, an unknown shape (the
+  // field and both valid shapes named) and an unknown member.
+  ios_storalloc_gen_t g;
+  ios_storalloc_gen_default(&g);
+  g.theta = 1;
+  g.tail_from = 40e12;
+  ios_request_t *r = nullptr;
+  int n = 0;
+  EXPECT_EQ(ios_storalloc_generate(&g, 1, &r, &n), IOS_EINVAL);
+  EXPECT_NE(std::string(ios_diag_message()).find("tail_from"), std::string::npos) << ios_diag_message();
+  ios_storalloc_gen_default(&g);
+  g.theta = 1;
+  g.sum_cap = 1e13;
+  EXPECT_EQ(ios_storalloc_generate(&g, 1, &r, &n), IOS_EINVAL);
+  EXPECT_NE(std::string(ios_diag_message()).find("truncated Pareto"), std::string::npos) << ios_diag_message();
+  EXPECT_EQ(r, nullptr);
+  ios_storalloc_gen_default(&g);
+  cJSON *j = cJSON_Parse(R"({"kind": "storalloc", "shape": "weibull"})");
+  EXPECT_EQ(ios_storalloc_gen_from_json(j, "s.json", "storage.requests.generator", &g), IOS_EINVAL);
+  std::string msg = ios_diag_message();
+  EXPECT_NE(msg.find("s.json"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("shape"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("weibull"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("theta"), std::string::npos) << msg;
+  EXPECT_EQ(g.theta, 0);
+  cJSON_Delete(j);
+  j = cJSON_Parse(R"({"kind": "storalloc", "shape": "theta", "tail_share": 0.2, "duration_mean": 600})");
+  ASSERT_EQ(ios_storalloc_gen_from_json(j, "s.json", "storage.requests.generator", &g), IOS_OK) << ios_diag_message();
+  EXPECT_EQ(g.theta, 1);
+  EXPECT_EQ(g.tail_share, 0.2);
+  EXPECT_EQ(g.duration_mean, 600);
+  EXPECT_EQ(g.max_size, 32e12);
+  cJSON_Delete(j);
+}

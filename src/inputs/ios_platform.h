@@ -20,6 +20,10 @@ typedef struct {
   char *link;      /**< link standing for its bandwidth (owned) */
   double capacity; /**< bytes/s */
   sg_host_t host;
+  /** Where the resource's reads go (a role=disk host's `read_host` property: a StorAlloc disk whose read bandwidth
+   * differs from its write bandwidth, §4.3), or NULL: reads take the same route as writes. */
+  sg_host_t read_host;
+  char *read_link; /**< the link standing for its read bandwidth (owned; NULL without read_host) */
 } ios_resource_t;
 
 /** The smallest bandwidth (bytes/s) a platform or `iosim platform` accepts: below it, simulated times of real

@@ -96,7 +96,27 @@ static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
   r->link = strdup(link);
   r->capacity = bw;
   r->host = h;
-  return r->name && r->link ? IOS_OK : IOS_ENOMEM;
+  if (r->name == NULL || r->link == NULL) return IOS_ENOMEM;
+  const char *role = sg_host_get_property_value(h, "role"), *rh = sg_host_get_property_value(h, "read_host");
+  if (rh == NULL || strcmp(role, "disk") != 0) return IOS_OK;
+  /* a disk with its own read route (docs/storalloc.md "Storage platforms in XML") */
+  sg_host_t read = sg_host_by_name(rh);
+  const char *rlink = read != NULL && read != h ? sg_host_get_property_value(read, "link") : NULL;
+  if (rlink == NULL) {
+    ios_diag_set(file, name,
+                 read == NULL || read == h
+                     ? "its \"read_host\" property names '%s', which is not another host of the platform: name the "
+                       "host (role none) that its reads are routed to, or drop the property (reads then share its link)"
+                     : "its \"read_host\" '%s' has no \"link\" property: add <prop id=\"link\" value=\"LINK\"/> "
+                       "naming the link that carries the disk's read bandwidth",
+                 rh);
+    return IOS_EINVAL;
+  }
+  rc = link_capacity(file, rh, "link", rlink, &bw);
+  if (rc != IOS_OK) return rc;
+  r->read_host = read;
+  r->read_link = strdup(rlink);
+  return r->read_link ? IOS_OK : IOS_ENOMEM;
 }
 
 /* Every compute host's NIC bandwidth: present, a positive finite bandwidth, the same on all (iosim models one b). */
@@ -397,6 +417,15 @@ static int probe_route(const char *file, probe_t *pr, sg_host_t c, const ios_res
   copy_name(pr->from_name, sizeof pr->from_name, sg_host_get_name(c));
   copy_name(pr->to_name, sizeof pr->to_name, r->name);
   int has = ios_sg_route_has_link(c, r->host, r->link);
+  if (has == 1 && r->read_host != NULL) { /* a disk's reads: their route crosses its read link */
+    has = ios_sg_route_has_link(c, r->read_host, r->read_link);
+    if (has == 0)
+      ios_diag_set(file, r->name,
+                   "the route from compute host %s to its read_host %s does not cross the read link '%s': fix the "
+                   "<route> or the read host's \"link\" property",
+                   sg_host_get_name(c), sg_host_get_name(r->read_host), r->read_link);
+    if (has == 0) return IOS_EINVAL;
+  }
   if (has == 1) return IOS_OK;
   if (has == 0)
     ios_diag_set(file, r->name,
@@ -584,6 +613,7 @@ void ios_platform_free(ios_platform_t *p) {
   for (int i = 0; p->res != NULL && i < p->nres; i++) {
     free(p->res[i].name);
     free(p->res[i].link);
+    free(p->res[i].read_link);
   }
   free(p->res);
   free(p->pfs.name);
@@ -652,9 +682,19 @@ int ios_platform_storage(const char *file, const ios_platform_t *p, ios_storage_
     if (link != NULL && (rc = link_capacity(file, sg_host_get_name(nh), "link", link, &node_bw)) != IOS_OK) break;
     for (int k = i; rc == IOS_OK && k < p->nres; k++) {
       if (node_of[k] != i) continue;
-      double cap = 0, wbw = p->res[k].capacity, rbw = wbw;
-      rc = disk_prop(file, p->res[k].host, "capacity", ios_parse_bytes, "4TB", 1, &cap);
+      double cap = 0, wbw = p->res[k].capacity, rbw = wbw, rlink = NAN;
+      if (p->res[k].read_host != NULL) /* its reads' own route: the read bandwidth is that route's read link */
+        rc = link_capacity(file, sg_host_get_name(p->res[k].read_host), "link", p->res[k].read_link, &rlink);
+      if (rc == IOS_OK && !isnan(rlink)) rbw = rlink;
+      if (rc == IOS_OK) rc = disk_prop(file, p->res[k].host, "capacity", ios_parse_bytes, "4TB", 1, &cap);
       if (rc == IOS_OK) rc = disk_prop(file, p->res[k].host, "read_bw", ios_parse_bandwidth, "3.13GBps", 0, &rbw);
+      if (rc == IOS_OK && !isnan(rlink) && rbw != rlink) {
+        ios_diag_set(file, p->res[k].name,
+                     "its read_bw (%.17g B/s) differs from the bandwidth of its read link '%s' (%.17g B/s): drop "
+                     "read_bw (the read link gives it) or make them equal",
+                     rbw, p->res[k].read_link, rlink);
+        rc = IOS_EINVAL;
+      }
       if (rc == IOS_OK)
         rc = k == i ? ios_storage_add_node(&st, sg_host_get_name(nh), node_bw, 1, cap, rbw, wbw)
                     : ios_storage_add_disk(&st, cap, rbw, wbw);

@@ -562,25 +562,48 @@ static void header(FILE *f, const plat_t *p, const char *origin) {
 }
 
 /* storage: the hosts (part 0), links (1) or routes (2) of the storage nodes, their disks and the PFS. A disk's link
- * carries its write bandwidth; its read bandwidth and capacity are properties (platforms/README.md). */
+ * carries its write bandwidth; its capacity is a property. A disk whose read bandwidth differs has its reads routed to
+ * a host of its own ("<disk>_read", its `read_host`) over a read link of that bandwidth, and both routes cross a
+ * device link "<disk>_io" of max(read, write) that concurrent reads and writes share, as SimGrid's own disk model does
+ * (docs/storalloc.md "Simulated I/O"); otherwise one link carries both (platforms/README.md). */
 static void emit_storage(FILE *f, const plat_t *p, int part) {
   const ios_storage_t *st = &p->st;
-  char node[32], disk[48], bw[48], num[40];
+  char node[32], disk[48], rd[56], io[56], bw[48], num[40];
   for (int v = 0; v < st->nnodes; v++) {
     node_name(st, v, node);
     if (part == 0) xml_host(f, node, "storage", "link", node);
     if (part == 1) xml_link(f, node, fmt_bw(st->nodes[v].bw, bw), 0);
     for (int j = 0; j < st->nodes[v].ndisks; j++) {
       const ios_storage_disk_t *d = &st->disks[st->nodes[v].first + j];
+      int two = d->read_bw != d->write_bw;
       snprintf(disk, sizeof disk, "%sd%d", node, j);
-      if (part == 0)
+      snprintf(rd, sizeof rd, "%s_read", disk);
+      snprintf(io, sizeof io, "%s_io", disk);
+      if (part == 0) {
         fprintf(f,
                 "    <host id=\"%s\" speed=\"1Gf\"><prop id=\"role\" value=\"disk\"/><prop id=\"link\" value=\"%s\"/>"
-                "<prop id=\"node\" value=\"%s\"/><prop id=\"capacity\" value=\"%s\"/><prop id=\"read_bw\" "
-                "value=\"%s\"/></host>\n",
-                disk, disk, node, ios_fmt_double(num, sizeof num, d->capacity), fmt_bw(d->read_bw, bw));
+                "<prop id=\"node\" value=\"%s\"/><prop id=\"capacity\" value=\"%s\"/>",
+                disk, disk, node, ios_fmt_double(num, sizeof num, d->capacity));
+        if (two)
+          fprintf(f, "<prop id=\"read_host\" value=\"%s\"/></host>\n", rd);
+        else
+          fprintf(f, "<prop id=\"read_bw\" value=\"%s\"/></host>\n", fmt_bw(d->read_bw, bw));
+        if (two) xml_host(f, rd, "none", "link", rd);
+      }
       if (part == 1) xml_link(f, disk, fmt_bw(d->write_bw, bw), 0);
-      if (part == 2) xml_route(f, "fabric", disk, node, disk); /* one flow crosses the node's link and the disk's */
+      if (part == 1 && two) xml_link(f, rd, fmt_bw(d->read_bw, bw), 0);
+      if (part == 1 && two) xml_link(f, io, fmt_bw(d->read_bw > d->write_bw ? d->read_bw : d->write_bw, bw), 0);
+      if (part == 2 && !two) xml_route(f, "fabric", disk, node, disk); /* one flow: the node's link, the disk's */
+      if (part == 2 && two) { /* writes: node, write link, device; reads: node, read link, device */
+        fprintf(f,
+                "    <route src=\"fabric\" dst=\"%s\"><link_ctn id=\"%s\"/><link_ctn id=\"%s\"/><link_ctn "
+                "id=\"%s\"/></route>\n",
+                disk, node, disk, io);
+        fprintf(f,
+                "    <route src=\"fabric\" dst=\"%s\"><link_ctn id=\"%s\"/><link_ctn id=\"%s\"/><link_ctn "
+                "id=\"%s\"/></route>\n",
+                rd, node, rd, io);
+      }
     }
   }
   if (part == 0) xml_host(f, "pfs", "pfs", "link", "gpfs");

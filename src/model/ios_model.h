@@ -13,8 +13,12 @@ extern "C" {
 /** One phase: a work phase of `value` seconds or an I/O operation of `value` bytes. */
 typedef struct {
   double value;
-  int is_io;
+  int is_io; /**< 0 (IOS_PHASE_WORK) a work phase; non-zero an I/O operation: IOS_PHASE_WRITE (1), or IOS_PHASE_READ
+                  (2), an operation that reads (a storage job's stage-in, StorAlloc §5.1), whose transfers take each
+                  resource's read route (ios_resource_t.read_host) when the platform gives one */
 } ios_phase_t;
+
+enum { IOS_PHASE_WORK = 0, IOS_PHASE_WRITE = 1, IOS_PHASE_READ = 2 };
 
 /** One application. Owned by its ios_workload_t. */
 typedef struct {

@@ -44,7 +44,9 @@ static void account_segment(const transfer_t *t, double bytes) {
 
 /* s: the latency of the route of transfer t to its resource (flow path only: on the direct path no route is taken). */
 static double route_latency(const transfer_t *t) {
-  return E.direct ? 0.0 : sg_host_get_route_latency(t->host, E.res[t->res < 0 ? E.nres : t->res].r->host);
+  const res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
+  sg_host_t to = t->mbox == rs->read_mbox && rs->read_mbox != NULL ? rs->r->read_host : rs->r->host;
+  return E.direct ? 0.0 : sg_host_get_route_latency(t->host, to);
 }
 
 /* ---------------------------------------------------------------- transfer layer */
@@ -271,6 +273,7 @@ static void on_post(int j) {
   app_state_t *as = &E.apps[j];
   if (as->pending) sim_apply_alloc(as); /* a re-arbitration applies from the next I/O operation */
   double volume = as->a->phases[as->phase].value;
+  int reads = as->a->phases[as->phase].is_io == IOS_PHASE_READ;
   if (as->stripe != NULL) {
     post_striped(j, volume);
     as->nleft = as->ntransfers;
@@ -298,9 +301,10 @@ static void on_post(int j) {
     t->host = as->host;
     ios_tr_reset(t, volume / as->ntransfers);
     t->cap = as->cap;
-    t->mbox = E.res[t->res < 0 ? E.nres : t->res].mbox;
+    res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
+    t->mbox = reads && rs->read_mbox != NULL ? rs->read_mbox : rs->mbox; /* a disk's reads: its read route */
     t->latency = route_latency(t);
-    res_add(&E.res[t->res < 0 ? E.nres : t->res], t);
+    res_add(rs, t);
   }
 }
 

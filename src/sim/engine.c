@@ -306,6 +306,10 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
   int direct = !s->flows_simgrid && !E.trace && !s->replay && !s->sharing->uncapped;
   for (int j = 0; direct && j < E.napps; j++)
     direct = E.apps[j].stripe == NULL;
+  for (int r = 0; direct && r < p->nres; r++) /* a read route of its own: SimGrid decides (reads never direct) */
+    for (int j = 0; direct && p->res[r].read_host != NULL && j < E.napps; j++)
+      for (int k = 0; direct && k < E.apps[j].a->nphases; k++)
+        direct = E.apps[j].a->phases[k].is_io != IOS_PHASE_READ;
   if (direct) {
     /* the (host, resource) pairs transfers can use, grouped by resource: each application's first node to its
      * resources (the PFS when it has none); with a job queue, any compute node to any resource */
@@ -596,6 +600,10 @@ static void setup_resources(const ios_platform_t *p) {
     E.res[i].r = res;
     E.res[i].mbox = sg_mailbox_by_name(res->name);
     if (!E.direct) receiver_start(res->host, res->name);
+    if (res->read_host != NULL && !E.direct) { /* a disk's reads (StorAlloc §4.3): their own route */
+      E.res[i].read_mbox = sg_mailbox_by_name(sg_host_get_name(res->read_host));
+      receiver_start(res->read_host, sg_host_get_name(res->read_host));
+    }
   }
 }
 

@@ -77,6 +77,7 @@ typedef struct {
 typedef struct {
   const ios_resource_t *r;
   sg_mailbox_t mbox;
+  sg_mailbox_t read_mbox; /* reads' destination on r->read_host, or NULL (reads go to mbox) */
   transfer_t **active;
   int nactive, cap_active;
   int dirty;

@@ -548,7 +548,23 @@ int ios_storalloc_write_trace(const char *path, const ios_request_t *req, int n)
 
 /* ---------------------------------------------------------------- the generator */
 
-enum { P_REQUESTS, P_DAYS, P_SIZE, P_DURATION, P_JITTER, P_BW, P_CORES, NPARAMS };
+enum {
+  P_REQUESTS,
+  P_DAYS,
+  P_SIZE,
+  P_DURATION,
+  P_JITTER,
+  P_BW,
+  P_CORES,
+  P_MIN,
+  P_MAX,
+  P_SUM,
+  P_TAIL_FROM,
+  P_TAIL_SHARE,
+  P_DUR_MEAN,
+  P_DUR_SIGMA,
+  NPARAMS
+};
 
 static const ios_gen_param_t gen_params[NPARAMS] = {
     {"requests", 24000, 1, MAX_REQUESTS, 0, 1, "requests in the span (StorAlloc §5.1: about 24,000 in a year)"},
@@ -558,8 +574,15 @@ static const ios_gen_param_t gen_params[NPARAMS] = {
     {"jitter", 0.3, 0, 3, 0, 0, "σ of the log-normal factors on each request's bytes and duration"},
     {"bandwidth", 0, 0, 1, 0, 1, "1: each request needs its job's measured bandwidth (agg_perf_MiBps, scaled)"},
     {"cores_per_node", 32, 1, 1e6, 0, 0, "nodes = ceil(nprocs / cores_per_node)"},
+    {"min_size", 1e10, 0, 1e18, 1, 0, "shape theta: smallest capacity in bytes (StorAlloc §5.1: >= 10 GB)"},
+    {"max_size", 32e12, 0, 1e18, 1, 0, "shape theta: largest capacity in bytes (§5.2: never more than 32 TB at once)"},
+    {"sum_cap", 1.6e15, 0, 1e21, 1, 0, "shape theta: expected sum of the capacities in bytes (§5.2: 1.6 PB)"},
+    {"tail_from", 8e12, 0, 1e18, 1, 0, "shape theta: the tail's lower bound in bytes (8 TB, Table 4's largest disk)"},
+    {"tail_share", 0.4, 0, 0.99, 0, 0, "shape theta: share of sum_cap in the tail (Fig. 4: about 40 %)"},
+    {"duration_mean", 9650, 0, 1e9, 1, 0, "shape theta: mean duration in s (§5.2: 1.53 % mean use of 32 TB)"},
+    {"duration_sigma", 1, 0, 5, 0, 0, "shape theta: σ of the log-normal durations (an assumption)"},
 };
-static const char *const gen_strings[] = {"data", NULL};
+static const char *const gen_strings[] = {"data", "shape", NULL};
 
 void ios_storalloc_gen_default(ios_storalloc_gen_t *g) {
   if (g == NULL) return;
@@ -570,6 +593,13 @@ void ios_storalloc_gen_default(ios_storalloc_gen_t *g) {
   g->jitter = 0.3;
   g->bandwidth = 0;
   g->cores_per_node = 32;
+  g->min_size = gen_params[P_MIN].def;
+  g->max_size = gen_params[P_MAX].def;
+  g->sum_cap = gen_params[P_SUM].def;
+  g->tail_from = gen_params[P_TAIL_FROM].def;
+  g->tail_share = gen_params[P_TAIL_SHARE].def;
+  g->duration_mean = gen_params[P_DUR_MEAN].def;
+  g->duration_sigma = gen_params[P_DUR_SIGMA].def;
 }
 
 int ios_storalloc_gen_from_json(const cJSON *j, const char *file, const char *obj, ios_storalloc_gen_t *g) {
@@ -587,7 +617,26 @@ int ios_storalloc_gen_from_json(const cJSON *j, const char *file, const char *ob
     ios_diag_set(file, at(w, sizeof w, c.obj, "data"), "must be the path of tokio_abc_jobs_slim.csv (a string)");
     return IOS_EINVAL;
   }
+  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(j, "shape");
+  if (shape != NULL && (!cJSON_IsString(shape) ||
+                        (strcmp(shape->valuestring, "tokio") != 0 && strcmp(shape->valuestring, "theta") != 0))) {
+    char v[64];
+    text_of(shape, v, sizeof v);
+    ios_diag_set(file, at(w, sizeof w, c.obj, "shape"),
+                 "is %s: give \"tokio\" (TOKIO-ABC jobs, the default) or \"theta\" (calibrated to StorAlloc's Theta "
+                 "2020 statistics)",
+                 v);
+    return IOS_EINVAL;
+  }
   ios_storalloc_gen_t x = *g;
+  x.theta = shape != NULL && strcmp(shape->valuestring, "theta") == 0;
+  x.min_size = val[P_MIN];
+  x.max_size = val[P_MAX];
+  x.sum_cap = val[P_SUM];
+  x.tail_from = val[P_TAIL_FROM];
+  x.tail_share = val[P_TAIL_SHARE];
+  x.duration_mean = val[P_DUR_MEAN];
+  x.duration_sigma = val[P_DUR_SIGMA];
   x.requests = (int)val[P_REQUESTS];
   x.days = val[P_DAYS];
   x.size_scale = val[P_SIZE];
@@ -663,6 +712,7 @@ static int load_tokio(const char *path, tokio_job_t **out, int *n) {
 
 int ios_storalloc_generate(const ios_storalloc_gen_t *g, uint64_t seed, ios_request_t **out, int *n) {
   if (g == NULL || out == NULL || n == NULL) return IOS_EINVAL;
+  if (g->theta) return ios_storalloc_generate_theta(g, seed, out, n);
   if (g->requests < 1 || g->requests > MAX_REQUESTS || !(g->days > 0) || !(g->size_scale > 0) ||
       !(g->duration_scale > 0) || !(g->jitter >= 0) || !(g->cores_per_node >= 1) || !isfinite(g->days) ||
       !isfinite(g->size_scale) || !isfinite(g->duration_scale) || !isfinite(g->jitter)) {

@@ -145,9 +145,10 @@ int ios_storage_scenario(const ios_scenario_t *s, int check) {
 
 /* ---------------------------------------------------------------- simulated I/O */
 
-/* bytes/s: request i's bandwidth alone on its allocation (max-min of its parts: each disk's write bandwidth shared
- * by its parts, each node's link by its disks), capped by its compute nodes' NICs. */
-static double dedicated_bw(const ios_storage_t *st, const ios_storalloc_result_t *r, int i, double nic) {
+/* bytes/s: request i's bandwidth alone on its allocation when it writes (reads = 0) or reads (1): max-min of its
+ * parts, each disk's write (read) bandwidth shared by its parts, each node's link by its disks, capped by its compute
+ * nodes' NICs. */
+static double dedicated_bw(const ios_storage_t *st, const ios_storalloc_result_t *r, int i, double nic, int reads) {
   const ios_request_outcome_t *q = &r->req[i];
   double total = 0;
   for (int k = 0; k < q->parts; k++) { /* once per node: the first part on that node sums the node's disks */
@@ -160,16 +161,17 @@ static double dedicated_bw(const ios_storage_t *st, const ios_storalloc_result_t
       int used = 0;
       for (int m = 0; m < q->parts && !used; m++)
         used = r->part_disk[q->first_part + m] == d;
-      node += used ? st->disks[d].write_bw : 0;
+      node += used ? (reads ? st->disks[d].read_bw : st->disks[d].write_bw) : 0;
     }
     total += node < st->nodes[v].bw ? node : st->nodes[v].bw;
   }
   return total < nic ? total : nic;
 }
 
-/* The job of request i as an application: it reads its read bytes when its storage starts (stage-in), computes for
- * the rest of its duration (minus its I/O time alone on its allocation), then writes its written bytes; on its
- * parts' disks (a part's disk once per part: a disk holding two parts carries two shares), or on the PFS. */
+/* The job of request i as an application: it reads its read bytes when its storage starts (stage-in, through each
+ * disk's read route), computes for the rest of its duration (minus its I/O time alone on its allocation), then writes
+ * its written bytes; on its parts' disks (a part's disk once per part: a disk holding two parts carries two shares),
+ * or on the PFS. */
 static int build_job(const ios_request_t *q, const ios_storalloc_result_t *r, int i, const ios_storage_t *st,
                      const int *res_of_disk, const ios_platform_t *p, ios_app_t *a) {
   const ios_request_outcome_t *o = &r->req[i];
@@ -180,13 +182,15 @@ static int build_job(const ios_request_t *q, const ios_storalloc_result_t *r, in
   a->nodes = q->nodes > 0 ? q->nodes : 1;
   a->release = o->start;
   double nic = a->nodes * p->nic_bw;
-  double b = ok ? dedicated_bw(st, r, i, nic) : (nic < p->pfs.capacity ? nic : p->pfs.capacity);
-  double work = q->duration - (q->read_bytes + q->written_bytes) / b;
+  double pfs = nic < p->pfs.capacity ? nic : p->pfs.capacity;
+  double bw = ok ? dedicated_bw(st, r, i, nic, 0) : pfs, br = ok ? dedicated_bw(st, r, i, nic, 1) : pfs;
+  double io = br == bw ? (q->read_bytes + q->written_bytes) / bw : q->read_bytes / br + q->written_bytes / bw;
+  double work = q->duration - io;
   a->phases = calloc(3, sizeof *a->phases);
   a->ngiven = ok ? o->parts : 0;
   a->given = malloc(sizeof *a->given * (size_t)(a->ngiven > 0 ? a->ngiven : 1));
   if (a->name == NULL || a->phases == NULL || a->given == NULL) return IOS_ENOMEM;
-  if (q->read_bytes > 0) a->phases[a->nphases++] = (ios_phase_t){q->read_bytes, 1};
+  if (q->read_bytes > 0) a->phases[a->nphases++] = (ios_phase_t){q->read_bytes, IOS_PHASE_READ};
   if (work > 0) a->phases[a->nphases++] = (ios_phase_t){work, 0};
   if (q->written_bytes > 0) a->phases[a->nphases++] = (ios_phase_t){q->written_bytes, 1};
   for (int k = 0; k < a->ngiven; k++)
