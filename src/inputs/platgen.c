@@ -611,14 +611,11 @@ static void emit_storage(FILE *f, const plat_t *p, int part) {
   if (part == 2) xml_route(f, "fabric", "pfs", "gpfs", NULL); /* refused and failed requests */
 }
 
-static void emit(FILE *f, const plat_t *p, const char *origin) {
-  const kind_t *k = p->k;
+/* The compute hosts cK; with router choices, each lists its routers and has a host cK.rtrJ per extra router J. */
+static void emit_compute_hosts(FILE *f, const plat_t *p) {
   char id[32], id2[32], bw[48];
-  int C = (int)p->v[P_COMPUTE], R = (int)p->v[P_ROUTERS], F = (int)p->v[P_IONODES];
-  int S = (int)p->v[P_SERVERS], T = (int)p->v[P_OSTS];
-  header(f, p, origin);
+  int C = (int)p->v[P_COMPUTE], K = (int)p->v[P_RPC], choices = router_choices(p);
   fmt_bw(p->v[P_NIC], bw);
-  int choices = router_choices(p), K = (int)p->v[P_RPC];
   for (int i = 0; i < C; i++) {
     snprintf(id, sizeof id, "c%d", i);
     if (!choices) {
@@ -637,6 +634,16 @@ static void emit(FILE *f, const plat_t *p, const char *origin) {
       xml_host(f, id2, "none", "client", id);
     }
   }
+}
+
+static void emit(FILE *f, const plat_t *p, const char *origin) {
+  const kind_t *k = p->k;
+  char id[32], id2[32], bw[48];
+  int C = (int)p->v[P_COMPUTE], R = (int)p->v[P_ROUTERS], F = (int)p->v[P_IONODES];
+  int S = (int)p->v[P_SERVERS], T = (int)p->v[P_OSTS];
+  header(f, p, origin);
+  emit_compute_hosts(f, p);
+  int choices = router_choices(p), K = (int)p->v[P_RPC];
   xml_host(f, "controller", "controller", NULL, NULL);
   if (k == &kinds[K_PFS_SINGLE]) xml_host(f, "pfs", "pfs", "link", "pfs");
   for (int i = 0; k == &kinds[K_FORWARDING] && i < F; i++) {
