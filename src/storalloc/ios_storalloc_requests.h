@@ -5,6 +5,7 @@
 #ifndef IOS_GEN_STORALLOC_H
 #define IOS_GEN_STORALLOC_H
 
+#include "ios_rng.h"
 #include "ios_storalloc.h"
 
 #include <cjson/cJSON.h>
@@ -77,6 +78,10 @@ void ios_storalloc_gen_default(ios_storalloc_gen_t *g);
  * 0.4, "duration_mean": 9650, "duration_sigma": 1} (bytes and s; all but kind optional; each shape ignores the other's
  * parameters; `obj` names it in messages). @return IOS_OK or IOS_EINVAL (g untouched). */
 int ios_storalloc_gen_from_json(const cJSON *j, const char *file, const char *obj, ios_storalloc_gen_t *g);
+
+/** Submission times of a request generator: n times over [0, span) s, a Poisson process conditioned on its count
+ * (sorted uniform draws from `rng`), into times[n]. */
+void ios_storalloc_arrivals(ios_rng_t *rng, int n, double span, double *times);
 
 /** Shape "theta" of ios_storalloc_generate (theta.c): g->requests requests, submission times as for "tokio"; sizes
  * from a mixture: n_tail = round(tail_share · sum_cap / E_tail) requests log-uniform on [tail_from, max_size]

@@ -649,6 +649,12 @@ int ios_storalloc_gen_from_json(const cJSON *j, const char *file, const char *ob
   return IOS_OK;
 }
 
+void ios_storalloc_arrivals(ios_rng_t *rng, int n, double span, double *times) {
+  for (int i = 0; i < n; i++)
+    times[i] = ios_rng_uniform(rng) * span;
+  qsort(times, (size_t)n, sizeof *times, ios_gen_cmp_double);
+}
+
 /* One TOKIO job: what a request copies. */
 typedef struct {
   double nprocs, walltime, read, written, bw;
@@ -739,10 +745,7 @@ int ios_storalloc_generate(const ios_storalloc_gen_t *g, uint64_t seed, ios_requ
   }
   ios_rng_t rng;
   ios_rng_seed(&rng, seed, IOS_STREAM_STORALLOC_GEN);
-  double span = g->days * 86400.0;
-  for (int i = 0; i < g->requests; i++)
-    times[i] = ios_rng_uniform(&rng) * span;
-  qsort(times, (size_t)g->requests, sizeof *times, ios_gen_cmp_double);
+  ios_storalloc_arrivals(&rng, g->requests, g->days * 86400.0, times);
   for (int i = 0; i < g->requests; i++) {
     const tokio_job_t *j = &jobs[ios_rng_below(&rng, (uint64_t)njobs)];
     double fb = exp(g->jitter * ios_gen_normal(&rng)), fd = exp(g->jitter * ios_gen_normal(&rng));

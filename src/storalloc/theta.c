@@ -77,10 +77,7 @@ int ios_storalloc_generate_theta(const ios_storalloc_gen_t *g, uint64_t seed, io
   }
   ios_rng_t rng;
   ios_rng_seed(&rng, seed, IOS_STREAM_STORALLOC_GEN);
-  double span = g->days * 86400.0;
-  for (int i = 0; i < N; i++) /* a Poisson process conditioned on the count (as shape tokio) */
-    times[i] = ios_rng_uniform(&rng) * span;
-  qsort(times, (size_t)N, sizeof *times, ios_gen_cmp_double);
+  ios_storalloc_arrivals(&rng, N, g->days * 86400.0, times);
   for (int i = 0; i < N; i++)
     idx[i] = i;
   for (int k = 0; k < ntail; k++) { /* the tail requests: a uniform choice (partial Fisher-Yates) */
