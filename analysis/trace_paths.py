@@ -2,7 +2,7 @@
 """Does a Paje trace change results? (docs/trace.md, "What a trace changes"). Runs every deploy/ scenario three ways:
 untraced, traced (--trace) and untraced with engine.flows=simgrid, and prints a Markdown table: the path the untraced
 run took (counts.transfers of results.json), and the largest difference |a − b| / max(|a|, |b|, 1) of a results.json
-metric between the traced run and each of the other two (0 when identical; the metric named when not; the floor 1
+metric (wall times left out) between the traced run and each of the other two (0 when identical; the metric named when not; the floor 1
 keeps metrics that are zero to rounding, such as a ρ_con of −5e-15, from reading as large relative changes).
 
 usage: analysis/trace_paths.py [--only NAME ...]
@@ -36,6 +36,8 @@ def largest(a, b):
     """(relative difference, metric) of the metrics of results a and b that differ most; (0, '') when equal."""
     worst = (0.0, "")
     for k, x in a["metrics"].items():
+        if "wall" in k:  # wall times are not results
+            continue
         y = b["metrics"].get(k)
         if x == y:
             continue
@@ -78,7 +80,9 @@ def main(argv=None):
             except RuntimeError as e:
                 print(f"trace_paths.py: error: {e}", file=sys.stderr)
                 return 2
-            path = u.get("counts", {}).get("transfers", "no SimGrid run")
+            path = u.get("counts", {}).get("transfers")
+            if path is None:  # a storage scenario: scheduled, and replayed through SimGrid flows when simulated
+                path = "simgrid-flows (a replay)" if "sim_bw_mean_Bps" in u["metrics"] else "no SimGrid run"
             print(f"| {n} | {path} | {fmt(largest(t, u))} | {'—' if f is None else fmt(largest(t, f))} |",
                   flush=True)
     return 0
