@@ -188,6 +188,10 @@ static void transfer_actor(int argc, char **argv) {
     if (sg_host_self() != t->host) sg_actor_set_host(sg_actor_self(), t->host);
     flow_run(t);
   }
+  /* its semaphore goes with it: kept until the end of the run, one per transfer (half a million in a year of
+   * storage requests) would hold ~500 bytes each */
+  sg_sem_destroy(t->wake);
+  t->wake = NULL;
   t->actor = NULL;
   T.hooks->actor_release();
 }
