@@ -177,7 +177,8 @@ TEST(Platgen, PfsSingleDefaults) {
 
 // System: oss-ost with 3 servers × 2 OSTs, 2 compute nodes, ost_bw 800MBps.
 // Expectations: hosts c0, c1, controller, oss0..oss2 (role oss, link ossI), ost0..ost5 (role ost, link ostK) = 12;
-// links compute_fabric, controller_link, oss0..2 (12.5 GB/s), ost0..5 (8e8 B/s) = 11; route fabric↔ostK =
+// links compute_fabric (1000 TB/s, shared, not FATPIPE: SimGrid's max-min rescans a FATPIPE's flows, quadratic with
+// striped jobs' thousands of flows), controller_link, oss0..2 (12.5 GB/s), ost0..5 (8e8 B/s) = 11; route fabric↔ostK =
 // [oss(K div 2), ostK]: ost0, ost1 → oss0, ost4, ost5 → oss2; fabric↔ossI = [ossI].
 TEST(Platgen, OssOstServersAndOsts) {
   std::string x = xml_of(R"({"kind": "oss-ost", "compute": 2, "servers": 3, "osts_per_server": 2,
@@ -191,6 +192,8 @@ TEST(Platgen, OssOstServersAndOsts) {
   EXPECT_FALSE(has(x, "\"oss3\""));
   EXPECT_TRUE(has(x, link_line("oss1", "12500000000Bps")));
   EXPECT_TRUE(has(x, link_line("ost3", "800000000Bps")));
+  EXPECT_TRUE(has(x, link_line("compute_fabric", "1000TBps")));
+  EXPECT_FALSE(has(x, "FATPIPE"));
   EXPECT_TRUE(has(x, route_line("fabric", "oss1", "oss1")));
   EXPECT_TRUE(has(x, route_line("fabric", "ost0", "oss0", "ost0")));
   EXPECT_TRUE(has(x, route_line("fabric", "ost1", "oss0", "ost1")));
