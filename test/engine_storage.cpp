@@ -76,21 +76,26 @@ TEST(storage_engine, BadStorageScenarioExitsWithCode2) {
 
 namespace {
 
-// One storage node `node0` (link 1.5 GB/s) with two disks of cap0 and cap1 (default 100 GB; "" = no capacity
-// property) at 1 GB/s (write), a PFS at 0.5 GB/s.
-std::string storage_platform(const std::string &cap0 = "100GB", const std::string &cap1 = "100GB") {
-  auto cap = [](const std::string &c) {
-    return c.empty() ? std::string() : R"(<prop id="capacity" value=")" + c + R"("/>)";
-  };
-  return std::string(R"(<?xml version='1.0'?>
+// The start of the storage test platforms: compute host c0, the controller, storage node node0 and the opening of
+// its first disk node0d0's host element (its link property written; the caller adds the rest).
+std::string storage_head() {
+  return R"(<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
   <zone id="z" routing="DijkstraCache">
     <host id="c0" speed="1Gf"><prop id="role" value="compute"/><prop id="nic_bw" value="12.5GBps"/></host>
     <host id="controller" speed="1Gf"><prop id="role" value="controller"/></host>
     <host id="node0" speed="1Gf"><prop id="role" value="storage"/><prop id="link" value="node0"/></host>
-    <host id="node0d0" speed="1Gf"><prop id="role" value="disk"/><prop id="link" value="node0d0"/>)") +
-         R"(<prop id="node" value="node0"/>)" + cap(cap0) + R"(</host>
+    <host id="node0d0" speed="1Gf"><prop id="role" value="disk"/><prop id="link" value="node0d0"/>)";
+}
+
+// One storage node `node0` (link 1.5 GB/s) with two disks of cap0 and cap1 (default 100 GB; "" = no capacity
+// property) at 1 GB/s (write), a PFS at 0.5 GB/s.
+std::string storage_platform(const std::string &cap0 = "100GB", const std::string &cap1 = "100GB") {
+  auto cap = [](const std::string &c) {
+    return c.empty() ? std::string() : R"(<prop id="capacity" value=")" + c + R"("/>)";
+  };
+  return storage_head() + R"(<prop id="node" value="node0"/>)" + cap(cap0) + R"(</host>
     <host id="node0d1" speed="1Gf"><prop id="role" value="disk"/><prop id="link" value="node0d1"/>)" +
          R"(<prop id="node" value="node0"/>)" + cap(cap1) + R"(</host>
     <host id="pfs" speed="1Gf"><prop id="role" value="pfs"/><prop id="link" value="gpfs"/></host>
@@ -260,15 +265,7 @@ namespace {
 // read link 2 GB/s (to host node0d0_read), device link 2 GB/s; a PFS at 0.5 GB/s. `read_host` is the disk's
 // read_host property ("" = none).
 std::string read_write_platform(const std::string &read_host = "node0d0_read") {
-  return std::string(R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="z" routing="DijkstraCache">
-    <host id="c0" speed="1Gf"><prop id="role" value="compute"/><prop id="nic_bw" value="12.5GBps"/></host>
-    <host id="controller" speed="1Gf"><prop id="role" value="controller"/></host>
-    <host id="node0" speed="1Gf"><prop id="role" value="storage"/><prop id="link" value="node0"/></host>
-    <host id="node0d0" speed="1Gf"><prop id="role" value="disk"/><prop id="link" value="node0d0"/>)") +
-         R"(<prop id="node" value="node0"/><prop id="capacity" value="100GB"/>)" +
+  return storage_head() + R"(<prop id="node" value="node0"/><prop id="capacity" value="100GB"/>)" +
          (read_host.empty() ? std::string() : R"(<prop id="read_host" value=")" + read_host + R"("/>)") + R"(</host>
     <host id="node0d0_read" speed="1Gf"><prop id="role" value="none"/><prop id="link" value="node0d0_read"/></host>
     <host id="pfs" speed="1Gf"><prop id="role" value="pfs"/><prop id="link" value="gpfs"/></host>
