@@ -387,7 +387,7 @@ static int cmp_resv(const void *a, const void *b) {
  * request granted at one attempt start together and fail together. */
 static int replay(run_t *x, catalogue_t *plan) {
   ios_storage_state_clear(&x->st); /* from the scheduler's views to the storage's exact state */
-  if (plan->n > 0) /* plan->r is in decision order (NULL when nothing was granted); seq breaks ties */
+  if (plan->n > 0)                 /* plan->r is in decision order (NULL when nothing was granted); seq breaks ties */
     qsort(plan->r, (size_t)plan->n, sizeof *plan->r, cmp_resv);
   int rc = IOS_OK;
   for (long m = 0; rc == IOS_OK && m < plan->n;) {
