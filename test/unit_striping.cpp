@@ -384,6 +384,116 @@ TEST(StripingBpio, RandomStartOnlyMovesTies) {
 // Invariants of every registered policy over random jobs and topologies: distinct OSTs per file, stripe counts within
 // 1..N, tuned shared files exactly covered (stripe size × count = file size), flows of each file summing to its size,
 // loads summing to the job's bytes, and the usage counters growing by exactly the placement's flows.
+namespace {
+
+// What every placement of the invariant test below must satisfy, one group per function (shared by all trials).
+struct Trial {
+  const ios_striping_policy_t *pol;
+  Topo &T;
+  const ios_stripe_job_t &j;
+  const std::vector<int> &clients;
+  Placement &pl;
+  int S, N, R, W;
+  double b;
+};
+
+// Files: stripe counts within 1..N, distinct OSTs, each file's writers and size; the tuned policies' counts and
+// (shared files) stripe size × count = file size.
+void check_files(const Trial &t) {
+  const ios_stripe_job_t &j = t.j;
+  const Placement &pl = t.pl;
+  const int N = t.N, W = t.W;
+  const double b = t.b;
+  for (int f = 0; f < pl.p.nfiles; f++) {
+    const ios_stripe_file_t &fl = pl.p.files[f];
+    EXPECT_GE(fl.stripe_count, 1);
+    EXPECT_LE(fl.stripe_count, N);
+    std::vector<int> o = pl.osts(f);
+    EXPECT_EQ(std::set<int>(o.begin(), o.end()).size(), o.size()) << "an OST repeated in file " << f;
+    for (int x : o) {
+      EXPECT_GE(x, 0);
+      EXPECT_LT(x, N);
+    }
+    int w0, w1; /* file f's writers: f (process file) or ⌊f·W/M⌋ .. ⌊(f+1)·W/M⌋ − 1 */
+    ios_stripe_file_writers(&j, f, &w0, &w1);
+    if (j.layout == IOS_LAYOUT_FPP)
+      EXPECT_EQ(w1 - w0, 1);
+    else
+      EXPECT_EQ(w0, (int)((long long)f * W / std::max(j.shared_files, 1)));
+    EXPECT_DOUBLE_EQ(fl.size, b * (w1 - w0));
+    if (t.pol != ios_striping_find("lustre-default")) {
+      EXPECT_EQ(fl.stripe_count, j.layout == IOS_LAYOUT_FPP ? 1 : std::min(w1 - w0, N));
+      if (j.layout == IOS_LAYOUT_SSF) {
+        EXPECT_NEAR(fl.stripe_size * fl.stripe_count, fl.size, 1e-9 * fl.size);
+      }
+    }
+  }
+}
+
+// Routers: -1 without routers, else one of the writer's client's routers.
+void check_routers(const Trial &t) {
+  const Placement &pl = t.pl;
+  const Topo &T = t.T;
+  const std::vector<int> &clients = t.clients;
+  const int R = t.R, W = t.W;
+  for (int w = 0; w < W; w++) {
+    int r = pl.p.writer_router[w];
+    if (R == 0)
+      EXPECT_EQ(r, -1);
+    else {
+      bool allowed = false;
+      int n =
+          T.t.client_router_start ? T.t.client_router_start[clients[w] + 1] - T.t.client_router_start[clients[w]] : 1;
+      for (int i = 0; i < n; i++)
+        allowed |= (T.t.client_router_start ? T.t.client_routers[T.t.client_router_start[clients[w]] + i]
+                                            : clients[w] % R) == r;
+      EXPECT_TRUE(allowed) << "writer " << w << " on a router its client cannot use";
+    }
+  }
+}
+
+// Flows: per file they sum to its size; loads sum to the job's bytes on every component level. Returns the flows
+// per OST.
+std::vector<long> check_flows(const Trial &t) {
+  const ios_stripe_job_t &j = t.j;
+  Placement &pl = t.pl;
+  Topo &T = t.T;
+  const std::vector<int> &clients = t.clients;
+  const int N = t.N, R = t.R, W = t.W;
+  const double b = t.b;
+  // Flows: per file they sum to its size; loads sum to the job's bytes on every component level.
+  ios_stripe_flow_t *fl = nullptr;
+  int n = 0;
+  EXPECT_EQ(ios_stripe_flows(&T.t, &j, &pl.p, &fl, &n), IOS_OK);
+  std::vector<double> per_file(pl.p.nfiles, 0.0);
+  std::vector<long> uses(N, 0);
+  for (int i = 0; i < n; i++) {
+    EXPECT_GT(fl[i].bytes, 0);
+    EXPECT_EQ(fl[i].oss, T.ost_oss[fl[i].ost]);
+    EXPECT_EQ(fl[i].client, clients[fl[i].writer]);
+    EXPECT_EQ(fl[i].router, pl.p.writer_router[fl[i].writer]);
+    per_file[fl[i].file] += fl[i].bytes;
+    uses[fl[i].ost]++;
+  }
+  free(fl);
+  for (int f = 0; f < pl.p.nfiles; f++)
+    EXPECT_NEAR(per_file[f], pl.p.files[f].size, 1e-9 * pl.p.files[f].size);
+  Loads l = loads(T.t, j, pl);
+  double total = b * W, so = 0, ss = 0, sr = 0;
+  for (double x : l.ost)
+    so += x;
+  for (double x : l.oss)
+    ss += x;
+  for (double x : l.router)
+    sr += x;
+  EXPECT_NEAR(so, total, 1e-9 * total);
+  EXPECT_NEAR(ss, total, 1e-9 * total);
+  EXPECT_NEAR(sr, R > 0 ? total : 0, 1e-9 * total);
+  return uses;
+}
+
+} // namespace
+
 class StripingEveryPolicy : public ::testing::TestWithParam<const ios_striping_policy_t *> {};
 
 TEST_P(StripingEveryPolicy, Invariants) {
@@ -410,72 +520,10 @@ TEST_P(StripingEveryPolicy, Invariants) {
     ios_params_t v = defaults(pol);
     ASSERT_EQ(pol->place(&T.t, &j, &v, &rng, &st.s, &pl.p), IOS_OK) << pol->name << " trial " << trial;
     ASSERT_EQ(pl.p.nfiles, j.layout == IOS_LAYOUT_FPP ? W : std::max(j.shared_files, 1));
-    for (int f = 0; f < pl.p.nfiles; f++) {
-      const ios_stripe_file_t &fl = pl.p.files[f];
-      EXPECT_GE(fl.stripe_count, 1);
-      EXPECT_LE(fl.stripe_count, N);
-      std::vector<int> o = pl.osts(f);
-      EXPECT_EQ(std::set<int>(o.begin(), o.end()).size(), o.size()) << "an OST repeated in file " << f;
-      for (int x : o) {
-        EXPECT_GE(x, 0);
-        EXPECT_LT(x, N);
-      }
-      int w0, w1; /* file f's writers: f (process file) or ⌊f·W/M⌋ .. ⌊(f+1)·W/M⌋ − 1 */
-      ios_stripe_file_writers(&j, f, &w0, &w1);
-      if (j.layout == IOS_LAYOUT_FPP)
-        EXPECT_EQ(w1 - w0, 1);
-      else
-        EXPECT_EQ(w0, (int)((long long)f * W / std::max(j.shared_files, 1)));
-      EXPECT_DOUBLE_EQ(fl.size, b * (w1 - w0));
-      if (pol != ios_striping_find("lustre-default")) {
-        EXPECT_EQ(fl.stripe_count, j.layout == IOS_LAYOUT_FPP ? 1 : std::min(w1 - w0, N));
-        if (j.layout == IOS_LAYOUT_SSF) {
-          EXPECT_NEAR(fl.stripe_size * fl.stripe_count, fl.size, 1e-9 * fl.size);
-        }
-      }
-    }
-    for (int w = 0; w < W; w++) {
-      int r = pl.p.writer_router[w];
-      if (R == 0)
-        EXPECT_EQ(r, -1);
-      else {
-        bool allowed = false;
-        int n =
-            T.t.client_router_start ? T.t.client_router_start[clients[w] + 1] - T.t.client_router_start[clients[w]] : 1;
-        for (int i = 0; i < n; i++)
-          allowed |= (T.t.client_router_start ? T.t.client_routers[T.t.client_router_start[clients[w]] + i]
-                                              : clients[w] % R) == r;
-        EXPECT_TRUE(allowed) << "writer " << w << " on a router its client cannot use";
-      }
-    }
-    // Flows: per file they sum to its size; loads sum to the job's bytes on every component level.
-    ios_stripe_flow_t *fl = nullptr;
-    int n = 0;
-    ASSERT_EQ(ios_stripe_flows(&T.t, &j, &pl.p, &fl, &n), IOS_OK);
-    std::vector<double> per_file(pl.p.nfiles, 0.0);
-    std::vector<long> uses(N, 0);
-    for (int i = 0; i < n; i++) {
-      EXPECT_GT(fl[i].bytes, 0);
-      EXPECT_EQ(fl[i].oss, T.ost_oss[fl[i].ost]);
-      EXPECT_EQ(fl[i].client, clients[fl[i].writer]);
-      EXPECT_EQ(fl[i].router, pl.p.writer_router[fl[i].writer]);
-      per_file[fl[i].file] += fl[i].bytes;
-      uses[fl[i].ost]++;
-    }
-    free(fl);
-    for (int f = 0; f < pl.p.nfiles; f++)
-      EXPECT_NEAR(per_file[f], pl.p.files[f].size, 1e-9 * pl.p.files[f].size);
-    Loads l = loads(T.t, j, pl);
-    double total = b * W, so = 0, ss = 0, sr = 0;
-    for (double x : l.ost)
-      so += x;
-    for (double x : l.oss)
-      ss += x;
-    for (double x : l.router)
-      sr += x;
-    EXPECT_NEAR(so, total, 1e-9 * total);
-    EXPECT_NEAR(ss, total, 1e-9 * total);
-    EXPECT_NEAR(sr, R > 0 ? total : 0, 1e-9 * total);
+    Trial t{pol, T, j, clients, pl, S, N, R, W, b};
+    check_files(t);
+    check_routers(t);
+    std::vector<long> uses = check_flows(t);
     // Usage: the policy added exactly its flows (one use per flow on its router, OSS and OST).
     State again(T.t);
     ASSERT_EQ(ios_stripe_state_record(&again.s, &T.t, &j, &pl.p), IOS_OK);
