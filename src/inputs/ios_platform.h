@@ -43,6 +43,14 @@ typedef struct {
   sg_host_t controller;
   int noss;     /**< hosts with role oss (object storage servers in front of the OSTs) */
   int nrouters; /**< LNET-like routers between compute and storage: links rtr0..rtr{R-1} (platforms/README.md) */
+  /** Router choices (TAPP-IO §II, `iosim platform oss-ost --set routers_per_client=K`), or NULL when no compute host
+   * has a `routers` property (compute node k then uses rtr(k mod R) only). Compute host k may use the routers
+   * router_list[router_start[k] .. router_start[k+1]) (distinct indices into rtr0..rtr{R-1}, preference order, the
+   * first being the one on its own route); bytes through router_list[i] leave from router_host[i]: the compute host
+   * itself for its first, host "<name>.rtrJ" (routed through rtrJ) for the others. Arrays owned. */
+  int *router_start;      /**< [ncompute + 1] */
+  int *router_list;       /**< [router_start[ncompute]] */
+  sg_host_t *router_host; /**< [router_start[ncompute]] */
 } ios_platform_t;
 
 /** Loads and validates a platform file (simgrid_init must have been called; sets CM02 with no cross-traffic

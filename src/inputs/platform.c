@@ -1,6 +1,7 @@
 /* iosim — platform loading and validation (see ios_platform.h). */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "ios_platform.h"
+#include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_value.h"
 #include "ios_sg_platform.h"
@@ -351,6 +352,64 @@ static int make_resources(const char *file, ios_platform_t *p, const pools_t *po
   return rc;
 }
 
+/* One compute host's router choices (its `routers` property `v`, "0,3": distinct indices 0..R-1) appended to
+ * p->router_list / router_host from index *total. */
+static int host_router_choices(const char *file, ios_platform_t *p, int k, const char *v, int *total) {
+  const char *name = sg_host_get_name(p->compute[k]);
+  char buf[1024], *fields[256];
+  snprintf(buf, sizeof buf, "%s", v);
+  int nf = ios_csv_split(buf, fields, 256);
+  for (int i = 0; i < nf; i++) {
+    char *end;
+    long r = strtol(fields[i], &end, 10);
+    int bad = end == fields[i] || *end != '\0' || r < 0 || r >= p->nrouters || i >= p->nrouters;
+    for (int j = p->router_start[k]; !bad && j < *total; j++)
+      bad = p->router_list[j] == r;
+    if (bad) {
+      ios_diag_set(file, name,
+                   "property routers=\"%s\" is not a list of distinct router indices 0..%d separated by commas: give "
+                   "every compute host the routers it may use, e.g. <prop id=\"routers\" value=\"0,1\"/> (its own "
+                   "route's first), or none of them",
+                   v, p->nrouters - 1);
+      return IOS_EINVAL;
+    }
+    char via[300];
+    snprintf(via, sizeof via, "%s.rtr%ld", name, r);
+    sg_host_t h = i == 0 ? p->compute[k] : sg_host_by_name(via);
+    if (h == NULL) {
+      ios_diag_set(file, name,
+                   "lists router %ld in its routers property but host %s does not exist: declare it with a route "
+                   "[compute_fabric, rtr%ld] to the fabric (iosim platform oss-ost --set routers_per_client=K)",
+                   r, via, r);
+      return IOS_EINVAL;
+    }
+    p->router_list[*total] = (int)r;
+    p->router_host[(*total)++] = h;
+  }
+  return IOS_OK;
+}
+
+/* The compute hosts' router choices (ios_platform_t.router_start), when any has a `routers` property. */
+static int read_router_choices(const char *file, ios_platform_t *p) {
+  int any = 0, total = 0;
+  for (int k = 0; k < p->ncompute; k++)
+    any |= sg_host_get_property_value(p->compute[k], "routers") != NULL;
+  if (!any || p->nrouters < 1) return IOS_OK;
+  size_t most = (size_t)p->ncompute * (size_t)p->nrouters;
+  p->router_start = malloc(sizeof *p->router_start * (size_t)(p->ncompute + 1));
+  p->router_list = malloc(sizeof *p->router_list * most);
+  p->router_host = malloc(sizeof *p->router_host * most);
+  if (p->router_start == NULL || p->router_list == NULL || p->router_host == NULL) return IOS_ENOMEM;
+  for (int k = 0; k < p->ncompute; k++) {
+    const char *v = sg_host_get_property_value(p->compute[k], "routers");
+    p->router_start[k] = total;
+    int rc = host_router_choices(file, p, k, v != NULL ? v : "", &total);
+    if (rc != IOS_OK) return rc;
+  }
+  p->router_start[p->ncompute] = total;
+  return IOS_OK;
+}
+
 /* Roles, NIC bandwidths and resources of the loaded platform (no route checked). */
 static int build(const char *file, ios_platform_t *out) {
   int rc0 = check_links_and_speeds(file);
@@ -378,6 +437,7 @@ static int build(const char *file, ios_platform_t *out) {
     snprintf(name, sizeof name, "rtr%d", p.nrouters);
     if (ios_sg_link_bandwidth(name) < 0) break;
   }
+  if (rc == IOS_OK) rc = read_router_choices(file, &p);
   if (rc != IOS_OK) {
     ios_platform_free(&p);
     return rc;
@@ -619,6 +679,9 @@ void ios_platform_free(ios_platform_t *p) {
   free(p->pfs.name);
   free(p->pfs.link);
   free(p->compute);
+  free(p->router_start);
+  free(p->router_list);
+  free(p->router_host);
   memset(p, 0, sizeof *p);
 }
 

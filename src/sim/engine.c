@@ -79,9 +79,6 @@ static void release_engine(int napps, int nres) {
   free(E.waiting);
   free(E.free_hosts);
   free(E.ost_oss);
-  free(E.rtr_start);
-  free(E.rtr_list);
-  free(E.rtr_host);
   free(E.launch_order);
   free(E.cal);
   free(E.resume);
@@ -105,70 +102,13 @@ static void release_engine(int napps, int nres) {
   ios_fs_discard(&E.ev);
 }
 
-/* Router choices (`iosim platform oss-ost --set routers_per_client=K` or `router_map=block`): every compute host
- * lists the routers it may use in its `routers` property ("3,4": indices of links rtrJ, preference order, the first
- * being the one on its own route), and bytes through its i-th router (i >= 1) leave from host "<name>.rtrJ", whose
- * route crosses rtrJ. No compute host with the property: NULL lists (node k uses rtr(k mod R) only). */
-static int read_router_choices(const ios_sim_config_t *s, const ios_platform_t *p) {
-  int any = 0, total = 0;
-  for (int k = 0; k < p->ncompute; k++)
-    any |= sg_host_get_property_value(p->compute[k], "routers") != NULL;
-  if (!any || p->nrouters < 1) return IOS_OK;
-  E.rtr_start = malloc(sizeof *E.rtr_start * (size_t)(p->ncompute + 1));
-  E.rtr_list = malloc(sizeof *E.rtr_list * (size_t)p->ncompute * (size_t)p->nrouters);
-  E.rtr_host = malloc(sizeof *E.rtr_host * (size_t)p->ncompute * (size_t)p->nrouters);
-  if (E.rtr_start == NULL || E.rtr_list == NULL || E.rtr_host == NULL) return IOS_ENOMEM;
-  for (int k = 0; k < p->ncompute; k++) {
-    const char *name = sg_host_get_name(p->compute[k]), *v = sg_host_get_property_value(p->compute[k], "routers");
-    E.rtr_start[k] = total;
-    const char *c = v != NULL ? v : "";
-    for (int i = 0;; i++) {
-      char *end;
-      long r = strtol(c, &end, 10);
-      int bad = end == c || r < 0 || r >= p->nrouters;
-      for (int j = E.rtr_start[k]; !bad && j < total; j++)
-        bad = E.rtr_list[j] == r;
-      char via[300];
-      snprintf(via, sizeof via, "%s.rtr%ld", name, r);
-      sg_host_t h = bad ? NULL : i == 0 ? p->compute[k] : sg_host_by_name(via);
-      if (h == NULL) {
-        if (bad)
-          ios_diag_set(s->platform, name,
-                       "property routers=\"%s\" is not a list of distinct router indices 0..%d: give every compute "
-                       "host the routers it may use, e.g. <prop id=\"routers\" value=\"0,1\"/> (its own route's "
-                       "first), or none of them",
-                       v != NULL ? v : "", p->nrouters - 1);
-        else
-          ios_diag_set(s->platform, name,
-                       "lists router %ld in its routers property but host %s does not exist: declare it with a route "
-                       "[compute_fabric, rtr%ld] to the fabric (iosim platform oss-ost --set routers_per_client=K)",
-                       r, via, r);
-        return IOS_EINVAL;
-      }
-      E.rtr_list[total] = (int)r;
-      E.rtr_host[total++] = h;
-      if (*end != ',') {
-        if (*end != '\0') { /* trailing garbage */
-          ios_diag_set(s->platform, name, "property routers=\"%s\": give router indices separated by commas", v);
-          return IOS_EINVAL;
-        }
-        break;
-      }
-      c = end + 1;
-    }
-  }
-  E.rtr_start[p->ncompute] = total;
-  E.topo.client_router_start = E.rtr_start;
-  E.topo.client_routers = E.rtr_list;
-  return IOS_OK;
-}
-
 /* The host a striped flow of compute node `client` through router `router` leaves from. */
 sg_host_t sim_stripe_source(int client, int router) {
-  for (int i = E.rtr_start != NULL && router >= 0 ? E.rtr_start[client] : 0;
-       E.rtr_start != NULL && router >= 0 && i < E.rtr_start[client + 1]; i++)
-    if (E.rtr_list[i] == router) return E.rtr_host[i];
-  return E.p->compute[client];
+  const ios_platform_t *p = E.p;
+  for (int i = p->router_start != NULL && router >= 0 ? p->router_start[client] : 0;
+       p->router_start != NULL && router >= 0 && i < p->router_start[client + 1]; i++)
+    if (p->router_list[i] == router) return p->router_host[i];
+  return p->compute[client];
 }
 
 /* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
@@ -189,7 +129,8 @@ static int setup_striping(const ios_sim_config_t *s, const ios_platform_t *p, co
   E.app_stripe_params = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *E.app_stripe_params);
   if (E.ost_oss == NULL || E.app_stripe_params == NULL) return IOS_ENOMEM;
   int rc = ios_stripe_topo_regular(&E.topo, E.ost_oss, p->noss, p->nres / p->noss, p->nrouters, p->ncompute);
-  if (rc == IOS_OK && (rc = read_router_choices(s, p)) == IOS_EINVAL) return rc;
+  E.topo.client_router_start = p->router_start; /* the platform's router choices, or NULL */
+  E.topo.client_routers = p->router_list;
   if (rc == IOS_OK) rc = ios_stripe_state_init(&E.stripe_state, &E.topo);
   if (rc == IOS_OK && s->striping_scope == 1) { /* each job sees only its own placements */
     E.app_stripe_state = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *E.app_stripe_state);
@@ -509,7 +450,6 @@ static void place_app(const ios_sim_config_t *s, const ios_platform_t *p, int j,
   as->alloc_since = as->start;
 }
 
-/* Application j's state from its allocation (n resources at placed[0..n)), and its result's resources. */
 /* Transfers a striped application needs at most: the largest number of (writer, OST) flows of its I/O operations,
  * found by placing each distinct volume once with a throw-away state and random stream (how many flows a placement
  * has depends on the layout only, not on which OSTs it picks). Falls back to nodes x OSTs (every pair) when there are
@@ -549,6 +489,7 @@ static long striped_room(const ios_sim_config_t *s, const ios_platform_t *p, con
   return room;
 }
 
+/* Application j's state from its allocation (n resources at placed[0..n)), and its result's resources. */
 static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, const int *placed, int *host_cursor) {
   app_state_t *as = &E.apps[j];
   as->a = &E.w->apps[j];

@@ -132,11 +132,6 @@ typedef struct {
   /* striping (TAPP-IO §III) on a regular oss-ost platform */
   ios_stripe_topo_t topo;
   int *ost_oss;
-  /* routers each compute node may use, from its `routers` property (platforms with router choices), else NULL:
-   * node k's are rtr_list[rtr_start[k] .. rtr_start[k+1]), preference order; bytes through the i-th leave from
-   * rtr_host[rtr_start[k] + i] (the node itself for i = 0, host cK.rtrJ otherwise) */
-  int *rtr_start, *rtr_list;
-  sg_host_t *rtr_host;
   ios_stripe_state_t stripe_state;      /* the usage of every job's placements (striping.scope global) */
   ios_stripe_state_t *app_stripe_state; /* [napps] each job's own usage (striping.scope application), else NULL */
   ios_rng_t stripe_rng;
