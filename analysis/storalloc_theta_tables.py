@@ -3,25 +3,30 @@
 deploy/campaigns/storalloc-theta.json (StorAlloc, Monniot et al. 2022, Fig. 4-7).
 Usage: storalloc_theta_tables.py SWEEP_DIR   (the directory `iosim sweep ... -o SWEEP_DIR` wrote)"""
 import json
+import os
 import statistics as st
 import sys
 
-import pandas as pd
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from campaign_io import InputError, read_runs  # noqa: E402
 
 POL = ["random", "round-robin", "worst-fit", "best-bandwidth"]
 CAPS = ["8TB", "16TB", "32TB", "64TB"]
 
 
 def per_disk_sd(run_dir, key):
-    """Population sd over disks of a per-disk metric (Fig. 6 plots each disk's mean and max)."""
-    with open(f"{run_dir}/results.json") as f:
+    """Population sd over disks of a per-disk metric of RUN_DIR/results.json (storalloc.disks[].KEY; Fig. 6 plots
+    each disk's mean and max)."""
+    with open(f"{run_dir.rstrip('/')}/results.json") as f:
         disks = json.load(f)["storalloc"]["disks"]
     return st.pstdev([d[key] for d in disks])
 
 
 def main(d):
-    r = pd.read_csv(f"{d}/runs.csv")
-    r = r[r.status == "complete"]
+    r = read_runs(d, "deploy/campaigns/storalloc-theta.json",
+                  ("storage.platform.capacity", "storage.platform.preset", "storage.allocation.policy",
+                   "storage.allocation.split", "storage.allocation.requeue", "storage.requests.generator.tail_share",
+                   "served_share"))
     r["cap"] = r["storage.platform.capacity"]
     r["layout"] = r["storage.platform.preset"]
     r["policy"] = r["storage.allocation.policy"]
@@ -82,5 +87,10 @@ def main(d):
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    main(sys.argv[1])
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    try:
+        main(sys.argv[1])
+    except InputError as e:
+        print(f"storalloc_theta_tables.py: error: {e}", file=sys.stderr)
+        sys.exit(2)
