@@ -744,3 +744,19 @@ TEST(engine_exact, PeriodicPolicyRecordsItsPeriodAndParameters) {
   SimRun none = run_ok(scenario(apps, "fcfs", R"("window": {"begin_s": 0, "end_s": 4})"), one_resource_platform());
   EXPECT_TRUE(std::isnan(none.num("window.period_s")));
 }
+
+// An application whose last operation ends exactly at the window's end has completed, on both transfer paths.
+// A: work 1 s, then 2e9 B at b(1) = 1e9 B/s alone on r0 (B only computes until 10 s): its operation ends at
+//   1 + 2 = 3 s, the window's end (given [0, 3], stop_at_end). Expectations: A end = 3 (the direct path used to stop
+//   first and leave it empty), B end empty, status stopped_at_window_end, makespan 3.
+TEST(engine_exact, CompletionAtTheWindowEndIsRecorded) {
+  const std::string apps = R"([{"name": "A", "nodes": 1, "profile": {"1": 1e9}, "phases": [{"work": 1}, {"io": 2e9}]},
+                               {"name": "B", "nodes": 1, "profile": {"1": 1e9}, "phases": [{"work": 10}, {"io": 1e9}]}])";
+  SimRun r = run_scenario(scenario(apps, "fairshare", R"("window": {"begin_s": 0, "end_s": 3, "stop_at_end": true})"),
+                          one_resource_platform());
+  ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.str("status"), "stopped_at_window_end");
+  EXPECT_REL(r.app("A").end, 3.0, kTol);
+  EXPECT_TRUE(std::isnan(r.app("B").end));
+  EXPECT_REL(r.metric("makespan_s"), 3.0, kTol);
+}
