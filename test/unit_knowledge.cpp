@@ -43,12 +43,19 @@ TEST(KnowledgeShape, AscentDescentPeakNeutral) {
 // at each count lie on it, so the fit is exact): both ascent applications are seen with 1.5e9·n; the descent
 // application is alone in its group and a quadratic through its 4 points is its own least-squares fit, not exact:
 // its seen values keep its shape (decreasing) and their sum equals its own (a property of least squares with a
-// constant term).
+// constant term). The fit counts 2 ascent and 1 descent profiles, no peak or neutral (degree −1); applied to a peak
+// profile it leaves it as measured and reports it kept.
 TEST(KnowledgeGroupFit, OnePolynomialPerShapeGroup) {
   std::vector<ios_profile_t> p = {profile({{1, 1e9}, {2, 2e9}, {4, 4e9}, {8, 8e9}}),
                                   profile({{1, 2e9}, {2, 4e9}, {4, 8e9}, {8, 16e9}}),
                                   profile({{1, 8e9}, {2, 4e9}, {4, 2e9}, {8, 1e9}})};
-  ASSERT_EQ(ios_knowledge_group_fit(3, p.data(), 2, 0.2), IOS_OK);
+  ios_knowledge_fit_t fit;
+  ASSERT_EQ(ios_knowledge_fit(3, p.data(), 2, 0.2, &fit), IOS_OK);
+  EXPECT_EQ(fit.profiles[IOS_SHAPE_ASCENT], 2);
+  EXPECT_EQ(fit.profiles[IOS_SHAPE_DESCENT], 1);
+  EXPECT_EQ(fit.degree[IOS_SHAPE_ASCENT], 2);
+  EXPECT_EQ(fit.degree[IOS_SHAPE_PEAK], -1);
+  EXPECT_EQ(ios_knowledge_apply(&fit, 3, p.data()), 0);
   for (int j = 0; j < 2; j++)
     for (int i = 0; i < 4; i++)
       EXPECT_NEAR(p[j].bw[i], 1.5e9 * p[j].n[i], 1e-6 * 1.5e9 * p[j].n[i]) << j << " " << i;
@@ -60,7 +67,10 @@ TEST(KnowledgeGroupFit, OnePolynomialPerShapeGroup) {
     }
   }
   EXPECT_NEAR(sum, 15e9, 1e-6 * 15e9);
-  EXPECT_EQ(ios_knowledge_group_fit(3, p.data(), -1, 0.2), IOS_EINVAL);
+  ios_profile_t peak = profile({{1, 1e9}, {2, 3e9}, {4, 2e9}});
+  EXPECT_EQ(ios_knowledge_apply(&fit, 1, &peak), 1);
+  EXPECT_EQ(peak.bw[1], 3e9);
+  EXPECT_EQ(ios_knowledge_fit(3, p.data(), -1, 0.2, &fit), IOS_EINVAL);
 }
 
 // System: 4,000 applications with volume 1 and work 1, σ = 0.5, seed 3; again with seed 3; with σ = 0.

@@ -36,10 +36,6 @@ double ios_knowledge_fit_eval(const ios_knowledge_fit_t *fit, int shape, int n);
  * their group had no profile in the population fitted over. */
 int ios_knowledge_apply(const ios_knowledge_fit_t *fit, int napps, ios_profile_t *seen);
 
-/** Fits over the napps applications' own profiles seen[] and applies that fit to them (knowledge.fit_over
- * "workload"). @return IOS_OK, IOS_EINVAL when degree < 0, or IOS_ENOMEM (nothing changed). */
-int ios_knowledge_group_fit(int napps, ios_profile_t *seen, int degree, double flat);
-
 /** Multiplies views[j].volume and views[j].work by exp(σ·Z_j) drawn from stream 77 of `seed` (σ = 0: unchanged). */
 void ios_knowledge_noise(int napps, ios_app_view_t *views, double sigma, uint64_t seed);
 

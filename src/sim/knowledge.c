@@ -120,13 +120,6 @@ int ios_knowledge_apply(const ios_knowledge_fit_t *fit, int napps, ios_profile_t
   return kept;
 }
 
-int ios_knowledge_group_fit(int napps, ios_profile_t *seen, int degree, double flat) {
-  ios_knowledge_fit_t fit;
-  int rc = ios_knowledge_fit(napps, seen, degree, flat, &fit);
-  if (rc == IOS_OK) ios_knowledge_apply(&fit, napps, seen);
-  return rc;
-}
-
 void ios_knowledge_noise(int napps, ios_app_view_t *views, double sigma, uint64_t seed) {
   if (!(sigma > 0)) return;
   ios_rng_t rng;
