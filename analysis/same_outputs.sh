@@ -2,10 +2,22 @@
 # Do two iosim binaries give the same outputs? Runs every deploy/ scenario, `iosim` alone, check, a bad path, the
 # platform kinds, the generators, `iosim policies` and two small sweeps with each binary, strips wall times and
 # temporary names, and compares the two output trees byte for byte (diff -r). Exit 0 when identical.
-# Usage (from the repository root, IOSIM_DATA_DIR set): analysis/same_outputs.sh OLD_IOSIM NEW_IOSIM
-# e.g. build the commit before a refactoring in a worktree and compare its build/iosim with the current one.
+# Usage (from the repository root, IOSIM_DATA_DIR set): analysis/same_outputs.sh [--numeric] [--set KEY=VALUE]...
+# OLD_IOSIM NEW_IOSIM. e.g. build the commit before a refactoring in a worktree and compare its build/iosim with the
+# current one. --set adds a scenario setting to every run (e.g. --set engine.flows=simgrid: every deploy/ scenario on
+# the SimGrid flow path); --numeric compares the two trees number by number (analysis/compare_outputs.py: rows matched
+# by name, relative differences up to 1e-9 accepted, platform.xml skipped) instead of byte for byte.
 set -uo pipefail
-[ $# -eq 2 ] || { echo "usage: $0 OLD_IOSIM NEW_IOSIM (from the repository root, IOSIM_DATA_DIR set)" >&2; exit 2; }
+numeric=0
+sets=()
+while [ $# -gt 2 ]; do
+  case $1 in
+  --numeric) numeric=1; shift ;;
+  --set) sets+=(--set "$2"); shift 2 ;;
+  *) break ;;
+  esac
+done
+[ $# -eq 2 ] || { echo "usage: $0 [--numeric] [--set KEY=VALUE]... OLD_IOSIM NEW_IOSIM (from the repository root, IOSIM_DATA_DIR set)" >&2; exit 2; }
 [ -n "${IOSIM_DATA_DIR:-}" ] || { echo "$0: set IOSIM_DATA_DIR (e.g. ../shared/datasets)" >&2; exit 2; }
 PY=${IOSIM_PYTHON:-/usr/bin/python3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/iosim-same-XXXXXX")
@@ -16,7 +28,7 @@ outputs() { # BIN DEST: every output of BIN, written under one fixed path so tha
   rm -rf "$O" && mkdir -p "$O"
   for f in deploy/*.json; do
     n=$(basename "$f" .json)
-    "$bin" run "$f" --out "$O/$n" >"$O/$n.out" 2>&1
+    "$bin" run "$f" ${sets[@]+"${sets[@]}"} --out "$O/$n" >"$O/$n.out" 2>&1
     echo "rc=$?" >>"$O/$n.out"
   done
   for k in pfs-single forwarding storage oss-ost; do "$bin" platform $k -o "$O/plat-$k.xml" >"$O/plat-$k.out" 2>&1; done
@@ -50,6 +62,11 @@ PY
 
 outputs "$1" "$work/old"
 outputs "$2" "$work/new"
+if [ $numeric = 1 ]; then
+  "$PY" "$(dirname "$0")/compare_outputs.py" "$work/old" "$work/new" --ignore 'platform.xml' --ignore 'plat-*.xml' \
+    --ignore '*.out' --ignore '*.err' --ignore 'stdout.txt'
+  exit $?
+fi
 if diff -r "$work/old" "$work/new"; then
   echo "same outputs: $(find "$work/new" -type f | wc -l) files identical (wall times stripped)"
 else

@@ -228,33 +228,6 @@ TEST(storage_engine, SimulatedStorageInputErrorsExitWithCode2) {
   EXPECT_FALSE(nodisk.has_results);
 }
 
-// System: the three requests of SimulatedIoOnAllocatedDisksMatchesHandComputation with a budget of SimGrid actors
-// (IOSIM_MAX_ACTORS; a machine's vm.max_map_count sets the real budget). Actors by hand: at 10 s the three jobs hold
-// 3 and request 3's write needs a 4th; at 40 s requests 1 and 2 write too: 3 jobs + 3 transfers = 6.
-// Expectations: with 3, exit 2 at 10 s; with 5, exit 2 at 40 s — the message names the concurrency and the time,
-// and no results.json is left (the run is not complete); with 6 it completes.
-TEST(storage_engine, TooManyConcurrentTransfersStopWithAClearError) {
-  RunOptions opt;
-  opt.extra_files["trace.csv"] = "id,nodes,start_time,end_time,read_bytes,written_bytes\n"
-                                 "1,1,0,100,0,60GB\n2,1,0,100,0,60GB\n3,1,10,100,0,90GB\n";
-  const std::string sc = simulated(R"({"policy": "round-robin", "split": false, "params": {"tries": 0}})");
-  const char *budgets[] = {"3", "5", "6"};
-  const char *when[] = {"more than 3 SimGrid actors at once at 10 s", "more than 5 SimGrid actors at once at 40 s"};
-  for (int i = 0; i < 3; i++) {
-    setenv("IOSIM_MAX_ACTORS", budgets[i], 1);
-    SimRun r = run_scenario(sc, storage_platform(), opt);
-    unsetenv("IOSIM_MAX_ACTORS");
-    if (i == 2) {
-      EXPECT_EQ(r.proc.exit_code, 0) << r.describe();
-      continue;
-    }
-    EXPECT_EQ(r.proc.exit_code, 2) << r.describe();
-    EXPECT_NE(r.proc.err.find("concurrency"), std::string::npos) << r.proc.err;
-    EXPECT_NE(r.proc.err.find(when[i]), std::string::npos) << r.proc.err;
-    EXPECT_FALSE(r.has_results);
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Separate read bandwidth: a disk whose reads have their own route (read_host), both routes crossing the disk's
 // device link of max(read, write), which concurrent reads and writes share (docs/storalloc.md "Simulated I/O").

@@ -93,6 +93,27 @@ std::string host_line(const std::string &id, const std::string &role, const std:
   return s + "</host>";
 }
 
+// A compute host's link to the compute zone's centre (platforms/README.md: one link up and down).
+std::string host_link_line(const std::string &id, const std::string &link) {
+  return "<host_link id=\"" + id + "\" up=\"" + link + "\" down=\"" + link + "\"/>";
+}
+
+// The zones every generated platform has: a root with full routing holding the compute star zone and the storage zone,
+// and the route between them through the gateway compute_gw.
+void expect_zones(const std::string &x, const std::string &root) {
+  EXPECT_EQ(count(x, "<zone "), 3u);
+  EXPECT_TRUE(has(x, "<zone id=\"" + root + "\" routing=\"Full\">"));
+  EXPECT_TRUE(has(x, "<zone id=\"compute\" routing=\"Cluster\">"));
+  EXPECT_TRUE(has(x, "<zone id=\"storage\" routing=\"Full\">"));
+  EXPECT_TRUE(has(x, host_line("compute_gw", "none")));
+  EXPECT_TRUE(has(x, host_link_line("compute_gw", "compute_fabric")));
+  EXPECT_TRUE(has(x, "<zoneRoute src=\"compute\" dst=\"storage\" gw_src=\"compute_gw\" gw_dst=\"fabric\"><link_ctn "
+                     "id=\"storage_fabric\"/></zoneRoute>"));
+  EXPECT_TRUE(has(x, link_line("compute_fabric", "1000TBps")));
+  EXPECT_TRUE(has(x, link_line("storage_fabric", "1000TBps")));
+  EXPECT_FALSE(has(x, "FATPIPE"));
+}
+
 // The text of the header comment (between "<!--" and "-->").
 std::string comment_of(const std::string &xml) {
   size_t a = xml.find("<!--"), b = xml.find("-->");
@@ -118,17 +139,18 @@ void expect_rejected(const std::string &spec_json, std::initializer_list<std::st
 // ------------------------------------------------------------------------------------------------ kinds
 
 // System: forwarding, 4 compute nodes, 3 I/O nodes (other parameters at their defaults).
-// Expectations: hosts c0..c3 (compute, nic_bw 12.5 GB/s = 12500000000Bps), controller, ion0..ion2 (ionode, link
-// ionK), pfs (pfs, link gpfs) = 9 hosts; links compute_fabric, controller_link, ion0..2 (1.25 GB/s =
-// 1250000000Bps), gpfs (20 GB/s) = 6 links; routes cK→fabric = [compute_fabric], fabric→controller, fabric↔ionK =
-// [ionK, gpfs] and fabric↔pfs = [gpfs] = 9 routes.
+// Expectations: hosts c0..c3 (compute, nic_bw 12.5 GB/s = 12500000000Bps) and the gateway compute_gw in the compute
+// zone; controller, ion0..ion2 (ionode, link ionK), pfs (pfs, link gpfs) in the storage zone = 10 hosts; links
+// compute_fabric, storage_fabric, controller_link, ion0..2 (1.25 GB/s = 1250000000Bps), gpfs (20 GB/s) = 7 links;
+// host links cK and compute_gw = [compute_fabric]; routes fabric→controller, fabric↔ionK = [ionK, gpfs] and
+// fabric↔pfs = [gpfs] = 5 routes.
 TEST(Platgen, ForwardingThreeIonodes) {
   std::string x = xml_of(R"({"kind": "forwarding", "compute": 4, "ionodes": 3})");
-  EXPECT_EQ(count(x, "<host "), 9u);
-  EXPECT_EQ(count(x, "<link "), 6u);
-  EXPECT_EQ(count(x, "<route "), 9u);
-  EXPECT_EQ(count(x, "<zone "), 1u);
-  EXPECT_TRUE(has(x, "<zone id=\"iosim-forwarding\" routing=\"DijkstraCache\">"));
+  EXPECT_EQ(count(x, "<host "), 10u);
+  EXPECT_EQ(count(x, "<link "), 7u);
+  EXPECT_EQ(count(x, "<route "), 5u);
+  EXPECT_EQ(count(x, "<host_link "), 5u);
+  expect_zones(x, "iosim-forwarding");
   EXPECT_TRUE(has(x, "<router id=\"fabric\"/>"));
   EXPECT_TRUE(has(x, host_line("c3", "compute", "nic_bw", "12500000000Bps")));
   EXPECT_FALSE(has(x, "\"c4\""));
@@ -143,11 +165,11 @@ TEST(Platgen, ForwardingThreeIonodes) {
   EXPECT_TRUE(has(x, host_line("pfs", "pfs", "link", "gpfs")));
   EXPECT_TRUE(has(x, link_line("gpfs", "20000000000Bps")));
   EXPECT_TRUE(has(x, route_line("fabric", "pfs", "gpfs")));
-  EXPECT_TRUE(has(x, "<link id=\"compute_fabric\" bandwidth=\"1000TBps\" latency=\"0\" sharing_policy=\"FATPIPE\"/>"));
   EXPECT_TRUE(has(x, link_line("controller_link", "100GBps")));
-  EXPECT_TRUE(has(x, route_line("c0", "fabric", "compute_fabric")));
+  EXPECT_TRUE(has(x, host_link_line("c0", "compute_fabric")));
+  EXPECT_TRUE(has(x, host_link_line("c3", "compute_fabric")));
   EXPECT_TRUE(has(x, route_line("fabric", "controller", "controller_link")));
-  EXPECT_EQ(count(x, "latency=\"0\""), 6u);
+  EXPECT_EQ(count(x, "latency=\"0\""), 7u);
   EXPECT_EQ(x.rfind("<?xml version='1.0'?>\n<!--\n", 0), 0u);
   EXPECT_TRUE(has(x, "<platform version=\"4.1\">"));
   const std::string tail = "  </zone>\n</platform>\n";
@@ -157,18 +179,19 @@ TEST(Platgen, ForwardingThreeIonodes) {
 // System: pfs-single with every default: C = 128, nic_bw = 1.2GiBps, pfs_bw = Cielo's 200 GiB/s scaled to C.
 // Expectations: pfs_bw = 200 · 2^30 · 128 / 8894 = 27487790694400 / 8894 = 3090599358.48886889... B/s, whose
 // shortest round-trip decimal form is 3090599358.4888687 (17 digits); nic_bw = 1.2 · 2^30 = 1288490188.8 B/s.
-// 128 compute hosts + controller + pfs = 130 hosts; links compute_fabric, controller_link, pfs = 3.
+// 128 compute hosts + compute_gw + controller + pfs = 131 hosts; links compute_fabric, storage_fabric,
+// controller_link, pfs = 4; routes fabric→controller, fabric→pfs = 2.
 TEST(Platgen, PfsSingleDefaults) {
   std::string x = xml_of(R"({"kind": "pfs-single"})");
   EXPECT_TRUE(has(x, link_line("pfs", "3090599358.4888687Bps")));
   EXPECT_TRUE(has(x, host_line("c127", "compute", "nic_bw", "1288490188.8Bps")));
   EXPECT_FALSE(has(x, "\"c128\""));
-  EXPECT_EQ(count(x, "<host "), 130u);
-  EXPECT_EQ(count(x, "<link "), 3u);
-  EXPECT_EQ(count(x, "<route "), 130u);
+  EXPECT_EQ(count(x, "<host "), 131u);
+  EXPECT_EQ(count(x, "<link "), 4u);
+  EXPECT_EQ(count(x, "<route "), 2u);
   EXPECT_TRUE(has(x, host_line("pfs", "pfs", "link", "pfs")));
   EXPECT_TRUE(has(x, route_line("fabric", "pfs", "pfs")));
-  EXPECT_TRUE(has(x, "<zone id=\"iosim-pfs-single\" routing=\"DijkstraCache\">"));
+  expect_zones(x, "iosim-pfs-single");
   // The full Cielo machine: 200 GiB/s × 8894 / 8894 = 214748364800 B/s exactly.
   EXPECT_TRUE(has(xml_of(R"({"kind": "pfs-single", "compute": 8894})"), link_line("pfs", "214748364800Bps")));
   // A given pfs_bw replaces the scaled default.
@@ -176,16 +199,17 @@ TEST(Platgen, PfsSingleDefaults) {
 }
 
 // System: oss-ost with 3 servers × 2 OSTs, 2 compute nodes, ost_bw 800MBps.
-// Expectations: hosts c0, c1, controller, oss0..oss2 (role oss, link ossI), ost0..ost5 (role ost, link ostK) = 12;
-// links compute_fabric (1000 TB/s, shared, not FATPIPE: SimGrid's max-min rescans a FATPIPE's flows, quadratic with
-// striped jobs' thousands of flows), controller_link, oss0..2 (12.5 GB/s), ost0..5 (8e8 B/s) = 11; route fabric↔ostK =
-// [oss(K div 2), ostK]: ost0, ost1 → oss0, ost4, ost5 → oss2; fabric↔ossI = [ossI].
+// Expectations: hosts c0, c1, compute_gw, controller, oss0..oss2 (role oss, link ossI), ost0..ost5 (role ost, link
+// ostK) = 13; links compute_fabric and storage_fabric (1000 TB/s, shared, not FATPIPE: SimGrid's max-min rescans a
+// FATPIPE's flows, quadratic with striped jobs' thousands of flows), controller_link, oss0..2 (12.5 GB/s), ost0..5
+// (8e8 B/s) = 12; route fabric↔ostK = [oss(K div 2), ostK]: ost0, ost1 → oss0, ost4, ost5 → oss2; fabric↔ossI =
+// [ossI]; with the controller's, 10 routes.
 TEST(Platgen, OssOstServersAndOsts) {
   std::string x = xml_of(R"({"kind": "oss-ost", "compute": 2, "servers": 3, "osts_per_server": 2,
                              "ost_bw": "800MBps"})");
-  EXPECT_EQ(count(x, "<host "), 12u);
-  EXPECT_EQ(count(x, "<link "), 11u);
-  EXPECT_EQ(count(x, "<route "), 12u);
+  EXPECT_EQ(count(x, "<host "), 13u);
+  EXPECT_EQ(count(x, "<link "), 12u);
+  EXPECT_EQ(count(x, "<route "), 10u);
   EXPECT_TRUE(has(x, host_line("oss2", "oss", "link", "oss2")));
   EXPECT_TRUE(has(x, host_line("ost5", "ost", "link", "ost5")));
   EXPECT_FALSE(has(x, "\"ost6\""));
@@ -199,41 +223,43 @@ TEST(Platgen, OssOstServersAndOsts) {
   EXPECT_TRUE(has(x, route_line("fabric", "ost1", "oss0", "ost1")));
   EXPECT_TRUE(has(x, route_line("fabric", "ost2", "oss1", "ost2")));
   EXPECT_TRUE(has(x, route_line("fabric", "ost5", "oss2", "ost5")));
-  EXPECT_TRUE(has(x, "<zone id=\"iosim-oss-ost\" routing=\"DijkstraCache\">"));
+  expect_zones(x, "iosim-oss-ost");
   // Defaults (PlaFRIM BeeGFS): 64 compute, 2 servers × 4 OSTs of 1.2 GB/s.
   std::string d = xml_of(R"({"kind": "oss-ost"})");
-  EXPECT_EQ(count(d, "<host "), 64u + 1 + 2 + 8);
+  EXPECT_EQ(count(d, "<host "), 64u + 1 + 1 + 2 + 8);
   EXPECT_TRUE(has(d, link_line("ost7", "1200000000Bps")));
   EXPECT_TRUE(has(d, route_line("fabric", "ost7", "oss1", "ost7")));
 }
 
 // System: forwarding with 3 compute nodes and routers = 2 of 5 GB/s.
-// Expectations: links rtr0, rtr1 (5000000000Bps, latency 0), no rtr2; route cK → fabric = [compute_fabric,
-// rtr(K mod 2)]: c0 → rtr0, c1 → rtr1, c2 → rtr0. Other routes unchanged. routers = 0: no rtr link at all.
+// Expectations: links rtr0, rtr1 (5000000000Bps, latency 0), no rtr2; host cK's link to the compute zone's centre is
+// rtr(K mod 2): c0 → rtr0, c1 → rtr1, c2 → rtr0, so its route to the storage side is [rtr(K mod 2), compute_fabric,
+// storage_fabric]. Other routes unchanged. routers = 0: no rtr link at all, host links are compute_fabric.
 TEST(Platgen, RoutersBetweenComputeAndStorage) {
   std::string x = xml_of(R"({"kind": "forwarding", "compute": 3, "ionodes": 1, "routers": 2, "router_bw": 5e9})");
   EXPECT_TRUE(has(x, link_line("rtr0", "5000000000Bps")));
   EXPECT_TRUE(has(x, link_line("rtr1", "5000000000Bps")));
   EXPECT_FALSE(has(x, "rtr2"));
-  EXPECT_TRUE(has(x, route_line("c0", "fabric", "compute_fabric", "rtr0")));
-  EXPECT_TRUE(has(x, route_line("c1", "fabric", "compute_fabric", "rtr1")));
-  EXPECT_TRUE(has(x, route_line("c2", "fabric", "compute_fabric", "rtr0")));
+  EXPECT_TRUE(has(x, host_link_line("c0", "rtr0")));
+  EXPECT_TRUE(has(x, host_link_line("c1", "rtr1")));
+  EXPECT_TRUE(has(x, host_link_line("c2", "rtr0")));
   EXPECT_TRUE(has(x, route_line("fabric", "ion0", "ion0", "gpfs")));
-  EXPECT_EQ(count(x, "<host "), 3u + 1 + 1 + 1); // routers are links only: no new host
-  EXPECT_EQ(count(x, "<link "), 2u + 2 + 1 + 1);
+  EXPECT_EQ(count(x, "<host "), 3u + 1 + 1 + 1 + 1); // routers are links only: no new host
+  EXPECT_EQ(count(x, "<link "), 2u + 3 + 1 + 1);
   EXPECT_TRUE(has(comment_of(x), "routers=2 router_bw=5000000000Bps"));
   std::string none = xml_of(R"({"kind": "oss-ost", "compute": 3, "routers": 0})");
   EXPECT_FALSE(has(none, "rtr"));
-  EXPECT_TRUE(has(none, route_line("c2", "fabric", "compute_fabric")));
+  EXPECT_TRUE(has(none, host_link_line("c2", "compute_fabric")));
   std::string one = xml_of(R"({"kind": "pfs-single", "compute": 2, "routers": 1})");
-  EXPECT_TRUE(has(one, route_line("c1", "fabric", "compute_fabric", "rtr0")));
+  EXPECT_TRUE(has(one, host_link_line("c1", "rtr0")));
   EXPECT_TRUE(has(one, link_line("rtr0", "12500000000Bps"))); // default router_bw 12.5GBps
 }
 
 // System: oss-ost with 4 compute nodes, 3 routers, routers_per_client 2.
 // Expectations: router_map cyclic: node k's first router is rtr(k mod 3) and its second rtr(k+1 mod 3): c0 lists
-// "0,1" and keeps its route [compute_fabric, rtr0]; host c0.rtr1 (role none, client c0) is routed [compute_fabric,
-// rtr1]; c3 lists "0,1" (3 mod 3 = 0). 4 nodes + 4 alternative hosts. router_map block: first router ⌊k·3/4⌋ = 0, 0,
+// "0,1" and keeps its host link rtr0; host c0.rtr1 (role none, client c0) is linked by rtr1; c3 lists "0,1" (3 mod 3
+// = 0). 4 nodes + 4 alternative hosts + compute_gw + controller + 2 oss + 8 ost. router_map block: first router
+// ⌊k·3/4⌋ = 0, 0,
 // 1, 2 for k = 0..3: c1 lists "0,1", c2 "1,2", c3 "2,0" with host c3.rtr0. The header names both options; with the
 // defaults (1, cyclic) neither the header nor any host changes.
 TEST(Platgen, RouterChoicesPerComputeNode) {
@@ -243,18 +269,18 @@ TEST(Platgen, RouterChoicesPerComputeNode) {
   EXPECT_TRUE(has(x, "<host id=\"c3\" speed=\"1Gf\"><prop id=\"role\" value=\"compute\"/><prop id=\"nic_bw\" "
                      "value=\"12500000000Bps\"/><prop id=\"routers\" value=\"0,1\"/></host>"));
   EXPECT_TRUE(has(x, host_line("c0.rtr1", "none", "client", "c0")));
-  EXPECT_TRUE(has(x, route_line("c0", "fabric", "compute_fabric", "rtr0")));
-  EXPECT_TRUE(has(x, route_line("c0.rtr1", "fabric", "compute_fabric", "rtr1")));
-  EXPECT_TRUE(has(x, route_line("c2.rtr0", "fabric", "compute_fabric", "rtr0")));
-  EXPECT_EQ(count(x, "<host "), 4u + 4 + 1 + 2 + 8);
+  EXPECT_TRUE(has(x, host_link_line("c0", "rtr0")));
+  EXPECT_TRUE(has(x, host_link_line("c0.rtr1", "rtr1")));
+  EXPECT_TRUE(has(x, host_link_line("c2.rtr0", "rtr0")));
+  EXPECT_EQ(count(x, "<host "), 4u + 4 + 1 + 1 + 2 + 8);
   EXPECT_TRUE(has(comment_of(x), "routers=3 router_bw=12500000000Bps routers_per_client=2\n"));
   std::string b =
       xml_of(R"({"kind": "oss-ost", "compute": 4, "routers": 3, "routers_per_client": 2, "router_map": "block"})");
   EXPECT_TRUE(has(b, "<prop id=\"routers\" value=\"0,1\"/></host>"));
-  EXPECT_TRUE(has(b, route_line("c1", "fabric", "compute_fabric", "rtr0")));
-  EXPECT_TRUE(has(b, route_line("c2", "fabric", "compute_fabric", "rtr1")));
-  EXPECT_TRUE(has(b, route_line("c3", "fabric", "compute_fabric", "rtr2")));
-  EXPECT_TRUE(has(b, route_line("c3.rtr0", "fabric", "compute_fabric", "rtr0")));
+  EXPECT_TRUE(has(b, host_link_line("c1", "rtr0")));
+  EXPECT_TRUE(has(b, host_link_line("c2", "rtr1")));
+  EXPECT_TRUE(has(b, host_link_line("c3", "rtr2")));
+  EXPECT_TRUE(has(b, host_link_line("c3.rtr0", "rtr0")));
   EXPECT_TRUE(has(b, "value=\"2,0\""));
   EXPECT_TRUE(has(comment_of(b), "routers_per_client=2 router_map=block\n"));
   std::string d = xml_of(R"({"kind": "oss-ost", "compute": 4, "routers": 3})");
@@ -441,18 +467,18 @@ std::string header_spec(const std::string &xml) {
 // 2 NVMe SSDs, 100 Gb/s node links.
 // Expectations: disks of 32e12 / 8 = 4e12 bytes ("4000000000000"), write links 2.93 GB/s (2930000000Bps), read
 // links 3.13 GB/s (3130000000Bps) to their read hosts, device links max(3.13, 2.93) = 3130000000Bps; node links
-// 100 Gb/s = 12500000000Bps; PFS link gpfs 20 GB/s. Hosts c0, c1, controller, node0..node3 (storage),
-// node0d0..node3d1 (disk), their 8 read hosts, pfs = 2 + 1 + 4 + 8 + 8 + 1 = 24; links compute_fabric,
-// controller_link, 4 node links, 8 x 3 disk links, gpfs = 31; routes c0, c1, controller, 8 disks and 8 read hosts
-// ([NODE, NODEdK or NODEdK_read, NODEdK_io]) and pfs ([gpfs]) = 20 (no route to a storage node host).
+// 100 Gb/s = 12500000000Bps; PFS link gpfs 20 GB/s. Hosts c0, c1, compute_gw, controller, node0..node3 (storage),
+// node0d0..node3d1 (disk), their 8 read hosts, pfs = 2 + 1 + 1 + 4 + 8 + 8 + 1 = 25; links compute_fabric,
+// storage_fabric, controller_link, 4 node links, 8 x 3 disk links, gpfs = 32; routes controller, 8 disks and 8 read
+// hosts ([NODE, NODEdK or NODEdK_read, NODEdK_io]) and pfs ([gpfs]) = 18 (no route to a storage node host).
 TEST(Platgen, StorageNnNdDefaults) {
   std::string x = xml_of(R"({"kind": "storage", "compute": 2})");
-  EXPECT_EQ(count(x, "<host "), 24u);
-  EXPECT_EQ(count(x, "<link "), 31u);
-  EXPECT_EQ(count(x, "<route "), 20u);
+  EXPECT_EQ(count(x, "<host "), 25u);
+  EXPECT_EQ(count(x, "<link "), 32u);
+  EXPECT_EQ(count(x, "<route "), 18u);
   EXPECT_EQ(count(x, "<prop id=\"role\" value=\"storage\"/>"), 4u);
   EXPECT_EQ(count(x, "<prop id=\"role\" value=\"disk\"/>"), 8u);
-  EXPECT_TRUE(has(x, "<zone id=\"iosim-storage\" routing=\"DijkstraCache\">"));
+  expect_zones(x, "iosim-storage");
   EXPECT_TRUE(has(x, "<router id=\"fabric\"/>"));
   EXPECT_TRUE(has(x, host_line("c1", "compute", "nic_bw", "12500000000Bps")));
   EXPECT_TRUE(has(x, host_line("controller", "controller")));
@@ -473,9 +499,9 @@ TEST(Platgen, StorageNnNdDefaults) {
   EXPECT_TRUE(has(x, host_line("pfs", "pfs", "link", "gpfs")));
   EXPECT_TRUE(has(x, link_line("gpfs", "20000000000Bps")));
   EXPECT_TRUE(has(x, route_line("fabric", "pfs", "gpfs")));
-  EXPECT_TRUE(has(x, route_line("c1", "fabric", "compute_fabric")));
+  EXPECT_TRUE(has(x, host_link_line("c1", "compute_fabric")));
   EXPECT_TRUE(has(x, route_line("fabric", "controller", "controller_link")));
-  EXPECT_EQ(count(x, "latency=\"0\""), 31u);
+  EXPECT_EQ(count(x, "latency=\"0\""), 32u);
   // Default compute count: 64.
   std::string d = xml_of(R"({"kind": "storage"})");
   EXPECT_TRUE(has(d, "\"c63\""));
@@ -495,7 +521,7 @@ TEST(Platgen, StorageOneNodeOneDisk) {
     EXPECT_TRUE(has(x, line)) << line;
   EXPECT_FALSE(has(x, "node1"));
   EXPECT_FALSE(has(x, "node0d1"));
-  EXPECT_EQ(count(x, "<host "), 1u + 1 + 1 + 1 + 1 + 1);
+  EXPECT_EQ(count(x, "<host "), 1u + 1 + 1 + 1 + 1 + 1 + 1);
   std::string c = comment_of(x);
   EXPECT_TRUE(has(c, "1 storage node node0 (link of 12.5 GB/s = 100 Gb/s) with 1 disk each")) << c;
   EXPECT_TRUE(has(c, "1 disk of 8 TB, write 1.465 GB/s, read 1.565 GB/s")) << c;
@@ -584,13 +610,13 @@ TEST(Platgen, StorageHeaderIsAValidSpec) {
   }
 }
 
-// System: storage with 3 compute nodes and 2 routers: routes cK → fabric = [compute_fabric, rtr(K mod 2)] as for the
-// other kinds; the disk routes are unchanged.
+// System: storage with 3 compute nodes and 2 routers: host cK is linked by rtr(K mod 2) as for the other kinds; the
+// disk routes are unchanged.
 TEST(Platgen, StorageWithRouters) {
   std::string x = xml_of(R"({"kind": "storage", "compute": 3, "layout": "nN1D", "routers": 2, "router_bw": "5GBps"})");
   EXPECT_TRUE(has(x, link_line("rtr1", "5000000000Bps")));
-  EXPECT_TRUE(has(x, route_line("c2", "fabric", "compute_fabric", "rtr0")));
-  EXPECT_TRUE(has(x, route_line("c1", "fabric", "compute_fabric", "rtr1")));
+  EXPECT_TRUE(has(x, host_link_line("c2", "rtr0")));
+  EXPECT_TRUE(has(x, host_link_line("c1", "rtr1")));
   EXPECT_TRUE(has(x, read_write_disk_lines("node7d0", "node7", "4000000000000", "2930000000Bps", "3130000000Bps",
                                            "3130000000Bps")[5])); // nN1D: 8 nodes of 1 disk
   EXPECT_FALSE(has(x, "node8"));

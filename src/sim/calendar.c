@@ -1,5 +1,5 @@
-/* iosim — the calendar of the direct path without a job queue: the controller runs the applications from dated wake-
- * ups and keeps the date itself (see engine_state.h, docs/engine.md). */
+/* iosim — the controller actor: it runs the applications and the controller from a calendar of dated wake-ups, on
+ * both transfer paths (see engine_state.h, docs/engine.md). */
 #include "engine_state.h"
 
 #include <math.h>
@@ -8,13 +8,18 @@
 #include <string.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_calendar, iosim, "iosim calendar of the direct path");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_calendar, iosim, "iosim controller's calendar");
 
-/* With the direct path and no job queue, no SimGrid activity other than the passing of time is left: the controller
- * runs the applications itself (app_advance) from a calendar of dated wake-ups (work phases' ends, starts, window
- * snapshots, decision grids) and sleeps on SimGrid's clock from one date to the next. It reproduces the actors' order
- * of events: at one date, the wake-ups in calendar order, then the completions, one decision over them all; then the
- * applications resumed by those completions, whose new operations form the next batch at the same date. */
+/* The controller is the only SimGrid actor. It runs the applications itself (app_advance) from a calendar of dated
+ * wake-ups (starts, work phases' ends, job submissions, window snapshots, decision grids) and goes from one date to the
+ * next: on the direct path it keeps the date itself (or sleeps on SimGrid's clock), on the flow path it sleeps on
+ * SimGrid's clock until the next wake-up or until SimGrid reports a flow's completion. At one date: the wake-ups in
+ * calendar order, then the completions (ios_tr_complete_due, in the same order on both paths), one decision over them
+ * all; then the applications resumed by those completions or started by the job queue, whose new operations form the
+ * next batch at the same date. */
+
+/* SimGrid's timing precision: activities ending within it of the current date end together (ios_transfer.h). */
+#define CAL_PRECISION 1e-9
 
 static int cal_before(const cal_entry_t *a, const cal_entry_t *b) {
   return a->date < b->date || (a->date == b->date && a->seq < b->seq);
@@ -67,41 +72,67 @@ static void cal_fire(cal_entry_t e) {
     cal_app(e.idx);
     break;
   case CAL_SNAP_BEGIN:
-    sim_push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0, 0);
+    sim_push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0);
     break;
   case CAL_SNAP_END:
-    sim_push_event(EV_SNAPSHOT_END, -1, NULL, 0, 0);
+    sim_push_event(EV_SNAPSHOT_END, -1, NULL, 0);
     break;
   case CAL_TICK:
-    sim_push_event(EV_TICK, -1, NULL, 0, 0);
+    sim_push_event(EV_TICK, -1, NULL, 0);
     if (E.apps_left > 0) sim_cal_push(e.date + E.grids[e.idx].period, CAL_TICK, e.idx);
+    break;
+  case CAL_SUBMIT:
+    sim_push_event(EV_SUBMIT, e.idx, NULL, 0);
     break;
   }
 }
 
-/* SimGrid's timing precision: activities ending within it of the current date end together (ios_transfer.h). */
-#define CAL_PRECISION 1e-9
+/* Nothing can progress: every pending transfer has rate 0 and no wake-up is due (SimGrid would call it a deadlock). */
+static void stuck(void) {
+  XBT_WARN("nothing can progress at %.17g s: %d applications wait on transfers the sharing policy gives no bandwidth, "
+           "and no event is due",
+           sim_now(), E.apps_left);
+}
 
-void sim_calendar_actor(int argc, char **argv) {
+/* Goes to the next date something happens at: the next wake-up, or the next completion (direct path: the earliest
+ * completion date; flow path: SimGrid's report). @return 0 when nothing can happen any more. */
+static int next_date(void) {
+  double next = E.ncal > 0 ? E.cal[0].date : INFINITY, now = sim_now();
+  if (E.direct) {
+    double c = ios_tr_next_completion();
+    next = c < next ? c : next;
+    if (!(next < INFINITY)) {
+      stuck();
+      return 0;
+    }
+    if (next > now) {
+      if (E.own_clock)
+        E.clock = next;
+      else
+        sg_actor_sleep_for(next - now);
+    }
+    return 1;
+  }
+  if (ios_tr_pending() > 0 || next <= now + CAL_PRECISION) return 1; /* something is due now */
+  if (next < INFINITY)
+    sg_sem_acquire_timeout(E.sem, next - now);
+  else if (ios_tr_running() > 0)
+    sg_sem_acquire(E.sem);
+  else {
+    stuck();
+    return 0;
+  }
+  E.wake_pending = 0;
+  return 1;
+}
+
+void sim_controller_actor(int argc, char **argv) {
   (void)argc;
   (void)argv;
   int stop = E.s->stop_at_end && !isnan(E.t_end);
   while (E.apps_left > 0 || (stop && !E.snap_end_done)) {
     if (E.qlen == 0) { /* nothing more at this date: on to the next one */
-      double next = ios_tr_next_completion();
-      if (E.ncal > 0 && E.cal[0].date < next) next = E.cal[0].date;
-      if (!(next < INFINITY)) { /* every pending transfer at rate 0 and nothing else to come: as SimGrid's deadlock */
-        XBT_WARN("nothing can progress at %.17g s: %d applications wait on transfers the sharing policy gives no "
-                 "bandwidth, and no event is due",
-                 sim_now(), E.apps_left);
-        break;
-      }
-      if (next > sim_now()) {
-        if (E.own_clock)
-          E.clock = next;
-        else
-          sg_actor_sleep_for(next - sim_now());
-      }
+      if (!next_date()) break;
       while (E.ncal > 0 && E.cal[0].date <= sim_now() + CAL_PRECISION)
         cal_fire(cal_pop());
       ios_tr_complete_due();
@@ -109,14 +140,18 @@ void sim_calendar_actor(int argc, char **argv) {
     sim_handle_events();
     sim_decide_all();
     if (E.fail != IOS_OK) break;
-    /* applications whose operation completed now go on (or end) before a stop at the window's end, as their actors
-     * do on the SimGrid-flow path: one whose last phase ends exactly at the window's end has completed */
+    /* applications whose operation completed now go on (or end) before a stop at the window's end: one whose last
+     * phase ends exactly at the window's end has completed; jobs the queue started begin */
     int n = E.nresume;
     E.nresume = 0;
     for (int i = 0; i < n; i++)
       cal_app(E.resume[i]);
-    if (stop && E.snap_end_done) break;
+    if (stop && E.snap_end_done) {
+      sim_trace_running();
+      break;
+    }
   }
+  sim_stop_transfers(); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
   if (E.own_clock && E.clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
     double end = E.clock;
     E.own_clock = 0;

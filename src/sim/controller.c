@@ -1,5 +1,5 @@
-/* iosim — the controller actor: the event loop, every decision through the sharing policy, the window snapshots and
- * periodic ticks, and the hooks of the transfer layer (see engine_state.h, docs/engine.md). */
+/* iosim — the controller: its events, every decision through the sharing policy, the window snapshots and periodic
+ * ticks, and the hooks of the transfer layer (see engine_state.h, docs/engine.md; its loop is calendar.c's). */
 #include "engine_state.h"
 
 #include <math.h>
@@ -11,8 +11,8 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_controller, iosim, "iosim controller");
 
-/* Queues an event for the controller; `wake`: release its semaphore (an event from another actor). */
-void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake) {
+/* Queues an event for the controller's next batch. */
+void sim_push_event(int type, int app, transfer_t *t, unsigned gen) {
   if (E.qlen == E.qcap) {
     int ncap = E.qcap ? 2 * E.qcap : 256;
     event_t *q = malloc(sizeof *q * (size_t)ncap);
@@ -27,9 +27,8 @@ void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake) {
     E.qhead = 0;
     E.qcap = ncap;
   }
-  E.q[(E.qhead + E.qlen) % E.qcap] = (event_t){type, app, t, gen, wake};
+  E.q[(E.qhead + E.qlen) % E.qcap] = (event_t){type, app, t, gen};
   E.qlen++;
-  if (wake) sg_sem_release(E.sem);
 }
 
 /* A flow segment of transfer t ended having moved `bytes`: when the sharing policy had set its rate and the segment
@@ -39,31 +38,15 @@ static void account_segment(const transfer_t *t, double bytes) {
   double d = sim_now() - t->seg_start;
   if (!t->seg_capped || !(d > 0) || !(bytes > 0)) return;
   E.seg_bytes += bytes;
-  if (bytes < t->rate * (d - t->latency) * (1 - 1e-6)) E.limited_bytes += bytes;
+  if (bytes < t->rate * (d - t->seg_latency) * (1 - 1e-6)) E.limited_bytes += bytes;
 }
 
 /* s: the latency of the route of transfer t to its resource (flow path only: on the direct path no route is taken). */
 static double route_latency(const transfer_t *t) {
-  const res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
-  sg_host_t to = t->mbox == rs->read_mbox && rs->read_mbox != NULL ? rs->r->read_host : rs->r->host;
-  return E.direct ? 0.0 : sg_host_get_route_latency(t->host, to);
+  return E.direct ? 0.0 : sg_host_get_route_latency(t->host, t->dest);
 }
 
 /* ---------------------------------------------------------------- transfer layer */
-
-/* One more actor, or the budget is spent (E.overflow: the controller stops the run). */
-int sim_actor_reserve(void) {
-  if (E.actors >= E.actor_budget) {
-    E.overflow = 1;
-    return 0;
-  }
-  E.actors++;
-  return 1;
-}
-
-static void actor_release(void) {
-  E.actors--;
-}
 
 /* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
 static void segment_end(const transfer_t *t, double bytes, int done) {
@@ -73,18 +56,27 @@ static void segment_end(const transfer_t *t, double bytes, int done) {
   account_segment(t, bytes);
 }
 
-/* A transfer's last byte arrived: an event for the controller (the direct path reports from the controller itself,
- * which needs no wake-up). */
+/* A transfer's last byte arrived (reported by the controller's ios_tr_complete_due): an event for this batch. */
 static void transfer_completed(transfer_t *t, unsigned gen) {
-  sim_push_event(EV_COMPLETE, t->app, t, gen, !E.direct);
+  sim_push_event(EV_COMPLETE, t->app, t, gen);
 }
 
-const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, sim_actor_reserve, actor_release};
+/* Flow path, in SimGrid's maestro: a flow has ended; wake the controller if it sleeps (one release at a time). */
+static void completion_due(void) {
+  if (E.wake_pending) return;
+  E.wake_pending = 1;
+  sg_sem_release(E.sem);
+}
+
+const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, completion_due};
 
 /* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
 static void set_rate(transfer_t *t, double r) {
   int changed = ios_tr_set_rate(t, r, !E.sharing->uncapped);
-  if (changed < 0) sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
+  if (changed == -1) sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
+  if (changed == -2)
+    sim_fail(IOS_EINVAL, "platform", "SimGrid could not start a flow from %s to %s at t = %.17g s (a failed link?)",
+             sg_host_get_name(t->host), sg_host_get_name(t->dest), sim_now());
   if (changed > 0) E.rate_changes++;
 }
 
@@ -223,16 +215,18 @@ static void take_snapshot(int end) {
 /* ---------------------------------------------------------------- controller */
 
 /* A striped job's I/O operation: its files placed by its striping policy, one transfer per (writer, OST) flow from
- * the writer's node (TAPP-IO §III). */
+ * the writer's node (TAPP-IO §III). Its writers are its processes, in consecutive blocks per node (ios_app_writers). */
 static void post_striped(int j, double volume) {
   app_state_t *as = &E.apps[j];
-  int nw = as->a->nodes, *clients = malloc(sizeof *clients * (size_t)nw);
+  int nw = ios_app_writers(as->a), *clients = malloc(sizeof *clients * (size_t)nw);
   if (clients == NULL) {
     sim_fail(IOS_ENOMEM, NULL, "out of memory for the writers of %s", as->a->name);
     return;
   }
-  for (int w = 0; w < nw; w++)
-    clients[w] = as->hosts != NULL ? as->hosts[w] : as->host0 + w;
+  for (int w = 0; w < nw; w++) {
+    int node = (int)((long long)w * as->a->nodes / nw);
+    clients[w] = as->hosts != NULL ? as->hosts[node] : as->host0 + node;
+  }
   ios_stripe_job_t job = {.nwriters = nw,
                           .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
                           .bytes_per_writer = volume / nw,
@@ -282,8 +276,9 @@ static void on_post(int j) {
     for (int i = 0; i < as->ntransfers; i++) {
       transfer_t *t = &as->t[i];
       ios_tr_reset(t, t->volume);
-      t->cap = E.p->nic_bw; /* a writer's node: the platform's links decide the rest */
-      t->mbox = E.res[t->res].mbox;
+      /* a writer's share of its node's NIC (writers share it equally); the platform's links decide the rest */
+      t->cap = E.p->nic_bw * as->a->nodes / ios_app_writers(as->a);
+      t->dest = E.res[t->res].dest;
       t->latency = route_latency(t);
       res_add(&E.res[t->res], t);
     }
@@ -302,7 +297,7 @@ static void on_post(int j) {
     ios_tr_reset(t, volume / as->ntransfers);
     t->cap = as->cap;
     res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
-    t->mbox = reads && rs->read_mbox != NULL ? rs->read_mbox : rs->mbox; /* a disk's reads: its read route */
+    t->dest = reads && rs->read_dest != NULL ? rs->read_dest : rs->dest; /* a disk's reads: its read route */
     t->latency = route_latency(t);
     res_add(rs, t);
   }
@@ -328,10 +323,7 @@ static void on_complete(transfer_t *t, unsigned gen) {
     as->ded_io += as->b > 0 ? v / as->b : 0.0;
     as->io_time += sim_now() - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
-    if (E.calendar)
-      E.resume[E.nresume++] = t->app; /* resumed by the controller after this batch's decisions */
-    else
-      sg_sem_release(as->sem);
+    E.resume[E.nresume++] = t->app; /* resumed by the controller after this batch's decisions */
   }
 }
 
@@ -340,8 +332,6 @@ static void on_complete(transfer_t *t, unsigned gen) {
 static void on_app_end(int j) {
   app_state_t *as = &E.apps[j];
   E.apps_left--;
-  for (int i = 0; i < as->tcap; i++) /* its transfers' actors run no more flows */
-    ios_tr_retire(&as->t[i]);
   if (as->has_alloc) sim_al_row(as, as->alloc_since, sim_now());
   if (!E.s->queue) return;
   for (int i = 0; i < as->a->nodes; i++)
@@ -359,14 +349,12 @@ void sim_progress_line(int force) {
   if (force && isatty(2)) fputc('\n', stderr);
 }
 
-/* Handles every queued event. @return how many of them released the controller's semaphore. */
-long sim_handle_events(void) {
-  long wakes = 0; /* semaphore releases of the events handled in this batch */
+/* Handles every queued event. */
+void sim_handle_events(void) {
   while (E.qlen > 0 && E.fail == IOS_OK) {
     event_t ev = E.q[E.qhead];
     E.qhead = (E.qhead + 1) % E.qcap;
     E.qlen--;
-    wakes += ev.wake;
     E.events++;
     switch (ev.type) {
     case EV_POST:
@@ -399,7 +387,6 @@ long sim_handle_events(void) {
       break;
     }
   }
-  return wakes;
 }
 
 /* After a batch of events: start queued jobs, decide on every resource whose set of transfers changed. */
@@ -413,61 +400,8 @@ void sim_decide_all(void) {
   sim_progress_line(0);
 }
 
-void sim_controller_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  int stop = E.s->stop_at_end && !isnan(E.t_end);
-  while (E.apps_left > 0 || (stop && !E.snap_end_done)) {
-    /* wait for an event, or (direct path) for the next completion date */
-    double next = ios_tr_next_completion();
-    long got = 1;
-    if (next < INFINITY)
-      got = sg_sem_acquire_timeout(E.sem, next > sim_now() ? next - sim_now() : 0.0) == 0;
-    else
-      sg_sem_acquire(E.sem);
-    /* let every actor woken at this date report first, so one decision covers all simultaneous events */
-    int before;
-    do {
-      before = E.qlen;
-      sg_actor_yield();
-    } while (E.qlen != before);
-    ios_tr_complete_due();
-    long wakes = sim_handle_events();
-    for (; wakes > got; wakes--)
-      sg_sem_acquire(E.sem); /* consume the releases of the events handled in this batch */
-    sim_decide_all();
-    if (E.overflow || E.fail != IOS_OK) { /* out of actors, or a policy failed: stop (an error, no result) */
-      sg_actor_kill_all();
-      return;
-    }
-    if (stop && E.snap_end_done) {
-      sim_trace_running();
-      sg_actor_kill_all();
-      return;
-    }
-  }
-}
-
-void sim_timer_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  if (E.t_begin > 0) sg_actor_sleep_for(E.t_begin);
-  sim_push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0, 1);
-  if (!isnan(E.t_end)) {
-    sg_actor_sleep_for(E.t_end - sim_now());
-    sim_push_event(EV_SNAPSHOT_END, -1, NULL, 0, 1);
-  }
-}
-
-/* Extra decision events on a grid: controller.tick_s from 0, or a periodic sharing policy's δ from T_begin
- * (RR-9502 §4.1). The actor's data points to its grid (E.grids). */
-
-void sim_tick_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  const grid_t *g = sg_actor_self_get_data();
-  for (double next = g->start + g->period; E.apps_left > 0; next += g->period) {
-    if (next > sim_now()) sg_actor_sleep_for(next - sim_now());
-    sim_push_event(EV_TICK, -1, NULL, 0, 1);
-  }
+void sim_stop_transfers(void) {
+  for (int j = 0; j < E.napps; j++)
+    for (int i = 0; E.apps[j].t != NULL && i < E.apps[j].tcap; i++)
+      ios_tr_stop(&E.apps[j].t[i]);
 }

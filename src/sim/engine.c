@@ -1,15 +1,11 @@
 /* iosim — the engine (see ios_engine.h).
  *
- * Actors: one per application (on its first compute node: work phases, then post an I/O operation and wait), one
- * controller (on the controller host: the only caller of policies), one short-lived transfer actor per flow segment
- * (on the application's node: starts a rate-capped mailbox flow and reports its completion), one permanent receiver
- * per resource host, and a timer for window snapshots and periodic ticks. Actors talk through an in-memory event
- * queue and semaphores: no simulated time passes in control messages.
- *
- * Direct path (ios_transfer.h, docs/engine.md): where no link can bind the sharing policy's rates, transfers are
- * computed rather than simulated as flows; without a job queue the controller then also runs the applications from a
- * calendar of dated wake-ups (app_advance is the applications' one set of steps, for actors and calendar alike) and
- * keeps the date itself: one SimGrid actor in all.
+ * One SimGrid actor: the controller (on the controller host), which runs the applications from a calendar of dated
+ * wake-ups (starts, work phases' ends, job submissions, window snapshots, decision grids; calendar.c) and is the only
+ * caller of policies. The applications' steps are app_advance (apps.c). Transfers move through the transfer layer
+ * (ios_transfer.h, docs/engine.md): rate-capped SimGrid flows that the maestro starts and SimGrid's max-min shares with
+ * every link of their route, re-rated in place; or, where no link can bind the sharing policy's rates, computed
+ * directly (the direct path), where the controller also keeps the date itself.
  *
  * Job queue (scenario `queue`, IPDPS'21 §5.3): applications are submitted at their release time and wait, in FIFO
  * order, for enough free compute nodes (no backfilling unless asked); whenever the set of running jobs changes the
@@ -27,7 +23,7 @@
 XBT_LOG_NEW_CATEGORY(iosim, "iosim: I/O resource sharing simulator");
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_engine, iosim, "iosim engine: set-up, run, collect");
 
-/* KiB of stack per SimGrid actor (SimGrid's contexts/stack-size) */
+/* KiB of stack of the controller, SimGrid's one actor (SimGrid's contexts/stack-size) */
 #define IOS_ACTOR_STACK_KIB "256"
 
 /* b_j(n) with the platform's default when the application has no profile: min(Q_j·b_nic, n·C) (RR-9502 Eq. 1). */
@@ -53,25 +49,15 @@ static void fill_profile(const ios_app_t *a, ios_profile_t *prof) {
   }
 }
 
-static void receiver_start(sg_host_t host, const char *mbox) {
-  char *argv[] = {"receiver", (char *)mbox, NULL};
-  sg_actor_t a = sg_actor_init("receiver", host);
-  sg_actor_daemonize(a);
-  sg_actor_start(a, ios_sg_receiver_main, 2, argv);
-}
-
 /* Frees what the engine state owns (after a run, or a set-up that failed part-way); CSVs still open belong to a
  * failed set-up and are removed with their temporary files. */
 static void release_engine(int napps, int nres) {
   for (int j = 0; E.apps != NULL && j < napps; j++) {
-    for (int i = 0; E.apps[j].t != NULL && i < E.apps[j].tcap; i++)
-      ios_tr_dispose(&E.apps[j].t[i]);
     free(E.apps[j].res);
     free(E.apps[j].ost_used);
     free(E.apps[j].t);
     free(E.apps[j].next_res);
     free(E.apps[j].hosts);
-    if (E.apps[j].sem != NULL) sg_sem_destroy(E.apps[j].sem);
   }
   for (int i = 0; E.res != NULL && i <= nres; i++)
     free(E.res[i].active);
@@ -172,20 +158,6 @@ static int setup_striping(const ios_sim_config_t *s, const ios_platform_t *p, co
   return IOS_OK;
 }
 
-/* Actors this process can hold: half of vm.max_map_count (a stack and its guard page each) minus a margin for the
- * libraries and the heap; IOSIM_MAX_ACTORS overrides it (tests). */
-static long actor_budget(void) {
-  const char *env = getenv("IOSIM_MAX_ACTORS");
-  if (env != NULL && atol(env) > 0) return atol(env);
-  long maps = 65530;
-  FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
-  if (f != NULL) {
-    if (fscanf(f, "%ld", &maps) != 1) maps = 65530;
-    fclose(f);
-  }
-  return maps / 2 > 8000 ? maps / 2 - 4000 : maps / 4;
-}
-
 /* Allocation and placement of every application: the scenario's policies decide for the applications without given
  * resources (ios_app_t.given), the others keep theirs. alloc_n[napps] out; *placed_out = the resource indices of
  * the applications in order (owned by the caller). */
@@ -283,69 +255,45 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
     direct = ok;
   }
   E.direct = direct;
-  /* IOSIM_APP_ACTORS=1 keeps application actors on the direct path: the benchmark's side-by-side (docs/engine.md) */
-  const char *actors = getenv("IOSIM_APP_ACTORS");
-  E.calendar = direct && !s->queue && !(actors != NULL && strcmp(actors, "1") == 0);
-  /* IOSIM_SIMGRID_CLOCK=1: the calendar sleeps on SimGrid's clock from date to date (same side-by-side) */
+  /* IOSIM_SIMGRID_CLOCK=1: the direct path's calendar sleeps on SimGrid's clock from date to date (the benchmark's
+   * side-by-side, docs/engine.md) */
   const char *sgclock = getenv("IOSIM_SIMGRID_CLOCK");
-  E.own_clock = E.calendar && !(sgclock != NULL && strcmp(sgclock, "1") == 0);
+  E.own_clock = direct && !(sgclock != NULL && strcmp(sgclock, "1") == 0);
   E.clock = 0;
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
-  return ios_tr_init(direct, sim_now, &sim_tr_hooks) == 0 ? IOS_OK : IOS_ENOMEM;
+  if (ios_tr_init(direct, sim_now, &sim_tr_hooks) == 0) return IOS_OK;
+  ios_diag_set(s->platform, "engine.flows",
+               "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");
+  return IOS_EINTERNAL;
 }
 
-/* Starts what simulates: the applications (actors, a launcher for a replay, or the controller's calendar), the
- * controller, the window timer and the decision grids. With more applications than the actor budget it starts nothing
- * and sets E.overflow. @return IOS_OK or IOS_ENOMEM. */
+/* Starts what simulates: the controller actor, with the calendar's first wake-ups (each application's start, or a
+ * queued job's submission; the window's snapshots; the decision grids). @return IOS_OK or IOS_ENOMEM. */
 static int start_simulation(const ios_sim_config_t *s, const ios_platform_t *p, int napps) {
-  E.actor_budget = actor_budget();
-  /* SimGrid maps each actor's stack (8 MiB by default) and unmaps it when the actor ends; on the flow path an actor
-   * lives for one flow segment, and with 256 KiB stacks the mapping costs a third of the kernel time (docs/engine.md)
-   * while leaving far more than the engine's deepest call chain needs */
+  /* SimGrid maps each actor's stack (8 MiB by default); the controller needs far less */
   if (ios_sg_set_config("contexts/stack-size:" IOS_ACTOR_STACK_KIB) != 0)
     XBT_WARN("SimGrid refused contexts/stack-size:" IOS_ACTOR_STACK_KIB);
-  if (s->replay) {
-    E.launch_order = malloc(sizeof *E.launch_order * (size_t)(napps > 0 ? napps : 1));
-    if (E.launch_order == NULL) return IOS_ENOMEM;
-    for (int j = 0; j < napps; j++)
-      E.launch_order[j] = j;
+  E.launch_order = malloc(sizeof *E.launch_order * (size_t)(napps > 0 ? napps : 1));
+  E.resume = malloc(sizeof *E.resume * (size_t)(napps > 0 ? napps : 1));
+  if (E.launch_order == NULL || E.resume == NULL) return IOS_ENOMEM;
+  for (int j = 0; j < napps; j++)
+    E.launch_order[j] = j;
+  if (s->replay) /* requests in order of their start */
     qsort(E.launch_order, (size_t)napps, sizeof *E.launch_order, sim_cmp_start);
-    sg_actor_start(sg_actor_init("launcher", p->controller), sim_launcher_actor, 0, NULL);
-  } else if (!E.calendar) {
-    if (napps > E.actor_budget) {
-      E.overflow = 1; /* the run stops before it starts */
-      return IOS_OK;
-    }
-    for (int j = 0; j < napps; j++) {
-      E.actors++;
-      sim_spawn_app(j);
-    }
+  for (int i = 0; i < napps; i++) {
+    int j = E.launch_order[i];
+    if (s->queue) /* submitted at its release, started by the controller when nodes are free */
+      sim_cal_push(E.apps[j].a->release > 0 ? E.apps[j].a->release : 0.0, CAL_SUBMIT, j);
+    else
+      sim_cal_push(E.apps[j].start > 0 ? E.apps[j].start : 0.0, CAL_APP, j);
   }
   E.grids[0] = (grid_t){0.0, s->tick_s};
   E.grids[1] = (grid_t){E.t_begin, E.period};
-  if (E.calendar) { /* the same wake-ups as the actors', in the order the actors are created */
-    E.resume = malloc(sizeof *E.resume * (size_t)(napps > 0 ? napps : 1));
-    if (E.resume == NULL) return IOS_ENOMEM;
-    for (int j = 0; j < napps; j++)
-      sim_cal_push(E.apps[j].start > 0 ? E.apps[j].start : 0.0, CAL_APP, j);
-    sim_cal_push(E.t_begin > 0 ? E.t_begin : 0.0, CAL_SNAP_BEGIN, -1);
-    if (!isnan(E.t_end)) sim_cal_push(E.t_end, CAL_SNAP_END, -1);
-    for (int g = 0; g < 2; g++)
-      if (E.grids[g].period > 0) sim_cal_push(E.grids[g].start + E.grids[g].period, CAL_TICK, g);
-    sg_actor_start(sg_actor_init("controller", p->controller), sim_calendar_actor, 0, NULL);
-  } else {
-    sg_actor_start(sg_actor_init("controller", p->controller), sim_controller_actor, 0, NULL);
-    sg_actor_t timer = sg_actor_init("window", p->controller);
-    sg_actor_daemonize(timer);
-    sg_actor_start(timer, sim_timer_actor, 0, NULL);
-    for (int g = 0; g < 2; g++)
-      if (E.grids[g].period > 0) {
-        sg_actor_t tick = sg_actor_init(g == 0 ? "tick" : "period", p->controller);
-        sg_actor_daemonize(tick);
-        sg_actor_set_data(tick, &E.grids[g]);
-        sg_actor_start(tick, sim_tick_actor, 0, NULL);
-      }
-  }
+  sim_cal_push(E.t_begin > 0 ? E.t_begin : 0.0, CAL_SNAP_BEGIN, -1);
+  if (!isnan(E.t_end)) sim_cal_push(E.t_end, CAL_SNAP_END, -1);
+  for (int g = 0; g < 2; g++)
+    if (E.grids[g].period > 0) sim_cal_push(E.grids[g].start + E.grids[g].period, CAL_TICK, g);
+  sg_actor_start(sg_actor_init("controller", p->controller), sim_controller_actor, 0, NULL);
   return IOS_OK;
 }
 
@@ -456,7 +404,7 @@ static void place_app(const ios_sim_config_t *s, const ios_platform_t *p, int j,
  * more than 64 distinct volumes or a trial fails; the real placement reports the failure. */
 static long striped_room(const ios_sim_config_t *s, const ios_platform_t *p, const app_state_t *as) {
   const ios_app_t *a = as->a;
-  long every = (long)a->nodes * p->nres, room = 0;
+  long every = (long)ios_app_writers(a) * p->nres, room = 0;
   double seen[64];
   int nseen = 0;
   for (int k = 0; k < a->nphases; k++) {
@@ -467,9 +415,9 @@ static long striped_room(const ios_sim_config_t *s, const ios_platform_t *p, con
     if (known) continue;
     if (nseen == 64) return every;
     seen[nseen++] = v;
-    ios_stripe_job_t job = {.nwriters = a->nodes,
+    ios_stripe_job_t job = {.nwriters = ios_app_writers(a),
                             .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
-                            .bytes_per_writer = v / a->nodes,
+                            .bytes_per_writer = v / ios_app_writers(a),
                             .shared_files = as->layout ? a->shared_files : 0};
     ios_stripe_state_t st;
     ios_stripe_placement_t pl = {0};
@@ -517,7 +465,6 @@ static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, 
   as->b = ios_profile_bw(&E.profiles[j], as->n);
   as->cap = as->b / (as->n > 0 ? as->n : 1);
   if (s->replay) replay_cap(p, as);
-  as->sem = sg_sem_init(0);
   as->end = NAN;
   for (int i = 0; i < room; i++)
     as->t[i].slot = -1;
@@ -533,18 +480,14 @@ static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, 
   return IOS_OK;
 }
 
-/* Every resource's state (index nres: the PFS of direct access), and its receiver on the flow path. */
+/* Every resource's state (index nres: the PFS of direct access): where its transfers go. */
 static void setup_resources(const ios_platform_t *p) {
   for (int i = 0; i <= p->nres; i++) {
     if (i == p->nres && !p->has_pfs) break;
     const ios_resource_t *res = i < p->nres ? &p->res[i] : &p->pfs;
     E.res[i].r = res;
-    E.res[i].mbox = sg_mailbox_by_name(res->name);
-    if (!E.direct) receiver_start(res->host, res->name);
-    if (res->read_host != NULL && !E.direct) { /* a disk's reads (StorAlloc §4.3): their own route */
-      E.res[i].read_mbox = sg_mailbox_by_name(sg_host_get_name(res->read_host));
-      receiver_start(res->read_host, sg_host_get_name(res->read_host));
-    }
+    E.res[i].dest = res->host;
+    E.res[i].read_dest = res->read_host; /* a disk's reads (StorAlloc §4.3): their own route, or NULL */
   }
 }
 
@@ -615,26 +558,15 @@ static int setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_w
   return rc;
 }
 
-/* Runs SimGrid to the end (or to the window's end); IOS_EINVAL when the run needs more actors than the budget. */
+/* Runs SimGrid to the end (or to the window's end). */
 static int run(const ios_sim_config_t *s, const ios_platform_t *p, int napps) {
   E.apps_left = napps;
   int rc = start_simulation(s, p, napps);
   if (rc != IOS_OK) return rc;
-  if (!E.overflow) {
-    simgrid_run();
-    if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
-      sim_progress_line(1);
-  }
-  if (E.fail != IOS_OK) return E.fail; /* a policy failed during the run (sim_fail set the message) */
-  if (!E.overflow) return IOS_OK;
-  ios_diag_set(s->file, "concurrency",
-               "the simulation needs more than %ld SimGrid actors at once at %.6g s (one per running application "
-               "and one per transfer of a running application on the flow path; this machine's vm.max_map_count "
-               "allows about that many): run "
-               "fewer transfers at once (fewer or smaller concurrent jobs, fewer resources or split parts per job, "
-               "a faster or larger storage tier), or raise the limit (sudo sysctl -w vm.max_map_count=1048576)",
-               E.actor_budget, sim_now());
-  return IOS_EINVAL;
+  simgrid_run();
+  if (E.last_progress > 0) /* only runs long enough to have shown progress get a final line */
+    sim_progress_line(1);
+  return E.fail; /* IOS_OK, or a policy failed during the run (sim_fail set the message) */
 }
 
 /* Each application's result; sets *first and *last (the earliest start and the latest end). */

@@ -44,7 +44,6 @@ typedef struct {
   double b;                /* dedicated bandwidth b_j(n) */
   double cap;              /* per-transfer cap b_j(n)/n */
   sg_host_t host;
-  sg_sem_t sem;
   int state, phase;
   double phase_start, posted;
   double work_done, bytes_done, io_time;
@@ -76,8 +75,8 @@ typedef struct {
 
 typedef struct {
   const ios_resource_t *r;
-  sg_mailbox_t mbox;
-  sg_mailbox_t read_mbox; /* reads' destination on r->read_host, or NULL (reads go to mbox) */
+  sg_host_t dest;      /* where transfers to it go: its host */
+  sg_host_t read_dest; /* where reads go: r->read_host (a disk's read route, StorAlloc §4.3), or NULL (dest) */
   transfer_t **active;
   int nactive, cap_active;
   int dirty;
@@ -88,7 +87,6 @@ typedef struct {
   int type, app;
   transfer_t *t;
   unsigned gen;
-  int wake; /* its push released the controller's semaphore */
 } event_t;
 
 typedef struct {
@@ -99,7 +97,8 @@ typedef struct {
   res_state_t *res; /* [nres + 1]: index nres is the PFS for direct access */
   event_t *q;
   int qhead, qlen, qcap;
-  sg_sem_t sem;
+  sg_sem_t sem;     /* flow path: wakes the controller when SimGrid reports a completion */
+  int wake_pending; /* flow path: sem was released and the controller has not woken since */
   int apps_left;
   long seq, events, rate_changes;
   double t_begin, t_end;
@@ -136,23 +135,18 @@ typedef struct {
   ios_stripe_state_t *app_stripe_state; /* [napps] each job's own usage (striping.scope application), else NULL */
   ios_rng_t stripe_rng;
   ios_params_t *app_stripe_params; /* [napps] parameters of per-application striping policies */
-  /* SimGrid actors alive (applications and transfers): each maps a stack and a guard page, and Linux caps a
-   * process's mappings (vm.max_map_count); past the budget the run stops with an error instead of SimGrid aborting */
-  long actors, actor_budget;
-  int overflow;
   int fail; /* IOS_OK, or the IOS_E* code of the first input-dependent failure during the run (sim_fail) */
   int fault_site, fault_at; /* IOSIM_FAULT (sim_fault): the site and the call number that fails; 0 when none */
   long fault_calls;         /* calls at fault_site so far */
   int *launch_order;        /* replay: application indices by start time */
   int direct;               /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
   int trace;                /* SimGrid's tracer records the run: each segment goes into its route's link variables */
-  int calendar;             /* direct path without a job queue: the controller runs the applications from a calendar */
-  struct cal_entry *cal;    /* calendar mode: the dated wake-ups, a binary min-heap on (date, seq) */
+  struct cal_entry *cal;    /* the dated wake-ups, a binary min-heap on (date, seq) */
   int ncal, calcap;
   long calseq;
-  int own_clock;        /* calendar mode: the controller keeps the date itself instead of sleeping on SimGrid's clock */
+  int own_clock;        /* direct path: the controller keeps the date itself instead of sleeping on SimGrid's clock */
   double clock;         /* s: that date */
-  int *resume, nresume; /* calendar mode: applications whose operation completed in this batch, in order */
+  int *resume, nresume; /* applications to go on after this batch's decisions (completed operation, started job) */
   struct grid {
     double start, period;
   } grids[2]; /* controller.tick_s from 0; a periodic sharing policy's δ from T_begin */
@@ -160,8 +154,8 @@ typedef struct {
 
 /* The applications' steps (app_advance): sleep for a work phase, wait for an I/O operation, or done. */
 enum { APP_SLEEP, APP_WAIT, APP_DONE };
-/* Calendar entries: an application to resume, the window's snapshots, a periodic tick. */
-enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK };
+/* Calendar entries: an application to resume, the window's snapshots, a periodic tick, a job's submission. */
+enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK, CAL_SUBMIT };
 typedef struct cal_entry {
   double date;
   long seq;
@@ -189,18 +183,16 @@ void sim_fault_init(void);
 /** Whether this call at `site` (SIM_FAULT_*) is the one IOSIM_FAULT makes fail. */
 int sim_fault(int site);
 
-/* controller.c: the controller (events, decisions through the sharing policy, snapshots, periodic ticks) */
-void sim_push_event(int type, int app, transfer_t *t, unsigned gen, int wake);
-int sim_actor_reserve(void);
+/* controller.c: the controller's events and decisions through the sharing policy, snapshots, periodic ticks */
+void sim_push_event(int type, int app, transfer_t *t, unsigned gen);
 void sim_progress_line(int force);
-long sim_handle_events(void);
+void sim_handle_events(void);
 void sim_decide_all(void);
+/** Stops every running flow (the run ends with transfers in progress: the window's end, a failure). */
+void sim_stop_transfers(void);
 /* Where a striped flow of compute node `client` through router `router` (-1: none) leaves from: the node itself, or
  * its host cK.rtrJ when the platform gives router choices and `router` is not the node's first (engine.c). */
 sg_host_t sim_stripe_source(int client, int router);
-void sim_controller_actor(int argc, char **argv);
-void sim_timer_actor(int argc, char **argv);
-void sim_tick_actor(int argc, char **argv);
 
 /* traces.c: events.csv and allocations.csv */
 const char *sim_res_name(int res);
@@ -224,14 +216,12 @@ void sim_apply_alloc(app_state_t *as);
 void sim_schedule_jobs(void);
 void sim_on_submit(int j);
 
-/* apps.c: the applications' steps, their actors and launcher */
+/* apps.c: the applications' steps */
 int sim_app_advance(app_state_t *as, double *sleep_s);
-void sim_spawn_app(int j);
 int sim_cmp_start(const void *pa, const void *pb);
-void sim_launcher_actor(int argc, char **argv);
 
-/* calendar.c: the calendar of the direct path */
+/* calendar.c: the controller actor, running the applications and the controller from a calendar of dated wake-ups */
 void sim_cal_push(double date, int kind, int idx);
-void sim_calendar_actor(int argc, char **argv);
+void sim_controller_actor(int argc, char **argv);
 
 #endif

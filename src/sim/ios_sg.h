@@ -1,5 +1,6 @@
-/* iosim — SimGrid glue of the simulation: rate-capped flows and their receivers, thin wrappers over public s4u calls
- * that the SimGrid 3.32 C API lacks. Only src/sim/ touches SimGrid activities (see shared notes simgrid-3.32.md). */
+/* iosim — SimGrid glue of the simulation: rate-capped flows, thin wrappers over SimGrid's installed C++ API (s4u, and
+ * the maximum rate of a flow's max-min variable through kernel/resource/Action.hpp) that the SimGrid 3.32 C API
+ * lacks. Only src/sim/ touches SimGrid activities (see shared notes simgrid-3.32.md, docs/engine.md). */
 #ifndef IOS_SG_H
 #define IOS_SG_H
 
@@ -10,25 +11,47 @@
 extern "C" {
 #endif
 
-/** A rate-capped data flow (one SimGrid mailbox communication). Opaque; owned by the actor that started it. */
+/** A rate-capped data flow: one SimGrid host-to-host communication, started by the SimGrid maestro so that no actor
+ * waits on it, whose rate is changed in place (the maximum rate of its max-min variable) instead of being cancelled
+ * and restarted (docs/engine.md). Opaque. */
 typedef struct ios_flow ios_flow_t;
 
-/** Starts a flow of `bytes` bytes (fractional allowed) at most `rate` bytes/s from the calling actor's host to the
- * mailbox `mbox` (which must have a permanent receiver, see ios_sg_receiver_main). Must be called by an actor running
- * on the source host. @return a new flow the caller owns (free with ios_flow_free after ios_flow_wait returns). */
-ios_flow_t *ios_flow_start(sg_mailbox_t mbox, double bytes, double rate);
+/** Called, in SimGrid's maestro, when the last byte of a flow has arrived: `data` is the flow's (ios_flow_start).
+ * It must not call back into SimGrid nor free the flow: it records the completion for the controller. */
+typedef void (*ios_flow_done_fn)(ios_flow_t *flow, void *data);
 
-/** Blocks until the flow ends. @return 0 when all bytes arrived, 1 when it was cancelled (by ios_flow_cancel). */
-int ios_flow_wait(ios_flow_t *flow);
+/** Prepares flows for this process's simulation (once, before the first ios_flow_start): finds SimGrid's network
+ * model and watches the completions, reported through `done`. @return 0, or -1 when the network model cannot be
+ * found (a SimGrid build other than the 3.32 this glue was written for). */
+int ios_flows_init(ios_flow_done_fn done);
+
+/** Starts a flow of `bytes` bytes (> 0, fractional allowed) from host `from` to host `to` on their route, at most
+ * `rate` bytes/s (INFINITY: no bound of its own, the links decide), reporting its completion to the `done` function
+ * of ios_flows_init with `data`. Runs in SimGrid's maestro: callable from any actor. The route's latency is paid once,
+ * at the start. @return the flow (owned by the caller until ios_flow_release), or NULL when SimGrid did not create it
+ * (a route with a failed link). */
+ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, void *data);
+
+/** Gives a running flow the maximum rate `rate` (bytes/s; INFINITY: none of its own) from the current date on; its
+ * transferred bytes so far are kept (SimGrid's max-min re-solves with the new bound). */
+void ios_flow_set_rate(ios_flow_t *flow, double rate);
 
 /** Bytes still to transfer, exact at the current simulated time (0 once finished). */
 double ios_flow_remaining(const ios_flow_t *flow);
 
-/** Cancels a running flow; its waiter then returns 1. Harmless on a finished flow. */
+/** Stops a running flow (its `done` is never called). The caller must still ios_flow_release it. */
 void ios_flow_cancel(ios_flow_t *flow);
 
-/** Frees a flow (after its ios_flow_wait returned). NULL is allowed. */
-void ios_flow_free(ios_flow_t *flow);
+/** Gives the flow back: SimGrid frees it once it has finished with it (a flow whose completion is being reported is
+ * freed after the report; a cancelled one once SimGrid has recorded the cancellation). NULL is allowed. */
+void ios_flow_release(ios_flow_t *flow);
+
+/** Frees every flow released since the last call whose SimGrid activity has ended. Call it outside SimGrid's
+ * completion reports (e.g. from the controller). */
+void ios_flows_reap(void);
+
+/** Frees every flow still held, after the simulation (ios_flows_init may then be called again). */
+void ios_flows_fini(void);
 
 /** Declares, in SimGrid's tracer (which must trace the platform: ios_sg_tracing), a variable of every link named
  * `variable`, drawn in `color` ("R G B", each from 0 to 1). */
@@ -39,11 +62,6 @@ void ios_sg_trace_declare(const char *variable, const char *color);
  * time a link's variable is used, it is set to 0 at date 0. FATPIPE links, which give each flow their whole bandwidth,
  * are left out: nothing is shared there, and SimGrid's tracer keeps every event in memory until the run ends. */
 void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *variable, double t0, double t1, double rate);
-
-/** Actor body of the permanent receiver of one mailbox: registers itself as the mailbox's permanent receiver
- * (argv[1] = mailbox name), then consumes delivered and cancelled flows forever, so none accumulate.
- * Start it as a daemon actor on the destination host. */
-void ios_sg_receiver_main(int argc, char *argv[]);
 
 #ifdef __cplusplus
 }

@@ -4,11 +4,12 @@
  * the last one arrives, then reports the completion.
  *
  * Two paths, chosen once per run (docs/engine.md):
- *  - flows: each stretch of a transfer at one rate (a segment) is a rate-capped SimGrid mailbox flow from the
- *    transfer's host to its resource's mailbox, started by the transfer's own actor on that host; a new rate cancels
- *    the flow, keeping its exact remaining bytes, and the actor starts the rest as a new flow. SimGrid's max-min shares
- * every link, so a link the policy does not decide on (a file-system link behind I/O nodes, a router, an OSS link, a
- * disk) slows the flows that cross it.
+ *  - flows: a transfer is one rate-capped SimGrid flow from its host to its resource's host (ios_sg.h), started by
+ *    SimGrid's maestro (no actor per transfer); a new rate moves the flow's bound and keeps its transferred bytes; rate
+ *    0 stops the flow (keeping its exact remaining bytes) and a later rate starts the rest as a new flow. SimGrid's
+ *    max-min shares every link, so a link the policy does not decide on (a file-system link behind I/O nodes, a router,
+ *    an OSS link, a disk) slows the flows that cross it. SimGrid reports each completion from its maestro; the layer
+ *    keeps them until the controller collects them (ios_tr_complete_due), in the order the direct path would give.
  *  - direct: when no link can bind the rates the sharing policy gives (ios_tr_direct_possible), SimGrid's max-min
  *    would give every flow exactly its rate, so the layer computes what it would: remaining bytes = remaining at the
  *    segment's start − rate × elapsed time, completion date = segment start + remaining / rate. The controller
@@ -26,57 +27,55 @@ extern "C" {
 /** One transfer. The engine owns it (one per resource part of an application's operation, reused by every
  * operation) and fills the public fields; the fields below `private` belong to the transfer layer. */
 typedef struct ios_transfer {
-  int app, res;      /**< application index; resource index (-1: the PFS, direct access) */
-  double volume;     /**< bytes of this transfer */
-  double cap;        /**< bytes/s: the application's cap on it */
-  double rate;       /**< bytes/s: its current rate (0 = waiting) */
-  sg_host_t host;    /**< where its bytes leave from: the application's node, or a striped job's writer's node */
-  sg_mailbox_t mbox; /**< its resource's mailbox (flow path) */
-  unsigned gen;      /**< bumped at every new rate: a completion reported for an older rate is stale */
-  int slot;          /**< the engine's: index in its resource's list of pending transfers, -1 when not pending */
-  double seg_start;  /**< s: start of the current segment */
-  double seg_rem0;   /**< bytes remaining when the current segment started */
-  int seg_capped;    /**< the rate of the current segment was set by a policy that decides rates itself */
-  double latency;    /**< s: the engine's: the route latency from host to the resource, which every flow segment
-                          pays once before moving bytes (flow path; 0 on the direct path) */
+  int app, res;       /**< application index; resource index (-1: the PFS, direct access) */
+  double volume;      /**< bytes of this transfer */
+  double cap;         /**< bytes/s: the application's cap on it */
+  double rate;        /**< bytes/s: its current rate (0 = waiting) */
+  sg_host_t host;     /**< where its bytes leave from: the application's node, or a striped job's writer's node */
+  sg_host_t dest;     /**< where they go: its resource's host (a disk's reads: its read host) */
+  unsigned gen;       /**< bumped at every new rate: a completion reported for an older rate is stale */
+  int slot;           /**< the engine's: index in its resource's list of pending transfers, -1 when not pending */
+  double seg_start;   /**< s: start of the current segment */
+  double seg_rem0;    /**< bytes remaining when the current segment started */
+  int seg_capped;     /**< the rate of the current segment was set by a policy that decides rates itself */
+  double latency;     /**< s: the engine's: the route latency from host to the resource, which a flow pays once when it
+                           starts (flow path; 0 on the direct path) */
+  double seg_latency; /**< s: the latency the current segment paid (a segment that started a flow), else 0 */
   /* private */
   double remaining;      /**< bytes left at `t_last` (flow path: when the current flow started or was stopped) */
   double t_last;         /**< s: date `remaining` refers to (direct path) */
-  double finish;         /**< s: completion date at the current rate (direct path), INFINITY when not running */
+  double finish;         /**< s: completion date at the current rate if nothing else limits it, INFINITY when not
+                              running: the direct path's completion date, and the flow path's order of simultaneous
+                              completions */
+  long order;            /**< segments started before this one's (ties among simultaneous completions) */
   int heap;              /**< index in the direct path's completion heap, -1 when not in it */
-  int starting;          /**< flow path: a segment waits for its actor to start its flow */
   struct ios_flow *flow; /**< flow path: the running flow, or NULL */
-  sg_actor_t actor;      /**< flow path: the transfer's actor (it runs every segment), or NULL */
-  sg_sem_t wake;         /**< flow path: wakes that actor */
-  int retired;           /**< flow path: its actor is told to end */
 } ios_transfer_t;
 
 /** What the transfer layer tells the engine. Every callback is required. */
 typedef struct {
   /** A segment of `t` ended at the current date having moved `bytes`: `done` 1 at its completion, 0 at a new rate. */
   void (*segment_end)(const ios_transfer_t *t, double bytes, int done);
-  /** The last byte of `t` arrived at the current date; `gen` is t->gen when its segment started (flow path: called
-   * from the segment's actor; direct path: from ios_tr_complete_due, in the controller). */
+  /** The last byte of `t` arrived at the current date; `gen` is t->gen when its segment started (called from
+   * ios_tr_complete_due, in the controller). */
   void (*completed)(ios_transfer_t *t, unsigned gen);
-  /** Flow path: one more SimGrid actor may be started (0 = the budget is spent: the transfer waits, the engine
-   * stops the run). */
-  int (*actor_reserve)(void);
-  /** Flow path: an actor taken with actor_reserve has ended. */
-  void (*actor_release)(void);
+  /** Flow path, in SimGrid's maestro: a completion is waiting for ios_tr_complete_due (wake the controller; no other
+   * SimGrid call than releasing a semaphore). */
+  void (*due)(void);
 } ios_tr_hooks_t;
 
 /** Starts the transfer layer for one run: `direct` selects the direct path (see above); `clock` gives the simulated
  * date in s (SimGrid's clock, or the engine's own when it runs the direct path without sleeping on SimGrid's; NULL =
- * SimGrid's); `hooks` (borrowed, must outlive the run) the callbacks. @return 0, or -1 when out of memory. */
+ * SimGrid's); `hooks` (borrowed, must outlive the run) the callbacks. The environment variable
+ * IOSIM_FLOW_RERATE=restart makes the flow path cancel a flow and start its rest at every new rate instead of moving
+ * its bound (the benchmark's side-by-side, docs/engine.md). @return 0, or -1 when SimGrid's network model cannot
+ * be used for flows (ios_flows_init). */
 int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks);
 
-/** Flow path: ends the actor of `t` (its application has ended, so it runs no more segment); harmless otherwise. */
-void ios_tr_retire(ios_transfer_t *t);
+/** Flow path: stops the running flow of `t`, if any (the run stops with transfers in progress); harmless otherwise. */
+void ios_tr_stop(ios_transfer_t *t);
 
-/** Frees what `t` holds after the simulation (its actor's semaphore). */
-void ios_tr_dispose(ios_transfer_t *t);
-
-/** Ends the run's transfer layer (frees the direct path's heap). */
+/** Ends the run's transfer layer (frees the direct path's heap, the flows, the completions not collected). */
 void ios_tr_fini(void);
 
 /** Makes `t` a new transfer of `volume` bytes, waiting (rate 0). */
@@ -84,7 +83,8 @@ void ios_tr_reset(ios_transfer_t *t, double volume);
 
 /** Gives `t` the rate `r` (bytes/s, >= 0; INFINITY on the flow path: no bound of its own) from now on; `capped`
  * marks a rate a policy decided (for the platform-limited share). A transfer whose last byte arrives at this very
- * date keeps its rate (its completion is being reported). @return 1 when a new segment started, else 0. */
+ * date keeps its rate (its completion is being reported). @return 1 when a new segment started, 0 when not, -1 out
+ * of memory, -2 SimGrid did not start the flow (a route through a failed link). */
 int ios_tr_set_rate(ios_transfer_t *t, double r, int capped);
 
 /** Bytes of `t` still to move at the current date (0 once its last byte arrived). */
@@ -94,8 +94,16 @@ double ios_tr_remaining(const ios_transfer_t *t);
  * always on the flow path). */
 double ios_tr_next_completion(void);
 
-/** Direct path: reports (hooks->completed) every running transfer whose completion date is the current date, within
- * SimGrid's timing precision (1e-9 s), earliest first. @return how many. */
+/** Flow path: flows running (at a rate > 0); 0 on the direct path. */
+long ios_tr_running(void);
+
+/** Flow path: completions SimGrid reported that ios_tr_complete_due has not collected yet; 0 on the direct path. */
+int ios_tr_pending(void);
+
+/** Reports (hooks->completed) every transfer whose last byte arrived at the current date: on the direct path every
+ * running transfer whose completion date is the current date, within SimGrid's timing precision (1e-9 s); on the
+ * flow path those SimGrid reported. Both in the same order: by the date each would have ended at its rate (`finish`),
+ * then by gen, then by `order`. Frees the flows SimGrid is done with. @return how many. */
 int ios_tr_complete_due(void);
 
 /** Whether the direct path gives what SimGrid's max-min would, for transfers from host `from[k]` to resource `to[k]`

@@ -58,7 +58,7 @@ static void rearbitrate(void) {
 }
 
 /* Starts the waiting jobs that fit, in queue order (the head blocks the others unless backfilling), re-arbitrates
- * when the running set changed, then lets the started jobs run. */
+ * when the running set changed, then lets the started jobs run (after this batch's decisions). */
 void sim_schedule_jobs(void) {
   int *go = malloc(sizeof *go * (size_t)(E.nwaiting + 1)), ngo = 0;
   if (go == NULL) {
@@ -84,8 +84,8 @@ void sim_schedule_jobs(void) {
   }
   if (E.running_changed) rearbitrate();
   E.running_changed = 0;
-  for (int i = 0; i < ngo; i++)
-    sg_sem_release(E.apps[go[i]].sem);
+  for (int i = 0; i < ngo; i++) /* they begin after this batch's decisions (calendar.c) */
+    E.resume[E.nresume++] = go[i];
   free(go);
 }
 

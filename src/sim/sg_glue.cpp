@@ -1,9 +1,12 @@
-/* iosim — SimGrid glue (see ios_sg.h). Public s4u API only. */
+/* iosim — SimGrid glue (see ios_sg.h). SimGrid's installed C++ API only (s4u, kernel/resource/Action.hpp). */
 #include "ios_sg.h"
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/instr.h>
+#include <simgrid/kernel/resource/Action.hpp>
+#include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u.hpp>
+#include <simgrid/simix.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -14,42 +17,142 @@
 
 namespace sg4 = simgrid::s4u;
 
+/* A flow is one host-to-host communication (Comm::sendto) started by SimGrid's maestro, so that SimGrid itself
+ * reports its end through Activity::on_completion (an activity started by the maestro has no actor to wake) and no
+ * actor waits on it. Its rate is the bound of its max-min variable (kernel::resource::Action::set_bound, from SimGrid's
+ * installed headers): a new rate moves the bound, the transferred bytes are kept, nothing is cancelled. SimGrid 3.32's
+ * Comm::set_rate is ignored on host-to-host communications and only settable before the start, which is why the
+ * bound is set on the action (docs/engine.md measures both ways). */
 struct ios_flow {
   sg4::CommPtr comm;
+  simgrid::kernel::resource::Action *action = nullptr; /* its max-min variable's owner in the network model */
+  double base_bound = -1; /* bytes/s: the bound SimGrid gave it (narrowest link, TCP window); -1 = none */
+  void *data = nullptr;
+  bool ended = false; /* SimGrid has reported its end (finished, or failed after a cancel) */
+  bool cancelled = false;
+  bool released = false;
 };
 
-extern "C" ios_flow_t *ios_flow_start(sg_mailbox_t mbox, double bytes, double rate) {
-  auto *flow = new ios_flow;
-  flow->comm = mbox->put_init(flow, 0); /* a non-null payload marks us as the sender; the size is set below */
-  flow->comm->set_remaining(bytes);
-  if (std::isfinite(rate)) flow->comm->set_rate(rate); /* INFINITY: no bound of its own (the links decide) */
-  flow->comm->start();
-  return flow;
+namespace {
+struct FlowGlue {
+  simgrid::kernel::resource::Model *net = nullptr;
+  ios_flow_done_fn done = nullptr;
+  std::vector<ios_flow *> released; /* given back before SimGrid's end of them: freed by ios_flows_reap */
+  bool watching = false;
+};
+FlowGlue G;
+/* the flow of an activity, on the activities iosim started (an extension slot of SimGrid's Activity) */
+size_t flow_slot = 0;
+
+/* SimGrid's report of an activity's end, in the maestro: a flow's completion goes to the engine; its failure (after a
+ * cancel) only marks it. The s4u cancel's own report (CANCELED) comes before SimGrid has let the activity go. */
+void on_activity_end(sg4::Activity const &a) {
+  auto *f = flow_slot > 0 ? static_cast<ios_flow *>(a.extension(flow_slot)) : nullptr;
+  if (f == nullptr || a.get_state() == sg4::Activity::State::CANCELED) return;
+  f->ended = true;
+  if (a.get_state() == sg4::Activity::State::FINISHED && !f->cancelled && G.done != nullptr) G.done(f, f->data);
 }
 
-extern "C" int ios_flow_wait(ios_flow_t *flow) {
-  try {
-    flow->comm->wait();
-    return 0;
-  } catch (const simgrid::Exception &) {
-    return 1; /* a cancelled mailbox comm raises NetworkFailureException in its waiter */
+double bound_for(const ios_flow *f, double rate) {
+  if (!(rate > 0) || std::isinf(rate)) return f->base_bound;
+  return f->base_bound > 0 && f->base_bound < rate ? f->base_bound : rate;
+}
+} // namespace
+
+extern "C" int ios_flows_init(ios_flow_done_fn done) {
+  G.net = nullptr;
+  for (auto *m : sg4::Engine::get_instance()->get_all_models())
+    if (m->get_name().rfind("Network", 0) == 0) G.net = m;
+  if (G.net == nullptr) return -1;
+  G.done = done;
+  if (!G.watching) {
+    flow_slot = sg4::Activity::extension_create([](void *) { /* the flow is iosim's */ });
+    sg4::Activity::on_completion_cb(on_activity_end);
   }
+  G.watching = true;
+  return 0;
+}
+
+/* In the maestro: the communication, then its action (the newest of the network model's started actions: SimGrid
+ * creates it when the communication starts). */
+static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes, double rate) {
+  f->comm = sg4::Comm::sendto_init();
+  f->comm->extension_set(flow_slot, f, false);
+  double whole = std::ceil(bytes);
+  f->comm->set_payload_size(whole >= 1 ? static_cast<uint64_t>(whole) : 1);
+  f->comm->set_source(from);
+  f->comm->set_destination(to); /* both ends known: it starts */
+  auto *started = G.net->get_started_action_set();
+  int looked = 0;
+  for (auto it = started->rbegin(); it != started->rend() && looked < 64; ++it, ++looked)
+    if (it->get_activity() == f->comm->get_impl()) {
+      f->action = &*it;
+      break;
+    }
+  if (f->action == nullptr) return;
+  f->action->set_remains(bytes); /* the exact (fractional) byte count */
+  f->base_bound = f->action->get_bound();
+  double b = bound_for(f, rate);
+  if (b > 0 && b != f->base_bound) f->action->set_bound(b);
+}
+
+extern "C" ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, void *data) {
+  auto *f = new ios_flow;
+  f->data = data;
+  if (sg4::Actor::is_maestro())
+    flow_create(f, from, to, bytes, rate);
+  else
+    simgrid::kernel::actor::simcall_answered([f, from, to, bytes, rate] { flow_create(f, from, to, bytes, rate); });
+  if (f->action != nullptr) return f;
+  if (f->comm) { /* not running (a failed link): SimGrid reports its failure, then it can go */
+    f->cancelled = true;
+    ios_flow_release(f);
+  } else
+    delete f;
+  return nullptr;
+}
+
+extern "C" void ios_flow_set_rate(ios_flow_t *flow, double rate) {
+  if (flow->ended || flow->cancelled) return;
+  flow->action->set_bound(bound_for(flow, rate)); /* a bound only: no simcall needed, nothing waits on it */
 }
 
 extern "C" double ios_flow_remaining(const ios_flow_t *flow) {
+  if (flow->ended) return 0.0;
   return flow->comm->get_remaining();
 }
 
 extern "C" void ios_flow_cancel(ios_flow_t *flow) {
-  try {
-    flow->comm->cancel();
-  } catch (const simgrid::Exception &) {
-    /* already over: nothing to cancel */
-  }
+  if (flow->ended || flow->cancelled) return;
+  flow->cancelled = true;
+  flow->comm->cancel();
 }
 
-extern "C" void ios_flow_free(ios_flow_t *flow) {
-  delete flow;
+extern "C" void ios_flow_release(ios_flow_t *flow) {
+  if (flow == nullptr) return;
+  if (flow->ended) {
+    delete flow;
+    return;
+  }
+  flow->released = true;
+  G.released.push_back(flow);
+}
+
+extern "C" void ios_flows_reap(void) {
+  size_t k = 0;
+  for (auto *f : G.released)
+    if (f->ended)
+      delete f;
+    else
+      G.released[k++] = f;
+  G.released.resize(k);
+}
+
+extern "C" void ios_flows_fini(void) {
+  for (auto *f : G.released)
+    delete f;
+  G.released.clear();
+  G.done = nullptr;
 }
 
 extern "C" void ios_sg_trace_declare(const char *variable, const char *color) {
@@ -68,18 +171,5 @@ extern "C" void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *vari
       simgrid::instr::set_link_variable(l->get_name(), variable, 0, 0);
     simgrid::instr::add_link_variable(l->get_name(), variable, rate, t0);
     simgrid::instr::sub_link_variable(l->get_name(), variable, rate, t1);
-  }
-}
-
-extern "C" void ios_sg_receiver_main(int argc, char *argv[]) {
-  if (argc < 2) return;
-  sg4::Mailbox *mbox = sg4::Mailbox::by_name(argv[1]);
-  mbox->set_receiver(sg4::Actor::self());
-  for (;;) {
-    try {
-      mbox->get<void>();
-    } catch (const simgrid::Exception &) {
-      /* a cancelled flow: its sender restarts the remaining bytes as a new flow */
-    }
   }
 }

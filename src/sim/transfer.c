@@ -2,12 +2,11 @@
 #include "ios_transfer.h"
 #include "ios_sg.h"
 
+#include <limits.h>
 #include <math.h>
-#include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <simgrid/semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xbt/asserts.h>
@@ -23,11 +22,15 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_transfer, iosim, "iosim transfer layer");
 
 static struct {
   int direct;
-  int actor_per_segment; /* flow path: a new actor per segment instead of one per transfer (IOSIM_FLOW_ACTORS) */
+  int restart; /* flow path: a new rate cancels the flow and starts the rest (IOSIM_FLOW_RERATE=restart) */
   double (*clock)(void);
   const ios_tr_hooks_t *hooks;
   ios_transfer_t **heap; /* direct path: running transfers, a binary min-heap on `finish` */
   int nheap, cap;
+  ios_transfer_t **due; /* flow path: transfers whose completion SimGrid reported, not collected yet */
+  int ndue, duecap;
+  long running; /* flow path: flows running */
+  long order;   /* segments started so far */
 } T;
 
 static double now(void) {
@@ -36,8 +39,11 @@ static double now(void) {
 
 /* ---------------------------------------------------------------- direct path: the completion heap */
 
+/* The order of completions at one date, on both paths: by the date each would have ended at its rate, then by gen,
+ * then by when its segment started. */
 static int earlier(const ios_transfer_t *a, const ios_transfer_t *b) {
-  return a->finish < b->finish || (a->finish == b->finish && a->gen < b->gen);
+  if (a->finish != b->finish) return a->finish < b->finish;
+  return a->gen < b->gen || (a->gen == b->gen && a->order < b->order);
 }
 
 static void heap_place(int i, ios_transfer_t *t) {
@@ -123,6 +129,8 @@ static int direct_set_rate(ios_transfer_t *t, double r, int capped) {
   t->seg_start = t->t_last = now();
   t->seg_rem0 = t->remaining;
   t->seg_capped = capped;
+  t->seg_latency = 0;
+  t->order = T.order++;
   t->finish = t->t_last + t->remaining / r;
   return heap_update(t) < 0 ? -1 : 1;
 }
@@ -131,10 +139,10 @@ double ios_tr_next_completion(void) {
   return T.direct && T.nheap > 0 ? T.heap[0]->finish : INFINITY;
 }
 
-int ios_tr_complete_due(void) {
+static int report_direct(void) {
   int k = 0;
   double d = now();
-  while (T.direct && T.nheap > 0 && T.heap[0]->finish <= d + TIMING_PRECISION) {
+  while (T.nheap > 0 && T.heap[0]->finish <= d + TIMING_PRECISION) {
     ios_transfer_t *t = T.heap[0];
     heap_remove(t);
     t->remaining = 0;
@@ -147,102 +155,97 @@ int ios_tr_complete_due(void) {
   return k;
 }
 
-/* ---------------------------------------------------------------- flow path: one SimGrid flow per segment */
+static int cmp_due(const void *pa, const void *pb) {
+  const ios_transfer_t *a = *(ios_transfer_t *const *)pa, *b = *(ios_transfer_t *const *)pb;
+  return earlier(a, b) ? -1 : earlier(b, a) ? 1 : 0;
+}
 
-/* Starts the transfer's current segment as a flow from the calling actor's host and waits for it: a completion is
- * reported, a cancelled flow (a new rate) is not. */
-static void flow_run(ios_transfer_t *t) {
-  unsigned gen = t->gen;
-  if (!t->starting) return;
-  t->starting = 0;
-  ios_flow_t *flow = ios_flow_start(t->mbox, t->remaining, t->rate);
-  t->flow = flow;
-  if (ios_flow_wait(flow) == 0 && t->flow == flow) {
+static int report_flows(void) {
+  int n = T.ndue;
+  qsort(T.due, (size_t)n, sizeof *T.due, cmp_due);
+  for (int i = 0; i < n; i++) {
+    ios_transfer_t *t = T.due[i];
+    ios_flow_release(t->flow);
     t->flow = NULL;
-    T.hooks->segment_end(t, t->seg_rem0, 1);
+    T.running--;
     t->remaining = 0;
-    T.hooks->completed(t, gen);
+    t->finish = INFINITY;
+    T.hooks->segment_end(t, t->seg_rem0, 1);
+    T.hooks->completed(t, t->gen);
   }
-  ios_flow_free(flow);
+  T.ndue = 0;
+  ios_flows_reap();
+  return n;
 }
 
-/* One actor per segment (IOSIM_FLOW_ACTORS=segment, the benchmark's alternative). */
-static void segment_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  flow_run(sg_actor_self_get_data());
-  T.hooks->actor_release();
+int ios_tr_complete_due(void) {
+  return T.direct ? report_direct() : report_flows();
 }
 
-/* The transfer's own actor: sleeps on its semaphore until the transfer has a segment to run (or retires), moves to
- * the transfer's host when it changed (a job's node, a striped job's writer), runs the segment. It outlives the
- * segments: a new rate costs a cancelled flow and a new one, not a new actor (whose stack SimGrid would map). */
-static void transfer_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  ios_transfer_t *t = sg_actor_self_get_data();
-  for (;;) {
-    sg_sem_acquire(t->wake);
-    if (t->retired) break;
-    if (!t->starting) continue; /* a wake-up for a segment already run */
-    if (sg_host_self() != t->host) sg_actor_set_host(sg_actor_self(), t->host);
-    flow_run(t);
-  }
-  /* its semaphore goes with it: kept until the end of the run, one per transfer (half a million in a year of
-   * storage requests) would hold ~500 bytes each */
-  sg_sem_destroy(t->wake);
-  t->wake = NULL;
-  t->actor = NULL;
-  T.hooks->actor_release();
+/* ---------------------------------------------------------------- flow path: one SimGrid flow per transfer */
+
+/* SimGrid's report, in its maestro: the last byte of a flow arrived; kept for ios_tr_complete_due. */
+static void flow_done(ios_flow_t *flow, void *data) {
+  ios_transfer_t *t = data;
+  if (t->flow != flow || T.ndue >= T.duecap) return; /* neither can happen: room for every running flow is made */
+  T.due[T.ndue++] = t;
+  T.hooks->due();
+}
+
+/* Stops the flow of t (its exact remaining bytes were taken by the caller). */
+static void flow_stop(ios_transfer_t *t) {
+  ios_flow_cancel(t->flow);
+  ios_flow_release(t->flow);
+  t->flow = NULL;
+  T.running--;
 }
 
 static int flow_set_rate(ios_transfer_t *t, double r, int capped) {
-  if (r == t->rate && (t->flow != NULL || t->starting || r == 0)) return 0;
+  if (r == t->rate && (t->flow != NULL || r == 0)) return 0;
   if (t->flow != NULL) {
     double rem = ios_flow_remaining(t->flow);
-    if (rem <= 0) return 0; /* already done: its completion is being delivered at this very date */
-    ios_flow_cancel(t->flow);
-    t->flow = NULL;
+    if (rem <= 0) return 0; /* already done: SimGrid reported its completion at this very date */
     t->remaining = rem;
     T.hooks->segment_end(t, t->seg_rem0 - rem, 0);
+    if (!(r > 0) || T.restart) flow_stop(t);
   }
   t->gen++;
   t->rate = r;
-  t->starting = 0;
   if (!(r > 0)) return 0;
-  int fresh = T.actor_per_segment || t->actor == NULL;
-  if (fresh && !T.hooks->actor_reserve()) return 0;
-  /* the segment is described before any actor can run (starting an actor lets SimGrid run it at once) */
-  t->starting = 1;
   t->seg_start = now();
   t->seg_rem0 = t->remaining;
   t->seg_capped = capped;
-  if (fresh) {
-    sg_actor_t a = sg_actor_init("transfer", t->host);
-    sg_actor_set_data(a, t);
-    if (T.actor_per_segment)
-      sg_actor_start(a, segment_actor, 0, NULL);
-    else {
-      if (t->wake == NULL) t->wake = sg_sem_init(0);
-      t->actor = a;
-      t->retired = 0;
-      sg_actor_daemonize(a);
-      sg_actor_start(a, transfer_actor, 0, NULL);
-    }
+  t->order = T.order++;
+  t->finish = t->seg_start + t->remaining / r;
+  if (t->flow != NULL) { /* the same flow at its new rate */
+    ios_flow_set_rate(t->flow, r);
+    t->seg_latency = 0;
+    return 1;
   }
-  if (!T.actor_per_segment) sg_sem_release(t->wake);
+  if (T.running >= T.duecap) { /* room for every running flow's completion, made before SimGrid reports one */
+    long ncap = T.duecap ? 2 * (long)T.duecap : 64;
+    ios_transfer_t **d = ncap <= INT_MAX ? realloc(T.due, sizeof *d * (size_t)ncap) : NULL;
+    if (d == NULL) return -1;
+    T.due = d;
+    T.duecap = (int)ncap;
+  }
+  t->flow = ios_flow_start(t->host, t->dest, t->remaining, r, t);
+  if (t->flow == NULL) return -2;
+  t->seg_latency = t->latency; /* a new flow pays its route's latency once */
+  T.running++;
   return 1;
 }
 
-void ios_tr_retire(ios_transfer_t *t) {
-  if (t->actor == NULL || t->retired) return;
-  t->retired = 1;
-  sg_sem_release(t->wake);
+void ios_tr_stop(ios_transfer_t *t) {
+  if (!T.direct && t->flow != NULL) flow_stop(t);
 }
 
-void ios_tr_dispose(ios_transfer_t *t) {
-  if (t->wake != NULL) sg_sem_destroy(t->wake);
-  t->wake = NULL;
+long ios_tr_running(void) {
+  return T.direct ? 0 : T.running;
+}
+
+int ios_tr_pending(void) {
+  return T.direct ? 0 : T.ndue;
 }
 
 /* ---------------------------------------------------------------- the interface */
@@ -250,17 +253,21 @@ void ios_tr_dispose(ios_transfer_t *t) {
 int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks) {
   T.direct = direct;
   T.clock = clock;
-  const char *per = getenv("IOSIM_FLOW_ACTORS"); /* "segment": the benchmark's alternative (docs/engine.md) */
-  T.actor_per_segment = per != NULL && strcmp(per, "segment") == 0;
+  const char *rerate = getenv("IOSIM_FLOW_RERATE"); /* "restart": the benchmark's alternative (docs/engine.md) */
+  T.restart = rerate != NULL && strcmp(rerate, "restart") == 0;
   T.hooks = hooks;
-  T.nheap = 0;
-  return 0;
+  T.nheap = T.ndue = 0;
+  T.running = T.order = 0;
+  return direct || ios_flows_init(flow_done) == 0 ? 0 : -1;
 }
 
 void ios_tr_fini(void) {
   free(T.heap);
+  free(T.due);
   T.heap = NULL;
-  T.nheap = T.cap = 0;
+  T.due = NULL;
+  T.nheap = T.cap = T.ndue = T.duecap = 0;
+  if (!T.direct) ios_flows_fini();
 }
 
 void ios_tr_reset(ios_transfer_t *t, double volume) {
@@ -268,12 +275,12 @@ void ios_tr_reset(ios_transfer_t *t, double volume) {
   t->remaining = volume;
   t->rate = 0;
   t->flow = NULL;
-  t->starting = 0;
   t->heap = -1;
   t->finish = INFINITY;
   t->t_last = now();
 }
 
+/* @return 1 when a new segment started, 0 when not, -1 out of memory (direct path), -2 SimGrid refused the flow. */
 int ios_tr_set_rate(ios_transfer_t *t, double r, int capped) {
   return T.direct ? direct_set_rate(t, r, capped) : flow_set_rate(t, r, capped);
 }
