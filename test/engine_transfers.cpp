@@ -132,3 +132,62 @@ TEST(transfers_engine, TicksAndALaterReleaseOnTheCalendar) {
   EXPECT_NEAR(run.app("B").end, 4.0, 1e-9);
   EXPECT_GE(run.num("counts.events"), 2 + 2 + 2 + 7) << "posts, completions, ends and at least the ticks 0.5..3.5";
 }
+
+namespace {
+
+// Applications on one node each, one I/O operation of `gb[k]` GB at t = work[k] s, b(1) = `b` B/s, on resource r0.
+std::string apps_on_r0(const std::vector<double> &gb, const std::vector<double> &work, double b,
+                       const std::string &sharing) {
+  std::string apps;
+  for (size_t k = 0; k < gb.size(); k++) {
+    std::string name(1, static_cast<char>('A' + k));
+    apps += std::string(k ? "," : "") + R"({"name": ")" + name + R"(", "profile": {"1": )" + fmt(b) +
+            R"(}, "phases": [{"work": )" + fmt(work[k]) + R"(}, {"io": )" + fmt(gb[k] * 1e9) + "}]}";
+  }
+  return R"({"workload": {"applications": [)" + apps + R"(]}, "allocation": {"policy": "fixed", "n": 1},
+             "sharing": {"policy": ")" +
+         sharing + R"("}, "output": {"progress": false}})";
+}
+
+} // namespace
+
+// System: r0 of 1 GB/s; A, B and C post 1 GB each and D 2 GB at t = 0 from four nodes whose routes to r0 cross the same
+// links; maxmin (SimGrid's max-min decides). A, B and C start at the same date over the same route with the same bytes
+// at the same (unbounded) rate: they share one SimGrid flow of weight 3 (ios_transfer.h, flow groups).
+// Expectations (by hand): four flows' worth of max-min on r0: 0.25 GB/s each, so A, B and C end at 4 s; D then has
+// 1 GB left, alone at 1 GB/s: 5 s. Two SimGrid flows (the group and D's) against four with IOSIM_FLOW_GROUPS=0, and
+// the same times either way.
+TEST(transfers_engine, TransfersThatStartTogetherShareAFlowExactly) {
+  std::string scenario = apps_on_r0({1, 1, 1, 2}, {0, 0, 0, 0}, 10e9, "maxmin");
+  for (const char *groups : {"1", "0"}) {
+    setenv("IOSIM_FLOW_GROUPS", groups, 1);
+    SimRun run = run_scenario(scenario, tiny_platform_xml({1e9}));
+    unsetenv("IOSIM_FLOW_GROUPS");
+    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+    EXPECT_EQ(run.str("counts.transfers"), "simgrid-flows");
+    for (const char *a : {"A", "B", "C"})
+      EXPECT_NEAR(run.app(a).end, 4.0, 1e-9) << a << " groups=" << groups;
+    EXPECT_NEAR(run.app("D").end, 5.0, 1e-9) << groups;
+    EXPECT_EQ(run.num("counts.flows"), std::string(groups) == "1" ? 2 : 4) << groups;
+  }
+}
+
+// System: r0 of 1.5 GB/s; A, B and C post 3 GB each at t = 0, D computes 2 s then posts 1 GB; b(1) = 1.5 GB/s;
+// fairshare on SimGrid flows. A, B and C share a flow until D's post gives everyone a new rate: they leave the group.
+// Expectations (by hand): α = 1.5 / (3 × 1.5) = 1/3: 0.5 GB/s each until t = 2 s (2 GB left each); then α = 1.5 / 6:
+// 0.375 GB/s each: D ends at 2 + 1 / 0.375 = 4.666... s, when A, B and C have 2 − 2.666... × 0.375 = 1 GB left; then
+// 0.5 GB/s each: they end at 6.666... s. The same with IOSIM_FLOW_GROUPS=0.
+TEST(transfers_engine, AMemberGivenAnotherRateLeavesItsFlowGroup) {
+  std::string scenario = apps_on_r0({3, 3, 3, 1}, {0, 0, 0, 2}, 1.5e9, "fairshare");
+  RunOptions opt;
+  opt.sets = {"engine.flows=simgrid"};
+  for (const char *groups : {"1", "0"}) {
+    setenv("IOSIM_FLOW_GROUPS", groups, 1);
+    SimRun run = run_scenario(scenario, tiny_platform_xml({1.5e9}), opt);
+    unsetenv("IOSIM_FLOW_GROUPS");
+    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+    EXPECT_NEAR(run.app("D").end, 2.0 + 1.0 / 0.375, 1e-9) << groups;
+    for (const char *a : {"A", "B", "C"})
+      EXPECT_NEAR(run.app(a).end, 2.0 + 1.0 / 0.375 + 2.0, 1e-9) << a << " groups=" << groups;
+  }
+}

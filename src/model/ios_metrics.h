@@ -54,6 +54,8 @@ typedef struct {
                                       max-min decided); NAN when SimGrid decides every rate (maxmin) */
   long events;                   /**< controller events handled */
   long rate_changes;             /**< flow segments started: first starts plus restarts at a new rate */
+  long flows;                    /**< SimGrid flows started (0 on the direct path; fewer than the segments when
+                                      transfers share a flow or a flow is re-rated in place, ios_transfer.h) */
   int direct_transfers;          /**< 1 when the transfer layer computed the transfers directly (no link could bind
                                       the policy's rates), 0 when they were SimGrid flows (ios_transfer.h) */
   double wall_time_s;

@@ -63,6 +63,9 @@ int ios_workload_keep_only(ios_workload_t *w, const char *name);
 void ios_app_totals(const ios_app_t *a, double *work, double *volume);
 /** Start time in the simulation: max(release, 0). */
 double ios_app_start(const ios_app_t *a);
+/** Writers of a striped application's files (TAPP-IO §III): its processes when known (at least its nodes), else one
+ * per node. Writer w runs on node ⌊w · nodes / writers⌋ (consecutive blocks of writers per node). */
+int ios_app_writers(const ios_app_t *a);
 
 #ifdef __cplusplus
 }

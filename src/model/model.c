@@ -67,3 +67,7 @@ void ios_app_totals(const ios_app_t *a, double *work, double *volume) {
 double ios_app_start(const ios_app_t *a) {
   return a->release > 0 ? a->release : 0.0;
 }
+
+int ios_app_writers(const ios_app_t *a) {
+  return a->processes > a->nodes ? a->processes : a->nodes;
+}

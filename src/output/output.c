@@ -228,6 +228,7 @@ static void add_metrics(cJSON *root, const ios_results_t *r) {
   cJSON_AddNumberToObject(c, "applications", r->napps);
   cJSON_AddNumberToObject(c, "events", (double)r->events);
   cJSON_AddNumberToObject(c, "rate_changes", (double)r->rate_changes);
+  cJSON_AddNumberToObject(c, "flows", (double)r->flows);
   cJSON_AddStringToObject(c, "transfers", r->direct_transfers ? "direct" : "simgrid-flows");
 }
 

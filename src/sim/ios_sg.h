@@ -33,10 +33,35 @@ int ios_flows_init(ios_flow_done_fn done);
 ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, void *data);
 
 /** Gives a running flow the maximum rate `rate` (bytes/s; INFINITY: none of its own) from the current date on; its
- * transferred bytes so far are kept (SimGrid's max-min re-solves with the new bound). */
+ * transferred bytes so far are kept (SimGrid's max-min re-solves with the new bound). On a flow of k members
+ * (ios_flow_join) `rate` is each member's: the flow's bound is k times it. */
 void ios_flow_set_rate(ios_flow_t *flow, double rate);
 
-/** Bytes still to transfer, exact at the current simulated time (0 once finished). */
+/** Makes `flow` carry one more member: a transfer of `bytes` bytes at `rate` bytes/s over the same route, which
+ * SimGrid's max-min would treat exactly as the flow's other members (same links, same bound, same bytes, started now).
+ * A flow of k members is one max-min variable of weight k (sharing penalty 1/k): it gets k times a member's share on
+ * every link, up to k times a member's bound, and carries k times a member's bytes, which is what k separate variables
+ * would get, to rounding (docs/engine.md). @return 0, or -1 when the flow cannot take it (started at another date, or
+ * re-rated since it started). */
+int ios_flow_join(ios_flow_t *flow, double bytes, double rate);
+
+/** Takes one member of `bytes` bytes still to move out of a flow of k > 1 members (its other members go on at `rate`
+ * bytes/s each). */
+void ios_flow_leave(ios_flow_t *flow, double bytes, double rate);
+
+/** Members of a flow (1 unless joined). */
+int ios_flow_members(const ios_flow_t *flow);
+
+/** The `data` SimGrid's completion report gives (ios_flow_start's), and its replacement (a group's new leader). */
+void *ios_flow_data(const ios_flow_t *flow);
+void ios_flow_set_data(ios_flow_t *flow, void *data);
+
+/** Identifies the route from host `from` to host `to`: *key (a hash of its links, in order) and *latency (s). Two
+ * routes with the same key cross the same links (up to a hash collision, which callers guard against by also comparing
+ * the flows' destinations). */
+void ios_flow_route_key(sg_host_t from, sg_host_t to, unsigned long long *key, double *latency);
+
+/** Bytes still to transfer (all members together), exact at the current simulated time (0 once finished). */
 double ios_flow_remaining(const ios_flow_t *flow);
 
 /** Stops a running flow (its `done` is never called). The caller must still ios_flow_release it. */

@@ -10,6 +10,10 @@
  *    max-min shares every link, so a link the policy does not decide on (a file-system link behind I/O nodes, a router,
  *    an OSS link, a disk) slows the flows that cross it. SimGrid reports each completion from its maestro; the layer
  *    keeps them until the controller collects them (ios_tr_complete_due), in the order the direct path would give.
+ *    Transfers that start at the same date over the same route (no latency) to the same host, at the same rate with
+ *    the same bytes, share one flow of weight k (a flow group, ios_flow_join): SimGrid's max-min treats it exactly as
+ *    k flows, at the cost of one (a checkpoint of 75,000 writers is about a thousand flows); a member given another
+ *    rate leaves its group. IOSIM_FLOW_GROUPS=0 turns groups off (the benchmark's side-by-side).
  *  - direct: when no link can bind the rates the sharing policy gives (ios_tr_direct_possible), SimGrid's max-min
  *    would give every flow exactly its rate, so the layer computes what it would: remaining bytes = remaining at the
  *    segment's start − rate × elapsed time, completion date = segment start + remaining / rate. The controller
@@ -49,7 +53,10 @@ typedef struct ios_transfer {
                               completions */
   long order;            /**< segments started before this one's (ties among simultaneous completions) */
   int heap;              /**< index in the direct path's completion heap, -1 when not in it */
-  struct ios_flow *flow; /**< flow path: the running flow, or NULL */
+  struct ios_flow *flow; /**< flow path: the running flow, or NULL (shared by the members of a flow group) */
+  struct ios_transfer *next_member; /**< flow path: the next transfer of its flow group, or NULL */
+  int leader;                       /**< flow path: it started its flow (SimGrid reports the group's end to it) */
+  unsigned long long route_key;     /**< flow path: its route's identity when it started its flow (grouping) */
 } ios_transfer_t;
 
 /** What the transfer layer tells the engine. Every callback is required. */
@@ -96,6 +103,9 @@ double ios_tr_next_completion(void);
 
 /** Flow path: flows running (at a rate > 0); 0 on the direct path. */
 long ios_tr_running(void);
+
+/** Flow path: SimGrid flows started so far in this run; 0 on the direct path. */
+long ios_tr_flows_started(void);
 
 /** Flow path: completions SimGrid reported that ios_tr_complete_due has not collected yet; 0 on the direct path. */
 int ios_tr_pending(void);

@@ -27,6 +27,10 @@ struct ios_flow {
   sg4::CommPtr comm;
   simgrid::kernel::resource::Action *action = nullptr; /* its max-min variable's owner in the network model */
   double base_bound = -1; /* bytes/s: the bound SimGrid gave it (narrowest link, TCP window); -1 = none */
+  double rate = INFINITY; /* bytes/s: each member's rate */
+  double start = 0;       /* s: when it started */
+  int members = 1;        /* transfers it carries (ios_flow_join): one max-min variable of weight `members` */
+  bool modified = false;  /* re-rated since it started */
   void *data = nullptr;
   bool ended = false; /* SimGrid has reported its end (finished, or failed after a cancel) */
   bool cancelled = false;
@@ -92,6 +96,8 @@ static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes,
   if (f->action == nullptr) return;
   f->action->set_remains(bytes); /* the exact (fractional) byte count */
   f->base_bound = f->action->get_bound();
+  f->rate = rate;
+  f->start = sg4::Engine::get_clock();
   double b = bound_for(f, rate);
   if (b > 0 && b != f->base_bound) f->action->set_bound(b);
 }
@@ -112,9 +118,68 @@ extern "C" ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes
   return nullptr;
 }
 
+/* The bound of a flow whose members each move at most `rate`: members times a member's bound. */
+static double flow_bound(const ios_flow *f, double rate) {
+  double b = bound_for(f, rate);
+  return b > 0 ? b * f->members : b;
+}
+
 extern "C" void ios_flow_set_rate(ios_flow_t *flow, double rate) {
   if (flow->ended || flow->cancelled) return;
-  flow->action->set_bound(bound_for(flow, rate)); /* a bound only: no simcall needed, nothing waits on it */
+  flow->rate = rate;
+  flow->modified = true;
+  flow->action->set_bound(flow_bound(flow, rate)); /* a bound only: no simcall needed, nothing waits on it */
+}
+
+extern "C" int ios_flow_join(ios_flow_t *flow, double bytes, double rate) {
+  if (flow->ended || flow->cancelled || flow->modified || flow->start != sg4::Engine::get_clock() || rate != flow->rate)
+    return -1;
+  flow->members++;
+  flow->action->set_remains(flow->action->get_remains_no_update() + bytes);
+  flow->action->set_sharing_penalty(1.0 / flow->members);
+  double b = flow_bound(flow, rate);
+  if (b > 0) flow->action->set_bound(b);
+  return 0;
+}
+
+extern "C" void ios_flow_leave(ios_flow_t *flow, double bytes, double rate) {
+  if (flow->ended || flow->cancelled || flow->members < 2) return;
+  double left = flow->comm->get_remaining() - bytes; /* updated to the current date first */
+  flow->members--;
+  flow->rate = rate;
+  flow->modified = true;
+  flow->action->set_remains(left > 0 ? left : 0.0);
+  flow->action->set_sharing_penalty(1.0 / flow->members);
+  double b = flow_bound(flow, rate);
+  flow->action->set_bound(b > 0 ? b : -1.0);
+}
+
+extern "C" int ios_flow_members(const ios_flow_t *flow) {
+  return flow->members;
+}
+
+extern "C" void *ios_flow_data(const ios_flow_t *flow) {
+  return flow->data;
+}
+
+extern "C" void ios_flow_set_data(ios_flow_t *flow, void *data) {
+  flow->data = data;
+}
+
+extern "C" void ios_flow_route_key(sg_host_t from, sg_host_t to, unsigned long long *key, double *latency) {
+  std::vector<sg4::Link *> links;
+  double lat = 0;
+  from->route_to(to, links, &lat);
+  unsigned long long h = 1469598103934665603ULL; /* FNV-1a over the links' addresses */
+  for (const sg4::Link *l : links) {
+    auto v = reinterpret_cast<uintptr_t>(l);
+    for (size_t i = 0; i < sizeof v; i++) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ULL;
+    }
+  }
+  *key = h;
+  *latency = lat;
 }
 
 extern "C" double ios_flow_remaining(const ios_flow_t *flow) {

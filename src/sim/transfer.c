@@ -3,6 +3,7 @@
 #include "ios_sg.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -29,8 +30,14 @@ static struct {
   int nheap, cap;
   ios_transfer_t **due; /* flow path: transfers whose completion SimGrid reported, not collected yet */
   int ndue, duecap;
-  long running; /* flow path: flows running */
-  long order;   /* segments started so far */
+  long running;          /* flow path: flows running */
+  long carried;          /* flow path: transfers those flows carry */
+  long started;          /* flow path: flows started */
+  long order;            /* segments started so far */
+  int grouping;          /* flow path: flow groups (IOSIM_FLOW_GROUPS=0 turns them off) */
+  ios_transfer_t **open; /* flow path: the flows started at date `open_date` that may take members, hashed */
+  int nopen, opencap;
+  double open_date;
 } T;
 
 static double now(void) {
@@ -163,11 +170,19 @@ static int cmp_due(const void *pa, const void *pb) {
 static int report_flows(void) {
   int n = T.ndue;
   qsort(T.due, (size_t)n, sizeof *T.due, cmp_due);
+  for (int i = 0; i < n; i++) { /* a group's flow once, by its leader */
+    ios_transfer_t *t = T.due[i];
+    if (t->leader) {
+      ios_flow_release(t->flow);
+      T.running--;
+    }
+  }
   for (int i = 0; i < n; i++) {
     ios_transfer_t *t = T.due[i];
-    ios_flow_release(t->flow);
     t->flow = NULL;
-    T.running--;
+    t->next_member = NULL;
+    t->leader = 0;
+    T.carried--;
     t->remaining = 0;
     t->finish = INFINITY;
     T.hooks->segment_end(t, t->seg_rem0, 1);
@@ -184,30 +199,135 @@ int ios_tr_complete_due(void) {
 
 /* ---------------------------------------------------------------- flow path: one SimGrid flow per transfer */
 
-/* SimGrid's report, in its maestro: the last byte of a flow arrived; kept for ios_tr_complete_due. */
+/* SimGrid's report, in its maestro: the last byte of a flow arrived (of every member of a group); kept for
+ * ios_tr_complete_due. */
 static void flow_done(ios_flow_t *flow, void *data) {
-  ios_transfer_t *t = data;
-  if (t->flow != flow || T.ndue >= T.duecap) return; /* neither can happen: room for every running flow is made */
-  T.due[T.ndue++] = t;
+  for (ios_transfer_t *t = data; t != NULL; t = t->next_member) {
+    if (t->flow != flow || T.ndue >= T.duecap) return; /* neither can happen: room for every carried transfer is made */
+    T.due[T.ndue++] = t;
+  }
   T.hooks->due();
 }
 
-/* Stops the flow of t (its exact remaining bytes were taken by the caller). */
-static void flow_stop(ios_transfer_t *t) {
-  ios_flow_cancel(t->flow);
-  ios_flow_release(t->flow);
+/* Bytes of t still to move: its share of its flow's. */
+static double flow_remaining(const ios_transfer_t *t) {
+  return ios_flow_remaining(t->flow) / ios_flow_members(t->flow);
+}
+
+/* The leader of t's group (the transfer its flow reports to). */
+static ios_transfer_t *leader_of(const ios_transfer_t *t) {
+  return ios_flow_data(t->flow);
+}
+
+/* t leaves its group (its `rem` bytes left), whose other members go on at `others` bytes/s each. */
+static void group_leave(ios_transfer_t *t, double rem, double others) {
+  ios_transfer_t *lead = leader_of(t);
+  ios_flow_leave(t->flow, rem, others);
+  if (lead == t) { /* the next member leads the rest */
+    t->next_member->leader = 1;
+    ios_flow_set_data(t->flow, t->next_member);
+  } else {
+    ios_transfer_t *p = lead;
+    while (p->next_member != t)
+      p = p->next_member;
+    p->next_member = t->next_member;
+  }
   t->flow = NULL;
+  t->next_member = NULL;
+  t->leader = 0;
+  T.carried--;
+}
+
+/* Stops the flow of t, and of every member of its group (their exact remaining bytes are kept). */
+static void flow_stop(ios_transfer_t *t) {
+  ios_flow_t *flow = t->flow;
+  int k = ios_flow_members(flow);
+  for (ios_transfer_t *m = leader_of(t); m != NULL;) {
+    ios_transfer_t *next = m->next_member;
+    m->remaining = flow_remaining(m);
+    m->flow = NULL;
+    m->next_member = NULL;
+    m->leader = 0;
+    m = next;
+  }
+  ios_flow_cancel(flow);
+  ios_flow_release(flow);
   T.running--;
+  T.carried -= k;
+}
+
+/* Makes room for one more carried transfer's completion before SimGrid reports one. @return 0 or -1. */
+static int due_room(void) {
+  if (T.carried < T.duecap) return 0;
+  long ncap = T.duecap ? 2 * (long)T.duecap : 64;
+  ios_transfer_t **d = ncap <= INT_MAX ? realloc(T.due, sizeof *d * (size_t)ncap) : NULL;
+  if (d == NULL) return -1;
+  T.due = d;
+  T.duecap = (int)ncap;
+  return 0;
+}
+
+/* The slot of the open-flow table for a transfer of `bytes` at `rate` to `dest` over the route `key` (linear
+ * probing; the table is at most half full): the flow it can join, or an empty slot. */
+static ios_transfer_t **open_slot(sg_host_t dest, unsigned long long key, double rate, double bytes) {
+  unsigned long long h = key ^ (unsigned long long)(uintptr_t)dest * 0x9E3779B97F4A7C15ULL;
+  double v[2] = {rate, bytes};
+  unsigned long long bits[2];
+  memcpy(bits, v, sizeof bits);
+  h ^= bits[0] * 0xC2B2AE3D27D4EB4FULL ^ bits[1] * 0x165667B19E3779F9ULL;
+  for (size_t i = (size_t)(h ^ (h >> 29)) & (size_t)(T.opencap - 1);; i = (i + 1) & (size_t)(T.opencap - 1)) {
+    ios_transfer_t *l = T.open[i];
+    if (l == NULL || (l->dest == dest && l->route_key == key && l->rate == rate && l->seg_rem0 == bytes))
+      return &T.open[i];
+  }
+}
+
+/* Flow groups: t (rate r, latency 0) joins the group of a flow started at this date over the same route to the same
+ * host at the same rate with the same bytes, if there is one (@return 1), else it is remembered as one that may lead
+ * one once it has started its flow (*slot, @return 0). @return -1 when out of memory. */
+static int group_join(ios_transfer_t *t, double r, ios_transfer_t ***slot) {
+  *slot = NULL;
+  if (!T.grouping || t->latency != 0) return 0;
+  double lat;
+  ios_flow_route_key(t->host, t->dest, &t->route_key, &lat);
+  if (lat != 0) return 0;
+  if (now() != T.open_date) { /* flows started before this date take no member */
+    if (T.opencap > 0) memset(T.open, 0, sizeof *T.open * (size_t)T.opencap);
+    T.nopen = 0;
+    T.open_date = now();
+  }
+  if (2 * (T.nopen + 1) > T.opencap) { /* grow, and hash the open flows again */
+    int ncap = T.opencap ? 2 * T.opencap : 256, old = T.opencap;
+    ios_transfer_t **o = T.open, **n = calloc((size_t)ncap, sizeof *n);
+    if (n == NULL) return -1;
+    T.open = n;
+    T.opencap = ncap;
+    for (int i = 0; i < old; i++)
+      if (o[i] != NULL) *open_slot(o[i]->dest, o[i]->route_key, o[i]->rate, o[i]->seg_rem0) = o[i];
+    free(o);
+  }
+  ios_transfer_t **s = open_slot(t->dest, t->route_key, r, t->remaining), *lead = *s;
+  if (lead != NULL && lead->flow != NULL && ios_flow_join(lead->flow, t->remaining, r) == 0) {
+    t->flow = lead->flow;
+    t->next_member = lead->next_member;
+    lead->next_member = t;
+    return 1;
+  }
+  *slot = lead == NULL ? s : NULL;
+  return 0;
 }
 
 static int flow_set_rate(ios_transfer_t *t, double r, int capped) {
   if (r == t->rate && (t->flow != NULL || r == 0)) return 0;
   if (t->flow != NULL) {
-    double rem = ios_flow_remaining(t->flow);
+    double rem = flow_remaining(t);
     if (rem <= 0) return 0; /* already done: SimGrid reported its completion at this very date */
     t->remaining = rem;
     T.hooks->segment_end(t, t->seg_rem0 - rem, 0);
-    if (!(r > 0) || T.restart) flow_stop(t);
+    if (ios_flow_members(t->flow) > 1) /* its group goes on without it */
+      group_leave(t, rem, t->rate);
+    else if (!(r > 0) || T.restart)
+      flow_stop(t);
   }
   t->gen++;
   t->rate = r;
@@ -217,22 +337,30 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped) {
   t->seg_capped = capped;
   t->order = T.order++;
   t->finish = t->seg_start + t->remaining / r;
+  t->seg_latency = 0;
   if (t->flow != NULL) { /* the same flow at its new rate */
     ios_flow_set_rate(t->flow, r);
-    t->seg_latency = 0;
     return 1;
   }
-  if (T.running >= T.duecap) { /* room for every running flow's completion, made before SimGrid reports one */
-    long ncap = T.duecap ? 2 * (long)T.duecap : 64;
-    ios_transfer_t **d = ncap <= INT_MAX ? realloc(T.due, sizeof *d * (size_t)ncap) : NULL;
-    if (d == NULL) return -1;
-    T.due = d;
-    T.duecap = (int)ncap;
-  }
+  if (due_room() < 0) return -1;
+  ios_transfer_t **slot;
+  int joined = group_join(t, r, &slot);
+  if (joined < 0) return -1;
+  T.carried++;
+  if (joined) return 1;
   t->flow = ios_flow_start(t->host, t->dest, t->remaining, r, t);
-  if (t->flow == NULL) return -2;
+  if (t->flow == NULL) {
+    T.carried--;
+    return -2;
+  }
+  t->leader = 1;
   t->seg_latency = t->latency; /* a new flow pays its route's latency once */
   T.running++;
+  T.started++;
+  if (slot != NULL) { /* later transfers of this date may join it */
+    *slot = t;
+    T.nopen++;
+  }
   return 1;
 }
 
@@ -242,6 +370,10 @@ void ios_tr_stop(ios_transfer_t *t) {
 
 long ios_tr_running(void) {
   return T.direct ? 0 : T.running;
+}
+
+long ios_tr_flows_started(void) {
+  return T.direct ? 0 : T.started;
 }
 
 int ios_tr_pending(void) {
@@ -255,18 +387,23 @@ int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks) 
   T.clock = clock;
   const char *rerate = getenv("IOSIM_FLOW_RERATE"); /* "restart": the benchmark's alternative (docs/engine.md) */
   T.restart = rerate != NULL && strcmp(rerate, "restart") == 0;
+  const char *groups = getenv("IOSIM_FLOW_GROUPS"); /* "0": the benchmark's alternative (docs/engine.md) */
+  T.grouping = !(groups != NULL && strcmp(groups, "0") == 0);
   T.hooks = hooks;
-  T.nheap = T.ndue = 0;
-  T.running = T.order = 0;
+  T.nheap = T.ndue = T.nopen = 0;
+  T.running = T.carried = T.started = T.order = 0;
+  T.open_date = -1;
   return direct || ios_flows_init(flow_done) == 0 ? 0 : -1;
 }
 
 void ios_tr_fini(void) {
   free(T.heap);
   free(T.due);
+  free(T.open);
   T.heap = NULL;
   T.due = NULL;
-  T.nheap = T.cap = T.ndue = T.duecap = 0;
+  T.open = NULL;
+  T.nheap = T.cap = T.ndue = T.duecap = T.nopen = T.opencap = 0;
   if (!T.direct) ios_flows_fini();
 }
 
@@ -275,6 +412,8 @@ void ios_tr_reset(ios_transfer_t *t, double volume) {
   t->remaining = volume;
   t->rate = 0;
   t->flow = NULL;
+  t->next_member = NULL;
+  t->leader = 0;
   t->heap = -1;
   t->finish = INFINITY;
   t->t_last = now();
@@ -287,7 +426,7 @@ int ios_tr_set_rate(ios_transfer_t *t, double r, int capped) {
 
 double ios_tr_remaining(const ios_transfer_t *t) {
   if (T.direct) return direct_remaining(t);
-  return t->flow != NULL ? ios_flow_remaining(t->flow) : t->remaining;
+  return t->flow != NULL ? flow_remaining(t) : t->remaining;
 }
 
 /* ---------------------------------------------------------------- when the direct path is exact */

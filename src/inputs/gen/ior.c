@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_NODES, P_BYTES, P_WRITES, P_BG, P_BG_NODES, P_BG_BYTES, P_BG_WRITES, P_SHARED, NPARAMS };
+enum { P_NODES, P_BYTES, P_WRITES, P_BG, P_BG_NODES, P_BG_BYTES, P_BG_WRITES, P_SHARED, P_WPN, NPARAMS };
 
 static const ios_gen_param_t params[NPARAMS] = {
-    {"nodes", 32, 1, 1e6, 0, 1, "writers of the measured job, one per compute node"},
+    {"nodes", 32, 1, 1e6, 0, 1, "compute nodes of the measured job (writers_per_node writers each)"},
     {"bytes_per_writer", 1e9, 0, 1e15, 1, 0, "bytes each writer of the measured job writes per write phase"},
     {"writes", 3, 1, 1e4, 0, 1, "write phases of the measured job (IOR repetitions)"},
     {"background", 4, 0, 1e4, 0, 1, "background jobs writing at the same time"},
@@ -20,17 +20,21 @@ static const ios_gen_param_t params[NPARAMS] = {
     {"background_writes", 6, 1, 1e4, 0, 1, "write phases of each background job"},
     {"shared_files", 1, 1, 1e6, 0, 1,
      "shared files M of the measured job with striping.layout ssf (TAPP-IO §III.A case 3, N:M; 1 = one file)"},
+    {"writers_per_node", 1, 1, 1024, 0, 1,
+     "writers (MPI processes) of the measured job per compute node; they share the node's NIC equally"},
 };
 static const char *const string_params[] = {"background_striping", NULL};
 
-/* Appends a job of `nodes` writers, `writes` I/O phases of nodes × bytes bytes. */
-static int add_job(ios_workload_t *w, const char *name, int nodes, double bytes, int writes, const char *striping) {
+/* Appends a job of `nodes` nodes of `wpn` writers each, `writes` I/O phases of nodes × wpn × bytes bytes. */
+static int add_job(ios_workload_t *w, const char *name, int nodes, int wpn, double bytes, int writes,
+                   const char *striping) {
   ios_app_t *a = ios_workload_add(w);
   if (a == NULL || (a->name = strdup(name)) == NULL || (a->phases = malloc(sizeof *a->phases * (size_t)writes)) == NULL)
     return IOS_ENOMEM;
   a->nodes = nodes;
+  a->processes = wpn > 1 ? nodes * wpn : 0;
   for (int k = 0; k < writes; k++)
-    a->phases[a->nphases++] = (ios_phase_t){bytes * nodes, 1};
+    a->phases[a->nphases++] = (ios_phase_t){bytes * nodes * wpn, 1};
   if (striping != NULL) {
     snprintf(a->striping, sizeof a->striping, "%s", striping);
     a->layout = 0; /* background jobs: one file per process */
@@ -58,19 +62,27 @@ int ios_ior_generate(const cJSON *g, const char *file, ios_workload_t *out) {
                  v[P_BG_WRITES], v[P_BG], v[P_BG_WRITES]);
     return IOS_EINVAL;
   }
-  if (v[P_SHARED] > v[P_NODES]) {
+  double writers = v[P_NODES] * v[P_WPN];
+  if (writers > 1e8) {
+    ios_diag_set(file, "workload.generator.writers_per_node",
+                 "is %g: %g nodes x %g writers per node is more than 1e8 writers; lower nodes or writers_per_node",
+                 v[P_WPN], v[P_NODES], v[P_WPN]);
+    return IOS_EINVAL;
+  }
+  if (v[P_SHARED] > writers) {
     ios_diag_set(file, "workload.generator.shared_files",
-                 "is %g: %g writers (nodes) cannot write %g shared files, each needs a writer; give at most %g",
-                 v[P_SHARED], v[P_NODES], v[P_SHARED], v[P_NODES]);
+                 "is %g: %g writers (nodes x writers_per_node) cannot write %g shared files, each needs a writer; give "
+                 "at most %g",
+                 v[P_SHARED], writers, v[P_SHARED], writers);
     return IOS_EINVAL;
   }
   ios_workload_t w = {0};
-  rc = add_job(&w, "ior", (int)v[P_NODES], v[P_BYTES], (int)v[P_WRITES], NULL);
+  rc = add_job(&w, "ior", (int)v[P_NODES], (int)v[P_WPN], v[P_BYTES], (int)v[P_WRITES], NULL);
   if (rc == IOS_OK) w.apps[0].shared_files = (int)v[P_SHARED];
   for (int k = 0; rc == IOS_OK && k < (int)v[P_BG]; k++) {
     char name[32];
     snprintf(name, sizeof name, "bg-%d", k + 1);
-    rc = add_job(&w, name, (int)v[P_BG_NODES], v[P_BG_BYTES], (int)v[P_BG_WRITES], bg);
+    rc = add_job(&w, name, (int)v[P_BG_NODES], 1, v[P_BG_BYTES], (int)v[P_BG_WRITES], bg);
   }
   if (rc == IOS_OK && (rc = ios_gen_append(out, &w)) == IOS_OK) return IOS_OK;
   ios_workload_free(&w);
