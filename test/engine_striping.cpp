@@ -195,3 +195,30 @@ TEST(striping_engine, BadRouterChoicesExitWithCode2) {
   EXPECT_EQ(b.proc.exit_code, 2) << b.describe();
   EXPECT_NE(b.proc.err.find("c0.rtr1 does not exist"), std::string::npos) << b.proc.err;
 }
+
+// System: the `ior` generator's measured job alone on 2 nodes with writers_per_node 2 (4 writers, its processes), 1 GB
+// per writer, one write, bpio file per process, on 1 server (100 GB/s) of 4 OSTs of 1 GB/s; compute NICs of 1 GB/s.
+// Expectations (by hand): bpio puts the 4 files on the 4 OSTs; each writer's cap is its share of its node's NIC:
+// 1 GB/s / 2 writers = 0.5 GB/s, under the OST's 1 GB/s: 1 GB at 0.5 GB/s → the job ends at 2 s. With 2 GB/s NICs
+// the cap is 1 GB/s and the OSTs bind at 1 GB/s: 1 s. The job reports 4 GB and 2 nodes; writers_per_node 1 on the
+// same 2 nodes gives 2 writers of 1 GB: 2 GB, 1 s with 1 GB/s NICs.
+TEST(striping_engine, IorWritersPerNodeShareTheirNodesNic) {
+  auto run = [](double nic, int wpn) {
+    std::string sc = R"({"platform": {"kind": "oss-ost", "compute": 2, "servers": 1, "osts_per_server": 4,
+                           "ost_bw": "1GBps", "server_bw": "100GBps", "nic_bw": )" +
+                     fmt(nic) + R"(}, "workload": {"generator": {"kind": "ior", "nodes": 2, "writers_per_node": )" +
+                     std::to_string(wpn) + R"(, "bytes_per_writer": 1e9, "writes": 1, "background": 0}},
+             "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "maxmin"},
+             "striping": {"policy": "bpio", "layout": "fpp"}, "output": {"progress": false}})";
+    return run_scenario(sc);
+  };
+  SimRun slow = run(1e9, 2), fast = run(2e9, 2), one = run(1e9, 1);
+  for (SimRun *r : {&slow, &fast, &one})
+    ASSERT_EQ(r->proc.exit_code, 0) << r->describe();
+  EXPECT_NEAR(slow.app("ior").end, 2.0, 1e-9);
+  EXPECT_NEAR(fast.app("ior").end, 1.0, 1e-9);
+  EXPECT_NEAR(one.app("ior").end, 1.0, 1e-9);
+  EXPECT_NEAR(slow.app("ior").io_volume, 4e9, 1);
+  EXPECT_EQ(slow.app("ior").n_resources, 4);
+  EXPECT_NEAR(one.app("ior").io_volume, 2e9, 1);
+}
