@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <dirent.h>
 #include <string>
 #include <vector>
@@ -133,4 +135,26 @@ TEST(platgen_engine, BadSetExitsWithCode2NamingTheParameter) {
   EXPECT_EQ(h.exit_code, 0);
   for (const char *s : {"pfs-single", "forwarding", "oss-ost", "osts_per_server", "router_bw", "bytes/s"})
     EXPECT_NE(h.out.find(s), std::string::npos) << s << " missing from:\n" << h.out;
+}
+
+// System: `iosim platform forwarding --set ionodes=2 --set compute=8` as written, then the same file with the route
+// from the fabric to ion1 removed (an edit by hand). Expectations: the unedited file is recognised as generated and
+// loads (iosim check: exit 0); the edited one is not, so the loader probes it in a child process: exit 2 naming ion1
+// and the missing route, no SimGrid abort.
+TEST(platgen_engine, AnEditedGeneratedPlatformIsProbedAgain) {
+  TempDir dir;
+  std::string platform = make_platform(dir, {"forwarding", "--set", "ionodes=2", "--set", "compute=8"});
+  SimRun ok = run_scenario(scenario(platform, 4), "", options("check"));
+  EXPECT_EQ(ok.proc.exit_code, 0) << ok.describe();
+  std::string xml = read_text(platform);
+  size_t at = xml.find("<route src=\"fabric\" dst=\"ion1\">");
+  ASSERT_NE(at, std::string::npos) << xml;
+  xml.erase(at, xml.find('\n', at) - at + 1);
+  std::ofstream(platform, std::ios::trunc) << xml;
+  RunOptions check = options("check");
+  check.set_platform = false;
+  SimRun bad = run_scenario(scenario(platform, 4), "", check);
+  EXPECT_EQ(bad.proc.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.proc.err.find("ion1"), std::string::npos) << bad.proc.err;
+  EXPECT_NE(bad.proc.err.find("route"), std::string::npos) << bad.proc.err;
 }

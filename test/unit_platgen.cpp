@@ -687,3 +687,36 @@ TEST(Platgen, StorageCommandLine) {
   if (left != nullptr) std::fclose(left);
   std::remove(path);
 }
+
+// ------------------------------------------------------------------------------------------------ generated files
+
+// Expectations: the committed platforms are exactly what `iosim platform` writes for the spec in their header
+// (ios_platgen_is_generated: the loader then needs no probe in a child); a generated file with one byte changed,
+// another header or none is not; a file that cannot be read is not. The file is written in the working directory
+// (the build tree) and removed.
+TEST(Platgen, GeneratedFilesAreRecognisedByteForByte) {
+  for (const char *f : {"/platforms/pfs-single.xml", "/platforms/mn4-forwarding.xml", "/platforms/plafrim-beegfs.xml"})
+    EXPECT_EQ(ios_platgen_is_generated((std::string(IOSIM_SOURCE_DIR) + f).c_str()), 1)
+        << f << ": regenerate it with `iosim platform` (its header gives the parameters)";
+  const std::string path = "platgen-is-generated-test.xml";
+  auto write = [&](const std::string &text) {
+    FILE *f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  };
+  Gen g = generate(R"({"kind": "oss-ost", "compute": 3, "routers": 2, "routers_per_client": 2})", "a test");
+  ASSERT_EQ(g.rc, IOS_OK);
+  write(g.xml);
+  EXPECT_EQ(ios_platgen_is_generated(path.c_str()), 1);
+  std::string edited = g.xml;
+  size_t at = edited.find("1200000000Bps");
+  ASSERT_NE(at, std::string::npos);
+  edited[at] = '2'; // an OST at 2.2 GB/s
+  write(edited);
+  EXPECT_EQ(ios_platgen_is_generated(path.c_str()), 0);
+  write(g.xml.substr(g.xml.find("<!DOCTYPE"))); // no header
+  EXPECT_EQ(ios_platgen_is_generated(path.c_str()), 0);
+  std::remove(path.c_str());
+  EXPECT_EQ(ios_platgen_is_generated(path.c_str()), 0);
+}

@@ -1,19 +1,21 @@
 /* iosim — the greedy allocation shared by FCFS-like strategies (see greedy.h). */
 #include "greedy.h"
+#include "../ios_sort.h"
 
 #include <stdlib.h>
 
-static int by_key(const void *pa, const void *pb) {
-  const ios_greedy_entry_t *a = pa, *b = pb;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  if (a->posted != b->posted) return a->posted < b->posted ? -1 : 1;
-  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
-  return (a->idx > b->idx) - (a->idx < b->idx);
+static inline int key_less(const ios_greedy_entry_t *a, const ios_greedy_entry_t *b) {
+  if (a->key != b->key) return a->key < b->key;
+  if (a->posted != b->posted) return a->posted < b->posted;
+  if (a->seq != b->seq) return a->seq < b->seq;
+  return a->idx < b->idx;
 }
 
-void ios_greedy_sort(ios_greedy_entry_t *e, int k, double tie) {
-  qsort(e, (size_t)k, sizeof *e, by_key);
-  if (!(tie > 0)) return;
+IOS_DEFINE_SORT(sort_by_key, ios_greedy_entry_t, key_less)
+
+int ios_greedy_sort(ios_greedy_entry_t *e, int k, double tie) {
+  if (sort_by_key(e, k) != 0) return IOS_ENOMEM;
+  if (!(tie > 0)) return IOS_OK;
   for (int a = 0; a < k;) { /* each run within `tie` of its first: re-sorted by posting time, then order */
     int b = a + 1;
     while (b < k && e[b].key - e[a].key <= tie)
@@ -21,10 +23,11 @@ void ios_greedy_sort(ios_greedy_entry_t *e, int k, double tie) {
     if (b - a > 1) {
       for (int x = a + 1; x < b; x++)
         e[x].key = e[a].key;
-      qsort(e + a, (size_t)(b - a), sizeof *e, by_key);
+      if (sort_by_key(e + a, b - a) != 0) return IOS_ENOMEM;
     }
     a = b;
   }
+  return IOS_OK;
 }
 
 void ios_greedy_fill(const ios_share_view_t *in, const ios_greedy_entry_t *e, int k, double *rate_out) {

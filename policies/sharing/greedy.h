@@ -13,8 +13,9 @@ typedef struct {
 } ios_greedy_entry_t;
 
 /** Sorts e[0..k) by key, posting time, posting order and index. Keys within `tie` of the first of a run count as
- * equal (tie = 0: exact), so rounding errors do not decide between equal keys. */
-void ios_greedy_sort(ios_greedy_entry_t *e, int k, double tie);
+ * equal (tie = 0: exact), so rounding errors do not decide between equal keys. @return IOS_OK, or IOS_ENOMEM (more
+ * than 64 entries and no memory for the merge). */
+int ios_greedy_sort(ios_greedy_entry_t *e, int k, double tie);
 
 /** Grants in the order e[0..k): rate_out[e[a].idx] = min(cap, capacity left), never negative. */
 void ios_greedy_fill(const ios_share_view_t *in, const ios_greedy_entry_t *e, int k, double *rate_out);

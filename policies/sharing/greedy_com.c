@@ -18,10 +18,10 @@ static int greedy_com_share(const ios_share_view_t *in, const ios_params_t *p, d
     e[i] = (ios_greedy_entry_t){
         .key = t->cap > 0.0 ? rem / t->cap : INFINITY, .posted = t->posted, .seq = t->seq, .idx = i};
   }
-  ios_greedy_sort(e, k, 0.0);
-  ios_greedy_fill(in, e, k, rate_out);
+  int rc = ios_greedy_sort(e, k, 0.0);
+  if (rc == IOS_OK) ios_greedy_fill(in, e, k, rate_out);
   free(e);
-  return IOS_OK;
+  return rc;
 }
 
 const ios_sharing_policy_t ios_sharing_greedy_com = {

@@ -36,10 +36,10 @@ static int greedy_share(const ios_share_view_t *in, const ios_params_t *p, int t
                                 .seq = by_index ? 0 : t->seq,
                                 .idx = i};
   }
-  ios_greedy_sort(e, k, YIELD_TIE);
-  ios_greedy_fill(in, e, k, rate_out);
+  int rc = ios_greedy_sort(e, k, YIELD_TIE);
+  if (rc == IOS_OK) ios_greedy_fill(in, e, k, rate_out);
   free(e);
-  return IOS_OK;
+  return rc;
 }
 
 static int greedy_yield_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {

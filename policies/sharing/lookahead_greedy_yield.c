@@ -86,7 +86,11 @@ static int lookahead_share(const ios_share_view_t *in, const ios_params_t *p, do
     const ios_transfer_view_t *t = &in->t[i];
     e[i] = (ios_greedy_entry_t){.key = yield_at(t, in->now, 0.0), .posted = t->posted, .seq = t->seq, .idx = i};
   }
-  ios_greedy_sort(e, k, YIELD_TIE);
+  if (ios_greedy_sort(e, k, YIELD_TIE) != IOS_OK) {
+    free(e);
+    free(rate);
+    return IOS_ENOMEM;
+  }
   int best = 0;
   double best_z = -INFINITY;
   for (int c = 0; c < k; c++) {

@@ -19,6 +19,9 @@
  * The caps b_k are the transfers' caps. The result is work-conserving: Σ rates = min(B, Σ caps). */
 #include "../ios_policy.h"
 
+#include "../ios_sort.h"
+
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -33,13 +36,14 @@ typedef struct {
 } entry_t;
 
 /* By set (priority order), then FCFS. */
-static int by_set_fcfs(const void *pa, const void *pb) {
-  const entry_t *a = pa, *b = pb;
-  if (a->set != b->set) return a->set < b->set ? -1 : 1;
-  if (a->posted != b->posted) return a->posted < b->posted ? -1 : 1;
-  if (a->seq != b->seq) return a->seq < b->seq ? -1 : 1;
-  return (a->idx > b->idx) - (a->idx < b->idx);
+static inline int set_fcfs_less(const entry_t *a, const entry_t *b) {
+  if (a->set != b->set) return a->set < b->set;
+  if (a->posted != b->posted) return a->posted < b->posted;
+  if (a->seq != b->seq) return a->seq < b->seq;
+  return a->idx < b->idx;
 }
+
+IOS_DEFINE_SORT(sort_by_set_fcfs, entry_t, set_fcfs_less)
 
 static int known(double omega) {
   return omega > 0.0 && isfinite(omega);
@@ -87,17 +91,18 @@ static int sets_alloc(sets_t *S, int k) {
 }
 
 /* Puts each transfer in its set, sorts them by set then FCFS, and groups them with demands and priorities. */
-static void make_sets(const ios_share_view_t *in, sets_t *S) {
+/* @return IOS_OK or IOS_ENOMEM. */
+static int make_sets(const ios_share_view_t *in, sets_t *S) {
   int k = in->ntransfers, n_unknown = N_UNKNOWN_MAX;
   entry_t *e = S->e;
-  for (int i = 0; i < k; i++)
-    if (known(in->t[i].omega) && set_of(in->t[i].omega) < n_unknown) n_unknown = set_of(in->t[i].omega);
-  for (int i = 0; i < k; i++) {
+  for (int i = 0; i < k; i++) { /* each known ω's set once (a log10 each), the unknown ones' set after */
     const ios_transfer_view_t *t = &in->t[i];
-    e[i] =
-        (entry_t){.set = known(t->omega) ? set_of(t->omega) : n_unknown, .posted = t->posted, .seq = t->seq, .idx = i};
+    e[i] = (entry_t){.set = known(t->omega) ? set_of(t->omega) : INT_MAX, .posted = t->posted, .seq = t->seq, .idx = i};
+    if (e[i].set < n_unknown) n_unknown = e[i].set;
   }
-  qsort(e, (size_t)k, sizeof *e, by_set_fcfs);
+  for (int i = 0; i < k; i++)
+    if (e[i].set == INT_MAX) e[i].set = n_unknown;
+  if (sort_by_set_fcfs(e, k) != 0) return IOS_ENOMEM;
   int ns = 0;
   for (int a = 0; a < k; a++) {
     if (a == 0 || e[a].set != e[a - 1].set) {
@@ -112,6 +117,7 @@ static void make_sets(const ios_share_view_t *in, sets_t *S) {
   }
   S->first[ns] = k;
   S->ns = ns;
+  return IOS_OK;
 }
 
 /* Steps 1–2: every set with β_s <= α_s gets its caps out of *left; returns how many did. */
@@ -152,7 +158,10 @@ static int set10_share(const ios_share_view_t *in, const ios_params_t *p, double
   if (sets_alloc(&S, in->ntransfers) != IOS_OK) return IOS_ENOMEM;
   for (int i = 0; i < in->ntransfers; i++)
     rate_out[i] = 0.0;
-  make_sets(in, &S);
+  if (make_sets(in, &S) != IOS_OK) {
+    sets_free(&S);
+    return IOS_ENOMEM;
+  }
   /* Steps 1-3: sets limited by their maximal bandwidth get all their caps, until none is. */
   double left = in->capacity > 0.0 ? in->capacity : 0.0;
   for (;;) {

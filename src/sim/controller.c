@@ -50,9 +50,9 @@ static double route_latency(const transfer_t *t) {
 
 /* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
 static void segment_end(const transfer_t *t, double bytes, int done) {
-  if (done || sim_now() > t->seg_start)
+  if (E.ev.f != NULL && (done || sim_now() > t->seg_start))
     sim_ev_row(t->app, "transfer", sim_res_name(t->res), t->seg_start, sim_now(), bytes);
-  sim_trace_segment(t, bytes);
+  if (E.trace) sim_trace_segment(t, bytes);
   account_segment(t, bytes);
 }
 
@@ -70,13 +70,18 @@ static void completion_due(void) {
 
 const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, completion_due};
 
+/* Records a failure of the transfer layer (its negative code rc, about transfer t). */
+static void transfer_failed(int rc, const transfer_t *t) {
+  if (rc == -1) sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
+  if (rc == -2)
+    sim_fail(IOS_EINVAL, "platform", "SimGrid could not start a flow from %s to %s at t = %.17g s (a failed link?)",
+             sg_host_get_name(t->host), sg_host_get_name(t->dest), sim_now());
+}
+
 /* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
 static void set_rate(transfer_t *t, double r) {
   int changed = ios_tr_set_rate(t, r, !E.sharing->uncapped);
-  if (changed == -1) sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
-  if (changed == -2)
-    sim_fail(IOS_EINVAL, "platform", "SimGrid could not start a flow from %s to %s at t = %.17g s (a failed link?)",
-             sg_host_get_name(t->host), sg_host_get_name(t->dest), sim_now());
+  if (changed < 0) transfer_failed(changed, t);
   if (changed > 0) E.rate_changes++;
 }
 
@@ -115,13 +120,18 @@ static void res_remove(res_state_t *rs, transfer_t *t) {
   if (!E.sharing->cap_only) rs->dirty = 1;
 }
 
-/* s: the numerator of the yield (RR-9502 Eq. 6) of an application now: history, work, and volume over b_i. */
-static double app_progress(const app_state_t *as) {
+/* s: the numerator of the yield (RR-9502 Eq. 6) of an application now: history, work, and volume over b_i. `moved`:
+ * the bytes its one transfer has moved (an application with one transfer, whose caller has them), else NAN. */
+static double app_progress(const app_state_t *as, double moved) {
   double w = as->work_done + (as->state == ST_WORK ? sim_now() - as->phase_start : 0.0);
   double v = as->bytes_done;
-  if (as->op_active)
-    for (int i = 0; i < as->ntransfers; i++)
-      v += transferred(&as->t[i]);
+  if (as->op_active) {
+    if (!isnan(moved))
+      v += moved;
+    else
+      for (int i = 0; i < as->ntransfers; i++)
+        v += transferred(&as->t[i]);
+  }
   return as->a->progress0 + w + (as->b > 0 ? v / as->b : 0.0);
 }
 
@@ -133,7 +143,9 @@ static void decide(res_state_t *rs) {
     if (views != NULL) E.views = views;
     double *rates = views != NULL ? realloc(E.rates, sizeof *E.rates * (size_t)2 * (size_t)k) : NULL;
     if (rates != NULL) E.rates = rates;
-    transfer_t **vt = rates != NULL ? realloc(E.vt, sizeof *E.vt * (size_t)2 * (size_t)k) : NULL;
+    double *rems = rates != NULL ? realloc(E.rems, sizeof *E.rems * (size_t)2 * (size_t)k) : NULL;
+    if (rems != NULL) E.rems = rems;
+    transfer_t **vt = rems != NULL ? realloc(E.vt, sizeof *E.vt * (size_t)2 * (size_t)k) : NULL;
     if (vt == NULL) {
       sim_fail(IOS_ENOMEM, NULL, "out of memory for the %d transfers on %s", k, rs->r->name);
       return;
@@ -144,16 +156,18 @@ static void decide(res_state_t *rs) {
   for (int i = 0; i < k; i++) {
     transfer_t *t = rs->active[i];
     const app_state_t *as = &E.apps[t->app];
+    E.rems[i] = ios_tr_remaining(t);
+    double moved = t->volume - E.rems[i]; /* transferred(t) */
     E.vt[i] = t;
     E.views[i] = (ios_transfer_view_t){.app = t->app,
                                        .cap = t->cap,
-                                       .remaining = t->volume - transferred(t),
+                                       .remaining = t->volume - moved,
                                        .posted = as->posted,
                                        .seq = as->seq,
                                        .b = as->b,
                                        .parts = as->ntransfers,
                                        .release = as->a->release,
-                                       .progress = app_progress(as),
+                                       .progress = app_progress(as, as->ntransfers == 1 ? moved : NAN),
                                        .omega = as->iter_count > 0 ? as->iter_sum / as->iter_count : NAN,
                                        .nodes = as->a->nodes};
   }
@@ -169,8 +183,8 @@ static void decide(res_state_t *rs) {
              rs->r->name, ios_strerror(rc));
     return;
   }
-  for (int i = 0; i < k; i++)
-    set_rate(E.vt[i], E.rates[i] > 0 ? E.rates[i] : 0.0);
+  int rc2 = ios_tr_set_rates(k, E.vt, E.rates, E.rems, !E.sharing->uncapped, &E.rate_changes);
+  if (rc2 < 0) transfer_failed(rc2, E.vt[0]);
 }
 
 /* ---------------------------------------------------------------- metrics snapshots */
@@ -341,12 +355,14 @@ static void on_app_end(int j) {
 
 void sim_progress_line(int force) {
   if (!E.s->progress) return;
+  if (!force && (++E.progress_calls & 1023) != 0) return; /* the wall clock read every 1,024 decisions */
+  if (E.tty < 0) E.tty = isatty(2);
   double wall = ios_clock_s() - E.wall0;
-  if (!force && wall - E.last_progress < (isatty(2) ? 1.0 : 30.0)) return;
+  if (!force && wall - E.last_progress < (E.tty ? 1.0 : 30.0)) return;
   E.last_progress = wall;
-  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s",
-          isatty(2) ? "\r" : "", sim_now(), E.napps - E.apps_left, E.napps, E.events, wall, isatty(2) ? "   " : "\n");
-  if (force && isatty(2)) fputc('\n', stderr);
+  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s", E.tty ? "\r" : "",
+          sim_now(), E.napps - E.apps_left, E.napps, E.events, wall, E.tty ? "   " : "\n");
+  if (force && E.tty) fputc('\n', stderr);
 }
 
 /* Handles every queued event. */

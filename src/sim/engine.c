@@ -82,6 +82,7 @@ static void release_engine(int napps, int nres) {
   free(E.q);
   free(E.views);
   free(E.rates);
+  free(E.rems);
   free(E.vt);
   ios_tr_fini();
   ios_fs_discard(&E.al);
@@ -261,7 +262,7 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
   E.own_clock = direct && !(sgclock != NULL && strcmp(sgclock, "1") == 0);
   E.clock = 0;
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
-  if (ios_tr_init(direct, sim_now, &sim_tr_hooks) == 0) return IOS_OK;
+  if (ios_tr_init(direct, E.own_clock ? &E.clock : NULL, &sim_tr_hooks) == 0) return IOS_OK;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");
   return IOS_EINTERNAL;
@@ -662,6 +663,7 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   memset(&E, 0, sizeof E);
   memset(r, 0, sizeof *r);
   E.wall0 = ios_clock_s();
+  E.tty = -1;
   E.s = s;
   sim_fault_init();
   E.p = p;

@@ -106,11 +106,14 @@ typedef struct {
   ios_transfer_view_t *views;
   transfer_t **vt;
   double *rates;
+  double *rems; /* [vcap] each viewed transfer's remaining bytes at the decision */
   int vcap;
   ios_results_t *r;
   double wall0; /* ios_clock_s() at the start */
   double last_progress;
-  double period;                       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
+  long progress_calls; /* decisions since the start (the progress line reads the wall clock every 1,024) */
+  int tty;             /* standard error is a terminal (-1: not asked yet) */
+  double period;       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
   const ios_sharing_policy_t *sharing; /* the policy deciding now (fairshare before t_begin in v2 mode) */
   const ios_params_t *sharing_params;
   int v2;             /* window.mode v2: switch to the scenario's policy at t_begin */
@@ -170,8 +173,12 @@ extern engine_t sim_engine;
 /** The hooks of the transfer layer (ios_transfer.h) into the engine. */
 extern const ios_tr_hooks_t sim_tr_hooks;
 
-/* state.c: the date (SimGrid's clock, or the calendar's own) and the failure record */
-double sim_now(void);
+/* The simulated date in s: SimGrid's clock, or the calendar's own when it keeps one (E.own_clock). */
+static inline double sim_now(void) {
+  return E.own_clock ? E.clock : simgrid_get_clock();
+}
+
+/* state.c: the failure record */
 /** Records the first failure of a policy during the run (rc, and a message on scenario field `field`, followed by
  * the policy's own ios_diag_message()); the controller then stops the simulation and ios_engine_run returns rc. */
 void sim_fail(int rc, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

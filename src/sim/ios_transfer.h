@@ -71,13 +71,13 @@ typedef struct {
   void (*due)(void);
 } ios_tr_hooks_t;
 
-/** Starts the transfer layer for one run: `direct` selects the direct path (see above); `clock` gives the simulated
- * date in s (SimGrid's clock, or the engine's own when it runs the direct path without sleeping on SimGrid's; NULL =
- * SimGrid's); `hooks` (borrowed, must outlive the run) the callbacks. The environment variable
+/** Starts the transfer layer for one run: `direct` selects the direct path (see above); `date` points to the
+ * simulated date in s when the engine keeps its own (the direct path without sleeping on SimGrid's clock; borrowed),
+ * NULL for SimGrid's clock; `hooks` (borrowed, must outlive the run) the callbacks. The environment variable
  * IOSIM_FLOW_RERATE=restart makes the flow path cancel a flow and start its rest at every new rate instead of moving
  * its bound (the benchmark's side-by-side, docs/engine.md). @return 0, or -1 when SimGrid's network model cannot
  * be used for flows (ios_flows_init). */
-int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks);
+int ios_tr_init(int direct, const double *date, const ios_tr_hooks_t *hooks);
 
 /** Flow path: stops the running flow of `t`, if any (the run stops with transfers in progress); harmless otherwise. */
 void ios_tr_stop(ios_transfer_t *t);
@@ -93,6 +93,11 @@ void ios_tr_reset(ios_transfer_t *t, double volume);
  * date keeps its rate (its completion is being reported). @return 1 when a new segment started, 0 when not, -1 out
  * of memory, -2 SimGrid did not start the flow (a route through a failed link). */
 int ios_tr_set_rate(ios_transfer_t *t, double r, int capped);
+
+/** ios_tr_set_rate for transfers t[0..k) at rates rate[0..k) (bytes/s; <= 0 means 0): one policy decision. `rem`
+ * (may be NULL) holds each one's ios_tr_remaining at the current date, which the caller computed already; *started
+ * grows by the segments started. @return 0, or ios_tr_set_rate's first negative code (the later ones are not set). */
+int ios_tr_set_rates(int k, ios_transfer_t *const *t, const double *rate, const double *rem, int capped, long *started);
 
 /** Bytes of `t` still to move at the current date (0 once its last byte arrived). */
 double ios_tr_remaining(const ios_transfer_t *t);

@@ -1,5 +1,5 @@
-/* iosim — the engine's one state, its date and its failure record (see engine_state.h): what every file of the
- * engine uses, so that they depend on it and not on one another. */
+/* iosim — the engine's one state and its failure record (see engine_state.h): what every file of the engine uses, so
+ * that they depend on it and not on one another. */
 #include "engine_state.h"
 
 #include <stdarg.h>
@@ -11,11 +11,6 @@ XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_state, iosim, "iosim engine state");
 
 engine_t sim_engine;
-
-/* s: the simulated date — SimGrid's clock, or the calendar's own when it keeps one (E.own_clock). */
-double sim_now(void) {
-  return E.own_clock ? E.clock : simgrid_get_clock();
-}
 
 void sim_fail(int rc, const char *field, const char *fmt, ...) {
   if (E.fail != IOS_OK) return; /* the first failure is the one reported */

@@ -23,11 +23,13 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_transfer, iosim, "iosim transfer layer");
 
 static struct {
   int direct;
-  int restart; /* flow path: a new rate cancels the flow and starts the rest (IOSIM_FLOW_RERATE=restart) */
-  double (*clock)(void);
+  const double *date; /* the engine's own date, or NULL: SimGrid's clock */
+  int restart;        /* flow path: a new rate cancels the flow and starts the rest (IOSIM_FLOW_RERATE=restart) */
   const ios_tr_hooks_t *hooks;
-  ios_transfer_t **heap; /* direct path: running transfers, a binary min-heap on `finish` */
+  ios_transfer_t **heap; /* direct path: running transfers, a binary min-heap on `finish` (earlier()) */
   int nheap, cap;
+  int changed;          /* direct path: heap keys changed since the heap was last read (many: restored at once) */
+  int dirty;            /* direct path: the heap order is restored by heap_commit, not at each change */
   ios_transfer_t **due; /* flow path: transfers whose completion SimGrid reported, not collected yet */
   int ndue, duecap;
   long running;          /* flow path: flows running */
@@ -40,8 +42,8 @@ static struct {
   double open_date;
 } T;
 
-static double now(void) {
-  return T.clock != NULL ? T.clock() : simgrid_get_clock();
+static inline double now(void) {
+  return T.date != NULL ? *T.date : simgrid_get_clock();
 }
 
 /* ---------------------------------------------------------------- direct path: the completion heap */
@@ -87,11 +89,17 @@ static void heap_remove(ios_transfer_t *t) {
   ios_transfer_t *last = T.heap[--T.nheap];
   if (i == T.nheap) return;
   heap_place(i, last);
+  if (T.dirty) return; /* heap_commit restores the order */
   heap_up(i);
   heap_down(last->heap);
 }
 
-/* @return 0, or -1 when out of memory (the transfer is then not in the heap). */
+/* Beyond this many key changes between two reads of the heap (a policy that re-rates every transfer at every event),
+ * the heap is rebuilt once (O(n)) instead of sifting each change (O(log n) each). earlier() is a total order (`order`
+ * is unique), so the heap always yields the same sequence, however it was built. */
+#define HEAP_SIFTS 8
+
+/* t's completion date changed, or t is new. @return 0, or -1 when out of memory (the transfer is then not in it). */
 static int heap_update(ios_transfer_t *t) {
   if (t->heap < 0) {
     if (T.nheap == T.cap) {
@@ -103,13 +111,27 @@ static int heap_update(ios_transfer_t *t) {
     }
     heap_place(T.nheap++, t);
   }
+  if (T.dirty) return 0;
+  if (++T.changed > HEAP_SIFTS) {
+    T.dirty = 1;
+    return 0;
+  }
   heap_up(t->heap);
   heap_down(t->heap);
   return 0;
 }
 
+/* Before the heap is read: its order restored if it was left to this. */
+static void heap_commit(void) {
+  if (T.dirty)
+    for (int i = T.nheap / 2 - 1; i >= 0; i--)
+      heap_down(i);
+  T.dirty = 0;
+  T.changed = 0;
+}
+
 /* Bytes left now on the direct path: none once the completion date is reached (within the timing precision). */
-static double direct_remaining(const ios_transfer_t *t) {
+static inline double direct_remaining(const ios_transfer_t *t) {
   if (!(t->rate > 0) || t->heap < 0) return t->remaining;
   double d = now();
   if (d >= t->finish - TIMING_PRECISION) return 0.0;
@@ -117,10 +139,11 @@ static double direct_remaining(const ios_transfer_t *t) {
   return rem > 0 ? rem : 0.0;
 }
 
-static int direct_set_rate(ios_transfer_t *t, double r, int capped) {
+/* `rem`: direct_remaining(t), when the caller has it, else NAN. */
+static int direct_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
   if (r == t->rate && (t->heap >= 0 || r == 0)) return 0;
   if (t->heap >= 0) {
-    double rem = direct_remaining(t);
+    if (isnan(rem)) rem = direct_remaining(t);
     if (rem <= 0) return 0; /* its last byte arrives at this very date: ios_tr_complete_due reports it */
     t->remaining = rem;
     t->t_last = now();
@@ -143,12 +166,15 @@ static int direct_set_rate(ios_transfer_t *t, double r, int capped) {
 }
 
 double ios_tr_next_completion(void) {
-  return T.direct && T.nheap > 0 ? T.heap[0]->finish : INFINITY;
+  if (!T.direct) return INFINITY;
+  heap_commit();
+  return T.nheap > 0 ? T.heap[0]->finish : INFINITY;
 }
 
 static int report_direct(void) {
   int k = 0;
   double d = now();
+  heap_commit();
   while (T.nheap > 0 && T.heap[0]->finish <= d + TIMING_PRECISION) {
     ios_transfer_t *t = T.heap[0];
     heap_remove(t);
@@ -317,10 +343,11 @@ static int group_join(ios_transfer_t *t, double r, ios_transfer_t ***slot) {
   return 0;
 }
 
-static int flow_set_rate(ios_transfer_t *t, double r, int capped) {
+/* `rem`: flow_remaining(t), when the caller has it, else NAN. */
+static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
   if (r == t->rate && (t->flow != NULL || r == 0)) return 0;
   if (t->flow != NULL) {
-    double rem = flow_remaining(t);
+    if (isnan(rem)) rem = flow_remaining(t);
     if (rem <= 0) return 0; /* already done: SimGrid reported its completion at this very date */
     t->remaining = rem;
     T.hooks->segment_end(t, t->seg_rem0 - rem, 0);
@@ -382,9 +409,10 @@ int ios_tr_pending(void) {
 
 /* ---------------------------------------------------------------- the interface */
 
-int ios_tr_init(int direct, double (*clock)(void), const ios_tr_hooks_t *hooks) {
+int ios_tr_init(int direct, const double *date, const ios_tr_hooks_t *hooks) {
   T.direct = direct;
-  T.clock = clock;
+  T.date = date;
+  T.changed = T.dirty = 0;
   const char *rerate = getenv("IOSIM_FLOW_RERATE"); /* "restart": the benchmark's alternative (docs/engine.md) */
   T.restart = rerate != NULL && strcmp(rerate, "restart") == 0;
   const char *groups = getenv("IOSIM_FLOW_GROUPS"); /* "0": the benchmark's alternative (docs/engine.md) */
@@ -421,7 +449,18 @@ void ios_tr_reset(ios_transfer_t *t, double volume) {
 
 /* @return 1 when a new segment started, 0 when not, -1 out of memory (direct path), -2 SimGrid refused the flow. */
 int ios_tr_set_rate(ios_transfer_t *t, double r, int capped) {
-  return T.direct ? direct_set_rate(t, r, capped) : flow_set_rate(t, r, capped);
+  return T.direct ? direct_set_rate(t, r, capped, NAN) : flow_set_rate(t, r, capped, NAN);
+}
+
+int ios_tr_set_rates(int k, ios_transfer_t *const *t, const double *rate, const double *rem, int capped,
+                     long *started) {
+  for (int i = 0; i < k; i++) {
+    double r = rate[i] > 0 ? rate[i] : 0.0, hint = rem != NULL ? rem[i] : NAN;
+    int rc = T.direct ? direct_set_rate(t[i], r, capped, hint) : flow_set_rate(t[i], r, capped, hint);
+    if (rc < 0) return rc;
+    *started += rc;
+  }
+  return 0;
 }
 
 double ios_tr_remaining(const ios_transfer_t *t) {
