@@ -78,6 +78,7 @@ static uint64_t point_seed_value(const ios_campaign_t *c, int index) {
 }
 
 cJSON *ios_campaign_point_scenario(const ios_campaign_t *c, int index) {
+  ios_diag_set(NULL, NULL, "%s", "");
   cJSON *user = cJSON_Duplicate(c->base, 1);
   if (user == NULL || ios_scenario_rebase(user, c->base_dir) != 0) {
     cJSON_Delete(user);
@@ -348,10 +349,16 @@ static int point_id(const ios_campaign_t *c, const ios_campaign_key_t **sorted, 
 /* Validates the scenario of point i (its platform and workload file readable) and keeps its seed in pt->seed. */
 static int check_point(const ios_campaign_t *c, int i, ios_campaign_point_t *pt) {
   cJSON *user = ios_campaign_point_scenario(c, i);
-  if (user == NULL) return IOS_ENOMEM;
   char desc[512], label[1024];
   describe_point(c, i, desc, sizeof desc);
   snprintf(label, sizeof label, "%s: point %d (%s)", c->file, i, desc);
+  if (user == NULL && ios_diag_message()[0] == '\0') return IOS_ENOMEM;
+  if (user == NULL) { /* a field the point's values cannot set (a generator parameter of a file platform) */
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", ios_diag_message());
+    ios_diag_set(label, NULL, "%s", strncmp(msg, "--set: ", 7) == 0 ? msg + 7 : msg);
+    return IOS_EINVAL;
+  }
   ios_scenario_t s;
   int rc = ios_scenario_from_json(user, label, &s);
   cJSON_Delete(user);

@@ -66,7 +66,8 @@ cJSON *ios_campaign_record(const ios_campaign_t *c);
 int ios_campaign_load_record(const cJSON *record, const char *label, ios_campaign_t *c);
 
 /** The scenario (user tree, caller deletes) of point `index`: the base with absolute paths, then the point's
- * values. NULL on ENOMEM. */
+ * values. NULL on ENOMEM (ios_diag_message() empty) or when a value cannot be set (ios_diag_message() says why: a
+ * generator parameter of a platform that is a file). */
 cJSON *ios_campaign_point_scenario(const ios_campaign_t *c, int index);
 
 /** Value of swept key `k` at point `index` (borrowed). */

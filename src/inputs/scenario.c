@@ -293,6 +293,19 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
   return IOS_OK;
 }
 
+/* The message of a generator parameter (`dotted`, "platform.ionodes") given to a platform that is an XML file
+ * (`file`): such a platform has no parameters; what to do instead. */
+static void file_platform_param(const char *file, const char *dotted) {
+  const char *param = dotted + strlen("platform.");
+  ios_diag_set("--set", dotted,
+               "the scenario's platform is the XML file '%s', which has no generator parameters ('%s' belongs to a "
+               "generated platform): generate an XML with `iosim platform forwarding --set %s=VALUE -o my.xml` "
+               "(kinds: iosim platform --help) and give it with --set platform=my.xml, or make the platform a "
+               "generated one, e.g. --set 'platform={\"kind\": \"forwarding\", \"%s\": VALUE}' (docs/scenario.md, "
+               "\"Generated platforms\")",
+               file, param, param, param);
+}
+
 /* Sets dotted `key` of the user tree to `value` (owned, consumed), creating intermediate objects. A relative path
  * value of a path field is made relative to `dir` (a directory with a trailing '/', or "" for the current
  * directory). */
@@ -326,6 +339,11 @@ static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *d
       return IOS_OK;
     }
     cJSON *child = cJSON_GetObjectItemCaseSensitive(cur, tok);
+    if (cur == user && strcmp(tok, "platform") == 0 && cJSON_IsString(child) && strcmp(next, "kind") != 0) {
+      file_platform_param(child->valuestring, dotted); /* a file has no generator parameters */
+      cJSON_Delete(value);
+      return IOS_EINVAL;
+    }
     if (child == NULL || !cJSON_IsObject(child)) {
       child = cJSON_CreateObject();
       if (child == NULL ||
@@ -476,6 +494,17 @@ static const ios_policy_t *extract_policy(cJSON *root, ios_family_t f, const cha
 /* The platform (a file, or a family to generate) and the workload's form. */
 static int extract_inputs(cJSON *root, const char *file, ios_scenario_t *s) {
   const cJSON *v = get_path(root, "platform");
+  const cJSON *first = cJSON_IsObject(v) ? v->child : NULL;
+  if (first != NULL && cJSON_GetObjectItemCaseSensitive(v, "kind") == NULL) { /* e.g. --set platform.ionodes=24 */
+    ios_diag_set(file, "platform",
+                 "has the generator parameter '%s' but no \"kind\": a generated platform needs one (e.g. --set "
+                 "platform.kind=forwarding; kinds: iosim platform --help), while a scenario without \"platform\" runs "
+                 "on the XML file platforms/mn4-forwarding.xml, which has no generator parameters; to change that "
+                 "file, generate one with `iosim platform forwarding --set %s=VALUE -o my.xml` and give it with --set "
+                 "platform=my.xml (docs/scenario.md, \"Generated platforms\")",
+                 first->string, first->string);
+    return IOS_EINVAL;
+  }
   if (cJSON_IsObject(v)) {
     char where[300];
     snprintf(where, sizeof where, "%s: platform", file);
