@@ -16,6 +16,10 @@ extern "C" {
  * @return 0, or -1 when SimGrid rejects it. */
 int ios_sg_set_config(const char *name_value);
 
+/** Prints SimGrid's configuration items on standard output: name, meaning, type and current value of each (what a
+ * SimGrid program prints for --help; SimGrid 3.32 itself aborts on --cfg=help). simgrid_init must have been called. */
+void ios_sg_config_help(void);
+
 /** Loads a SimGrid platform file, catching SimGrid's parse errors.
  *
  * Tracing (docs/trace.md). In the process that asked for a trace (ios_sg_trace_to, or a `tracing` setting through

@@ -298,6 +298,12 @@ extern "C" int ios_sg_set_config(const char *name_value) {
   }
 }
 
+extern "C" void ios_sg_config_help(void) {
+  std::fflush(stdout);
+  cfg::help(); /* SimGrid's own list (what `--help` prints in a SimGrid program), with the current values */
+  std::fflush(stdout);
+}
+
 extern "C" int ios_sg_load_platform(const char *path, char *err, size_t errlen) {
   TR.links.clear();
   platform_copy copy;
