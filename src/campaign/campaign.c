@@ -1,6 +1,7 @@
 /* iosim — campaign files (see ios_campaign.h and docs/campaigns.md). */
 #include "ios_campaign.h"
 #include "ios_diag.h"
+#include "ios_point_inputs.h"
 #include "ios_scenario.h"
 #include "ios_value.h"
 
@@ -346,7 +347,8 @@ static int point_id(const ios_campaign_t *c, const ios_campaign_key_t **sorted, 
   return rc;
 }
 
-/* Validates the scenario of point i (its platform and workload file readable) and keeps its seed in pt->seed. */
+/* Validates the scenario of point i (its platform, workload file and datasets readable) and keeps its seed in
+ * pt->seed. */
 static int check_point(const ios_campaign_t *c, int i, ios_campaign_point_t *pt) {
   cJSON *user = ios_campaign_point_scenario(c, i);
   char desc[512], label[1024];
@@ -364,21 +366,14 @@ static int check_point(const ios_campaign_t *c, int i, ios_campaign_point_t *pt)
   cJSON_Delete(user);
   if (rc != IOS_OK) return rc;
   pt->seed = s.seed;
-  const cJSON *wf = cJSON_GetObjectItemCaseSensitive(s.workload, "file");
-  char *wpath = cJSON_IsString(wf) ? ios_expand_path(wf->valuestring, label, "workload.file") : NULL;
-  if (cJSON_IsString(wf) && wpath == NULL)
-    rc = IOS_EINVAL;
-  else if (!file_readable(s.platform)) {
+  if (!file_readable(s.platform)) {
     ios_diag_set(label, "platform",
                  "cannot read '%s' (%s): fix the path (relative paths in the base are "
                  "relative to the base scenario file)",
                  s.platform, strerror(errno));
     rc = IOS_EINVAL;
-  } else if (!file_readable(wpath)) {
-    ios_diag_set(label, "workload.file", "cannot read '%s' (%s): fix the path", wpath, strerror(errno));
-    rc = IOS_EINVAL;
   }
-  free(wpath);
+  if (rc == IOS_OK && c->check_inputs) rc = ios_point_inputs_check(&s, label); /* the workload file and datasets */
   ios_scenario_free(&s);
   return rc;
 }
@@ -696,6 +691,7 @@ int ios_campaign_load_with(const char *path, int nsets, char *const *sets, int s
     rc = IOS_EINVAL;
   }
   if (rc == IOS_OK) rc = apply_overrides(c, nsets, sets, seeds);
+  c->check_inputs = 1;
   if (rc == IOS_OK) rc = finish_load(c);
   if (rc != IOS_OK) ios_campaign_free(c);
   return rc;

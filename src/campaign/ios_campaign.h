@@ -42,11 +42,13 @@ typedef struct {
   uint64_t seed_from;           /**< first seed */
   int npoints;                  /**< product of the axis lengths */
   ios_campaign_point_t *points; /**< [npoints] */
+  int check_inputs; /**< 1: loading checked every point's workload file and datasets (ios_point_inputs_check): a
+                         campaign loaded to be swept; 0: a sweep record loaded to be merged, which reads no input */
 } ios_campaign_t;
 
 /** Loads a campaign file, expands and validates every point (each point's scenario through
- * ios_scenario_from_json). @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the
- * field (or the point) and the fix. */
+ * ios_scenario_from_json; its platform, workload file and datasets readable: ios_point_inputs_check). @return IOS_OK,
+ * or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the field (or the point) and the fix. */
 int ios_campaign_load(const char *path, ios_campaign_t *c);
 
 /** ios_campaign_load with the command line's overrides (`iosim sweep --set key=value... --seeds N`): each of the
@@ -62,7 +64,8 @@ int ios_campaign_load_with(const char *path, int nsets, char *const *sets, int s
  * @return the record (caller deletes) or NULL on ENOMEM. */
 cJSON *ios_campaign_record(const ios_campaign_t *c);
 
-/** Rebuilds a campaign from a record read from `label` (a sweep.json). Same errors as ios_campaign_load. */
+/** Rebuilds a campaign from a record read from `label` (a sweep.json). Same errors as ios_campaign_load, except that
+ * the points' datasets are not checked (a merge reads none). */
 int ios_campaign_load_record(const cJSON *record, const char *label, ios_campaign_t *c);
 
 /** The scenario (user tree, caller deletes) of point `index`: the base with absolute paths, then the point's
