@@ -1,5 +1,6 @@
-/* iosim — the platform as iosim sees it: compute nodes, the pool of I/O resources (I/O nodes, else OSTs, else the
- * PFS) with their capacities, the PFS for direct access, and the controller host. Roles come from host properties
+/* iosim — the platform as iosim sees it: compute nodes, the pool of I/O resources (I/O nodes, else OSTs, else disks,
+ * else the PFS) with their capacities, the PFS for direct access, and the controller host (optional). Roles come from
+ * host properties
  * (<prop id="role" value="compute|ionode|oss|ost|pfs|controller"/>); a resource's capacity is the bandwidth of the
  * link named by its "link" property; a compute node's NIC bandwidth b by its "nic_bw" property (platforms/README). */
 #ifndef IOS_PLATFORM_H
@@ -40,8 +41,9 @@ typedef struct {
   const char *pool_role; /**< "ionode", "ost" or "pfs" */
   int has_pfs;           /**< whether a separate PFS host exists for direct access (n = 0) */
   ios_resource_t pfs;    /**< that PFS (valid when has_pfs) */
-  sg_host_t controller;
-  int noss;     /**< hosts with role oss (object storage servers in front of the OSTs) */
+  sg_host_t controller;  /**< where the controller's actors run: the role=controller host (at most one), else the
+                              first compute host */
+  int noss;              /**< hosts with role oss (object storage servers in front of the OSTs) */
   int nrouters; /**< LNET-like routers between compute and storage: links rtr0..rtr{R-1} (platforms/README.md) */
   /** Router choices (TAPP-IO §II, `iosim platform oss-ost --set routers_per_client=K`), or NULL when no compute host
    * has a `routers` property (compute node k then uses rtr(k mod R) only). Compute host k may use the routers

@@ -44,6 +44,9 @@ int ios_sg_route_has_link(sg_host_t from, sg_host_t to, const char *link);
 /** Bandwidth (bytes/s) of the named link, or -1 when no link has that name. */
 double ios_sg_link_bandwidth(const char *name);
 
+/** Sets the bandwidth (bytes/s) of the named link (nothing when no link has that name); before the simulation. */
+void ios_sg_link_set_bandwidth(const char *name, double bw);
+
 /** Asks for output.trace's trace: the next ios_sg_load_platform of this process starts SimGrid's tracer writing
  * `dir`/trace.paje through a temporary file of `dir` (when `dir` exists, as a run's output directory does once
  * prepared; otherwise — a check — nothing is traced). ios_sg_trace_commit publishes the file; ios_sg_trace_discard,

@@ -226,15 +226,12 @@ static int sort_hosts(const char *file, sg_host_t *hosts, size_t nhosts, ios_pla
   return rc;
 }
 
-/* Checks that the platform has compute hosts, one controller, an I/O resource and at most one PFS host. */
+/* Checks that the platform has compute hosts, an I/O resource and at most one PFS host (and at most one controller:
+ * sort_hosts). */
 static int check_roles(const char *file, const ios_platform_t *p, const pools_t *pools) {
   const int *npool = pools->n;
   if (p->ncompute == 0) {
     ios_diag_set(file, "roles", "no compute host: give compute nodes <prop id=\"role\" value=\"compute\"/>");
-    return IOS_EINVAL;
-  }
-  if (p->controller == NULL) {
-    ios_diag_set(file, "roles", "no controller host: add a host with <prop id=\"role\" value=\"controller\"/>");
     return IOS_EINVAL;
   }
   if (npool[0] + npool[1] + npool[2] + npool[3] == 0) {
@@ -247,6 +244,12 @@ static int check_roles(const char *file, const ios_platform_t *p, const pools_t 
     return IOS_EINVAL;
   }
   return IOS_OK;
+}
+
+/* The controller's host: the role=controller host, else the first compute host (its actors only wait: they take
+ * nothing from an application's work, which is timed, not executed). */
+static void choose_controller(ios_platform_t *p) {
+  if (p->controller == NULL) p->controller = p->compute[0];
 }
 
 /* Makes p's pool from the first I/O role present (ionode, ost, disk, then pfs) and, beside another pool, its PFS. */
@@ -342,6 +345,7 @@ static int build(const char *file, ios_platform_t *out) {
   if (rc == IOS_OK) rc = sort_hosts(file, hosts, nhosts, &p, &pools);
   free(hosts);
   if (rc == IOS_OK) rc = check_roles(file, &p, &pools);
+  if (rc == IOS_OK) choose_controller(&p);
   if (rc == IOS_OK) rc = check_nics(file, &p);
   if (rc == IOS_OK) rc = make_resources(file, &p, &pools);
   for (int k = 0; k < 4; k++)
@@ -427,8 +431,12 @@ static void probe_child(const char *file, const cJSON *rules, probe_t *pr) {
   ios_platform_roles_apply(rules);
   pr->stage = 1;
   ios_platform_t p;
-  int rc = build(file, &p);
+  ios_disk_bound_t *bound = NULL;
+  int nbound = 0;
+  int rc = ios_platform_disks_apply(file, &bound, &nbound);
+  if (rc == IOS_OK) rc = build(file, &p);
   if (rc != IOS_OK) {
+    free(bound);
     probe_set(pr, rc, ios_diag_message());
     return;
   }
@@ -450,10 +458,13 @@ static void probe_child(const char *file, const cJSON *rules, probe_t *pr) {
     for (int r = 0; rc == IOS_OK && r <= p.nres; r++) {
       if (r == p.nres && !p.has_pfs) break;
       pr->to = r;
-      rc = probe_route(file, pr, p.compute[c], r < p.nres ? &p.res[r] : &p.pfs);
+      const ios_resource_t *res = r < p.nres ? &p.res[r] : &p.pfs;
+      rc = probe_route(file, pr, p.compute[c], res);
+      if (rc == IOS_OK && nbound > 0) rc = ios_platform_disks_exclusive(file, bound, nbound, p.compute[c], res);
     }
   }
   if (rc != IOS_OK) probe_set(pr, rc, ios_diag_message());
+  free(bound);
   ios_platform_free(&p);
   pr->rc = rc;
   pr->stage = 3;
@@ -581,7 +592,11 @@ int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out)
     return IOS_EINVAL;
   }
   ios_platform_roles_apply(roles);
-  return build(file, out);
+  ios_disk_bound_t *bound = NULL;
+  int nbound = 0;
+  rc = ios_platform_disks_apply(file, &bound, &nbound); /* checked in the child: the same result */
+  free(bound);
+  return rc == IOS_OK ? build(file, out) : rc;
 }
 
 void ios_platform_free(ios_platform_t *p) {

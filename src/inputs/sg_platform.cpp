@@ -342,6 +342,11 @@ extern "C" double ios_sg_link_bandwidth(const char *name) {
   return link == nullptr ? -1.0 : link->get_bandwidth();
 }
 
+extern "C" void ios_sg_link_set_bandwidth(const char *name, double bw) {
+  sg4::Link *link = sg4::Link::by_name_or_null(sg_link_name(name));
+  if (link != nullptr) link->set_bandwidth(bw);
+}
+
 extern "C" void ios_sg_trace_to(const char *dir) {
   TR.dir = dir != nullptr ? dir : "";
   if (dir != nullptr) TR.pid = static_cast<long>(getpid());
