@@ -1,8 +1,8 @@
 /* iosim — the platform as iosim sees it: compute nodes, the pool of I/O resources (I/O nodes, else OSTs, else disks,
  * else the PFS) with their capacities, the PFS for direct access, and the controller host (optional). Roles come from
- * host properties
- * (<prop id="role" value="compute|ionode|oss|ost|pfs|controller"/>); a resource's capacity is the bandwidth of the
- * link named by its "link" property; a compute node's NIC bandwidth b by its "nic_bw" property (platforms/README). */
+ * host properties (<prop id="role" value="compute|ionode|oss|ost|pfs|controller|storage|disk|none"/>); a resource's
+ * capacity is the bandwidth of the link named by its "link" property (bounded by its SimGrid disks); a compute node's
+ * NIC bandwidth b by its "nic_bw" property (platforms/README.md lists every check). */
 #ifndef IOS_PLATFORM_H
 #define IOS_PLATFORM_H
 
