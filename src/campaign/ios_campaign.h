@@ -92,6 +92,11 @@ int ios_campaign_slurm_check(const char *file, const char *where, const char *ke
 /** The value of `key` in the campaign's "slurm" object (borrowed; checked by the loader), or NULL when not given. */
 const char *ios_campaign_slurm(const ios_campaign_t *c, const char *key);
 
+/** Checks the campaign's "slurm" object: an object whose keys are ios_campaign_slurm_keys and whose values are
+ * strings ios_campaign_slurm_check accepts. @return IOS_OK, or IOS_EINVAL with ios_diag_message() naming
+ * slurm.KEY, the value and the form expected. */
+int ios_campaign_slurm_validate(const ios_campaign_t *c);
+
 /** Frees what the campaign owns. */
 void ios_campaign_free(ios_campaign_t *c);
 
