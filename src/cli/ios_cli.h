@@ -58,6 +58,12 @@ int ios_cli_help_version(int opt, const char *usage);
  * code's name) to stderr and returns 2 for IOS_EINVAL and IOS_EIO (bad input), 1 otherwise. */
 int ios_cli_exit_code(int rc);
 
+struct ios_sg_flags; /* ios_args.h */
+
+/** --cfg=help (ios_sg_flags_help): starts SimGrid with the --log flags of `sg`, gives the settings iosim fixes their
+ * values, and prints SimGrid's configuration items (ios_sg_config_help) on standard output. @return 0. */
+int ios_cli_cfg_help(const struct ios_sg_flags *sg);
+
 /** iosim's own files (deploy/, platforms/, analysis/), found relative to the executable so that a moved build or an
  * installed iosim uses its own: $IOSIM_HOME when set, else the directory above the executable's (the source tree of
  * build/iosim), else PREFIX/share/iosim (an installed PREFIX/bin/iosim): the first that holds deploy/default.json.
