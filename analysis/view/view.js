@@ -323,8 +323,8 @@
     });
     traces.unshift({ x: wx, y: wy, type: "scatter", mode: "lines", fill: "toself", name: "work phase",
       line: { width: 0, color: WORK_COLOUR }, fillcolor: WORK_COLOUR, hoverinfo: "skip" });
-    var lay = baseLayout("Applications: work (grey), I/O operation pending (light), bandwidth received (height: " +
-      "rate / b, its bandwidth alone)", "application", 80 + 38 * n + 60);
+    var lay = baseLayout("Applications: work (grey), I/O pending (light), rate received (height = rate / b)",
+      "application", 80 + 38 * n + 60);
     lay.yaxis = { tickvals: run.apps.map(function (a, j) { return n - 1 - j + H / 2; }),
       ticktext: run.apps.map(function (a) { return a.name; }), range: [-0.1, n], zeroline: false,
       title: { text: "application (row height = b)" } };

@@ -61,7 +61,10 @@ def browser(work, width=1500, height=1600):
         opts.add_argument(a)
     opts.binary_location = "/usr/bin/chromium"
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    tmp = os.path.join(work, "tmp")  # Chromium's scoped dirs: in the work folder, not /tmp
+    os.makedirs(tmp, exist_ok=True)
+    env = dict(os.environ, TMPDIR=tmp)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER, env=env), options=opts)
 
 
 def open_page(driver, path):
