@@ -41,8 +41,16 @@ int ios_cli_sweep(int argc, char **argv);
 int ios_cli_merge(int argc, char **argv);
 
 /** `iosim report DIR [options]`: runs analysis/report.py of ios_cli_home() with $IOSIM_PYTHON, else the interpreter
- * configured at build time, else python3. */
+ * configured at build time, else python3; then analysis/view.py with the same arguments (DIR/report/view.html). */
 int ios_cli_report(int argc, char **argv);
+
+/** `iosim view DIR... [-o OUT] [options]`: runs analysis/view.py (one self-contained HTML page of runs or of a
+ * campaign) with the interpreter of `iosim report`. */
+int ios_cli_view(int argc, char **argv);
+
+/** Runs analysis/SCRIPT of ios_cli_home() with argv[1..argc-1] under $IOSIM_PYTHON, else the interpreter configured at
+ * build time, else python3, and waits for it. @return its exit code, 1 when it could not be started. */
+int ios_cli_python(const char *script, int argc, char **argv);
 
 /** Prints "iosim VERSION" and the version of the SimGrid library in use (and of the headers built against): what
  * every subcommand's --version shows. */

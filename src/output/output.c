@@ -18,8 +18,8 @@ static void path_in(char *buf, size_t n, const char *dir, const char *name) {
 }
 
 /* The files an iosim run writes in its output directory (docs/outputs.md); a reused directory is cleaned of them. */
-static const char *const outputs[] = {"results.json", "apps.csv",     "resources.csv", "events.csv", "allocations.csv",
-                                      "requests.csv", "platform.xml", "trace.paje",    NULL};
+static const char *const outputs[] = {"results.json",    "apps.csv",     "resources.csv", "events.csv", "timeline.bin",
+                                      "allocations.csv", "requests.csv", "platform.xml",  "trace.paje", NULL};
 static char cleaned[512]; /* the names removed by ios_output_prepare, for the summary */
 
 /* Whether `path` is the same file as `input` (an input of the scenario kept in the output directory). */
