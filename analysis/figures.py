@@ -16,12 +16,11 @@ swept parameters and the metrics) and plot only the complete runs (status ``comp
                       position_means().
 - gantt:              one run's events.csv: application timelines (work and I/O bars) above the occupancy of each
                       resource over time (sum of its transfer segments' rates / capacity); data from
-                      occupancy_steps().
+                      occupancy_steps(); defined in gantt.py.
 
 Every plotting function writes a PNG and returns the data it plotted.
 """
 
-import json
 import math
 import os
 import sys
@@ -61,6 +60,9 @@ _KNOWN = {
     "io_spread": ("I/O-spread", "dimensionless", 1.0),
     "machine_idle_time": ("Machine-Idletime", "dimensionless", 1.0),
     "aggregate_bandwidth_Bps": ("aggregate bandwidth", "GB/s", 1e-9),
+    "total_io_time_s": ("total I/O time", "s", 1.0),
+    "mean_io_stretch": ("mean I/O stretch", "dimensionless", 1.0),
+    "io_stretch": ("I/O stretch", "dimensionless", 1.0),
     "events": ("controller events", "count", 1.0),
     "rate_changes": ("rate changes", "count", 1.0),
     "wall_time_s": ("wall time", "s", 1.0),
@@ -97,13 +99,22 @@ _PARAMETERS = {
     "seed": ("seed", "", 1.0),
 }
 
-# unit suffixes of column names: (suffix, unit shown, factor from the column's unit); decimal GB/s and GB
-_SUFFIXES = (("_Bps", "GB/s", 1e-9), ("_bytes", "GB", 1e-9), ("_s", "s", 1.0))
+# unit suffixes of column names: (suffix, unit shown, factor from the column's unit); decimal GB/s and GB. A
+# platform or generator parameter named *_bw (pfs_bw, ionode_bw, nic_bw, ...) is a bandwidth in bytes/s, and one
+# named capacity is in bytes (platforms/README.md).
+_SUFFIXES = (("_Bps", "GB/s", 1e-9), ("_bytes", "GB", 1e-9), ("_bw", "GB/s", 1e-9), ("capacity", "GB", 1e-9),
+             ("_s", "s", 1.0))
+# what a parameter named *_bw stands for, when the name alone says
+_BW_WORDS = {"pfs": "PFS bandwidth", "ionode": "I/O node bandwidth", "nic": "NIC bandwidth",
+             "ost": "OST bandwidth", "server": "server bandwidth", "router": "router bandwidth"}
 
 
 def _words(name):
-    """A column name without its dotted prefix and unit suffix, as words: 'x.sim_bw_mean_Bps' -> 'sim bw mean'."""
+    """A column name without its dotted prefix and unit suffix, as words: 'x.sim_bw_mean_Bps' -> 'sim bw mean',
+    'platform.pfs_bw' -> 'PFS bandwidth'."""
     leaf = str(name).rsplit(".", 1)[-1]
+    if leaf.endswith("_bw"):
+        return _BW_WORDS.get(leaf[:-3], leaf[:-3].replace("_", " ") + " bandwidth")
     for suffix, _, _ in _SUFFIXES:
         if leaf.endswith(suffix) and len(leaf) > len(suffix):
             leaf = leaf[:-len(suffix)]
@@ -128,6 +139,28 @@ def unit_of(name):
     return _words(name), "", 1.0
 
 
+def shown_unit(name, values=None):
+    """(label, unit, factor) as unit_of(), except that a column whose values are not numbers (bandwidths given as
+    "250MBps", sizes as "32TB") keeps them as written: no unit and factor 1, the values carrying their own."""
+    label, unit, factor = unit_of(name)
+    if values is not None and not pd.api.types.is_numeric_dtype(values):
+        return label, "", 1.0
+    return label, unit, factor
+
+
+def value_with_unit(name, values, v):
+    """One value of a column as shown to a person: scaled to the shown unit, which follows ('1 GB/s')."""
+    _, unit, factor = shown_unit(name, values)
+    shown = _fmt_value(v * factor) if factor != 1.0 else _fmt_value(v)
+    return f"{shown} {unit}" if unit and unit not in ("dimensionless", "count") else shown
+
+
+def axis_label_of(name, values):
+    """axis_label() for a column with these values (shown_unit())."""
+    label, unit, _ = shown_unit(name, values)
+    return f"{label} ({unit})" if unit else label
+
+
 def label_of(name):
     """The human name of a column without its unit: 'platform.ionodes' -> 'I/O nodes'."""
     return unit_of(name)[0]
@@ -139,11 +172,11 @@ def axis_label(name):
     return f"{label} ({unit})" if unit else label
 
 
-def column_header(name):
+def column_header(name, values=None):
     """A Markdown table header for a column: its human label, its unit unless dimensionless, and the runs.csv
     column it comes from, e.g. 'aggregate bandwidth (GB/s) [aggregate_bandwidth_Bps]', 'MinYield [min_yield]';
-    the bare name when it has no other label."""
-    label, unit, _ = unit_of(name)
+    the bare name when it has no other label. With `values`, as shown_unit()."""
+    label, unit, _ = shown_unit(name, values)
     text = f"{label} ({unit})" if unit and unit != "dimensionless" else label
     return name if text == name else f"{text} [{name}]"
 
@@ -259,7 +292,7 @@ def metric_vs_param(df, x, metric, policy_col, out_png):
     param_summary()."""
     summary = param_summary(df, x, metric, policy_col)
     _, _, factor = unit_of(metric)
-    _, _, xfactor = unit_of(x)
+    _, _, xfactor = shown_unit(x, df[x])
     numeric_x = pd.api.types.is_numeric_dtype(df[x])
     xs_all = _values_sorted(df[x])
     fig, ax = plt.subplots(figsize=(7.5, 5))
@@ -295,7 +328,7 @@ def metric_vs_param(df, x, metric, policy_col, out_png):
     elif len(xs_all) <= 12:
         ax.set_xticks([float(v) * xfactor for v in xs_all])
         ax.set_xticklabels([_fmt_value(float(v) * xfactor) for v in xs_all])
-    ax.set_xlabel(axis_label(x))
+    ax.set_xlabel(axis_label_of(x, df[x]))
     ax.set_ylabel(axis_label(metric))
     used = int(summary["n"].sum()) if len(summary) else 0
     label, _, _ = unit_of(metric)
@@ -334,6 +367,12 @@ def _grouped_boxes(ax, groups, group_labels, policies, colors, factor, hatches=N
                 patch.set_facecolor(colors[pi])
                 patch.set_alpha(0.75)
                 patch.set_hatch(hatches[pi])
+            q1, q3 = np.percentile(np.asarray(vals, dtype=float) * factor, [25, 75])
+            if math.isclose(q1, q3, rel_tol=1e-9, abs_tol=1e-300):
+                # a box of zero height (one run, or equal values) draws as a line: a band of the policy's colour
+                # under its median line keeps it visible and tells the policies apart
+                half = width * 0.85 / 2
+                ax.hlines(q1, pos - half, pos + half, colors=[colors[pi]], lw=7, alpha=0.9, zorder=1.5)
     if flat:
         ax.set_xticks(range(npol))
         ax.set_xticklabels([str(p) for p in policies])
@@ -364,7 +403,8 @@ def boxplot_per_policy(df, metric, policy_col, out_png, by=None):
         group_labels = [""]
     else:
         by_values = _values_sorted(df[by])
-        group_labels = [_fmt_value(v) for v in by_values]
+        _, _, byfactor = shown_unit(by, df[by])
+        group_labels = [_fmt_value(v * byfactor if byfactor != 1.0 else v) for v in by_values]
     groups = []
     for bv in by_values:
         sel = runs if bv is None else runs[runs[by] == bv]
@@ -376,7 +416,7 @@ def boxplot_per_policy(df, metric, policy_col, out_png, by=None):
     if by is None:
         ax.set_xlabel(label_of(policy_col) if policy_col else "all complete runs")
     else:
-        ax.set_xlabel(axis_label(by))
+        ax.set_xlabel(axis_label_of(by, df[by]))
     ax.set_ylabel(axis_label(metric))
     label, _, _ = unit_of(metric)
     ax.set_title(f"{label} per {label_of(policy_col) if policy_col else 'run'}"
@@ -429,7 +469,8 @@ def ratio_to_baseline(df, metric, policy_col, baseline, instance_cols, out_png, 
         x_values, group_labels = [None], [""]
     else:
         x_values = _values_sorted(df[x])
-        group_labels = [_fmt_value(v) for v in x_values]
+        _, _, xfactor = shown_unit(x, df[x])
+        group_labels = [_fmt_value(v * xfactor if xfactor != 1.0 else v) for v in x_values]
     groups = []
     for xv in x_values:
         sel = table if xv is None else table[table[x] == xv]
@@ -442,7 +483,7 @@ def ratio_to_baseline(df, metric, policy_col, baseline, instance_cols, out_png, 
     if x is None:
         ax.set_xlabel(label_of(policy_col))
     else:
-        ax.set_xlabel(axis_label(x))
+        ax.set_xlabel(axis_label_of(x, df[x]))
     label, _, _ = unit_of(metric)
     ax.set_ylabel(f"{label}: ratio to {baseline} (dimensionless)" if len(label) <= 20
                   else f"ratio to {baseline} (dimensionless)")
@@ -516,7 +557,8 @@ def yield_by_position(apps, sort_col, policy_col, x, out_png, value_col="yield")
         nruns = runs.groupby("_policy")["run_id"].nunique()
         ntext = (f"{nruns.min()} runs per line" if len(nruns) and nruns.min() == nruns.max()
                  else f"{nruns.min() if len(nruns) else 0}–{nruns.max() if len(nruns) else 0} runs per line")
-        ax.set_title((f"{label_of(x)} = {_fmt_value(pv)}\n" if pv is not None else "") + ntext, fontsize=11)
+        ax.set_title((f"{label_of(x)} = {value_with_unit(x, work[x], pv)}\n" if pv is not None else "") + ntext,
+                     fontsize=11)
         ax.set_xlabel(f"position i (1 = smallest {sort_label})")
         if k % ncols == 0:
             ax.set_ylabel(f"mean {value_col} at position i (dimensionless)")
@@ -542,198 +584,16 @@ def yield_by_position(apps, sort_col, policy_col, x, out_png, value_col="yield")
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# (e) Gantt chart of one run
+# (e) Gantt chart of one run: analysis/gantt.py (re-exported here, so figures.gantt and `figures.py EVENTS_CSV
+# RESOURCES_CSV OUT_PNG` keep working)
 
-
-def read_events(events_csv):
-    """events.csv as a DataFrame with app/kind/resource as strings (resource '' when empty)."""
-    ev = pd.read_csv(events_csv, dtype={"app": str, "kind": str, "resource": str})
-    ev["resource"] = ev["resource"].fillna("")
-    return ev
-
-
-def read_resources(resources_csv):
-    return pd.read_csv(resources_csv, dtype={"name": str, "kind": str})
-
-
-def occupancy_steps(events_df, resources_df):
-    """Occupancy of each resource over time from its `transfer` segments: on every interval between two
-    consecutive segment boundaries, sum of the rates of the segments covering it / capacity_Bps. Returns a
-    DataFrame with columns resource, start_s, end_s, occupancy (dimensionless), one row per maximal interval of
-    constant occupancy from the resource's first segment start to its last segment end (gaps included with 0),
-    resources in resources_df order. Segments on a resource absent from resources_df, or of capacity <= 0, are
-    ignored."""
-    cols = ["resource", "start_s", "end_s", "occupancy"]
-    tr = events_df[events_df["kind"] == "transfer"]
-    caps = dict(zip(resources_df["name"].astype(str), resources_df["capacity_Bps"].astype(float)))
-    by_resource = dict(tuple(tr.groupby(tr["resource"].astype(str), sort=False)))
-    rows = []
-    for name in resources_df["name"].astype(str):
-        seg = by_resource.get(name)
-        cap = caps[name]
-        if seg is None or not cap > 0:
-            continue
-        start = seg["start_s"].to_numpy(float)
-        end = seg["end_s"].to_numpy(float)
-        rate = seg["rate_Bps"].to_numpy(float)
-        keep = end > start
-        start, end, rate = start[keep], end[keep], rate[keep]
-        if len(start) == 0:
-            continue
-        times = np.unique(np.concatenate([start, end]))
-        delta = np.zeros(len(times))
-        np.add.at(delta, np.searchsorted(times, start), rate)
-        np.add.at(delta, np.searchsorted(times, end), -rate)
-        level = np.cumsum(delta)[:-1] / cap
-        level[np.abs(level) < 1e-9] = 0.0  # cancellation residue of the running sum
-        cur_start, cur = times[0], level[0]
-        for i in range(1, len(level)):
-            if not math.isclose(level[i], cur, rel_tol=1e-9, abs_tol=1e-12):
-                rows.append((name, cur_start, times[i], cur))
-                cur_start, cur = times[i], level[i]
-        rows.append((name, cur_start, times[-1], cur))
-    return pd.DataFrame(rows, columns=cols)
-
-
-def _binned_occupancy(steps, names, t0, t1, nbins):
-    """Time-averaged occupancy per resource (rows, in names order) over nbins equal bins of [t0, t1]."""
-    edges = np.linspace(t0, t1, nbins + 1)
-    grid = np.zeros((len(names), nbins))
-    per = dict(tuple(steps.groupby("resource", sort=False)))
-    for r, name in enumerate(names):
-        s = per.get(name)
-        if s is None:
-            continue
-        # piecewise-linear integral F(t) = ∫ occupancy, sampled at the bin edges
-        ts = np.concatenate([[s["start_s"].iat[0]], s["end_s"].to_numpy(float)])
-        cum = np.concatenate([[0.0], np.cumsum(s["occupancy"].to_numpy(float) * np.diff(ts))])
-        F = np.interp(edges, ts, cum, left=0.0, right=cum[-1])
-        grid[r] = np.diff(F) / np.diff(edges)
-    return edges, grid
-
-
-def read_window(results_json):
-    """(begin_s, end_s, kind) of the metrics window in a run's results.json (docs/outputs.md), or None when the file
-    or its window is absent or unreadable."""
-    try:
-        with open(results_json, encoding="utf-8") as f:
-            w = json.load(f).get("window") or {}
-        return float(w["begin_s"]), float(w["end_s"]), str(w.get("kind", "window"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
-def default_gantt_title(events_csv):
-    """'Run <dir>: sharing fairshare, allocation static, placement gc' from the results.json beside events_csv,
-    else 'Applications and resource occupancy: <path of events.csv>'."""
-    d = os.path.dirname(os.path.abspath(events_csv))
-    try:
-        with open(os.path.join(d, "results.json"), encoding="utf-8") as f:
-            sc = json.load(f).get("scenario") or {}
-        parts = []
-        for fam in ("allocation", "placement", "sharing"):
-            v = sc.get(fam)
-            name = v.get("policy") if isinstance(v, dict) else v
-            if name:
-                parts.append(f"{fam} {name}")
-        if parts:
-            return f"Run {os.path.basename(d)}: " + ", ".join(parts)
-    except (OSError, ValueError, AttributeError):
-        pass
-    return f"Applications and resource occupancy: {events_csv}"
+import gantt as _gantt  # noqa: E402
+from gantt import default_gantt_title, occupancy_steps, read_events, read_resources, read_window  # noqa: E402,F401
 
 
 def gantt(events_csv, resources_csv, out_png, title=None, window=None):
-    """Two panels sharing the time axis: top, per application, work bars and I/O bars (from posting to
-    completion); bottom, occupancy of each resource as a heat map (one row per resource, mean occupancy per time
-    bin; one resource: its occupancy as a step line). `window` = (begin_s, end_s, kind) is marked on both panels
-    (default: the window of the results.json beside events_csv, when there is one). Returns occupancy_steps()."""
-    ev = read_events(events_csv)
-    res = read_resources(resources_csv)
-    steps = occupancy_steps(ev, res)
-    if window is None:
-        window = read_window(os.path.join(os.path.dirname(os.path.abspath(events_csv)), "results.json"))
-    apps = list(dict.fromkeys(ev["app"].dropna().astype(str)))
-    t0 = float(min(ev["start_s"].min(), 0.0)) if len(ev) else 0.0
-    t1 = float(ev["end_s"].max()) if len(ev) else 1.0
-    if not t1 > t0:
-        t1 = t0 + 1.0
-    names = list(res["name"].astype(str))
-    heat = len(names) > 1
-    top_h = min(9.0, max(2.2, 0.28 * len(apps) + 0.8))
-    bot_h = min(6.0, max(1.6, 0.25 * len(names) + 0.9)) if heat else 2.6
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(11, top_h + bot_h + 1.2), sharex=True, layout="constrained",
-                                   gridspec_kw={"height_ratios": [top_h, bot_h]})
-    work_color, io_color = "#4C72B0", "#DD8452"
-    bar_h = 0.7
-    row_of = {app: i for i, app in enumerate(apps)}
-    for kind, color in (("work", work_color), ("io", io_color)):
-        bars = ev[ev["kind"] == kind]
-        for app, k in bars.groupby(bars["app"].astype(str), sort=False):
-            spans = list(zip(k["start_s"].astype(float), (k["end_s"] - k["start_s"]).astype(float)))
-            ax1.broken_barh(spans, (row_of[app] - bar_h / 2, bar_h), facecolors=color, edgecolor="none")
-    ax1.set_ylim(len(apps) - 0.5, -0.5)
-    step = max(1, math.ceil(len(apps) / 40))
-    ax1.set_yticks(range(0, len(apps), step))
-    ax1.set_yticklabels(apps[::step], fontsize=9 if len(apps) <= 20 else 7)
-    ax1.set_ylabel("application")
-    ax1.grid(True, axis="x", alpha=0.3)
-    legend = [Patch(facecolor=work_color, label="work phase"),
-              Patch(facecolor=io_color, label="I/O operation (posting to completion)")]
-    if window is not None:
-        wb, we, wkind = window
-        for ax in (ax1, ax2):
-            for edge in (wb, we):
-                ax.axvline(edge, color="crimson", ls="--", lw=1.4, zorder=5)
-        # outside the window: greyed out on the application panel
-        for lo, hi in ((t0, wb), (we, t1)):
-            if hi > lo:
-                ax1.axvspan(lo, hi, color="gray", alpha=0.25, lw=0, zorder=4)
-        legend.append(Line2D([], [], color="crimson", ls="--", lw=1.4,
-                             label=f"metrics window ({wkind}): [{wb:.4g}, {we:.4g}] s"))
-    ax1.legend(handles=legend, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False, borderaxespad=0.2,
-               fontsize=9)
-    fig.suptitle(title or default_gantt_title(events_csv), fontsize=12)
-
-    if steps.empty:
-        ax2.text(0.5, 0.5, "no transfer segments in events.csv", ha="center", va="center",
-                 transform=ax2.transAxes)
-        ax2.set_yticks([])
-    elif heat:
-        edges, grid = _binned_occupancy(steps, names, t0, t1, 400)
-        vmax = max(1.0, float(grid.max()))
-        mesh = ax2.pcolormesh(edges, np.arange(len(names) + 1) - 0.5, grid, cmap="viridis", vmin=0, vmax=vmax,
-                              shading="flat", rasterized=True)
-        ax2.set_ylim(len(names) - 0.5, -0.5)
-        rstep = max(1, math.ceil(len(names) / 30))
-        ax2.set_yticks(range(0, len(names), rstep))
-        ax2.set_yticklabels(names[::rstep], fontsize=8)
-        ax2.set_ylabel("resource")
-        cax = ax2.inset_axes([1.01, 0.0, 0.02, 1.0])  # outside ax2, so both panels keep the same width
-        cbar = fig.colorbar(mesh, cax=cax)
-        cbar.set_label("occupancy = Σ rate / capacity\n(dimensionless; mean per time bin)", fontsize=9)
-        mesh.set_label("occupancy")
-    else:
-        name = names[0]
-        s = steps[steps["resource"] == name]
-        xs = [t0] + list(s["start_s"]) + [s["end_s"].iat[-1], t1]
-        ys = [0.0] + list(s["occupancy"]) + [0.0, 0.0]
-        if len(s) > 400:  # thousands of steps draw as a solid block: the mean per time bin instead
-            edges, grid = _binned_occupancy(steps, names, t0, t1, 400)
-            xs, ys = list(edges), list(grid[0]) + [grid[0][-1]]
-            ax2.set_ylabel(f"{name} occupancy\n(dimensionless;\nmean per time bin)")
-        else:
-            ax2.set_ylabel(f"{name} occupancy\n(Σ rate / capacity,\ndimensionless)")
-        ax2.fill_between(xs, ys, step="post", color="#55A868", alpha=0.35, lw=0)
-        ax2.step(xs, ys, where="post", color="#2E7D46", lw=1.2)
-        ax2.set_ylim(bottom=0.0, top=max(1.05, float(max(ys)) * 1.08))
-        ax2.axhline(1.0, color="gray", ls=":", lw=1)
-        ax2.grid(True, alpha=0.3)
-    ax2.set_xlabel("simulated time (s)")
-    ax2.set_xlim(t0, t1)
-    ax2.set_title("Resource occupancy over time", fontsize=11)
-    _save(fig, out_png)
-    return steps
+    """gantt.gantt(), the figure written by this module's _save."""
+    return _gantt.gantt(events_csv, resources_csv, out_png, title, window, save=_save)
 
 
 if __name__ == "__main__":

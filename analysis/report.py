@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
 import figures  # noqa: E402
-from campaign_io import FIXED_COLUMNS, InputError, md_table, pd  # noqa: E402,F401
+from campaign_io import FIXED_COLUMNS, InputError, md_table, np, pd  # noqa: E402,F401
 
 # Default metrics, in this order, when the campaign does not name them (those with at least one value).
 IMPORTANT_METRICS = ["min_yield", "efficiency", "utilization", "mean_io_slowdown", "io_spread",
@@ -279,14 +279,16 @@ def fmt_value(v):
     return figures._fmt_value(v)
 
 
-def metric_header(m):
-    """Table header of a column: human label, unit (decimal GB/s for bandwidths), runs.csv name."""
-    return figures.column_header(m)
+def metric_header(m, values=None):
+    """Table header of a column: human label, unit (decimal GB/s for bandwidths), runs.csv name; with `values`, a
+    column whose values are not numbers keeps them as written, without a unit (figures.shown_unit)."""
+    return figures.column_header(m, values)
 
 
 def means_table(runs, group_cols, metrics):
     """Markdown table: one row per group, n and 'mean ± std' (sample std, n-1) of each metric."""
-    header = [metric_header(c) for c in group_cols] + ["n"] + [metric_header(m) for m in metrics]
+    header = [metric_header(c, runs[c]) for c in group_cols] + ["n"] + [metric_header(m) for m in metrics]
+    key_factor = [figures.shown_unit(c, runs[c])[2] for c in group_cols]
     rows = []
     if not group_cols:
         groups = [((), runs)]
@@ -297,7 +299,7 @@ def means_table(runs, group_cols, metrics):
         key = key if isinstance(key, tuple) else (key,)
         keyed.append((tuple(figures._natural_key(k) for k in key), key, grp))
     for _, key, grp in sorted(keyed, key=lambda t: t[0]):
-        row = [fmt_value(k) for k in key] + [len(grp)]
+        row = [fmt_value(k * f if f != 1.0 else k) for k, f in zip(key, key_factor)] + [len(grp)]
         for m in metrics:
             _, _, factor = figures.unit_of(m)
             vals = grp[m].dropna() * factor
@@ -329,6 +331,61 @@ def position_summary(table, panel):
                                                   fmt_num(grp["mean"].max())]))
     rows.sort(key=lambda r: tuple(figures._natural_key(k) for k in r[0][::-1]))
     return md_table([k + v for k, v in rows], header)
+
+
+# Columns of runs.csv that describe how a run went rather than its result: left out when results are compared.
+NOT_RESULTS = {"wall_time_s", "sim_wall_s", "events", "rate_changes", "platform_limited_share"}
+
+
+def identical_policies(runs, policy, instance_cols, metrics):
+    """Groups (lists of two or more policy values, sorted) whose complete runs give the same value of every result
+    metric (all metric columns but NOT_RESULTS; equal within 1e-9 relative, or both empty) on every instance
+    (same instance_cols values) that they share, with the number of shared instances and of metrics compared:
+    [(group, instances, metrics)]. Two policies without a shared instance are not compared."""
+    cols = [m for m in metrics if m not in NOT_RESULTS]
+    if not policy or not cols:
+        return []
+    work = runs.copy()
+    work["_policy"] = work[policy].astype(str)
+    keys = list(instance_cols)
+    per = {p: g.drop_duplicates(keys).set_index(keys)[cols] if keys else g[cols].head(1)
+           for p, g in work.groupby("_policy", sort=False)}
+    names = sorted(per, key=figures._natural_key)
+    parent = {p: p for p in names}
+
+    def root(p):
+        while parent[p] != p:
+            p = parent[p]
+        return p
+    shared = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            A, B = per[a].align(per[b], join="inner", axis=0)
+            if A.empty:
+                continue
+            x, y = A.to_numpy(dtype=float), B.to_numpy(dtype=float)
+            both_nan = np.isnan(x) & np.isnan(y)
+            close = np.isclose(x, y, rtol=1e-9, atol=1e-12)
+            if (both_nan | close).all():
+                ra, rb = root(a), root(b)
+                if ra != rb:
+                    parent[rb] = ra
+                shared[(a, b)] = len(A)
+    groups = {}
+    for p in names:
+        groups.setdefault(root(p), []).append(p)
+    out = []
+    for g in groups.values():
+        if len(g) < 2:
+            continue
+        n = min((shared.get((a, b), shared.get((b, a), 0)) for i, a in enumerate(g) for b in g[i + 1:]), default=0)
+        out.append((g, n, len(cols)))
+    return out
+
+
+def _and_list(items):
+    items = [f"`{i}`" for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def safe_name(text):
@@ -388,7 +445,7 @@ def build_report(cdir, args):
     md.append(f"- missing: {n_missing}" + (f"; other status: {n_other}" if n_other else ""))
     for c in swept:
         vals = figures._values_sorted(df[c])
-        shown = ", ".join(fmt_value(v) for v in vals[:12]) + (", …" if len(vals) > 12 else "")
+        shown = ", ".join(figures.value_with_unit(c, df[c], v) for v in vals[:12]) + (", …" if len(vals) > 12 else "")
         md.append(f"- swept `{c}`: {len(vals)} value(s): {shown}")
     if "seed" in df.columns:
         seeds = figures._values_sorted(df["seed"])
@@ -403,6 +460,22 @@ def build_report(cdir, args):
         md.append("- the tables and figures pool the runs over the other swept columns: "
                   + ", ".join(f"`{c}`" for c in others))
     md.append("")
+
+    instance_cols = [c for c in swept if c != policy] + (["seed"] if "seed" in df.columns else [])
+    same = identical_policies(runs, policy, instance_cols, metrics)
+    if same:
+        md.append("## Identical results\n")
+        for group, n, ncols in same:
+            text = (f"**{_and_list(group)} give identical results on every point**: each of the {ncols} result "
+                    f"metrics is the same for them on each of the {n} instances they share (same "
+                    + ", ".join(f"`{c}`" for c in instance_cols) + "). Their lines and boxes coincide in the "
+                    "figures: this campaign does not tell these policies apart. They decide differently only when "
+                    "transfers compete for an I/O resource, so here none ever did (for example, every resource's "
+                    "capacity exceeds what the applications on it can draw); a regime where they differ has "
+                    "scarcer or slower resources or a higher load (docs/campaigns.md).")
+            md.append(text + "\n")
+            notes.append(f"{', '.join(group)} give identical results on every point ({n} instances, {ncols} "
+                         "metrics): the campaign does not tell them apart.")
 
     bad = df[~figures.is_complete(df)]
     if len(bad):
@@ -429,7 +502,6 @@ def build_report(cdir, args):
 
     # --- figures
     md.append("## Figures\n")
-    instance_cols = [c for c in swept if c != policy] + (["seed"] if "seed" in df.columns else [])
     box_by = x if x and _distinct(df, x) <= MAX_BOX_GROUPS else None
     per = f"one line per `{policy}`" if policy else "all runs as one line"
     for m in chosen:
@@ -491,7 +563,7 @@ def build_report(cdir, args):
     else:
         run_id, ev, rs = chosen_run
         row = df[df["run_id"] == run_id].iloc[0]
-        params = ", ".join(f"{figures.label_of(c)} = {fmt_value(row[c])}"
+        params = ", ".join(f"{figures.label_of(c)} = {figures.value_with_unit(c, df[c], row[c])}"
                            for c in swept + (["seed"] if "seed" in df.columns else []))
         png = f"gantt_{safe_name(run_id)}.png"
         figures.gantt(ev, rs, os.path.join(out_dir, png), title=f"Run {run_id}: {params}")

@@ -10,28 +10,68 @@
 #include <string.h>
 #include <strings.h>
 
-/* The SimGrid settings iosim sets itself (src/inputs/platform.c ios_simgrid_config, src/sim/engine.c), and why. */
+/* The SimGrid settings iosim sets itself (src/inputs/platform.c ios_simgrid_config, src/sim/engine.c
+ * IOS_ACTOR_STACK_KIB: keep the values here equal to those), the value it gives them, and why. */
 static const struct {
-  const char *name, *why;
+  const char *name, *value, *why;
 } fixed[] = {
-    {"network/model", "iosim fixes it to CM02: the sharing policies' rates are caps on max-min shares of the links' "
-                      "bandwidth, and the engine tests check simulated times against that arithmetic (the other "
-                      "models add latency and TCP-window corrections no policy accounts for)"},
-    {"network/crosstraffic", "iosim fixes it to 0: I/O flows are one-way, and acknowledgement traffic would take "
-                             "bandwidth on the reverse links that no policy sees"},
-    {"contexts/stack-size", "iosim fixes it to 256 KiB: a run holds thousands of actors at once, and larger stacks "
-                            "exhaust the process's memory mappings (docs/engine.md)"},
+    {"network/model", "CM02",
+     "iosim fixes it to CM02: the sharing policies' rates are caps on max-min shares of the links' bandwidth, and the "
+     "engine tests check simulated times against that arithmetic (the other models add latency and TCP-window "
+     "corrections no policy accounts for)"},
+    {"network/crosstraffic", "0",
+     "iosim fixes it to 0: I/O flows are one-way, and acknowledgement traffic would take bandwidth on the reverse "
+     "links that no policy sees"},
+    {"contexts/stack-size", "256",
+     "iosim fixes it to 256 KiB: a run holds thousands of actors at once, and larger stacks exhaust the process's "
+     "memory mappings (docs/engine.md)"},
 };
 
-const char *ios_args_fixed_setting(const char *name) {
+/* The index of setting `name` in fixed[] ('_' and '-' are the same), or -1. */
+static int fixed_index(const char *name) {
   char norm[128];
   size_t n = strlen(name);
-  if (n >= sizeof norm) return NULL;
+  if (n >= sizeof norm) return -1;
   for (size_t i = 0; i <= n; i++)
     norm[i] = name[i] == '_' ? '-' : name[i];
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-    if (strcmp(norm, fixed[i].name) == 0) return fixed[i].why;
-  return NULL;
+    if (strcmp(norm, fixed[i].name) == 0) return (int)i;
+  return -1;
+}
+
+const char *ios_args_fixed_setting(const char *name) {
+  int i = fixed_index(name);
+  return i >= 0 ? fixed[i].why : NULL;
+}
+
+const char *ios_args_fixed_value(const char *name) {
+  int i = fixed_index(name);
+  return i >= 0 ? fixed[i].value : NULL;
+}
+
+int ios_args_fixed_count(void) {
+  return (int)(sizeof fixed / sizeof fixed[0]);
+}
+
+const char *ios_args_fixed_name(int i) {
+  return i >= 0 && i < ios_args_fixed_count() ? fixed[i].name : NULL;
+}
+
+/* Whether `value` is the value iosim gives fixed setting i, as SimGrid would read it: the same model name; for the
+ * boolean crosstraffic any of SimGrid's spellings of false; the same number of KiB for the stack size. */
+static int same_fixed_value(int i, const char *value) {
+  if (strcmp(fixed[i].name, "network/crosstraffic") == 0) {
+    static const char *const no[] = {"0", "no", "off", "false"};
+    for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
+      if (strcasecmp(value, no[k]) == 0) return 1;
+    return 0;
+  }
+  if (strcmp(fixed[i].name, "contexts/stack-size") == 0) {
+    char *end;
+    double v = strtod(value, &end);
+    return end != value && *end == '\0' && v == strtod(fixed[i].value, NULL);
+  }
+  return strcmp(value, fixed[i].value) == 0;
 }
 
 /* Whether one SimGrid log control (CATEGORY.SETTING:VALUE) is well formed: SimGrid aborts on a bad one.
@@ -56,10 +96,11 @@ static int log_control_ok(const char *s, size_t n) {
 
 int ios_sg_flags_add(ios_sg_flags_t *f, int log, const char *value) {
   const char *colon = strchr(value, ':');
-  if (!log && (colon == NULL || colon == value)) {
+  int help = !log && strcmp(value, "help") == 0; /* SimGrid's list of settings (ios_sg_flags_help) */
+  if (!log && !help && (colon == NULL || colon == value)) {
     fprintf(stderr,
             "iosim: error: --cfg=%s: write --cfg=name:value, e.g. --cfg=tracing:yes (SimGrid's settings: "
-            "see docs/cli.md)\n",
+            "--cfg=help, or docs/cli.md)\n",
             value);
     return 2;
   }
@@ -79,13 +120,15 @@ int ios_sg_flags_add(ios_sg_flags_t *f, int log, const char *value) {
     fprintf(stderr, "iosim: error: --log needs a setting, e.g. --log=root.thres:critical\n");
     return 2;
   }
-  if (!log) {
+  if (!log && !help) {
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)(colon - value), value);
-    const char *why = ios_args_fixed_setting(name);
-    if (why != NULL) {
-      fprintf(stderr, "iosim: error: --cfg=%s: iosim does not let a command line change %s: %s; remove this --cfg\n",
-              value, name, why);
+    int i = fixed_index(name);
+    if (i >= 0 && !same_fixed_value(i, colon + 1)) {
+      fprintf(stderr,
+              "iosim: error: --cfg=%s: iosim does not let a command line change %s: %s; remove this --cfg (or give "
+              "iosim's own value, --cfg=%s:%s)\n",
+              value, name, fixed[i].why, fixed[i].name, fixed[i].value);
       return 2;
     }
   }
@@ -99,6 +142,12 @@ int ios_sg_flags_add(ios_sg_flags_t *f, int log, const char *value) {
   snprintf(flag, len, "--%s=%s", log ? "log" : "cfg", value);
   f->flags = grown;
   f->flags[f->n++] = flag;
+  return 0;
+}
+
+int ios_sg_flags_help(const ios_sg_flags_t *f) {
+  for (int i = 0; i < f->n; i++)
+    if (strcmp(f->flags[i], "--cfg=help") == 0) return 1;
   return 0;
 }
 

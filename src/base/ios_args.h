@@ -22,20 +22,31 @@ enum {
 };
 
 /** SimGrid flags given on a command line, in order: "--cfg=name:value" and "--log=setting" strings (owned). */
-typedef struct {
+typedef struct ios_sg_flags {
   int n;
   char **flags; /**< [n] */
 } ios_sg_flags_t;
 
-/** Adds `--cfg=VALUE` (`log` = 0) or `--log=VALUE` (`log` = 1) to `f`. A --cfg must read name:value and must not
- * change a setting iosim fixes (network/model, network/crosstraffic, contexts/stack-size: see
- * ios_args_fixed_setting). @return 0, 2 after a message on stderr naming the flag, the setting and why (bad input),
- * or 1 on ENOMEM. */
+/** Adds `--cfg=VALUE` (`log` = 0) or `--log=VALUE` (`log` = 1) to `f`. A --cfg must read name:value, or be `help`
+ * (SimGrid's list of settings: ios_sg_flags_help), and must not change a setting iosim fixes (network/model,
+ * network/crosstraffic, contexts/stack-size: see ios_args_fixed_setting); giving such a setting iosim's own value
+ * (network/crosstraffic also as no, off or false) is accepted. @return 0, 2 after a message on stderr naming the
+ * flag, the setting, iosim's value and why (bad input), or 1 on ENOMEM. */
 int ios_sg_flags_add(ios_sg_flags_t *f, int log, const char *value);
+
+/** Whether `f` holds --cfg=help: the command then prints SimGrid's settings and exits 0 (ios_cli_cfg_help). */
+int ios_sg_flags_help(const ios_sg_flags_t *f);
 
 /** Why iosim fixes SimGrid setting `name` (e.g. "network/model"; '_' and '-' are the same), or NULL when a --cfg may
  * change it. */
 const char *ios_args_fixed_setting(const char *name);
+
+/** The value iosim gives fixed setting `name` ("CM02", "0", "256"), or NULL when iosim does not fix it. */
+const char *ios_args_fixed_value(const char *name);
+
+/** The fixed settings: how many, and the name of the i-th (0-based; NULL out of range). */
+int ios_args_fixed_count(void);
+const char *ios_args_fixed_name(int i);
 
 /** Frees the strings of `f` and zeroes it. */
 void ios_sg_flags_free(ios_sg_flags_t *f);

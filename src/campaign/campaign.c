@@ -1,6 +1,7 @@
 /* iosim — campaign files (see ios_campaign.h and docs/campaigns.md). */
 #include "ios_campaign.h"
 #include "ios_diag.h"
+#include "ios_point_inputs.h"
 #include "ios_scenario.h"
 #include "ios_value.h"
 
@@ -16,8 +17,6 @@
 
 static const char *const top_keys[] = {"name", "description", "base",   "set",   "grid",
                                        "zip",  "seeds",       "report", "slurm", NULL};
-
-const char *const ios_campaign_slurm_keys[IOS_CAMPAIGN_SLURM_NKEYS] = {"time", "partition", "account", "mem"};
 
 /* Fields a sweep sets itself. */
 static const char *const reserved_keys[] = {"output.dir", "output.progress", NULL};
@@ -78,6 +77,7 @@ static uint64_t point_seed_value(const ios_campaign_t *c, int index) {
 }
 
 cJSON *ios_campaign_point_scenario(const ios_campaign_t *c, int index) {
+  ios_diag_set(NULL, NULL, "%s", "");
   cJSON *user = cJSON_Duplicate(c->base, 1);
   if (user == NULL || ios_scenario_rebase(user, c->base_dir) != 0) {
     cJSON_Delete(user);
@@ -345,33 +345,33 @@ static int point_id(const ios_campaign_t *c, const ios_campaign_key_t **sorted, 
   return rc;
 }
 
-/* Validates the scenario of point i (its platform and workload file readable) and keeps its seed in pt->seed. */
+/* Validates the scenario of point i (its platform, workload file and datasets readable) and keeps its seed in
+ * pt->seed. */
 static int check_point(const ios_campaign_t *c, int i, ios_campaign_point_t *pt) {
   cJSON *user = ios_campaign_point_scenario(c, i);
-  if (user == NULL) return IOS_ENOMEM;
   char desc[512], label[1024];
   describe_point(c, i, desc, sizeof desc);
   snprintf(label, sizeof label, "%s: point %d (%s)", c->file, i, desc);
+  if (user == NULL && ios_diag_message()[0] == '\0') return IOS_ENOMEM;
+  if (user == NULL) { /* a field the point's values cannot set (a generator parameter of a file platform) */
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", ios_diag_message());
+    ios_diag_set(label, NULL, "%s", strncmp(msg, "--set: ", 7) == 0 ? msg + 7 : msg);
+    return IOS_EINVAL;
+  }
   ios_scenario_t s;
   int rc = ios_scenario_from_json(user, label, &s);
   cJSON_Delete(user);
   if (rc != IOS_OK) return rc;
   pt->seed = s.seed;
-  const cJSON *wf = cJSON_GetObjectItemCaseSensitive(s.workload, "file");
-  char *wpath = cJSON_IsString(wf) ? ios_expand_path(wf->valuestring, label, "workload.file") : NULL;
-  if (cJSON_IsString(wf) && wpath == NULL)
-    rc = IOS_EINVAL;
-  else if (!file_readable(s.platform)) {
+  if (!file_readable(s.platform)) {
     ios_diag_set(label, "platform",
                  "cannot read '%s' (%s): fix the path (relative paths in the base are "
                  "relative to the base scenario file)",
                  s.platform, strerror(errno));
     rc = IOS_EINVAL;
-  } else if (!file_readable(wpath)) {
-    ios_diag_set(label, "workload.file", "cannot read '%s' (%s): fix the path", wpath, strerror(errno));
-    rc = IOS_EINVAL;
   }
-  free(wpath);
+  if (rc == IOS_OK && c->check_inputs) rc = ios_point_inputs_check(&s, label); /* the workload file and datasets */
   ios_scenario_free(&s);
   return rc;
 }
@@ -423,88 +423,6 @@ static int safe_name(const cJSON *name) {
   return 1;
 }
 
-/* Length of the run of characters of s that are digits (digits_only) or name characters [A-Za-z0-9._-]. */
-static size_t span(const char *s, int digits_only) {
-  size_t n = 0;
-  while (isdigit((unsigned char)s[n]) ||
-         (!digits_only && (isalpha((unsigned char)s[n]) || s[n] == '.' || s[n] == '_' || s[n] == '-')))
-    n++;
-  return n;
-}
-
-/* Whether s is sbatch's --time: [DAYS-]a[:b[:c]] of integers, at most 3 fields after "DAYS-" (HOURS[:MIN[:SEC]])
- * and without it (MIN, MIN:SEC, H:M:S), or UNLIMITED / INFINITE. */
-static int slurm_time_ok(const char *s) {
-  if (strcmp(s, "UNLIMITED") == 0 || strcmp(s, "INFINITE") == 0) return 1;
-  size_t n = span(s, 1);
-  if (n > 0 && n <= 6 && s[n] == '-') s += n + 1;
-  for (int fields = 0;; s++) {
-    n = span(s, 1);
-    if (n == 0 || n > 8 || ++fields > 3) return 0;
-    s += n;
-    if (*s == '\0') return 1;
-    if (*s != ':') return 0;
-  }
-}
-
-int ios_campaign_slurm_check(const char *file, const char *where, const char *key, const char *value) {
-  size_t len = strlen(value), n;
-  const char *form = NULL;
-  if (strcmp(key, "time") == 0) {
-    if (!slurm_time_ok(value))
-      form = "a Slurm time limit: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES "
-             "or DAYS-HOURS:MINUTES:SECONDS in integers (e.g. 90 or 1:30:00 or 2-00:00:00), or UNLIMITED";
-  } else if (strcmp(key, "partition") == 0) {
-    int ok = len > 0 && len <= 200;
-    for (const char *s = value; ok && *s; s += n + (s[n] == ',')) {
-      n = span(s, 0);
-      ok = n > 0 && (s[n] == '\0' || (s[n] == ',' && s[n + 1] != '\0'));
-    }
-    if (!ok) form = "a partition name, or a comma-separated list of them, of letters, digits, '.', '_' and '-'";
-  } else if (strcmp(key, "account") == 0) {
-    if (len == 0 || len > 200 || span(value, 0) != len)
-      form = "an account name of 1 to 200 letters, digits, '.', '_' and '-'";
-  } else if (strcmp(key, "mem") == 0) {
-    n = span(value, 1);
-    if (n == 0 || n > 12 || (len != n && (len != n + 1 || strchr("KMGTkmgt", value[n]) == NULL)))
-      form = "a memory size per node: an integer number of megabytes, or with a suffix K, M, G or T (e.g. 4G)";
-  } else {
-    form = "one of the keys time, partition, account, mem";
-  }
-  if (form == NULL) return IOS_OK;
-  char shown[64];
-  snprintf(shown, sizeof shown, "%s", value);
-  for (char *q = shown; *q; q++)
-    if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
-  ios_diag_set(file, where, "'%s%s' is not %s", shown, len >= sizeof shown ? "..." : "", form);
-  return IOS_EINVAL;
-}
-
-const char *ios_campaign_slurm(const ios_campaign_t *c, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c->campaign, "slurm"), key);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* The campaign's "slurm" object: known keys, string values sbatch accepts. */
-static int check_slurm(const ios_campaign_t *c) {
-  const cJSON *slurm = cJSON_GetObjectItemCaseSensitive(c->campaign, "slurm"), *item;
-  if (slurm != NULL && ios_value_object(slurm, "{\"time\": \"1:00:00\", \"partition\": \"batch\", \"mem\": \"4G\"}",
-                                        c->file, "slurm") != IOS_OK)
-    return IOS_EINVAL;
-  cJSON_ArrayForEach(item, slurm) {
-    char where[256];
-    const char *value;
-    snprintf(where, sizeof where, "slurm.%s", item->string);
-    if (ios_value_check_keys(slurm, ios_campaign_slurm_keys, IOS_CAMPAIGN_SLURM_NKEYS, c->file, "slurm") != IOS_OK)
-      return IOS_EINVAL;
-    if (ios_value_string(item, 0, "the option's value as a string, e.g. \"1:00:00\" or \"4G\"", c->file, where,
-                         &value) != IOS_OK ||
-        ios_campaign_slurm_check(c->file, where, item->string, value) != IOS_OK)
-      return IOS_EINVAL;
-  }
-  return IOS_OK;
-}
-
 static int finish_load(ios_campaign_t *c) {
   const cJSON *item;
   cJSON_ArrayForEach(item, c->campaign) {
@@ -547,7 +465,7 @@ static int finish_load(ios_campaign_t *c) {
                  "docs/campaigns.md)");
     return IOS_EINVAL;
   }
-  if (check_slurm(c) != IOS_OK) return IOS_EINVAL;
+  if (ios_campaign_slurm_validate(c) != IOS_OK) return IOS_EINVAL;
   int rc = parse_axes(c);
   return rc == IOS_OK ? expand(c) : rc;
 }
@@ -689,6 +607,7 @@ int ios_campaign_load_with(const char *path, int nsets, char *const *sets, int s
     rc = IOS_EINVAL;
   }
   if (rc == IOS_OK) rc = apply_overrides(c, nsets, sets, seeds);
+  c->check_inputs = 1;
   if (rc == IOS_OK) rc = finish_load(c);
   if (rc != IOS_OK) ios_campaign_free(c);
   return rc;

@@ -42,11 +42,13 @@ typedef struct {
   uint64_t seed_from;           /**< first seed */
   int npoints;                  /**< product of the axis lengths */
   ios_campaign_point_t *points; /**< [npoints] */
+  int check_inputs; /**< 1: loading checked every point's workload file and datasets (ios_point_inputs_check): a
+                         campaign loaded to be swept; 0: a sweep record loaded to be merged, which reads no input */
 } ios_campaign_t;
 
 /** Loads a campaign file, expands and validates every point (each point's scenario through
- * ios_scenario_from_json). @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the
- * field (or the point) and the fix. */
+ * ios_scenario_from_json; its platform, workload file and datasets readable: ios_point_inputs_check). @return IOS_OK,
+ * or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the field (or the point) and the fix. */
 int ios_campaign_load(const char *path, ios_campaign_t *c);
 
 /** ios_campaign_load with the command line's overrides (`iosim sweep --set key=value... --seeds N`): each of the
@@ -62,11 +64,13 @@ int ios_campaign_load_with(const char *path, int nsets, char *const *sets, int s
  * @return the record (caller deletes) or NULL on ENOMEM. */
 cJSON *ios_campaign_record(const ios_campaign_t *c);
 
-/** Rebuilds a campaign from a record read from `label` (a sweep.json). Same errors as ios_campaign_load. */
+/** Rebuilds a campaign from a record read from `label` (a sweep.json). Same errors as ios_campaign_load, except that
+ * the points' datasets are not checked (a merge reads none). */
 int ios_campaign_load_record(const cJSON *record, const char *label, ios_campaign_t *c);
 
 /** The scenario (user tree, caller deletes) of point `index`: the base with absolute paths, then the point's
- * values. NULL on ENOMEM. */
+ * values. NULL on ENOMEM (ios_diag_message() empty) or when a value cannot be set (ios_diag_message() says why: a
+ * generator parameter of a platform that is a file). */
 cJSON *ios_campaign_point_scenario(const ios_campaign_t *c, int index);
 
 /** Value of swept key `k` at point `index` (borrowed). */
@@ -87,6 +91,11 @@ int ios_campaign_slurm_check(const char *file, const char *where, const char *ke
 
 /** The value of `key` in the campaign's "slurm" object (borrowed; checked by the loader), or NULL when not given. */
 const char *ios_campaign_slurm(const ios_campaign_t *c, const char *key);
+
+/** Checks the campaign's "slurm" object: an object whose keys are ios_campaign_slurm_keys and whose values are
+ * strings ios_campaign_slurm_check accepts. @return IOS_OK, or IOS_EINVAL with ios_diag_message() naming
+ * slurm.KEY, the value and the form expected. */
+int ios_campaign_slurm_validate(const ios_campaign_t *c);
 
 /** Frees what the campaign owns. */
 void ios_campaign_free(ios_campaign_t *c);

@@ -46,8 +46,11 @@ typedef struct {
   int *sel, nsel;   /* [c->npoints]: the points of this shard */
   int *todo, ntodo; /* [c->npoints]: positions in sel still to run */
   int skipped, failed, done, running, next, internal;
-  int ntransient; /* runs of this sweep that failed on a transient system error */
-  child_t *kids;  /* [o->jobs] */
+  int ntransient;              /* runs of this sweep that failed on a transient system error */
+  int kept_failed;             /* points recorded as failed by an earlier sweep and not run again (no --retry-failed) */
+  int retried, retried_failed; /* points recorded as failed that this sweep runs again, and those failing again */
+  char *was_failed;            /* [c->npoints], by position in sel: recorded as failed before this sweep */
+  child_t *kids;               /* [o->jobs] */
   double t0, last_progress;
 } sweep_t;
 
@@ -117,16 +120,21 @@ static int select_points(sweep_t *w) {
   const ios_campaign_t *c = w->c;
   w->sel = malloc(sizeof *w->sel * (size_t)(c->npoints > 0 ? c->npoints : 1));
   w->todo = malloc(sizeof *w->todo * (size_t)(c->npoints > 0 ? c->npoints : 1));
-  if (w->sel == NULL || w->todo == NULL) return -1;
+  w->was_failed = calloc((size_t)(c->npoints > 0 ? c->npoints : 1), 1);
+  if (w->sel == NULL || w->todo == NULL || w->was_failed == NULL) return -1;
   for (int i = 0; i < c->npoints; i++) {
     if (i % w->o->shard_n != w->o->shard_i - 1) continue;
-    int was_failed, transient;
-    if (ios_runs_recorded(w->runs_dir, c->points[i].id, &was_failed, &transient) &&
-        !((w->o->retry || transient) && was_failed)) {
+    int was_failed = 0, transient;
+    int recorded = ios_runs_recorded(w->runs_dir, c->points[i].id, &was_failed, &transient);
+    if (recorded && !((w->o->retry || transient) && was_failed)) {
       w->skipped++;
       w->failed += was_failed;
-    } else
+      w->kept_failed += was_failed;
+    } else {
+      w->was_failed[w->nsel] = recorded && was_failed;
+      w->retried += recorded && was_failed;
       w->todo[w->ntodo++] = w->nsel;
+    }
     w->sel[w->nsel++] = i;
   }
   return 0;
@@ -210,6 +218,7 @@ static int reap_one(sweep_t *w) {
       }
       w->ntransient += transient;
       w->failed += run_failed;
+      w->retried_failed += run_failed && w->was_failed[ch->point];
       w->done++;
       w->running--;
       ch->pid = 0;
@@ -240,6 +249,11 @@ static void run_points(sweep_t *w) {
   sigaction(SIGHUP, &sa, NULL);
   fprintf(stderr, "sweep: %s: %d points%s, %d to run, %d at a time, output in %s\n", w->c->file, w->nsel,
           w->o->shard_n > 1 ? " in this shard" : "", w->ntodo, w->o->jobs, w->o->out);
+  if (w->kept_failed > 0)
+    fprintf(stderr,
+            "sweep: %d points failed in an earlier sweep and are not run again (a run's input errors do not go away "
+            "by themselves): once their cause is fixed, add --retry-failed to run them again\n",
+            w->kept_failed);
   w->kids = calloc((size_t)w->o->jobs, sizeof *w->kids);
   w->done = w->skipped;
   w->t0 = ios_clock_s();
@@ -262,6 +276,16 @@ static void summary(const sweep_t *w, const char *path, int nf, int nm) {
     printf("sweep: failed runs are listed in runs.csv (status failed, column error); their outputs "
            "are in %s/<run_id>/\n",
            w->runs_dir);
+  if (w->retried > 0)
+    printf("sweep: %d runs that had failed were run again (--retry-failed): %d complete now, %d failed again\n",
+           w->retried, w->retried - w->retried_failed, w->retried_failed);
+  if (w->kept_failed > 0)
+    printf("sweep: %d of the failed runs failed in an earlier sweep and were not run again: once their cause is "
+           "fixed, re-run the same command with --retry-failed\n",
+           w->kept_failed);
+  else if (nf - w->ntransient > 0)
+    printf("sweep: to run the failed runs again once their cause is fixed, re-run the same command with "
+           "--retry-failed (complete runs are kept)\n");
   if (w->ntransient > 0)
     printf("sweep: %d of the failed runs hit a transient system error (a full disk, a quota, no memory...; "
            "\"transient\": true in their run.json): free the resource and re-run the same command to run them "
@@ -321,6 +345,7 @@ int ios_sweep_run(const ios_campaign_t *c, const ios_sweep_opts_t *o) {
   if (rc == 0 && cache[0] != '\0') ios_outdir_remove(cache); /* kept for a resume until every run is complete */
   free(w.sel);
   free(w.todo);
+  free(w.was_failed);
   free(w.kids);
   if (lock >= 0) close(lock);
   return rc;

@@ -4,7 +4,10 @@
 #include "ios_diag.h"
 #include "ios_errors.h"
 
+#include "ios_sg_platform.h"
+
 #include <simgrid/config.h> /* SG_BEGIN_DECL and XBT_PUBLIC, which simgrid/version.h uses */
+#include <simgrid/engine.h>
 #include <simgrid/version.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,4 +65,27 @@ const char *ios_cli_home(void) {
     if (stat(probe, &st) == 0) return home;
   }
   return NULL;
+}
+
+int ios_cli_cfg_help(const ios_sg_flags_t *sg) {
+  char *argv[8 + 64];
+  int argc = 0;
+  argv[argc++] = "iosim";
+  argv[argc++] = "--log=xbt_cfg.thres:warning";
+  for (int i = 0; i < sg->n && argc < 8 + 63; i++)
+    if (strncmp(sg->flags[i], "--log=", 6) == 0) argv[argc++] = sg->flags[i];
+  argv[argc] = NULL;
+  simgrid_init(&argc, argv);
+  printf("SimGrid's configuration items, with the values iosim runs with; set one with --cfg=name:value. iosim "
+         "fixes");
+  for (int i = 0; i < ios_args_fixed_count(); i++) {
+    char item[160];
+    const char *name = ios_args_fixed_name(i);
+    snprintf(item, sizeof item, "%s:%s", name, ios_args_fixed_value(name));
+    ios_sg_set_config(item); /* shown as the current value below */
+    printf("%s %s", i == 0 ? "" : i + 1 == ios_args_fixed_count() ? " and" : ",", item);
+  }
+  printf(": a --cfg may repeat these values, not change them (docs/cli.md).\n");
+  ios_sg_config_help();
+  return 0;
 }

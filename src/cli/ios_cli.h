@@ -41,8 +41,16 @@ int ios_cli_sweep(int argc, char **argv);
 int ios_cli_merge(int argc, char **argv);
 
 /** `iosim report DIR [options]`: runs analysis/report.py of ios_cli_home() with $IOSIM_PYTHON, else the interpreter
- * configured at build time, else python3. */
+ * configured at build time, else python3; then analysis/view.py with the same arguments (DIR/report/view.html). */
 int ios_cli_report(int argc, char **argv);
+
+/** `iosim view DIR... [-o OUT] [options]`: runs analysis/view.py (one self-contained HTML page of runs or of a
+ * campaign) with the interpreter of `iosim report`. */
+int ios_cli_view(int argc, char **argv);
+
+/** Runs analysis/SCRIPT of ios_cli_home() with argv[1..argc-1] under $IOSIM_PYTHON, else the interpreter configured at
+ * build time, else python3, and waits for it. @return its exit code, 1 when it could not be started. */
+int ios_cli_python(const char *script, int argc, char **argv);
 
 /** Prints "iosim VERSION" and the version of the SimGrid library in use (and of the headers built against): what
  * every subcommand's --version shows. */
@@ -57,6 +65,12 @@ int ios_cli_help_version(int opt, const char *usage);
 /** The exit code of an IOS_E* result: 0 for IOS_OK; else prints "iosim: error: " and ios_diag_message() (or the
  * code's name) to stderr and returns 2 for IOS_EINVAL and IOS_EIO (bad input), 1 otherwise. */
 int ios_cli_exit_code(int rc);
+
+struct ios_sg_flags; /* ios_args.h */
+
+/** --cfg=help (ios_sg_flags_help): starts SimGrid with the --log flags of `sg`, gives the settings iosim fixes their
+ * values, and prints SimGrid's configuration items (ios_sg_config_help) on standard output. @return 0. */
+int ios_cli_cfg_help(const struct ios_sg_flags *sg);
 
 /** iosim's own files (deploy/, platforms/, analysis/), found relative to the executable so that a moved build or an
  * installed iosim uses its own: $IOSIM_HOME when set, else the directory above the executable's (the source tree of

@@ -26,7 +26,8 @@ static const char run_usage[] =
     "  -o, --out DIR          output directory (run; sets output.dir)\n"
     "      --set key=value    override a scenario field (dotted key; the value read as JSON, else a string)\n"
     "      --trace            also write trace.paje, a Paje trace of the run (= --set output.trace=true)\n"
-    "      --cfg=name:value   a SimGrid setting (not network/model, network/crosstraffic, contexts/stack-size)\n"
+    "      --cfg=name:value   a SimGrid setting (network/model, network/crosstraffic and contexts/stack-size only at\n"
+    "                         iosim's values); --cfg=help lists SimGrid's settings\n"
     "      --log=setting      a SimGrid logging setting, e.g. --log=root.thres:critical\n"
     "  -h, --help             this help;  --version  the iosim and SimGrid versions\n"
     "Exit codes: 0 ok, 2 bad input, 1 internal error. See docs/scenario.md and docs/cli.md.\n";
@@ -141,6 +142,7 @@ static int parse_run(int argc, char **argv, const char *cmd, run_args_t *a) {
       return ios_args_error(c, argv, cmd, run_usage);
     }
   }
+  if (ios_sg_flags_help(&a->sg)) return ios_cli_cfg_help(&a->sg); /* SimGrid's settings: no scenario needed */
   if (optind < argc) a->scenario = argv[optind++];
   if (optind < argc) return ios_args_bad(run_usage, "iosim %s: unexpected argument '%s'", cmd, argv[optind]);
   if (a->scenario == NULL) return ios_args_bad(run_usage, "iosim %s needs a scenario file", cmd);

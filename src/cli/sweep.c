@@ -31,7 +31,7 @@ static const char *const usage_text =
     "      --time T, --partition P, --account A, --mem M\n"
     "                        #SBATCH options of the array and merge jobs of --emit-slurm (override the campaign's\n"
     "                        \"slurm\" object): T as 90, 1:30:00 or 2-00:00:00; M as 4096 (MB) or 4G\n"
-    "      --cfg=name:value  a SimGrid setting, passed to every run (see docs/cli.md)\n"
+    "      --cfg=name:value  a SimGrid setting, passed to every run (see docs/cli.md); --cfg=help lists them\n"
     "      --log=setting     a SimGrid logging setting, passed to every run\n"
     "  -h, --help            this help;  --version  the iosim and SimGrid versions\n"
     "Re-running the same command resumes: completed runs are kept. See docs/campaigns.md.\n";
@@ -144,6 +144,7 @@ static int parse_sweep(int argc, char **argv, sweep_args_t *a) {
   optind = 0;
   while (arc < 0 && (opt = getopt_long(argc, argv, ":j:o:h", opts, NULL)) != -1)
     arc = sweep_option(opt, optarg, argv, a);
+  if (arc < 0 && ios_sg_flags_help(&a->sg)) arc = ios_cli_cfg_help(&a->sg); /* SimGrid's settings, then exit 0 */
   if (arc < 0 && optind < argc) a->campaign = argv[optind++];
   if (arc < 0 && optind < argc) arc = ios_args_bad(usage_text, "unexpected argument '%s'", argv[optind]);
   if (arc < 0 && a->campaign == NULL) arc = ios_args_bad(usage_text, "%s", "iosim sweep needs a campaign file");

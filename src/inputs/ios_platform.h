@@ -1,7 +1,8 @@
-/* iosim — the platform as iosim sees it: compute nodes, the pool of I/O resources (I/O nodes, else OSTs, else the
- * PFS) with their capacities, the PFS for direct access, and the controller host. Roles come from host properties
- * (<prop id="role" value="compute|ionode|oss|ost|pfs|controller"/>); a resource's capacity is the bandwidth of the
- * link named by its "link" property; a compute node's NIC bandwidth b by its "nic_bw" property (platforms/README). */
+/* iosim — the platform as iosim sees it: compute nodes, the pool of I/O resources (I/O nodes, else OSTs, else disks,
+ * else the PFS) with their capacities, the PFS for direct access, and the controller host (optional). Roles come from
+ * host properties (<prop id="role" value="compute|ionode|oss|ost|pfs|controller|storage|disk|none"/>); a resource's
+ * capacity is the bandwidth of the link named by its "link" property (bounded by its SimGrid disks); a compute node's
+ * NIC bandwidth b by its "nic_bw" property (platforms/README.md lists every check). */
 #ifndef IOS_PLATFORM_H
 #define IOS_PLATFORM_H
 
@@ -40,8 +41,9 @@ typedef struct {
   const char *pool_role; /**< "ionode", "ost" or "pfs" */
   int has_pfs;           /**< whether a separate PFS host exists for direct access (n = 0) */
   ios_resource_t pfs;    /**< that PFS (valid when has_pfs) */
-  sg_host_t controller;
-  int noss;     /**< hosts with role oss (object storage servers in front of the OSTs) */
+  sg_host_t controller;  /**< where the controller's actors run: the role=controller host (at most one), else the
+                              first compute host */
+  int noss;              /**< hosts with role oss (object storage servers in front of the OSTs) */
   int nrouters; /**< LNET-like routers between compute and storage: links rtr0..rtr{R-1} (platforms/README.md) */
   /** Router choices (TAPP-IO §II, `iosim platform oss-ost --set routers_per_client=K`), or NULL when no compute host
    * has a `routers` property (compute node k then uses rtr(k mod R) only). Compute host k may use the routers
@@ -61,7 +63,9 @@ typedef struct {
  * 2e6, SimGrid's route queries then costing seconds), and a SimGrid abort there becomes an error naming what it was
  * checking. The file must be a regular file (not a directory or a FIFO). `roles` (a scenario's platform_roles,
  * checked by ios_platform_roles_check; NULL: none) sets the role, link and nic_bw properties of the hosts its rules
- * match before anything is read from them.
+ * match before anything is read from them. The SimGrid <disk> elements of an I/O resource then bound its transfers
+ * (its link's bandwidth lowered to their total write bandwidth; the link checked to stand for that host alone). The
+ * complete list of checks: platforms/README.md.
  * @return IOS_OK, or IOS_EINVAL/IOS_EIO with ios_diag_message() naming the file, the host or link, the value and the
  * fix; IOS_EINTERNAL when the check cannot fork. */
 int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out);
@@ -71,9 +75,10 @@ int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out)
  * "nic_bw": "BANDWIDTH"}. A rule matches a host whose name matches the glob `hosts` (fnmatch; default "*") and whose
  * SimGrid property `property` equals `value` (absent: any; `property` without `value`: the host has it). The first
  * matching rule of each host gives it the iosim role `role` (compute, ionode, oss, ost, pfs, controller, storage,
- * disk, or none: not used by iosim), and when given its capacity link `link` ("{host}" stands for the host's name)
- * and its NIC bandwidth `nic_bw`: the properties role, link and nic_bw an iosim platform carries (platforms/README.md),
- * so that a Batsim or WRENCH platform runs unmodified. Hosts no rule matches keep their own properties.
+ * disk, or none: not used by iosim), and when given its capacity link `link` ("{host}" or "{0}" stands for the host's
+ * name, "{1}".."{9}" for what the glob's wildcards matched, each '*' as few characters as possible) and its NIC
+ * bandwidth `nic_bw`: the properties role, link and nic_bw an iosim platform carries (platforms/README.md), so that a
+ * Batsim or WRENCH platform runs unmodified. Hosts no rule matches keep their own properties.
  * @return IOS_OK, or IOS_EINVAL with ios_diag_message() naming the rule's field, its value and the fix. */
 int ios_platform_roles_check(const cJSON *roles, const char *file);
 

@@ -16,6 +16,10 @@ extern "C" {
  * @return 0, or -1 when SimGrid rejects it. */
 int ios_sg_set_config(const char *name_value);
 
+/** Prints SimGrid's configuration items on standard output: name, meaning, type and current value of each (what a
+ * SimGrid program prints for --help; SimGrid 3.32 itself aborts on --cfg=help). simgrid_init must have been called. */
+void ios_sg_config_help(void);
+
 /** Loads a SimGrid platform file, catching SimGrid's parse errors.
  *
  * Tracing (docs/trace.md). In the process that asked for a trace (ios_sg_trace_to, or a `tracing` setting through
@@ -39,6 +43,9 @@ int ios_sg_route_has_link(sg_host_t from, sg_host_t to, const char *link);
 
 /** Bandwidth (bytes/s) of the named link, or -1 when no link has that name. */
 double ios_sg_link_bandwidth(const char *name);
+
+/** Sets the bandwidth (bytes/s) of the named link (nothing when no link has that name); before the simulation. */
+void ios_sg_link_set_bandwidth(const char *name, double bw);
 
 /** Asks for output.trace's trace: the next ios_sg_load_platform of this process starts SimGrid's tracer writing
  * `dir`/trace.paje through a temporary file of `dir` (when `dir` exists, as a run's output directory does once

@@ -1,6 +1,7 @@
 /* iosim — platform loading and validation (see ios_platform.h). */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "ios_platform.h"
+#include "ios_platform_parts.h"
 #include "ios_platgen.h"
 #include "ios_csv.h"
 #include "ios_diag.h"
@@ -11,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <signal.h>
 #include <simgrid/host.h>
@@ -27,8 +27,8 @@
 
 const char *const ios_simgrid_config[] = {"network/model:CM02", "network/crosstraffic:0", NULL};
 
-static const char *const roles[] = {"compute",    "ionode",  "oss",  "ost",  "pfs",
-                                    "controller", "storage", "disk", "none", NULL};
+const char *const ios_platform_roles[] = {"compute",    "ionode",  "oss",  "ost",  "pfs",
+                                          "controller", "storage", "disk", "none", NULL};
 
 /* Natural order: "c2" < "c10". */
 static int natural_cmp(const void *pa, const void *pb) {
@@ -51,7 +51,7 @@ static int natural_cmp(const void *pa, const void *pb) {
 
 /* A link's bandwidth (bytes/s) for `host`'s property `prop`, or an error naming the host, the link, its value and
  * the fix. */
-static int link_capacity(const char *file, const char *host, const char *prop, const char *link, double *bw) {
+int ios_platform_link_capacity(const char *file, const char *host, const char *prop, const char *link, double *bw) {
   double v = ios_sg_link_bandwidth(link); /* -1 when no link has that name */
   int found = v != -1.0;
   if (!found) { /* a link whose bandwidth is -1 B/s also gives -1 */
@@ -92,7 +92,7 @@ static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
     return IOS_EINVAL;
   }
   double bw;
-  int rc = link_capacity(file, name, "link", link, &bw);
+  int rc = ios_platform_link_capacity(file, name, "link", link, &bw);
   if (rc != IOS_OK) return rc;
   r->name = strdup(name);
   r->link = strdup(link);
@@ -114,7 +114,7 @@ static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
                  rh);
     return IOS_EINVAL;
   }
-  rc = link_capacity(file, rh, "link", rlink, &bw);
+  rc = ios_platform_link_capacity(file, rh, "link", rlink, &bw);
   if (rc != IOS_OK) return rc;
   r->read_host = read;
   r->read_link = strdup(rlink);
@@ -179,91 +179,6 @@ static int check_links_and_speeds(const char *file) {
   return rc;
 }
 
-/* ---------------------------------------------------------------- platform_roles */
-
-static const char *const rule_keys[] = {"hosts", "property", "value", "role", "link", "nic_bw"};
-
-int ios_platform_roles_check(const cJSON *rules, const char *file) {
-  char where[64];
-  if (!cJSON_IsArray(rules)) {
-    ios_diag_set(file, "platform_roles",
-                 "must be an array of rules, e.g. [{\"property\": \"role\", \"value\": \"master\", \"role\": "
-                 "\"controller\"}, {\"hosts\": \"*\", \"role\": \"compute\", \"nic_bw\": \"1.25GBps\"}]");
-    return IOS_EINVAL;
-  }
-  int k = 0;
-  const cJSON *r;
-  cJSON_ArrayForEach(r, rules) {
-    snprintf(where, sizeof where, "platform_roles[%d]", k++);
-    if (ios_value_object(r, "{\"hosts\": \"node-*\", \"role\": \"compute\"}", file, where) != IOS_OK ||
-        ios_value_check_keys(r, rule_keys, 6, file, where) != IOS_OK)
-      return IOS_EINVAL;
-    for (int f = 0; f < 6; f++) {
-      const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, rule_keys[f]);
-      char field[96];
-      snprintf(field, sizeof field, "%s.%s", where, rule_keys[f]);
-      const char *text;
-      if (v != NULL && ios_value_string(v, 1, NULL, file, field, &text) != IOS_OK) return IOS_EINVAL;
-    }
-    static const ios_num_spec_t nic_spec = {IOS_MIN_BANDWIDTH,
-                                            IOS_VALUE_MAX_BANDWIDTH,
-                                            0,
-                                            0,
-                                            IOS_UNIT_BANDWIDTH,
-                                            "the compute node's NIC bandwidth, e.g. \"1.25GBps\""};
-    const cJSON *nic = cJSON_GetObjectItemCaseSensitive(r, "nic_bw");
-    char role_field[96], nic_field[96];
-    snprintf(role_field, sizeof role_field, "%s.role", where);
-    snprintf(nic_field, sizeof nic_field, "%s.nic_bw", where);
-    int idx;
-    double bw;
-    if (ios_value_choice(cJSON_GetObjectItemCaseSensitive(r, "role"), roles, "an iosim role", file, role_field, &idx) !=
-            IOS_OK ||
-        (nic != NULL && ios_value_number(nic, &nic_spec, file, nic_field, &bw) != IOS_OK))
-      return IOS_EINVAL;
-  }
-  return IOS_OK;
-}
-
-/* The text of rule r's field `key`, or NULL. */
-static const char *rule_text(const cJSON *r, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int rule_matches(const cJSON *r, sg_host_t h) {
-  const char *glob = rule_text(r, "hosts"), *prop = rule_text(r, "property"), *value = rule_text(r, "value");
-  if (glob != NULL && fnmatch(glob, sg_host_get_name(h), 0) != 0) return 0;
-  const char *have = prop != NULL ? sg_host_get_property_value(h, prop) : NULL;
-  if (prop != NULL && (have == NULL || (value != NULL && strcmp(have, value) != 0))) return 0;
-  return 1;
-}
-
-/* Gives each host the role, link and nic_bw properties of the first rule of `rules` that matches it. */
-static void apply_roles(const cJSON *rules) {
-  if (rules == NULL) return;
-  size_t nh = sg_host_count();
-  sg_host_t *hosts = sg_host_list();
-  for (size_t i = 0; hosts != NULL && i < nh; i++) {
-    const cJSON *r;
-    cJSON_ArrayForEach(r, rules) {
-      if (!rule_matches(r, hosts[i])) continue;
-      sg_host_set_property_value(hosts[i], "role", rule_text(r, "role"));
-      const char *link = rule_text(r, "link"), *nic = rule_text(r, "nic_bw"),
-                 *at = link ? strstr(link, "{host}") : NULL;
-      if (at != NULL) {
-        char name[1024];
-        snprintf(name, sizeof name, "%.*s%s%s", (int)(at - link), link, sg_host_get_name(hosts[i]), at + 6);
-        sg_host_set_property_value(hosts[i], "link", name);
-      } else if (link != NULL)
-        sg_host_set_property_value(hosts[i], "link", link);
-      if (nic != NULL) sg_host_set_property_value(hosts[i], "nic_bw", nic);
-      break;
-    }
-  }
-  free(hosts);
-}
-
 /* The hosts of each I/O role of a platform, in natural order: 0 ionode, 1 ost, 2 disk, 3 pfs (arrays owned). */
 typedef struct {
   sg_host_t *host[4];
@@ -277,8 +192,8 @@ static int sort_hosts(const char *file, sg_host_t *hosts, size_t nhosts, ios_pla
     const char *name = sg_host_get_name(hosts[i]);
     const char *role = sg_host_get_property_value(hosts[i], "role");
     int known = 0;
-    for (int r = 0; role != NULL && roles[r] != NULL; r++)
-      known |= strcmp(role, roles[r]) == 0;
+    for (int r = 0; role != NULL && ios_platform_roles[r] != NULL; r++)
+      known |= strcmp(role, ios_platform_roles[r]) == 0;
     if (!known) {
       ios_diag_set(file, name,
                    role ? "unknown role '%s': use one of compute, ionode, oss, ost, pfs, controller, storage, disk, "
@@ -312,15 +227,12 @@ static int sort_hosts(const char *file, sg_host_t *hosts, size_t nhosts, ios_pla
   return rc;
 }
 
-/* Checks that the platform has compute hosts, one controller, an I/O resource and at most one PFS host. */
+/* Checks that the platform has compute hosts, an I/O resource and at most one PFS host (and at most one controller:
+ * sort_hosts). */
 static int check_roles(const char *file, const ios_platform_t *p, const pools_t *pools) {
   const int *npool = pools->n;
   if (p->ncompute == 0) {
     ios_diag_set(file, "roles", "no compute host: give compute nodes <prop id=\"role\" value=\"compute\"/>");
-    return IOS_EINVAL;
-  }
-  if (p->controller == NULL) {
-    ios_diag_set(file, "roles", "no controller host: add a host with <prop id=\"role\" value=\"controller\"/>");
     return IOS_EINVAL;
   }
   if (npool[0] + npool[1] + npool[2] + npool[3] == 0) {
@@ -333,6 +245,12 @@ static int check_roles(const char *file, const ios_platform_t *p, const pools_t 
     return IOS_EINVAL;
   }
   return IOS_OK;
+}
+
+/* The controller's host: the role=controller host, else the first compute host (its actors only wait: they take
+ * nothing from an application's work, which is timed, not executed). */
+static void choose_controller(ios_platform_t *p) {
+  if (p->controller == NULL) p->controller = p->compute[0];
 }
 
 /* Makes p's pool from the first I/O role present (ionode, ost, disk, then pfs) and, beside another pool, its PFS. */
@@ -428,6 +346,7 @@ static int build(const char *file, ios_platform_t *out) {
   if (rc == IOS_OK) rc = sort_hosts(file, hosts, nhosts, &p, &pools);
   free(hosts);
   if (rc == IOS_OK) rc = check_roles(file, &p, &pools);
+  if (rc == IOS_OK) choose_controller(&p);
   if (rc == IOS_OK) rc = check_nics(file, &p);
   if (rc == IOS_OK) rc = make_resources(file, &p, &pools);
   for (int k = 0; k < 4; k++)
@@ -510,11 +429,15 @@ static void probe_child(const char *file, const cJSON *rules, probe_t *pr) {
     probe_set(pr, IOS_EINVAL, ios_diag_message());
     return;
   }
-  apply_roles(rules);
+  ios_platform_roles_apply(rules);
   pr->stage = 1;
   ios_platform_t p;
-  int rc = build(file, &p);
+  ios_disk_bound_t *bound = NULL;
+  int nbound = 0;
+  int rc = ios_platform_disks_apply(file, &bound, &nbound);
+  if (rc == IOS_OK) rc = build(file, &p);
   if (rc != IOS_OK) {
+    free(bound);
     probe_set(pr, rc, ios_diag_message());
     return;
   }
@@ -536,10 +459,13 @@ static void probe_child(const char *file, const cJSON *rules, probe_t *pr) {
     for (int r = 0; rc == IOS_OK && r <= p.nres; r++) {
       if (r == p.nres && !p.has_pfs) break;
       pr->to = r;
-      rc = probe_route(file, pr, p.compute[c], r < p.nres ? &p.res[r] : &p.pfs);
+      const ios_resource_t *res = r < p.nres ? &p.res[r] : &p.pfs;
+      rc = probe_route(file, pr, p.compute[c], res);
+      if (rc == IOS_OK && nbound > 0) rc = ios_platform_disks_exclusive(file, bound, nbound, p.compute[c], res);
     }
   }
   if (rc != IOS_OK) probe_set(pr, rc, ios_diag_message());
+  free(bound);
   ios_platform_free(&p);
   pr->rc = rc;
   pr->stage = 3;
@@ -667,8 +593,12 @@ int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out)
     ios_diag_set(file, NULL, "SimGrid cannot load this platform: %s", err);
     return IOS_EINVAL;
   }
-  apply_roles(roles);
-  return build(file, out);
+  ios_platform_roles_apply(roles);
+  ios_disk_bound_t *bound = NULL;
+  int nbound = 0;
+  rc = ios_platform_disks_apply(file, &bound, &nbound); /* checked in the child: the same result */
+  free(bound);
+  return rc == IOS_OK ? build(file, out) : rc;
 }
 
 void ios_platform_free(ios_platform_t *p) {
@@ -685,96 +615,4 @@ void ios_platform_free(ios_platform_t *p) {
   free(p->router_list);
   free(p->router_host);
   memset(p, 0, sizeof *p);
-}
-
-/* A host property read as a positive finite quantity by `parse` (bytes or bytes/s); *out untouched when absent. */
-static int disk_prop(const char *file, sg_host_t h, const char *prop, int (*parse)(const char *, double *),
-                     const char *example, int required, double *out) {
-  const char *v = sg_host_get_property_value(h, prop);
-  if (v == NULL && !required) return IOS_OK;
-  double x = NAN;
-  if (v == NULL || parse(v, &x) != IOS_OK || !(parse == ios_parse_bandwidth ? x >= IOS_MIN_BANDWIDTH : x > 0) ||
-      !isfinite(x)) {
-    ios_diag_set(
-        file, sg_host_get_name(h),
-        "disk %s \"%s\": give <prop id=\"%s\" value=\"%s\"/> (a positive finite value; bandwidths at least 0.001 B/s)",
-        prop, v ? v : "missing", prop, example);
-    return IOS_EINVAL;
-  }
-  *out = x;
-  return IOS_OK;
-}
-
-int ios_platform_storage(const char *file, const ios_platform_t *p, ios_storage_t *out, int *res_of_disk) {
-  if (strcmp(p->pool_role, "disk") != 0) {
-    ios_diag_set(file, "storage",
-                 "the platform has no storage tier (its I/O resources are %d %s hosts, no role=disk host): use `iosim "
-                 "platform storage` (or a platform object {\"kind\": \"storage\", \"layout\": \"nNnD\"}), or give "
-                 "storage.platform to schedule the requests without simulating their I/O",
-                 p->nres, p->pool_role);
-    return IOS_EINVAL;
-  }
-  int *node_of = malloc(sizeof *node_of * (size_t)p->nres); /* first disk index of each disk's node */
-  int *done = calloc((size_t)p->nres, sizeof *done);
-  ios_storage_t st = {0, 0, NULL, NULL};
-  int rc = node_of && done ? IOS_OK : IOS_ENOMEM;
-  for (int i = 0; rc == IOS_OK && i < p->nres; i++) { /* group the disks by node, in order of first appearance */
-    const char *node = sg_host_get_property_value(p->res[i].host, "node");
-    sg_host_t nh = node ? sg_host_by_name(node) : NULL;
-    const char *role = nh ? sg_host_get_property_value(nh, "role") : NULL;
-    if (role == NULL || strcmp(role, "storage") != 0) {
-      ios_diag_set(file, p->res[i].name,
-                   node == NULL ? "disk without a storage node: add <prop id=\"node\" value=\"HOST\"/> naming its "
-                                  "role=storage host"
-                                : "its \"node\" property names '%s', which is not a role=storage host: name the "
-                                  "storage node that holds this disk",
-                   node);
-      rc = IOS_EINVAL;
-      break;
-    }
-    node_of[i] = i;
-    for (int k = 0; k < i; k++)
-      if (strcmp(sg_host_get_property_value(p->res[k].host, "node"), node) == 0) {
-        node_of[i] = node_of[k];
-        break;
-      }
-  }
-  for (int i = 0; rc == IOS_OK && i < p->nres; i++) {
-    if (done[i]) continue;
-    sg_host_t nh = sg_host_by_name(sg_host_get_property_value(p->res[i].host, "node"));
-    const char *link = sg_host_get_property_value(nh, "link");
-    double node_bw = INFINITY; /* no "link": an unlimited node */
-    if (link != NULL && (rc = link_capacity(file, sg_host_get_name(nh), "link", link, &node_bw)) != IOS_OK) break;
-    for (int k = i; rc == IOS_OK && k < p->nres; k++) {
-      if (node_of[k] != i) continue;
-      double cap = 0, wbw = p->res[k].capacity, rbw = wbw, rlink = NAN;
-      if (p->res[k].read_host != NULL) /* its reads' own route: the read bandwidth is that route's read link */
-        rc = link_capacity(file, sg_host_get_name(p->res[k].read_host), "link", p->res[k].read_link, &rlink);
-      if (rc == IOS_OK && !isnan(rlink)) rbw = rlink;
-      if (rc == IOS_OK) rc = disk_prop(file, p->res[k].host, "capacity", ios_parse_bytes, "4TB", 1, &cap);
-      if (rc == IOS_OK) rc = disk_prop(file, p->res[k].host, "read_bw", ios_parse_bandwidth, "3.13GBps", 0, &rbw);
-      if (rc == IOS_OK && !isnan(rlink) && rbw != rlink) {
-        ios_diag_set(file, p->res[k].name,
-                     "its read_bw (%.17g B/s) differs from the bandwidth of its read link '%s' (%.17g B/s): drop "
-                     "read_bw (the read link gives it) or make them equal",
-                     rbw, p->res[k].read_link, rlink);
-        rc = IOS_EINVAL;
-      }
-      if (rc == IOS_OK)
-        rc = k == i ? ios_storage_add_node(&st, sg_host_get_name(nh), node_bw, 1, cap, rbw, wbw)
-                    : ios_storage_add_disk(&st, cap, rbw, wbw);
-      if (rc == IOS_OK) {
-        res_of_disk[st.ndisks - 1] = k;
-        done[k] = 1;
-      }
-    }
-  }
-  free(node_of);
-  free(done);
-  if (rc != IOS_OK) {
-    ios_storage_free(&st);
-    return rc;
-  }
-  *out = st;
-  return IOS_OK;
 }

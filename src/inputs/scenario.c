@@ -1,5 +1,6 @@
 /* iosim — scenario loading and validation (see ios_scenario.h). */
 #include "ios_scenario.h"
+#include "ios_scenario_parts.h"
 #include "ios_fs.h"
 #include "ios_diag.h"
 #include "ios_platform.h"
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 /* Every field and its default. null = "no value" (any type accepted). */
-static const char defaults_json[] =
+const char ios_scenario_defaults_json[] =
     "{"
     "\"platform\": \"platforms/mn4-forwarding.xml\","
     "\"platform_roles\": null,"
@@ -38,57 +39,8 @@ static const char defaults_json[] =
     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true, \"trace\": false}"
     "}";
 
-/* What `iosim help scenario` says of each field of defaults_json: its unit ("" when none) and a one-line meaning
- * (docs/scenario.md has the long form). Every field of defaults_json must be here (unit_scenario_keys.cpp checks). */
-static const struct {
-  const char *path, *unit, *meaning;
-} key_docs[] = {
-    {"platform", "", "SimGrid platform XML path, or a platform family {\"kind\": \"forwarding\", ...}"},
-    {"platform_roles", "", "rules giving another tool's hosts iosim's role, link and nic_bw"},
-    {"workload.file", "", "a JSON array of applications (.json) or an RR-9502 sample file"},
-    {"workload.format", "", "auto (by extension), json or rr9502-sample"},
-    {"workload.bandwidth_unit", "B/s", "sample files' unit of bandwidths and volumes: pool (= B) or a bandwidth"},
-    {"workload.applications", "", "inline applications [{\"nodes\": 4, \"work\": \"60s\", \"io\": \"2GiB\"}]"},
-    {"workload.generator", "", "a generator {\"kind\": \"rr9549|rr9502|apex|kernels|ior\", ...} (iosim generate)"},
-    {"workload.only", "", "keep only the application with this name"},
-    {"allocation.policy", "", "how many resources each application gets (iosim policies --family allocation)"},
-    {"placement.policy", "", "which resources (iosim policies --family placement)"},
-    {"sharing.policy", "", "the rate of each pending transfer (iosim policies --family sharing)"},
-    {"window.length_fraction", "", "automatic window: fraction of (earliest dedicated completion - latest start)"},
-    {"window.begin_s", "s", "the window's start (null: automatic)"},
-    {"window.end_s", "s", "the window's end (null: automatic)"},
-    {"window.stop_at_end", "", "stop the simulation at the window's end"},
-    {"window.mode", "", "v1 (the policy from the start) or v2 (FairShare over the first half, RR-9502 reference)"},
-    {"controller.tick_s", "s", "periodic decision every tick_s (0: at events only)"},
-    {"engine.flows", "", "auto (direct rates when no link can bind them) or simgrid (every transfer a SimGrid flow)"},
-    {"queue.enabled", "", "a job queue on the compute nodes (IPDPS'21 §5.3)"},
-    {"queue.backfill", "", "later jobs may start before a blocked head"},
-    {"queue.rearbitrate", "", "auto, all or new: which running jobs are re-arbitrated when the set changes"},
-    {"knowledge.profiles", "", "exact or group-fit: what policies see of the bandwidth profiles (RR-9549 §6.2)"},
-    {"knowledge.fit_over", "",
-     "dataset or workload: the profiles the group-fit polynomials are fitted over (RR-9549 §6.2 fits the whole "
-     "dataset the applications were drawn from)"},
-    {"knowledge.degree", "",
-     "degree of the group-fit polynomial (3: through the group's mean at each of 4 measured counts, the "
-     "interpolation RR-9549 §6.2 describes)"},
-    {"knowledge.flat", "", "relative spread below which a profile is neutral"},
-    {"knowledge.noise", "", "sigma of the log-normal noise on the volumes and times policies see"},
-    {"storage", "", "a storage-allocation object (StorAlloc, docs/storalloc.md)"},
-    {"striping", "", "a striping object {\"policy\": \"bpio\", \"layout\": \"fpp\"} (TAPP-IO)"},
-    {"seed", "", "the random seed of every random stream"},
-    {"output.dir", "", "where results.json, apps.csv, resources.csv, allocations.csv go"},
-    {"output.events", "", "also write events.csv (every work phase, transfer and I/O operation)"},
-    {"output.progress", "", "a progress line on standard error on long runs"},
-    {"output.trace", "", "also write trace.paje: a Paje trace of the run (docs/trace.md)"},
-    {NULL, NULL, NULL},
-};
-
 /* Fields whose default is null ("no value"), with the types a user may give instead (besides null). */
-static const struct {
-  const char *path;
-  int types; /* bits: 1 string, 2 number, 4 object, 8 array */
-  const char *need;
-} null_fields[] = {
+const ios_scenario_null_field_t ios_scenario_null_fields[] = {
     {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
     {"workload.generator", 4, "a generator object, e.g. {\"kind\": \"rr9549\"}"},
     {"workload.only", 1, "the name of one application to keep (string)"},
@@ -103,8 +55,8 @@ static const struct {
 };
 
 /* Fields holding file paths (resolved against the scenario's directory). */
-static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
-                                          "workload.generator.data", NULL};
+const char *const ios_scenario_path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
+                                                "workload.generator.data", NULL};
 
 /* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
 #define READ_MAX ((long)1 << 28)
@@ -182,7 +134,7 @@ char *ios_expand_path(const char *path, const char *file, const char *field) {
 }
 
 /* Returns the child of `obj` at dotted `path`, or NULL. */
-static cJSON *get_path(const cJSON *obj, const char *path) {
+cJSON *ios_scenario_get_path(const cJSON *obj, const char *path) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", path);
   cJSON *cur = (cJSON *)obj;
@@ -194,8 +146,8 @@ static cJSON *get_path(const cJSON *obj, const char *path) {
 
 /* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */
 static int rebase_paths(cJSON *root, const char *dir) {
-  for (int i = 0; path_fields[i] != NULL; i++) {
-    cJSON *v = get_path(root, path_fields[i]);
+  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++) {
+    cJSON *v = ios_scenario_get_path(root, ios_scenario_path_fields[i]);
     if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') continue;
     size_t n = strlen(dir) + strlen(v->valuestring) + 1;
     char *abs = malloc(n);
@@ -219,19 +171,13 @@ static int is_policy_object(const char *path) {
   return strcmp(path, "allocation") == 0 || strcmp(path, "placement") == 0 || strcmp(path, "sharing") == 0;
 }
 
-static const char *type_name(const cJSON *v) {
+const char *ios_scenario_type_name(const cJSON *v) {
   if (cJSON_IsNumber(v)) return "a number";
   if (cJSON_IsString(v)) return "a string";
   if (cJSON_IsBool(v)) return "true or false";
   if (cJSON_IsArray(v)) return "an array";
   if (cJSON_IsObject(v)) return "an object";
   return "null";
-}
-
-/* Whether a dotted key is well formed: non-empty names separated by single dots, shorter than 256 characters. */
-static int valid_key(const char *key) {
-  size_t n = strlen(key);
-  return n > 0 && n < 256 && key[0] != '.' && key[n - 1] != '.' && strstr(key, "..") == NULL;
 }
 
 /* Merges `user` into `def` (both objects), checking names and types. `path` is the dotted path of def. */
@@ -261,17 +207,20 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
       char def[64];
       ios_value_text(d, def, sizeof def);
       ios_diag_set(file, child, "is null but must be %s: remove the field to get its default (%s; docs/scenario.md)",
-                   type_name(d), def);
+                   ios_scenario_type_name(d), def);
       return IOS_EINVAL;
     }
     if (d != NULL && cJSON_IsNull(d) && !cJSON_IsNull(u)) {
-      for (int i = 0; null_fields[i].path != NULL; i++)
-        if (strcmp(child, null_fields[i].path) == 0 &&
-            !((null_fields[i].types & 1 && cJSON_IsString(u)) || (null_fields[i].types & 2 && cJSON_IsNumber(u)) ||
-              (null_fields[i].types & 4 && cJSON_IsObject(u)) || (null_fields[i].types & 8 && cJSON_IsArray(u)))) {
+      for (int i = 0; ios_scenario_null_fields[i].path != NULL; i++)
+        if (strcmp(child, ios_scenario_null_fields[i].path) == 0 &&
+            !((ios_scenario_null_fields[i].types & 1 && cJSON_IsString(u)) ||
+              (ios_scenario_null_fields[i].types & 2 && cJSON_IsNumber(u)) ||
+              (ios_scenario_null_fields[i].types & 4 && cJSON_IsObject(u)) ||
+              (ios_scenario_null_fields[i].types & 8 && cJSON_IsArray(u)))) {
           char text[64];
           ios_value_text(u, text, sizeof text);
-          ios_diag_set(file, child, "is %s (%s): give %s, or null", text, ios_value_type(u), null_fields[i].need);
+          ios_diag_set(file, child, "is %s (%s): give %s, or null", text, ios_value_type(u),
+                       ios_scenario_null_fields[i].need);
           return IOS_EINVAL;
         }
     }
@@ -280,7 +229,8 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
          (cJSON_IsNumber(d) && !cJSON_IsNumber(u) && !cJSON_IsString(u)) || /* "2min": the field's reader decides */
          (cJSON_IsString(d) && !cJSON_IsString(u)) || (cJSON_IsArray(d) && !cJSON_IsArray(u)) ||
          (cJSON_IsObject(d) && !cJSON_IsObject(u)))) {
-      ios_diag_set(file, child, "is %s but must be %s (default: see docs/scenario.md)", type_name(u), type_name(d));
+      ios_diag_set(file, child, "is %s but must be %s (default: see docs/scenario.md)", ios_scenario_type_name(u),
+                   ios_scenario_type_name(d));
       return IOS_EINVAL;
     }
     cJSON *copy = cJSON_Duplicate(u, 1);
@@ -292,78 +242,6 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
   }
   return IOS_OK;
 }
-
-/* Sets dotted `key` of the user tree to `value` (owned, consumed), creating intermediate objects. A relative path
- * value of a path field is made relative to `dir` (a directory with a trailing '/', or "" for the current
- * directory). */
-static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *dir) {
-  char key[256];
-  snprintf(key, sizeof key, "%s", dotted);
-  for (int i = 0; path_fields[i] != NULL; i++)
-    if (strcmp(key, path_fields[i]) == 0 && cJSON_IsString(value) && value->valuestring[0] != '/' &&
-        value->valuestring[0] != '$') {
-      char cwd[4096] = "";
-      if (dir[0] == '\0' && getcwd(cwd, sizeof cwd - 1) != NULL) strcat(cwd, "/");
-      const char *base = dir[0] != '\0' ? dir : cwd;
-      size_t n = strlen(base) + strlen(value->valuestring) + 1;
-      char *abs = malloc(n);
-      if (abs != NULL) {
-        snprintf(abs, n, "%s%s", base, value->valuestring);
-        cJSON_SetValuestring(value, abs);
-        free(abs);
-      }
-    }
-  cJSON *cur = user;
-  char *save = NULL;
-  char *tok = strtok_r(key, ".", &save);
-  while (tok != NULL) {
-    char *next = strtok_r(NULL, ".", &save);
-    if (next == NULL) {
-      if (cJSON_GetObjectItemCaseSensitive(cur, tok) != NULL)
-        cJSON_ReplaceItemInObjectCaseSensitive(cur, tok, value);
-      else
-        cJSON_AddItemToObject(cur, tok, value);
-      return IOS_OK;
-    }
-    cJSON *child = cJSON_GetObjectItemCaseSensitive(cur, tok);
-    if (child == NULL || !cJSON_IsObject(child)) {
-      child = cJSON_CreateObject();
-      if (child == NULL ||
-          (cJSON_GetObjectItemCaseSensitive(cur, tok) != NULL ? !cJSON_ReplaceItemInObjectCaseSensitive(cur, tok, child)
-                                                              : !cJSON_AddItemToObject(cur, tok, child))) {
-        cJSON_Delete(value);
-        return IOS_ENOMEM;
-      }
-    }
-    cur = child;
-    tok = next;
-  }
-  cJSON_Delete(value);
-  ios_diag_set(NULL, dotted, "is not a valid dotted field name (e.g. sharing.policy)");
-  return IOS_EINVAL;
-}
-
-/* Applies one "a.b.c=value" override to the user tree; paths are relative to the current directory. */
-static int apply_set(cJSON *user, const char *assignment) {
-  const char *eq = strchr(assignment, '=');
-  if (eq == NULL || eq == assignment || eq - assignment >= 256) {
-    ios_diag_set("--set", assignment, "must be KEY=VALUE with a dotted key, e.g. --set sharing.policy=fcfs");
-    return IOS_EINVAL;
-  }
-  char key[256];
-  snprintf(key, sizeof key, "%.*s", (int)(eq - assignment), assignment);
-  if (!valid_key(key)) {
-    ios_diag_set("--set", key,
-                 "is not a dotted field name: write names separated by single dots, e.g. --set "
-                 "sharing.policy=fcfs or --set seed=3");
-    return IOS_EINVAL;
-  }
-  cJSON *value = ios_value_from_cli(eq + 1); /* "50GBps", "1N1D": strings, as they would be in the file */
-  if (value == NULL) return IOS_ENOMEM;
-  return set_tree(user, key, value, "");
-}
-
-/* Lists the names of a NULL-terminated policy table (by field offset of `name`). */
 
 /* Reads the parameters of a policy object (all keys but "policy") into p, and writes the defaults of the others
  * into the object, so the resolved scenario (results.json) shows every parameter the run used. */
@@ -410,7 +288,7 @@ static int read_params(cJSON *obj, const char *family, const char *policy, int n
 }
 
 static const char *policy_name(const cJSON *root, const char *family, const char *file) {
-  const cJSON *name = get_path(root, family);
+  const cJSON *name = ios_scenario_get_path(root, family);
   name = cJSON_GetObjectItemCaseSensitive(name, "policy");
   if (!cJSON_IsString(name)) {
     ios_diag_set(file, family, "needs a \"policy\" name (see `iosim policies`)");
@@ -469,13 +347,26 @@ static const ios_policy_t *extract_policy(cJSON *root, ios_family_t f, const cha
                  ios_policy_names(f, names, sizeof names));
     return NULL;
   }
-  return read_params(get_path(root, field), field, pol->name, pol->nparams, pol->params, params, file) == IOS_OK ? pol
-                                                                                                                 : NULL;
+  return read_params(ios_scenario_get_path(root, field), field, pol->name, pol->nparams, pol->params, params, file) ==
+                 IOS_OK
+             ? pol
+             : NULL;
 }
 
 /* The platform (a file, or a family to generate) and the workload's form. */
 static int extract_inputs(cJSON *root, const char *file, ios_scenario_t *s) {
-  const cJSON *v = get_path(root, "platform");
+  const cJSON *v = ios_scenario_get_path(root, "platform");
+  const cJSON *first = cJSON_IsObject(v) ? v->child : NULL;
+  if (first != NULL && cJSON_GetObjectItemCaseSensitive(v, "kind") == NULL) { /* e.g. --set platform.ionodes=24 */
+    ios_diag_set(file, "platform",
+                 "has the generator parameter '%s' but no \"kind\": a generated platform needs one (e.g. --set "
+                 "platform.kind=forwarding; kinds: iosim platform --help), while a scenario without \"platform\" runs "
+                 "on the XML file platforms/mn4-forwarding.xml, which has no generator parameters; to change that "
+                 "file, generate one with `iosim platform forwarding --set %s=VALUE -o my.xml` and give it with --set "
+                 "platform=my.xml (docs/scenario.md, \"Generated platforms\")",
+                 first->string, first->string);
+    return IOS_EINVAL;
+  }
   if (cJSON_IsObject(v)) {
     char where[300];
     snprintf(where, sizeof where, "%s: platform", file);
@@ -488,23 +379,24 @@ static int extract_inputs(cJSON *root, const char *file, ios_scenario_t *s) {
     return IOS_EINVAL;
   } else
     s->platform = v->valuestring;
-  s->platform_roles = get_path(root, "platform_roles");
+  s->platform_roles = ios_scenario_get_path(root, "platform_roles");
   if (cJSON_IsNull(s->platform_roles)) s->platform_roles = NULL;
   if (s->platform_roles != NULL && ios_platform_roles_check(s->platform_roles, file) != IOS_OK) return IOS_EINVAL;
-  s->workload = get_path(root, "workload");
+  s->workload = ios_scenario_get_path(root, "workload");
   if (ios_value_object(s->workload, "{\"applications\": [...]}", file, "workload") != IOS_OK) return IOS_EINVAL;
   const char *str;
   static const char *const formats[] = {"auto", "rr9502-sample", "json", NULL};
   int idx;
-  if (ios_value_choice(get_path(root, "workload.format"), formats, "the format of workload.file", file,
+  if (ios_value_choice(ios_scenario_get_path(root, "workload.format"), formats, "the format of workload.file", file,
                        "workload.format", &idx) != IOS_OK ||
-      ios_value_string(get_path(root, "workload.bandwidth_unit"), 1,
+      ios_value_string(ios_scenario_get_path(root, "workload.bandwidth_unit"), 1,
                        "\"pool\" or a bandwidth such as \"1GiB/s\" (the unit of sample-file bandwidths)", file,
                        "workload.bandwidth_unit", &str) != IOS_OK)
     return IOS_EINVAL;
-  v = get_path(root, "workload.applications");
+  v = ios_scenario_get_path(root, "workload.applications");
   if (!cJSON_IsArray(v)) {
-    ios_diag_set(file, "workload.applications", "is %s: give an array of application objects", type_name(v));
+    ios_diag_set(file, "workload.applications", "is %s: give an array of application objects",
+                 ios_scenario_type_name(v));
     return IOS_EINVAL;
   }
 
@@ -514,14 +406,14 @@ static int extract_inputs(cJSON *root, const char *file, ios_scenario_t *s) {
 /* The window of the objectives, the controller's period and the transfer path. */
 static int extract_window(cJSON *root, const char *file, ios_scenario_t *s) {
   const cJSON *v;
-  if (ios_value_number(get_path(root, "window.length_fraction"), &spec_fraction, file, "window.length_fraction",
-                       &s->window_fraction) != IOS_OK)
+  if (ios_value_number(ios_scenario_get_path(root, "window.length_fraction"), &spec_fraction, file,
+                       "window.length_fraction", &s->window_fraction) != IOS_OK)
     return IOS_EINVAL;
   s->window_begin = s->window_end = NAN;
-  v = get_path(root, "window.begin_s");
+  v = ios_scenario_get_path(root, "window.begin_s");
   if (!cJSON_IsNull(v) && ios_value_number(v, &spec_window, file, "window.begin_s", &s->window_begin) != IOS_OK)
     return IOS_EINVAL;
-  v = get_path(root, "window.end_s");
+  v = ios_scenario_get_path(root, "window.end_s");
   if (!cJSON_IsNull(v) && ios_value_number(v, &spec_window, file, "window.end_s", &s->window_end) != IOS_OK)
     return IOS_EINVAL;
   if (isnan(s->window_begin) != isnan(s->window_end) ||
@@ -531,18 +423,19 @@ static int extract_window(cJSON *root, const char *file, ios_scenario_t *s) {
                  "steady-state window)");
     return IOS_EINVAL;
   }
-  if (ios_value_bool(get_path(root, "window.stop_at_end"), file, "window.stop_at_end", &s->stop_at_end) != IOS_OK)
+  if (ios_value_bool(ios_scenario_get_path(root, "window.stop_at_end"), file, "window.stop_at_end", &s->stop_at_end) !=
+      IOS_OK)
     return IOS_EINVAL;
   static const char *const modes_window[] = {"v1", "v2", NULL};
-  if (ios_value_choice(get_path(root, "window.mode"), modes_window,
+  if (ios_value_choice(ios_scenario_get_path(root, "window.mode"), modes_window,
                        "\"v1\": the strategy over the whole window; \"v2\": FairShare over the first half, the "
                        "strategy and the objectives over the second (RR-9502 reference simulator)",
                        file, "window.mode", &s->window_v2) != IOS_OK)
     return IOS_EINVAL;
-  if (ios_value_number(get_path(root, "controller.tick_s"), &spec_tick, file, "controller.tick_s", &s->tick_s) !=
-      IOS_OK)
+  if (ios_value_number(ios_scenario_get_path(root, "controller.tick_s"), &spec_tick, file, "controller.tick_s",
+                       &s->tick_s) != IOS_OK)
     return IOS_EINVAL;
-  v = get_path(root, "engine.flows");
+  v = ios_scenario_get_path(root, "engine.flows");
   if (!cJSON_IsString(v) || (strcmp(v->valuestring, "auto") != 0 && strcmp(v->valuestring, "simgrid") != 0)) {
     ios_diag_set(file, "engine.flows",
                  "must be \"auto\" (transfers whose rates the sharing policy sets are computed directly where no "
@@ -556,7 +449,7 @@ static int extract_window(cJSON *root, const char *file, ios_scenario_t *s) {
 /* The striping policy of every application's files (TAPP-IO), or none. */
 static int extract_striping(cJSON *root, const char *file, ios_scenario_t *s) {
   const cJSON *v;
-  v = get_path(root, "striping");
+  v = ios_scenario_get_path(root, "striping");
   if (cJSON_IsObject(v)) {
     const cJSON *pn = cJSON_GetObjectItemCaseSensitive(v, "policy"),
                 *lay = cJSON_GetObjectItemCaseSensitive(v, "layout");
@@ -592,48 +485,50 @@ static int extract_striping(cJSON *root, const char *file, ios_scenario_t *s) {
 /* Storage, job queue, knowledge, seed and outputs. */
 static int extract_rest(cJSON *root, const char *file, ios_scenario_t *s) {
   const cJSON *v;
-  v = get_path(root, "storage");
+  v = ios_scenario_get_path(root, "storage");
   s->storage = cJSON_IsObject(v) ? v : NULL;
   if (v != NULL && !cJSON_IsNull(v) && s->storage == NULL) {
     ios_diag_set(file, "storage", "must be an object (a storage-allocation scenario, docs/storalloc.md) or null");
     return IOS_EINVAL;
   }
-  if (ios_value_bool(get_path(root, "queue.enabled"), file, "queue.enabled", &s->queue) != IOS_OK ||
-      ios_value_bool(get_path(root, "queue.backfill"), file, "queue.backfill", &s->backfill) != IOS_OK)
+  if (ios_value_bool(ios_scenario_get_path(root, "queue.enabled"), file, "queue.enabled", &s->queue) != IOS_OK ||
+      ios_value_bool(ios_scenario_get_path(root, "queue.backfill"), file, "queue.backfill", &s->backfill) != IOS_OK)
     return IOS_EINVAL;
   static const char *const modes[] = {"auto", "all", "new", NULL};
-  if (ios_value_choice(get_path(root, "queue.rearbitrate"), modes,
+  if (ios_value_choice(ios_scenario_get_path(root, "queue.rearbitrate"), modes,
                        "auto: the allocation policy decides (static mappings keep running jobs' resources); all: "
                        "every running job is re-arbitrated when the running set changes; new: only newly started "
                        "jobs get a decision",
                        file, "queue.rearbitrate", &s->rearbitrate) != IOS_OK)
     return IOS_EINVAL;
   static const char *const profiles[] = {"exact", "group-fit", NULL};
-  if (ios_value_choice(get_path(root, "knowledge.profiles"), profiles,
+  if (ios_value_choice(ios_scenario_get_path(root, "knowledge.profiles"), profiles,
                        "\"exact\": policies see each application's profile; \"group-fit\": one fitted profile per "
                        "shape group, RR-9549 §6.2",
                        file, "knowledge.profiles", &s->group_fit) != IOS_OK)
     return IOS_EINVAL;
   static const char *const over[] = {"dataset", "workload", NULL};
-  if (ios_value_choice(get_path(root, "knowledge.fit_over"), over,
+  if (ios_value_choice(ios_scenario_get_path(root, "knowledge.fit_over"), over,
                        "\"dataset\": the group fits use every profile of the dataset the workload generator drew "
                        "from (RR-9549 §6.2); \"workload\": only the workload's own applications",
                        file, "knowledge.fit_over", &s->fit_over_workload) != IOS_OK)
     return IOS_EINVAL;
-  if (ios_value_number(get_path(root, "knowledge.degree"), &spec_degree, file, "knowledge.degree", &s->fit_degree) !=
-          IOS_OK ||
-      ios_value_number(get_path(root, "knowledge.flat"), &spec_flat, file, "knowledge.flat", &s->fit_flat) != IOS_OK ||
-      ios_value_number(get_path(root, "knowledge.noise"), &spec_noise, file, "knowledge.noise", &s->knowledge_noise) !=
-          IOS_OK)
+  if (ios_value_number(ios_scenario_get_path(root, "knowledge.degree"), &spec_degree, file, "knowledge.degree",
+                       &s->fit_degree) != IOS_OK ||
+      ios_value_number(ios_scenario_get_path(root, "knowledge.flat"), &spec_flat, file, "knowledge.flat",
+                       &s->fit_flat) != IOS_OK ||
+      ios_value_number(ios_scenario_get_path(root, "knowledge.noise"), &spec_noise, file, "knowledge.noise",
+                       &s->knowledge_noise) != IOS_OK)
     return IOS_EINVAL;
   double seed;
-  if (ios_value_number(get_path(root, "seed"), &spec_seed, file, "seed", &seed) != IOS_OK) return IOS_EINVAL;
+  if (ios_value_number(ios_scenario_get_path(root, "seed"), &spec_seed, file, "seed", &seed) != IOS_OK)
+    return IOS_EINVAL;
   s->seed = (uint64_t)seed;
-  if (ios_value_string(get_path(root, "output.dir"), 1, "a directory path, e.g. \"results/run1\"", file, "output.dir",
-                       &s->out_dir) != IOS_OK ||
-      ios_value_bool(get_path(root, "output.events"), file, "output.events", &s->events) != IOS_OK ||
-      ios_value_bool(get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK ||
-      ios_value_bool(get_path(root, "output.trace"), file, "output.trace", &s->trace) != IOS_OK)
+  if (ios_value_string(ios_scenario_get_path(root, "output.dir"), 1, "a directory path, e.g. \"results/run1\"", file,
+                       "output.dir", &s->out_dir) != IOS_OK ||
+      ios_value_bool(ios_scenario_get_path(root, "output.events"), file, "output.events", &s->events) != IOS_OK ||
+      ios_value_bool(ios_scenario_get_path(root, "output.progress"), file, "output.progress", &s->progress) != IOS_OK ||
+      ios_value_bool(ios_scenario_get_path(root, "output.trace"), file, "output.trace", &s->trace) != IOS_OK)
     return IOS_EINVAL;
   return IOS_OK;
 }
@@ -681,7 +576,7 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
   if (slash != NULL) snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
   int rc = rebase_paths(user, dir);
   for (int i = 0; rc == IOS_OK && i < nsets; i++)
-    rc = apply_set(user, sets[i]);
+    rc = ios_scenario_apply_set(user, sets[i]);
   if (rc == IOS_OK) rc = ios_scenario_from_json(user, path, out);
   cJSON_Delete(user);
   if (rc == IOS_OK) ios_sg_trace_to(out->trace ? out->out_dir : NULL); /* SimGrid's tracer starts with the platform */
@@ -689,13 +584,13 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
 }
 
 int ios_scenario_from_json(const cJSON *user, const char *label, ios_scenario_t *out) {
-  cJSON *root = cJSON_Parse(defaults_json);
+  cJSON *root = cJSON_Parse(ios_scenario_defaults_json);
   int rc = root != NULL ? merge(root, user, "", label) : IOS_ENOMEM;
   ios_scenario_t s;
   memset(&s, 0, sizeof s);
   if (rc == IOS_OK) rc = extract(root, label, &s);
   if (rc == IOS_OK && s.platform_spec == NULL) {
-    cJSON *pf = get_path(root, "platform");
+    cJSON *pf = ios_scenario_get_path(root, "platform");
     char *expanded = ios_expand_path(pf->valuestring, label, "platform");
     if (expanded == NULL)
       rc = IOS_EINVAL;
@@ -718,15 +613,6 @@ int ios_scenario_from_json(const cJSON *user, const char *label, ios_scenario_t 
 
 int ios_scenario_rebase(cJSON *user, const char *dir) {
   return rebase_paths(user, dir);
-}
-
-int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, const char *dir) {
-  if (!valid_key(key)) {
-    ios_diag_set(NULL, key, "is not a valid dotted field name (e.g. sharing.policy)");
-    return IOS_EINVAL;
-  }
-  cJSON *copy = cJSON_Duplicate(value, 1);
-  return copy != NULL ? set_tree(user, key, copy, dir) : IOS_ENOMEM;
 }
 
 typedef struct {
@@ -757,55 +643,4 @@ void ios_scenario_free(ios_scenario_t *s) {
   cJSON_Delete(s->resolved);
   free(s->file);
   memset(s, 0, sizeof *s);
-}
-
-/* The documentation row of `path` in key_docs, or -1. */
-static int key_doc(const char *path) {
-  for (int i = 0; key_docs[i].path != NULL; i++)
-    if (strcmp(key_docs[i].path, path) == 0) return i;
-  return -1;
-}
-
-/* One line per field of `obj` (a level of defaults_json at dotted `prefix`); objects that have documented members
- * are walked into. @return the number of fields without documentation. */
-static int print_level(FILE *f, const cJSON *obj, const char *prefix) {
-  int missing = 0;
-  const cJSON *v;
-  cJSON_ArrayForEach(v, obj) {
-    char path[256], def[48];
-    snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", v->string);
-    int d = key_doc(path);
-    if (d < 0 && cJSON_IsObject(v)) {
-      missing += print_level(f, v, path);
-      continue;
-    }
-    if (d < 0) {
-      fprintf(f, "%-26s (undocumented)\n", path);
-      missing++;
-      continue;
-    }
-    if (cJSON_IsNumber(v))
-      ios_fmt_double(def, sizeof def, v->valuedouble);
-    else
-      ios_value_text(v, def, sizeof def);
-    const char *type = cJSON_IsNull(v) ? "null or a value" : type_name(v);
-    for (int i = 0; cJSON_IsNull(v) && null_fields[i].path != NULL; i++)
-      if (strcmp(null_fields[i].path, path) == 0)
-        type = null_fields[i].types & 8   ? "null or an array"
-               : null_fields[i].types & 4 ? "null or an object"
-               : null_fields[i].types & 2 ? "null or a number"
-                                          : "null or a string";
-    fprintf(f, "%-26s %-18s %-31s %-4s %s\n", path, type, def, key_docs[d].unit, key_docs[d].meaning);
-  }
-  return missing;
-}
-
-int ios_scenario_print_keys(FILE *f) {
-  cJSON *root = cJSON_Parse(defaults_json);
-  if (root == NULL) return IOS_ENOMEM;
-  fprintf(f, "%-26s %-18s %-31s %-4s %s\n", "key", "type", "default", "unit", "meaning");
-  int missing = print_level(f, root, "");
-  cJSON_Delete(root);
-  fputs("Policies' own parameters (allocation.PARAM, ...): iosim policies. Long forms: docs/scenario.md.\n", f);
-  return missing == 0 ? IOS_OK : IOS_EINTERNAL;
 }

@@ -298,6 +298,12 @@ extern "C" int ios_sg_set_config(const char *name_value) {
   }
 }
 
+extern "C" void ios_sg_config_help(void) {
+  std::fflush(stdout);
+  cfg::help(); /* SimGrid's own list (what `--help` prints in a SimGrid program), with the current values */
+  std::fflush(stdout);
+}
+
 extern "C" int ios_sg_load_platform(const char *path, char *err, size_t errlen) {
   TR.links.clear();
   platform_copy copy;
@@ -334,6 +340,11 @@ extern "C" int ios_sg_route_has_link(sg_host_t from, sg_host_t to, const char *l
 extern "C" double ios_sg_link_bandwidth(const char *name) {
   const sg4::Link *link = sg4::Link::by_name_or_null(sg_link_name(name));
   return link == nullptr ? -1.0 : link->get_bandwidth();
+}
+
+extern "C" void ios_sg_link_set_bandwidth(const char *name, double bw) {
+  sg4::Link *link = sg4::Link::by_name_or_null(sg_link_name(name));
+  if (link != nullptr) link->set_bandwidth(bw);
 }
 
 extern "C" void ios_sg_trace_to(const char *dir) {

@@ -16,17 +16,21 @@ extern "C" {
 
 /** Per-application results. Times in s, volumes in bytes, bandwidths in bytes/s. */
 typedef struct {
-  int n_resources;    /**< n_j allocated */
-  int *resources;     /**< [n_resources] resource indices (owned) */
-  double bandwidth;   /**< b_i: dedicated bandwidth with n_j resources (b_j(n_j)) */
-  double start, end;  /**< s: start, completion (NAN when not completed) */
-  double release;     /**< s: τ_i of the yield (the workload's release; with a job queue, the job's start) */
-  double io_volume;   /**< bytes transferred (completed operations, plus partial ones when stopped) */
-  double io_time;     /**< s with an I/O operation pending (L_i of RR-9549 §3.3.2) */
-  double work_time;   /**< s of work done */
-  double yield;       /**< y_i(T_end), RR-9502 Eq. 6 */
-  double io_slowdown; /**< ρ_j = T_io / (V / b_j(n_perf)), RR-9549 Eq. 4 (NAN without I/O) */
-  double rho_io;      /**< b_j(n_perf) / b_j(n_j) */
+  int n_resources;      /**< n_j allocated */
+  int *resources;       /**< [n_resources] resource indices (owned) */
+  double bandwidth;     /**< b_i: dedicated bandwidth with n_j resources (b_j(n_j)) */
+  double start, end;    /**< s: start, completion (NAN when not completed) */
+  double release;       /**< s: τ_i of the yield (the workload's release; with a job queue, the job's start) */
+  double io_volume;     /**< bytes transferred (completed operations, plus partial ones when stopped) */
+  double io_time;       /**< s with an I/O operation pending (L_i of RR-9549 §3.3.2) */
+  double work_time;     /**< s of work done */
+  double yield;         /**< y_i(T_end), RR-9502 Eq. 6 */
+  double io_slowdown;   /**< ρ_j = T_io / (V / b_j(n_perf)), RR-9549 Eq. 4 (NAN without I/O) */
+  double rho_io;        /**< ρ_io = b_j(n_perf) / b_j(n_j), RR-9549 §3.3.2, from the b_j(n) the run used (measured, or
+                             synthesised without a profile); NAN exactly when io_slowdown is */
+  double ref_bandwidth; /**< b_j^ref, bytes/s: ios_reference_bandwidth, the same on every platform */
+  double io_stretch;    /**< T_io / (V / b_j^ref): I/O time against the dedicated I/O time at b_j^ref (NAN without
+                             I/O); unlike ρ_j its reference does not depend on the pool size N */
   double w_begin, w_end, v_begin, v_end; /**< W_i and V_i at T_begin and T_end (s, bytes) */
 } ios_app_result_t;
 
@@ -48,6 +52,10 @@ typedef struct {
   double period_s;         /**< s: δ of a periodic sharing policy's extra decisions (RR-9502 §4.1), 0 = none */
   double min_yield, utilization, efficiency, io_pressure;
   double io_load, mean_io_slowdown, mean_rho_io, mean_rho_con, io_spread, machine_idle_time;
+  /* mean_rho_io, mean_rho_con: means over the applications of mean_io_slowdown (those with I/O), so that
+   * mean_io_slowdown = mean_rho_io + mean_rho_con (RR-9549 §3.3.2); NAN when none did I/O */
+  double total_io_time_s; /**< s: Σ_j T_io,j, every application's time with an I/O operation pending */
+  double mean_io_stretch; /**< mean of io_stretch over the applications with I/O (NAN when none) */
   double aggregate_bandwidth_Bps;
   double platform_limited_share; /**< share of the bytes moved at a sharing policy's rates that went slower than that
                                       rate because a link the policy does not decide on was the bottleneck (SimGrid's
@@ -64,11 +72,18 @@ typedef struct {
   int fit_kept;            /**< applications that kept their true profile (their group absent from the fit) */
 } ios_results_t;
 
+/** b_j^ref in bytes/s, the reference of io_stretch: the application's best bandwidth in isolation whatever the number
+ * of I/O resources, read from the workload alone: the largest point of its profile (any n, not limited to a pool);
+ * without a profile Q_j·b, what b_j(n) = min(Q_j·b, n·C) tends to when n grows (b = nic_bw, the NIC bandwidth of a
+ * compute node in bytes/s). So two platforms with the same NICs give an application the same reference. */
+double ios_reference_bandwidth(const ios_app_t *a, double nic_bw);
+
 /** Computes the global metrics of r from its per-application and per-resource fields (filled by the engine).
  * @param profiles [w->napps] the b_j(n) the run used  @param nres the pool's resources (r->res has nres entries)
- * @param pool the pool's total capacity B in bytes/s  @param ncompute the platform's compute nodes. */
+ * @param pool the pool's total capacity B in bytes/s  @param ncompute the platform's compute nodes
+ * @param nic_bw the compute nodes' NIC bandwidth b in bytes/s (ios_reference_bandwidth). */
 void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles, int nres, double pool, int ncompute,
-                         ios_results_t *r);
+                         double nic_bw, ios_results_t *r);
 
 /** Frees what the results own. */
 void ios_results_free(ios_results_t *r);

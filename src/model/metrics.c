@@ -39,13 +39,21 @@ int ios_dedicated_posts(const ios_app_t *a, double b, double start, double t0, d
   return n;
 }
 
+double ios_reference_bandwidth(const ios_app_t *a, double nic_bw) {
+  if (!a->has_profile) return a->nodes * nic_bw; /* min(Q_j·b, n·C) for n large enough */
+  double best = 0;
+  for (int i = 0; i < a->profile.npoints; i++)
+    best = a->profile.bw[i] > best ? a->profile.bw[i] : best;
+  return best;
+}
+
 void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles, int nres, double pool, int ncompute,
-                         ios_results_t *r) {
+                         double nic_bw, ios_results_t *r) {
   double len = r->t_end - r->t_begin;
 
   double min_yield = INFINITY, nodes = 0, util = 0, eff = 0, vded = 0, stress = 0;
-  double slow = 0, rio = 0, idle = 0, aggbw = 0;
-  int nslow = 0, known = 1;
+  double slow = 0, rio = 0, idle = 0, aggbw = 0, total_io = 0, stretch = 0;
+  int nslow = 0, nstretch = 0;
   for (int j = 0; j < w->napps; j++) {
     const ios_app_t *a = &w->apps[j];
     ios_app_result_t *ar = &r->apps[j];
@@ -77,7 +85,15 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
       ar->io_slowdown = NAN;
       ar->rho_io = NAN;
     }
-    known &= a->has_profile;
+    /* the platform-independent figure: the same reference whatever the pool (docs/outputs.md) */
+    ar->ref_bandwidth = ios_reference_bandwidth(a, nic_bw);
+    ar->io_stretch =
+        ar->io_volume > 0 && ar->ref_bandwidth > 0 ? ar->io_time / (ar->io_volume / ar->ref_bandwidth) : NAN;
+    if (!isnan(ar->io_stretch)) {
+      stretch += ar->io_stretch;
+      nstretch++;
+    }
+    total_io += ar->io_time;
     idle += ar->io_time * a->nodes;
     if (ar->io_time > 0) aggbw += ar->io_volume / ar->io_time;
   }
@@ -87,8 +103,10 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
   r->io_pressure = len > 0 && pool > 0 ? vded / (pool * len) : NAN;
   r->io_load = nres > 0 ? stress / nres : NAN;
   r->mean_io_slowdown = nslow > 0 ? slow / nslow : NAN;
-  r->mean_rho_io = nslow > 0 && known ? rio / nslow : NAN;
-  r->mean_rho_con = nslow > 0 && known ? (slow - rio) / nslow : NAN;
+  r->mean_rho_io = nslow > 0 ? rio / nslow : NAN; /* over the applications of mean_io_slowdown: ρ = ρ_io + ρ_con */
+  r->mean_rho_con = nslow > 0 ? (slow - rio) / nslow : NAN;
+  r->total_io_time_s = total_io;
+  r->mean_io_stretch = nstretch > 0 ? stretch / nstretch : NAN;
   double omax = -INFINITY, omin = INFINITY;
   for (int i = 0; i < nres; i++) {
     double o = r->makespan_s > 0 ? r->res[i].busy_time / r->makespan_s : 0;

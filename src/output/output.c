@@ -18,8 +18,8 @@ static void path_in(char *buf, size_t n, const char *dir, const char *name) {
 }
 
 /* The files an iosim run writes in its output directory (docs/outputs.md); a reused directory is cleaned of them. */
-static const char *const outputs[] = {"results.json", "apps.csv",     "resources.csv", "events.csv", "allocations.csv",
-                                      "requests.csv", "platform.xml", "trace.paje",    NULL};
+static const char *const outputs[] = {"results.json",    "apps.csv",     "resources.csv", "events.csv", "timeline.bin",
+                                      "allocations.csv", "requests.csv", "platform.xml",  "trace.paje", NULL};
 static char cleaned[512]; /* the names removed by ios_output_prepare, for the summary */
 
 /* Whether `path` is the same file as `input` (an input of the scenario kept in the output directory). */
@@ -157,7 +157,7 @@ static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, cons
   if (ios_fs_stage(&st, s->out_dir, "apps.csv", "output.dir") != IOS_OK) return IOS_EIO;
   FILE *f = st.f;
   fputs("name,nodes,io_volume_bytes,io_time_s,work_time_s,yield,io_slowdown,n_resources,resources,bandwidth_Bps,"
-        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con\n",
+        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch\n",
         f);
   for (int j = 0; j < r->napps; j++) {
     const ios_app_result_t *a = &r->apps[j];
@@ -181,7 +181,9 @@ static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, cons
     csv_num(f, iteration, 0);
     csv_num(f, io_fraction, 0);
     csv_num(f, a->rho_io, 0); /* RR-9549 §3.3.2: ρ = ρ_io + ρ_con */
-    csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 1);
+    csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 0);
+    csv_num(f, a->ref_bandwidth, 0); /* the platform-independent figure (ios_reference_bandwidth) */
+    csv_num(f, a->io_stretch, 1);
   }
   return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
 }
@@ -221,7 +223,9 @@ static void add_metrics(cJSON *root, const ios_results_t *r) {
                  {"io_spread", r->io_spread},
                  {"machine_idle_time", r->machine_idle_time},
                  {"aggregate_bandwidth_Bps", r->aggregate_bandwidth_Bps},
-                 {"platform_limited_share", r->platform_limited_share}};
+                 {"platform_limited_share", r->platform_limited_share},
+                 {"total_io_time_s", r->total_io_time_s},
+                 {"mean_io_stretch", r->mean_io_stretch}};
   for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
     cJSON_AddItemToObject(m, metrics[i].key, num_or_null(metrics[i].v));
   cJSON *c = cJSON_AddObjectToObject(root, "counts");
@@ -324,6 +328,8 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
   printf("io_load %.6g | mean_io_slowdown %.6g | io_spread %.6g | machine_idle_time %.6g | aggregate_bandwidth "
          "%.6g GB/s\n",
          r->io_load, r->mean_io_slowdown, r->io_spread, r->machine_idle_time, r->aggregate_bandwidth_Bps / 1e9);
+  /* the same reference on every platform: what compares two platforms (docs/outputs.md) */
+  printf("total_io_time_s %.6g | mean_io_stretch %.6g\n", r->total_io_time_s, r->mean_io_stretch);
   if (r->platform_limited_share > 1e-9)
     printf("note: the platform, not the sharing policy, was the bottleneck for %.1f%% of the bytes moved at the "
            "policy's rates (SimGrid's max-min shared a link the policy does not decide on)\n",

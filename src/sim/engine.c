@@ -646,7 +646,7 @@ static int collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   r->rate_changes = E.rate_changes;
   r->flows = ios_tr_flows_started();
   r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
-  ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, r);
+  ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, p->nic_bw, r);
   for (int j = 0; j < E.napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */
     if (E.apps[j].ost_used != NULL) {
       ios_app_result_t *ar = &r->apps[j];

@@ -1,8 +1,9 @@
-/* iosim — the run's traces: events.csv (output.events) and allocations.csv, written through temporary files (see
- * engine_state.h, docs/engine.md). */
+/* iosim — the run's traces: events.csv (output.events), else the compact timeline.bin that `iosim view` reads, and
+ * allocations.csv, written through temporary files (see engine_state.h, docs/engine.md; formats in docs/outputs.md). */
 #include "engine_state.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,194 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_traces, iosim, "iosim traces (events.csv, allocations.csv)");
 
-/* ---------------------------------------------------------------- events.csv (docs/outputs.md) */
-
+/* A resource's name: index `res` in the pool, or the PFS for res < 0. */
 const char *sim_res_name(int res) {
   return res < 0 ? E.p->pfs.name : E.p->res[res].name;
 }
 
+/* ---------------------------------------------------------------- timeline.bin (docs/outputs.md)
+ * Without output.events, E.ev stages timeline.bin instead of events.csv: the same intervals in a compact binary form
+ * (a fairshare RR-9502 window has 360,000 transfer segments: 1.1 s more as events.csv text, about 11 bytes and a few
+ * ns each here; analysis/bench_view.py measures it). Header: the 8 bytes "IOSIMTL2", int32 napps, int32 nres, then
+ * napps + nres + 1 names (the applications, the pool's resources, the PFS or "" without one), each as uint32 length
+ * and bytes. Then records, each starting with an unsigned LEB128 varint h:
+ *   h = 0: a date, double t follows: the end date of the next intervals, appended to the list of dates D;
+ *   h = 1 + 4 app + kind (kind 0 work, 1 I/O operation, 2 transfer segment): an interval of application `app` that
+ *     ends at the current date; a transfer has then varint r (its resource: index in the pool, nres = the PFS); all
+ *     have varint d: d = 0 and a double follows (the start date), else the start is D[len(D) - d]; an I/O operation
+ *     ends with double bytes (its volume), a transfer segment with float bytes (the bytes it moved).
+ * Numbers in host byte order (little-endian on x86-64). */
+
+#define TL_DATES 4096 /* a direct-mapped cache of recent dates and their index in D (a miss costs 8 bytes) */
+
+static int tl_on;            /* E.ev is timeline.bin */
+static const char **tl_keys; /* open-addressing table: a resource name pointer ... */
+static int *tl_vals;         /* ... and its index */
+static size_t tl_mask;       /* table size - 1 (a power of two) */
+static const char *tl_last;  /* the last name looked up and its index (most rows repeat it) */
+static int tl_last_code;
+static double tl_now;  /* the current date */
+static long tl_ndates; /* dates written (len(D)) */
+static struct {
+  double t;
+  long k;
+} tl_dates[TL_DATES];
+
+/* Records go through this buffer: one fwrite per 64 KiB rather than per record. */
+static unsigned char tl_buf[1 << 16];
+static size_t tl_used;
+
+static void tl_flush(void) {
+  if (tl_used > 0 && E.ev.f != NULL) fwrite(tl_buf, 1, tl_used, E.ev.f);
+  tl_used = 0;
+}
+
+static size_t tl_hash(uint64_t h) {
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return (size_t)(h ^ (h >> 32));
+}
+
+static size_t tl_slot(const char *key) {
+  return tl_hash((uint64_t)(uintptr_t)key) & tl_mask;
+}
+
+static size_t tl_date_slot(double t) {
+  uint64_t bits;
+  memcpy(&bits, &t, sizeof bits);
+  return tl_hash(bits) & (TL_DATES - 1);
+}
+
+/* The code of resource name `name` (a pointer sim_res_name returned): its index, nres for the PFS, nres + 1 if
+ * unknown (never seen: every transfer goes to a pool resource or the PFS). */
+static int tl_code(const char *name) {
+  if (name == tl_last) return tl_last_code;
+  int code = E.nres + 1;
+  for (size_t i = tl_slot(name); tl_keys[i] != NULL; i = (i + 1) & tl_mask)
+    if (tl_keys[i] == name) {
+      code = tl_vals[i];
+      break;
+    }
+  tl_last = name;
+  tl_last_code = code;
+  return code;
+}
+
+static void tl_free(void) {
+  free(tl_keys);
+  free(tl_vals);
+  tl_keys = NULL;
+  tl_vals = NULL;
+  tl_last = NULL;
+  tl_on = 0;
+}
+
+static void tl_put(const char *name, int code) {
+  if (name == NULL) return;
+  size_t i = tl_slot(name);
+  while (tl_keys[i] != NULL && tl_keys[i] != name)
+    i = (i + 1) & tl_mask;
+  tl_keys[i] = name;
+  tl_vals[i] = code;
+}
+
+static void tl_name(FILE *f, const char *name) {
+  uint32_t n = name != NULL ? (uint32_t)strlen(name) : 0;
+  fwrite(&n, sizeof n, 1, f);
+  if (n > 0) fwrite(name, 1, n, f);
+}
+
+/* Opens timeline.bin in E.ev and writes its header. */
+static int tl_open(const ios_sim_config_t *s) {
+  tl_free();
+  size_t size = 16;
+  while (size < 2 * ((size_t)E.nres + 2))
+    size *= 2;
+  tl_mask = size - 1;
+  tl_keys = calloc(size, sizeof *tl_keys);
+  tl_vals = calloc(size, sizeof *tl_vals);
+  if (tl_keys == NULL || tl_vals == NULL) {
+    tl_free();
+    return IOS_ENOMEM;
+  }
+  for (int i = 0; i < E.nres; i++)
+    tl_put(E.p->res[i].name, i);
+  if (E.p->has_pfs) tl_put(E.p->pfs.name, E.nres);
+  for (int i = 0; i < TL_DATES; i++)
+    tl_dates[i].k = -1;
+  tl_ndates = 0;
+  tl_now = NAN;
+  tl_used = 0;
+  if (ios_fs_stage(&E.ev, s->out_dir, "timeline.bin", "output.dir") != IOS_OK) {
+    tl_free();
+    return IOS_EIO;
+  }
+  int32_t counts[2] = {E.napps, E.nres};
+  fwrite("IOSIMTL2", 1, 8, E.ev.f);
+  fwrite(counts, sizeof counts, 1, E.ev.f);
+  for (int j = 0; j < E.napps; j++)
+    tl_name(E.ev.f, E.apps[j].a->name);
+  for (int i = 0; i < E.nres; i++)
+    tl_name(E.ev.f, E.p->res[i].name);
+  tl_name(E.ev.f, E.p->has_pfs ? E.p->pfs.name : NULL);
+  tl_on = 1;
+  return IOS_OK;
+}
+
+static unsigned char *tl_varint(unsigned char *p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = (unsigned char)(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = (unsigned char)v;
+  return p;
+}
+
+static unsigned char *tl_double(unsigned char *p, double v) {
+  memcpy(p, &v, sizeof v);
+  return p + sizeof v;
+}
+
+static void tl_row(int app, int kind, const char *resource, double t0, double t1, double bytes) {
+  unsigned char buf[64], *p = buf;
+  if (!(t1 == tl_now)) { /* a new date */
+    *p++ = 0;
+    p = tl_double(p, t1);
+    tl_now = t1;
+    size_t slot = tl_date_slot(t1);
+    tl_dates[slot].t = t1;
+    tl_dates[slot].k = tl_ndates++;
+  }
+  p = tl_varint(p, 1 + 4 * (uint64_t)app + (uint64_t)kind);
+  if (kind == 2) p = tl_varint(p, (uint64_t)tl_code(resource));
+  size_t slot = tl_date_slot(t0);
+  if (tl_dates[slot].k >= 0 && tl_dates[slot].t == t0)
+    p = tl_varint(p, (uint64_t)(tl_ndates - tl_dates[slot].k));
+  else {
+    *p++ = 0;
+    p = tl_double(p, t0);
+  }
+  if (kind == 1) p = tl_double(p, bytes);
+  if (kind == 2) { /* single precision: 4 bytes fewer on most records, the view shows 4 significant digits */
+    float b = (float)bytes;
+    memcpy(p, &b, sizeof b);
+    p += sizeof b;
+  }
+  size_t n = (size_t)(p - buf);
+  if (tl_used + n > sizeof tl_buf) tl_flush();
+  memcpy(tl_buf + tl_used, buf, n);
+  tl_used += n;
+}
+
+/* ---------------------------------------------------------------- events.csv (docs/outputs.md) */
+
 /* One interval row: app, kind (work, io, transfer), resource, start_s, end_s, bytes, rate_Bps (mean over it). */
 void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
   if (E.ev.f == NULL) return;
+  if (tl_on) {
+    tl_row(app, kind[0] == 'w' ? 0 : kind[0] == 'i' ? 1 : 2, resource, t0, t1, bytes);
+    return;
+  }
   ios_csv_field(E.ev.f, E.apps[app].a->name);
   fprintf(E.ev.f, ",%s,", kind);
   ios_csv_field(E.ev.f, resource); /* a host name, or names joined with ';' */
@@ -33,6 +213,10 @@ void sim_ev_row(int app, const char *kind, const char *resource, double t0, doub
 
 void sim_ev_io_row(const app_state_t *as, double volume) {
   if (E.ev.f == NULL) return;
+  if (tl_on) { /* its resources are those of its transfer records */
+    tl_row((int)(as - E.apps), 1, NULL, as->posted, sim_now(), volume);
+    return;
+  }
   char names[1024] = "";
   for (int i = 0; i < as->ntransfers; i++) {
     size_t l = strlen(names);
@@ -54,12 +238,23 @@ void sim_al_row(const app_state_t *as, double t0, double t1) {
   fputc('\n', E.al.f);
 }
 
-/* events.csv (output.events) and allocations.csv, written through temporary files renamed when the run has finished
- * (close_traces), removed if it fails (release_engine). */
+/* Whether this run writes timeline.bin: always without output.events, except when the environment sets
+ * IOSIM_TIMELINE=0, which only analysis/bench_view.py does (to measure what the record costs). */
+static int timeline_wanted(void) {
+  const char *env = getenv("IOSIM_TIMELINE");
+  return env == NULL || strcmp(env, "0") != 0;
+}
+
+/* events.csv (output.events) or timeline.bin, and allocations.csv, written through temporary files renamed when the
+ * run has finished (close_traces), removed if it fails (release_engine). */
 int sim_open_traces(const ios_sim_config_t *s) {
+  tl_free();
   if (s->events) {
     if (ios_fs_stage(&E.ev, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
     fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev.f);
+  } else if (timeline_wanted()) {
+    int rc = tl_open(s);
+    if (rc != IOS_OK) return rc;
   }
   if (ios_fs_stage(&E.al, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
   fputs("app,start_s,end_s,n_resources,resources\n", E.al.f);
@@ -67,8 +262,10 @@ int sim_open_traces(const ios_sim_config_t *s) {
 }
 
 int sim_close_traces(void) {
+  if (tl_on) tl_flush();
   int rc = ios_fs_commit(&E.al);
   if (ios_fs_commit(&E.ev) != IOS_OK) rc = IOS_EIO;
+  tl_free();
   return rc;
 }
 

@@ -1,6 +1,7 @@
 /* iosim — the inputs of StorAlloc runs: platform and options from JSON, request traces, the TOKIO-shaped year of
  * requests (see ios_storalloc_requests.h, docs/storalloc.md). */
 #include "ios_storalloc_requests.h"
+#include "ios_datasets.h"
 #include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
@@ -728,8 +729,7 @@ int ios_storalloc_generate(const ios_storalloc_gen_t *g, uint64_t seed, ios_requ
                  g->requests, g->days, g->size_scale, g->duration_scale, g->jitter, g->cores_per_node, MAX_REQUESTS);
     return IOS_EINVAL;
   }
-  char *path = ios_expand_path(g->data[0] ? g->data : "${IOSIM_DATA_DIR}/tokio-abc/tokio_abc_jobs_slim.csv", NULL,
-                               "generator.data");
+  char *path = ios_expand_path(g->data[0] ? g->data : IOS_DATA_TOKIO, NULL, "generator.data");
   if (path == NULL) return IOS_EINVAL;
   tokio_job_t *jobs = NULL;
   int njobs = 0, rc = load_tokio(path, &jobs, &njobs);

@@ -32,7 +32,7 @@ expect() {
   fi
 }
 
-expect " " "check generate merge platform policies report run sweep"
+expect " " "check generate merge platform policies report run sweep view"
 expect "s" "sweep"
 expect "-" "--help --version"
 expect "run --" "--cfg --help --log --out --set --trace --version"

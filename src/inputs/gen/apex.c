@@ -1,5 +1,6 @@
 /* iosim — the APEX windows of RR-9502 §6.3.1 (see ios_gen_apex.h). */
 #include "ios_gen_apex.h"
+#include "ios_datasets.h"
 #include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
@@ -603,7 +604,7 @@ static int read_sources(const cJSON *g, const ios_gen_ctx_t *c, const char **wor
     return IOS_EINVAL;
   }
   snprintf(where, sizeof where, "%s%sdata", c->obj, c->sep);
-  *dir = ios_expand_path(data != NULL ? data->valuestring : "${IOSIM_DATA_DIR}/apex-workflows", c->file, where);
+  *dir = ios_expand_path(data != NULL ? data->valuestring : IOS_DATA_APEX, c->file, where);
   if (*dir == NULL) return IOS_EINVAL;
   *workload_out = workload;
   return IOS_OK;
@@ -693,10 +694,16 @@ static int cli_build(const cJSON *g, const ios_gen_ctx_t *c, double unit, uint64
   return generate(g, c, unit, seed, w, summary, n);
 }
 
+/* The files of the data directory that generate() reads (apex_workloads.csv, platform_cielo.csv). */
+static const char *const apex_data_files[] = {"apex_workloads.csv", "platform_cielo.csv", NULL};
+
 const ios_gen_kind_t ios_gen_apex = {
     .kind = "apex",
     .summary = "RR-9502 §6.3.1: a steady-state window of a first-fit schedule of the APEX NERSC or TRILAB workload",
     .scenario = ios_apex_generate,
+    .data_param = "data",
+    .data_default = IOS_DATA_APEX,
+    .data_files = apex_data_files,
     .example = "workload=nersc",
     .build = cli_build,
     .help =

@@ -68,6 +68,12 @@ typedef struct {
   /** Builds the workload of scenario object `g` (workload.generator; `file` names the scenario in messages) for
    * platform `p` with random seed `seed`. @return IOS_OK or an IOS_E* code with ios_diag_message() set. */
   int (*scenario)(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed, ios_workload_t *w);
+  /* The dataset it reads, so that a campaign checks it before its first run (src/campaign/point_inputs.c); NULL when it
+   * reads none. */
+  const char *data_param;        /**< the parameter naming it ("profiles", "data") */
+  const char *data_default;      /**< its path when the parameter is absent (ios_datasets.h) */
+  const char *const *data_files; /**< NULL: the path is a file; else the path is a directory holding these files
+                                      (NULL-terminated) */
   /* What `iosim generate KIND` needs; NULL when the kind is only available inside scenarios. */
   const char *help;    /**< the usage text of `iosim generate KIND --help` */
   const char *example; /**< a --set example shown in messages, e.g. "pressure=0.8" */

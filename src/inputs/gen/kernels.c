@@ -10,6 +10,7 @@
  * times T/iterations s of work and an I/O operation of V/iterations bytes; its profile is b(1), b(2), b(4), b(8)
  * (and b(0) when `direct` is 1: direct access to the PFS, which IPDPS'21 §5.3 does not use). */
 #include "ios_gen_kernels.h"
+#include "ios_datasets.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
 #include "ios_scenario.h"
@@ -170,8 +171,7 @@ int ios_kernels_generate(const cJSON *g, const char *file, uint64_t seed, ios_wo
     ios_diag_set(file, "workload.generator.data", "must be a directory path string");
     return IOS_EINVAL;
   }
-  char *dir = ios_expand_path(data != NULL ? data->valuestring : "${IOSIM_DATA_DIR}/boito-queue-generator", file,
-                              "workload.generator.data");
+  char *dir = ios_expand_path(data != NULL ? data->valuestring : IOS_DATA_KERNELS, file, "workload.generator.data");
   if (dir == NULL) return IOS_EINVAL;
   kernel_t k[NKERNELS];
   int nk = 0;
@@ -235,8 +235,14 @@ static int scenario_build(const cJSON *g, const char *file, const ios_platform_t
   return ios_kernels_generate(g, file, seed, w);
 }
 
+/* The files of the data directory that read_pivot and fit_runtimes read. */
+static const char *const kernels_data_files[] = {"bandwidth_pivot.csv", "runtime.csv", NULL};
+
 const ios_gen_kind_t ios_gen_kernels = {
     .kind = "kernels",
     .summary = "IPDPS'21 §5.3: the measured I/O kernels (jobs of given sizes and iterations)",
     .scenario = scenario_build,
+    .data_param = "data",
+    .data_default = IOS_DATA_KERNELS,
+    .data_files = kernels_data_files,
 };

@@ -1,5 +1,6 @@
 /* iosim — the RR-9549 §5.3 workload generator over the FORGE MareNostrum 4 patterns (kind "rr9549"). */
 #include "ios_gen_rr9549.h"
+#include "ios_datasets.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
 #include "ios_scenario.h"
@@ -83,10 +84,8 @@ static int check_params(const cJSON *g, const char *file, const double *val, dou
 /* Reads the patterns of "profiles" (default: the MN4 FORGE dataset under IOSIM_DATA_DIR), at least K of them. */
 static int read_patterns(const cJSON *g, const char *file, double K, patterns_t *pt) {
   const cJSON *pf = cJSON_GetObjectItemCaseSensitive(g, "profiles");
-  char *path = ios_expand_path(cJSON_IsString(pf) ? pf->valuestring
-                                                  : "${IOSIM_DATA_DIR}/bez-forge-evaluation/"
-                                                    "mn4_189_patterns_mean_bw_by_ionodes.csv",
-                               file, "workload.generator.profiles");
+  char *path =
+      ios_expand_path(cJSON_IsString(pf) ? pf->valuestring : IOS_DATA_FORGE_MN4, file, "workload.generator.profiles");
   if (path == NULL) return IOS_EINVAL;
   int rc = ios_read_forge_processes(path, &pt->npat, &pt->nodes, &pt->procs, &pt->prof);
   free(path);
@@ -240,4 +239,6 @@ const ios_gen_kind_t ios_gen_rr9549 = {
     .kind = "rr9549",
     .summary = "RR-9549 §5.3 over FORGE/MN4 patterns (IPDPS'21 §3.2 sets): K applications at an I/O-load Θ",
     .scenario = ios_rr9549_generate,
+    .data_param = "profiles",
+    .data_default = IOS_DATA_FORGE_MN4,
 };

@@ -1,0 +1,622 @@
+/* iosim view: draws the runs embedded in the page (analysis/view.py writes them into #iosim-data) with Plotly.
+ * Per run: each resource's bandwidth over time stacked by application, each application's work, waiting and I/O at
+ * the rate it received, its allocation; a time cursor shared by every panel, a table of each application's state at
+ * the cursor (rate, bytes left, yield so far), zoom shared by every panel. For a campaign: the report's metrics as
+ * interactive charts; a click on a run adds its view. Units: seconds, bytes, GB/s (10^9 bytes/s) on axes. */
+(function () {
+  "use strict";
+  var DATA = JSON.parse(document.getElementById("iosim-data").textContent);
+  // Paul Tol's "muted" scheme: distinguishable with the common colour-vision deficiencies; cycles beyond 9 apps.
+  var PALETTE = ["#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499"];
+  var WORK_COLOUR = "#BBBBBB";
+  var MAX_EXACT = 4000; // breakpoints drawn exactly; beyond, rates are averaged over bins (bytes kept)
+  var GB = 1e9;
+  var shown = []; // indices into DATA.runs of the runs drawn, in column order
+  var figs = []; // every Plotly div that has a time axis
+  var cursor = 0;
+  var range = null; // the shared time range [t0, t1], null = whole runs
+  var syncing = false;
+
+  // ------------------------------------------------------------------------------------------------ data
+  function decode(b64, Type) {
+    var s = atob(b64), n = s.length, u = new Uint8Array(n);
+    for (var i = 0; i < n; i++) u[i] = s.charCodeAt(i);
+    return new Type(u.buffer);
+  }
+
+  function cols(c, withRes, withBytes) {
+    var o = { app: decode(c.app, Int32Array), t0: decode(c.t0, Float64Array), t1: decode(c.t1, Float64Array) };
+    if (withRes) o.res = decode(c.res, Int32Array);
+    if (withBytes) o.bytes = decode(c.bytes, Float64Array);
+    o.n = o.app.length;
+    return o;
+  }
+
+  var colourOf = {};
+  (function () {
+    var k = 0;
+    DATA.runs.forEach(function (r) {
+      r.apps.forEach(function (a) {
+        if (!(a.name in colourOf)) colourOf[a.name] = PALETTE[k++ % PALETTE.length];
+      });
+    });
+  })();
+
+  function prepare(run) {
+    if (run.p) return run.p;
+    var p = { seg: cols(run.seg, true, true), io: cols(run.io, false, true), work: cols(run.work) };
+    var seg = p.seg;
+    p.rate = new Float64Array(seg.n);
+    for (var i = 0; i < seg.n; i++) p.rate[i] = seg.t1[i] > seg.t0[i] ? seg.bytes[i] / (seg.t1[i] - seg.t0[i]) : 0;
+    var napps = run.apps.length;
+    p.byApp = [];
+    p.ioByApp = [];
+    p.workByApp = [];
+    for (var j = 0; j < napps; j++) {
+      p.byApp.push([]);
+      p.ioByApp.push([]);
+      p.workByApp.push([]);
+    }
+    p.byRes = {};
+    for (i = 0; i < seg.n; i++) {
+      p.byApp[seg.app[i]].push(i);
+      (p.byRes[seg.res[i]] = p.byRes[seg.res[i]] || []).push(i);
+    }
+    for (i = 0; i < p.io.n; i++) p.ioByApp[p.io.app[i]].push(i);
+    for (i = 0; i < p.work.n; i++) p.workByApp[p.work.app[i]].push(i);
+    var lo = Infinity, hi = -Infinity;
+    run.apps.forEach(function (a) {
+      if (a.start !== null && a.start < lo) lo = a.start;
+      if (a.end !== null && a.end > hi) hi = a.end;
+    });
+    [p.seg, p.io, p.work].forEach(function (c) {
+      for (var i = 0; i < c.n; i++) {
+        if (c.t0[i] < lo) lo = c.t0[i];
+        if (c.t1[i] > hi) hi = c.t1[i];
+      }
+    });
+    if (run.window.end !== null && run.window.end > hi) hi = run.window.end;
+    p.tmin = isFinite(lo) ? Math.min(lo, 0) : 0;
+    p.tmax = isFinite(hi) ? hi : 1;
+    run.p = p;
+    return p;
+  }
+
+  function upperBound(a, v) { // first index with a[i] > v
+    var lo = 0, hi = a.length;
+    while (lo < hi) {
+      var m = (lo + hi) >> 1;
+      if (a[m] <= v) lo = m + 1;
+      else hi = m;
+    }
+    return lo;
+  }
+
+  /* The rates of segments `idx` of run p over [x0, x1]: {x, exact, rate: {app: Float64Array(x.length)}}, rate[k]
+   * holding over [x[k], x[k+1]) (the last point repeats the last value). Exactly at every breakpoint when there are
+   * at most MAX_EXACT of them, else the mean over equal bins (each bin's bytes / its length). */
+  function series(p, idx, x0, x1, apps) {
+    var seg = p.seg, pts = [x0, x1], i, k;
+    for (k = 0; k < idx.length; k++) {
+      i = idx[k];
+      if (seg.t1[i] < x0 || seg.t0[i] > x1) continue;
+      if (seg.t0[i] > x0) pts.push(seg.t0[i]);
+      if (seg.t1[i] < x1) pts.push(seg.t1[i]);
+      if (pts.length > 2 * MAX_EXACT) break;
+    }
+    var exact = pts.length <= MAX_EXACT;
+    var x;
+    if (exact) {
+      pts.sort(function (a, b) { return a - b; });
+      x = [];
+      for (k = 0; k < pts.length; k++) if (k === 0 || pts[k] !== pts[k - 1]) x.push(pts[k]);
+    } else {
+      var nb = Math.max(200, Math.min(2000, Math.floor(200000 / Math.max(1, apps))));
+      x = [];
+      for (k = 0; k <= nb; k++) x.push(x0 + (x1 - x0) * k / nb);
+    }
+    var n = x.length, xa = Float64Array.from(x), diff = {}, out = {};
+    for (k = 0; k < idx.length; k++) {
+      i = idx[k];
+      var a = seg.t0[i], b = seg.t1[i], r = p.rate[i], app = seg.app[i];
+      if (!(r > 0) || b <= x0 || a >= x1) continue;
+      var d = diff[app] || (diff[app] = new Float64Array(n + 1));
+      var lo = upperBound(xa, a) - 1, hi = upperBound(xa, b) - 1; // bins holding a and b
+      if (lo < 0) lo = 0;
+      if (exact) { // a and b are breakpoints (or outside [x0, x1])
+        var s = a <= x0 ? 0 : lo, e = b >= x1 ? n - 1 : hi;
+        d[s] += r;
+        d[e] -= r;
+      } else {
+        var w = xa[1] - xa[0];
+        if (lo === hi) { // within one bin
+          var part = r * (Math.min(b, x1) - Math.max(a, x0)) / w;
+          d[lo] += part;
+          d[lo + 1] -= part;
+        } else {
+          var first = r * (xa[lo + 1] - Math.max(a, x0)) / w;
+          d[lo] += first;
+          d[lo + 1] -= first;
+          if (hi < n - 1) {
+            var last = r * (Math.min(b, x1) - xa[hi]) / w;
+            d[hi] += last;
+            d[hi + 1] -= last;
+          }
+          d[lo + 1] += r; // whole bins lo+1 .. hi-1
+          d[Math.min(hi, n - 1)] -= r;
+        }
+      }
+    }
+    Object.keys(diff).forEach(function (app) {
+      var d = diff[app], v = new Float64Array(n), acc = 0, top = 0;
+      for (var k = 0; k < n; k++) {
+        acc += d[k];
+        top = Math.max(top, Math.abs(acc));
+        v[k] = Math.abs(acc) <= 1e-9 * top ? 0 : acc; // rounding left by the differences: none
+      }
+      v[n - 1] = n > 1 ? v[n - 2] : v[0];
+      out[app] = v;
+    });
+    return { x: x, exact: exact, rate: out };
+  }
+
+  /* Application j of run r at date t: {state, rate (bytes/s), left (bytes of its current operation), yield}. */
+  function stateAt(ri, j, t) {
+    var run = DATA.runs[ri], p = prepare(run), app = run.apps[j], seg = p.seg;
+    var rate = 0, moved = 0, work = 0, state = "idle", left = null, op = -1;
+    function movedBy(i, from, to) { // bytes segment i moved in [from, to]
+      if (seg.t1[i] <= from || seg.t0[i] >= to) return seg.t1[i] === seg.t0[i] && seg.t0[i] >= from && seg.t0[i] <= to ? seg.bytes[i] : 0;
+      if (seg.t0[i] >= from && seg.t1[i] <= to) return seg.bytes[i];
+      return p.rate[i] * (Math.min(to, seg.t1[i]) - Math.max(from, seg.t0[i]));
+    }
+    p.byApp[j].forEach(function (i) {
+      if (seg.t0[i] <= t && t < seg.t1[i]) rate += p.rate[i];
+      moved += movedBy(i, -Infinity, t);
+    });
+    p.workByApp[j].forEach(function (i) {
+      if (p.work.t0[i] < t) work += Math.min(t, p.work.t1[i]) - p.work.t0[i];
+      if (p.work.t0[i] <= t && t < p.work.t1[i]) state = "work";
+    });
+    p.ioByApp[j].forEach(function (i) {
+      if (p.io.t0[i] <= t && t < p.io.t1[i]) op = i;
+    });
+    if (op >= 0) {
+      var done = 0;
+      p.byApp[j].forEach(function (i) { done += movedBy(i, p.io.t0[op], t); });
+      left = Math.max(0, p.io.bytes[op] - done);
+      state = rate > 0 ? "I/O" : "waiting";
+    }
+    if (app.start !== null && t < app.start) state = "not started";
+    if (app.end !== null && t >= app.end) state = "done";
+    var tau = app.start === null ? 0 : app.start;
+    var tEnd = app.end !== null && t > app.end ? app.end : t;
+    var y = null;
+    if (tEnd > tau && app.b > 0) {
+      if (tEnd < t) { // done: its yield at its completion
+        work = 0;
+        moved = 0;
+        p.workByApp[j].forEach(function (i) { work += p.work.t1[i] - p.work.t0[i]; });
+        p.byApp[j].forEach(function (i) { moved += seg.bytes[i]; });
+      }
+      y = (work + moved / app.b) / (tEnd - tau);
+    }
+    return { state: state, rate: rate, left: left, yield: y, moved: moved, work: work };
+  }
+
+  // ------------------------------------------------------------------------------------------------ formatting
+  function fmt(v, d) {
+    if (v === null || v === undefined || (typeof v === "number" && !isFinite(v))) return "–";
+    if (typeof v !== "number") return String(v);
+    if (v !== 0 && (Math.abs(v) >= 1e6 || Math.abs(v) < 1e-3)) return v.toExponential(d || 4);
+    return Number(v.toPrecision(d || 6)).toString();
+  }
+  function metricCell(name, v) {
+    if (v === null || v === undefined) return "–";
+    if (/_Bps$/.test(name)) return fmt(v / GB, 6) + " GB/s";
+    if (/_s$/.test(name)) return fmt(v, 6) + " s";
+    return fmt(v, 6);
+  }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
+  }
+  function el(tag, attrs, html) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (html !== undefined) e.innerHTML = html;
+    return e;
+  }
+
+  // ------------------------------------------------------------------------------------------------ time axis
+  function fullRange() {
+    var lo = Infinity, hi = -Infinity;
+    shown.forEach(function (ri) {
+      var p = prepare(DATA.runs[ri]);
+      lo = Math.min(lo, p.tmin);
+      hi = Math.max(hi, p.tmax);
+    });
+    if (!isFinite(lo)) return [0, 1];
+    return [lo, hi > lo ? hi : lo + 1];
+  }
+  function curRange() { return range || fullRange(); }
+
+  function cursorShape(t) {
+    return { type: "line", xref: "x", yref: "paper", x0: t, x1: t, y0: 0, y1: 1, line: { color: "#000", width: 1.5 } };
+  }
+  function windowShapes(run) {
+    var s = [];
+    if (run.window.end !== null) {
+      [run.window.begin, run.window.end].forEach(function (t) {
+        if (t !== null) s.push({ type: "line", xref: "x", yref: "paper", x0: t, x1: t, y0: 0, y1: 1,
+          line: { color: "#777", width: 1, dash: "dash" } });
+      });
+    }
+    return s;
+  }
+  function baseLayout(title, ytitle, height) {
+    return {
+      title: { text: title, font: { size: 13 }, x: 0, xanchor: "left" },
+      height: height, margin: { l: 70, r: 10, t: 30, b: 40 },
+      xaxis: { title: { text: "time (s)" }, range: curRange().slice(), zeroline: false },
+      yaxis: { title: { text: ytitle } }, hovermode: "x", showlegend: true,
+      legend: { orientation: "h", y: -0.25, font: { size: 10 } }
+    };
+  }
+
+  // ------------------------------------------------------------------------------------------------ panels
+  function resourcePanel(div, ri, res) {
+    var run = DATA.runs[ri], p = prepare(run), r = curRange();
+    var sr = series(p, p.byRes[res.index] || [], r[0], r[1], run.apps.length);
+    var traces = [], acc = new Float64Array(sr.x.length);
+    run.apps.forEach(function (a, j) {
+      var v = sr.rate[j];
+      if (!v) return;
+      var y = [], own = [];
+      for (var k = 0; k < v.length; k++) {
+        acc[k] += v[k];
+        y.push(acc[k] / GB);
+        own.push(v[k] / GB);
+      }
+      traces.push({ x: sr.x, y: y, customdata: own, name: a.name, legendgroup: a.name, type: "scatter",
+        mode: "lines", line: { shape: "hv", width: 0.5, color: colourOf[a.name] }, fillcolor: colourOf[a.name],
+        fill: traces.length ? "tonexty" : "tozeroy",
+        hovertemplate: a.name + ": %{customdata:.4f} GB/s<extra></extra>" });
+    });
+    var lay = baseLayout(res.name + " (" + res.kind + ")" + (sr.exact ? "" : " — mean rates per bin of " +
+      fmt((r[1] - r[0]) / (sr.x.length - 1), 3) + " s"), "bandwidth (GB/s)", 260);
+    lay.shapes = [cursorShape(cursor)].concat(windowShapes(run));
+    if (res.capacity) {
+      lay.shapes.push({ type: "line", xref: "paper", x0: 0, x1: 1, y0: res.capacity / GB, y1: res.capacity / GB,
+        line: { color: "#444", width: 1, dash: "dot" } });
+      lay.yaxis.range = [0, 1.08 * res.capacity / GB];
+    }
+    div.iosim = { run: ri, kind: "resource", res: res.index, exact: sr.exact };
+    return [traces, lay];
+  }
+
+  function appsPanel(div, ri) {
+    var run = DATA.runs[ri], p = prepare(run), r = curRange(), n = run.apps.length;
+    var traces = [], wx = [], wy = [], H = 0.8;
+    var all = [];
+    for (var j = 0; j < n; j++) all = all.concat(p.byApp[j]);
+    var sr = series(p, all, r[0], r[1], n);
+    function rect(xs, ys, a, b, y0, h) { xs.push(a, b, b, a, a, null); ys.push(y0, y0, y0 + h, y0 + h, y0, null); }
+    run.apps.forEach(function (a, j) {
+      var base = n - 1 - j;
+      p.workByApp[j].forEach(function (i) { rect(wx, wy, p.work.t0[i], p.work.t1[i], base, H); });
+      var px = [], py = [];
+      p.ioByApp[j].forEach(function (i) { rect(px, py, p.io.t0[i], p.io.t1[i], base, H); });
+      traces.push({ x: px, y: py, type: "scatter", mode: "lines", fill: "toself", name: a.name + " I/O pending",
+        legendgroup: a.name, showlegend: false, line: { width: 0.5, color: colourOf[a.name] },
+        fillcolor: hexAlpha(colourOf[a.name], 0.18), hoverinfo: "skip" });
+      var v = sr.rate[j] || new Float64Array(sr.x.length), y = [], own = [];
+      var b = a.b > 0 ? a.b : 1;
+      for (var k = 0; k < v.length; k++) {
+        y.push(base + H * Math.min(1, v[k] / b));
+        own.push([v[k] / GB, v[k] / b]);
+      }
+      traces.push({ x: [r[0], r[1]], y: [base, base], type: "scatter", mode: "lines", line: { width: 0 },
+        showlegend: false, hoverinfo: "skip", legendgroup: a.name });
+      traces.push({ x: sr.x, y: y, customdata: own, type: "scatter", mode: "lines", fill: "tonexty",
+        name: a.name, legendgroup: a.name, line: { shape: "hv", width: 1, color: colourOf[a.name] },
+        fillcolor: colourOf[a.name],
+        hovertemplate: a.name + ": %{customdata[0]:.4f} GB/s (%{customdata[1]:.1%} of b)<extra></extra>" });
+    });
+    traces.unshift({ x: wx, y: wy, type: "scatter", mode: "lines", fill: "toself", name: "work phase",
+      line: { width: 0, color: WORK_COLOUR }, fillcolor: WORK_COLOUR, hoverinfo: "skip" });
+    var lay = baseLayout("Applications: work (grey), I/O pending (light), rate received (height = rate / b)",
+      "application", 80 + 38 * n + 60);
+    lay.yaxis = { tickvals: run.apps.map(function (a, j) { return n - 1 - j + H / 2; }),
+      ticktext: run.apps.map(function (a) { return a.name; }), range: [-0.1, n], zeroline: false,
+      title: { text: "application (row height = b)" } };
+    lay.shapes = [cursorShape(cursor)].concat(windowShapes(run));
+    div.iosim = { run: ri, kind: "apps", exact: sr.exact };
+    return [traces, lay];
+  }
+
+  function allocPanel(div, ri) {
+    var run = DATA.runs[ri], traces = {};
+    run.alloc.forEach(function (al) {
+      var a = run.apps[al.app];
+      var t = traces[a.name] || (traces[a.name] = { type: "bar", orientation: "h", name: a.name,
+        legendgroup: a.name, showlegend: false, marker: { color: colourOf[a.name] }, x: [], base: [], y: [],
+        text: [], customdata: [], textposition: "inside", insidetextanchor: "middle",
+        hovertemplate: "%{y}: %{customdata}<extra></extra>" });
+      t.x.push(al.t1 - al.t0);
+      t.base.push(al.t0);
+      t.y.push(a.name);
+      var list = al.resources.split(";").join(", ");
+      t.text.push(list.length > 40 ? al.n + " resources" : list);
+      t.customdata.push(al.n + " resource(s) from " + fmt(al.t0) + " to " + fmt(al.t1) + " s: " + list);
+    });
+    var lay = baseLayout("Allocation: the I/O resources each application holds (allocations.csv)", "application",
+      70 + 26 * run.apps.length + 50);
+    lay.yaxis = { type: "category", categoryorder: "array",
+      categoryarray: run.apps.map(function (a) { return a.name; }).reverse(), title: { text: "application" } };
+    lay.barmode = "overlay";
+    lay.hovermode = "closest";
+    lay.shapes = [cursorShape(cursor)].concat(windowShapes(run));
+    div.iosim = { run: ri, kind: "alloc" };
+    return [Object.keys(traces).map(function (k) { return traces[k]; }), lay];
+  }
+
+  function hexAlpha(hex, a) {
+    var v = parseInt(hex.slice(1), 16);
+    return "rgba(" + (v >> 16) + "," + ((v >> 8) & 255) + "," + (v & 255) + "," + a + ")";
+  }
+
+  var CONFIG = { displaylogo: false, responsive: true, modeBarButtonsToRemove: ["select2d", "lasso2d"] };
+
+  function draw(div, builder) {
+    var tl = builder(div);
+    Plotly.newPlot(div, tl[0], tl[1], CONFIG);
+    div.iosimBuild = builder;
+    figs.push(div);
+    div.on("plotly_hover", function (ev) {
+      if (ev && ev.xvals && ev.xvals.length) setCursor(ev.xvals[0]);
+      else if (ev && ev.points && ev.points.length) setCursor(ev.points[0].x);
+    });
+    div.on("plotly_relayout", function (ev) { onZoom(div, ev); });
+  }
+
+  function onZoom(div, ev) {
+    if (syncing) return;
+    var next;
+    if (ev["xaxis.autorange"]) next = null;
+    else if (ev["xaxis.range[0]"] !== undefined) next = [ev["xaxis.range[0]"], ev["xaxis.range[1]"]];
+    else if (ev["xaxis.range"]) next = ev["xaxis.range"].slice();
+    else return;
+    if (next === null ? range === null : range !== null && next[0] === range[0] && next[1] === range[1]) return;
+    range = next; // (the panels redrawn below report the same range: no loop)
+    redrawAll();
+  }
+
+  function redrawAll() {
+    syncing = true;
+    var r = curRange();
+    figs.forEach(function (d) {
+      if (!d.isConnected) return;
+      if (d.iosim && (d.iosim.kind === "resource" || d.iosim.kind === "apps")) {
+        var tl = d.iosimBuild(d);
+        Plotly.react(d, tl[0], tl[1], CONFIG);
+      } else Plotly.relayout(d, { "xaxis.range": r.slice() });
+    });
+    syncing = false;
+    updateSlider();
+  }
+
+  // ------------------------------------------------------------------------------------------------ cursor
+  function setCursor(t) {
+    if (typeof t !== "number" || !isFinite(t)) return;
+    cursor = t;
+    syncing = true;
+    figs.forEach(function (d) {
+      if (d.isConnected && d.layout && d.layout.shapes && d.layout.shapes.length)
+        Plotly.relayout(d, { "shapes[0].x0": t, "shapes[0].x1": t });
+    });
+    syncing = false;
+    var slider = document.getElementById("cursor");
+    var r = curRange();
+    slider.value = Math.round(1000 * (t - r[0]) / (r[1] - r[0]));
+    document.getElementById("cursor-t").textContent = fmt(t, 6) + " s";
+    shown.forEach(function (ri) { stateTable(ri); });
+  }
+
+  function updateSlider() {
+    var r = curRange();
+    document.getElementById("cursor-range").textContent = fmt(r[0], 5) + " – " + fmt(r[1], 5) + " s";
+  }
+
+  function stateTable(ri) {
+    var run = DATA.runs[ri], box = document.getElementById("state-" + ri);
+    if (!box) return;
+    var rows = run.apps.map(function (a, j) {
+      var s = stateAt(ri, j, cursor);
+      return "<tr><td><span class=sw style='background:" + colourOf[a.name] + "'></span>" + esc(a.name) +
+        "</td><td>" + s.state + "</td><td>" + (s.state === "I/O" || s.state === "waiting" ? fmt(s.rate / GB, 4) : "–") +
+        "</td><td>" + (s.left === null ? "–" : fmt(s.left / GB, 5)) + "</td><td>" + fmt(s.yield, 4) + "</td></tr>";
+    });
+    box.innerHTML = "<table class=state><caption>At t = " + fmt(cursor, 6) + " s</caption><tr><th>application</th>" +
+      "<th>state</th><th>rate (GB/s)</th><th>left of its I/O operation (GB)</th><th>yield so far</th></tr>" +
+      rows.join("") + "</table>";
+  }
+
+  // ------------------------------------------------------------------------------------------------ runs
+  function runTitle(run) {
+    var p = run.policies;
+    return esc(run.label) + " — sharing " + esc(p.sharing || "?") + ", allocation " + esc(p.allocation || "?") +
+      ", placement " + esc(p.placement || "?");
+  }
+
+  function metricsTable() {
+    var box = document.getElementById("metrics");
+    if (!shown.length) {
+      box.innerHTML = "";
+      return;
+    }
+    var names = [];
+    shown.forEach(function (ri) {
+      Object.keys(DATA.runs[ri].metrics).forEach(function (m) { if (names.indexOf(m) < 0) names.push(m); });
+    });
+    var h = "<table class=metrics><tr><th>metric (results.json)</th>" + shown.map(function (ri) {
+      var run = DATA.runs[ri];
+      return "<th>" + esc(run.label) + "<br><small>" + esc(run.policies.sharing || "") + "</small></th>";
+    }).join("") + "</tr>";
+    names.forEach(function (m) {
+      h += "<tr><td>" + esc(m) + "</td>" + shown.map(function (ri) {
+        return "<td>" + metricCell(m, DATA.runs[ri].metrics[m]) + "</td>";
+      }).join("") + "</tr>";
+    });
+    box.innerHTML = h + "</table>";
+  }
+
+  function renderRuns() {
+    figs = figs.filter(function (d) { return d.iosim && d.iosim.kind === "campaign"; });
+    var box = document.getElementById("runs");
+    box.innerHTML = "";
+    box.style.gridTemplateColumns = "repeat(" + Math.max(1, shown.length) + ", minmax(0, 1fr))";
+    shown.forEach(function (ri) {
+      var run = DATA.runs[ri], col = el("div", { "class": "run", id: "run-" + ri });
+      col.appendChild(el("h2", {}, runTitle(run)));
+      col.appendChild(el("p", { "class": "note" }, "Records: " + esc(run.dir) + "/" + esc(run.source) +
+        "; window [" + fmt(run.window.begin) + ", " + fmt(run.window.end) + "] s (dashed lines, " +
+        esc(run.window.kind || "") + "); status " + esc(run.status || "")));
+      col.appendChild(el("div", { "class": "statebox", id: "state-" + ri }));
+      box.appendChild(col);
+      run.resources.forEach(function (res) {
+        var d = el("div", { "class": "fig", id: "res-" + ri + "-" + res.index });
+        col.appendChild(d);
+        draw(d, function (div) { return resourcePanel(div, ri, res); });
+      });
+      if (run.hiddenResources) col.appendChild(el("p", { "class": "note" }, esc(run.hiddenResources)));
+      var a = el("div", { "class": "fig", id: "apps-" + ri });
+      col.appendChild(a);
+      draw(a, function (div) { return appsPanel(div, ri); });
+      var al = el("div", { "class": "fig", id: "alloc-" + ri });
+      col.appendChild(al);
+      draw(al, function (div) { return allocPanel(div, ri); });
+    });
+    metricsTable();
+    updateSlider();
+    setCursor(cursor);
+  }
+
+  function showRun(ri, add) {
+    if (add) {
+      if (shown.indexOf(ri) < 0) shown.push(ri);
+    } else shown = [ri];
+    range = null;
+    renderRuns();
+    var e = document.getElementById("run-" + ri);
+    if (e && e.scrollIntoView) e.scrollIntoView();
+  }
+
+  // ------------------------------------------------------------------------------------------------ campaign
+  function campaignSection() {
+    var c = DATA.campaign, box = document.getElementById("campaign");
+    if (!c) return;
+    box.appendChild(el("h2", {}, "Campaign " + esc(c.title) + ": " + c.rows.length + " runs"));
+    box.appendChild(el("p", { "class": "note" }, "Each point is a run: hover gives its id, parameters and value; " +
+      "click shows its view below (shift-click adds it beside the others). Lines: the mean per " +
+      esc(c.policy || "campaign") + ". " + esc(c.note || "")));
+    var groups = {};
+    c.rows.forEach(function (row, k) {
+      var g = c.policy ? String(row.params[c.policy]) : "all runs";
+      (groups[g] = groups[g] || []).push(k);
+    });
+    var gnames = Object.keys(groups).sort();
+    c.metrics.forEach(function (m) {
+      var traces = [];
+      gnames.forEach(function (g, gi) {
+        var rows = groups[g].filter(function (k) { return c.rows[k].metrics[m] !== null; });
+        var colour = PALETTE[gi % PALETTE.length];
+        var xs = rows.map(function (k) { return c.x ? c.rows[k].params[c.x] : g; });
+        traces.push({ type: "scatter", mode: "markers", name: g, legendgroup: g, x: xs,
+          y: rows.map(function (k) { return c.rows[k].metrics[m]; }), marker: { color: colour, size: 8, opacity: 0.8 },
+          customdata: rows, text: rows.map(function (k) { return hoverText(c, c.rows[k], m); }),
+          hovertemplate: "%{text}<extra></extra>" });
+        if (c.x) { // mean per x value
+          var by = {};
+          rows.forEach(function (k) {
+            var xv = c.rows[k].params[c.x];
+            (by[xv] = by[xv] || []).push(c.rows[k].metrics[m]);
+          });
+          var xk = Object.keys(by).map(Number).sort(function (a, b) { return a - b; });
+          traces.push({ type: "scatter", mode: "lines", name: g + " mean", legendgroup: g, showlegend: false,
+            x: xk, y: xk.map(function (v) { var a = by[v]; return a.reduce(function (s, q) { return s + q; }, 0) / a.length; }),
+            line: { color: colour }, hoverinfo: "skip" });
+        }
+      });
+      var d = el("div", { "class": "fig campaign-fig", id: "campaign-" + m });
+      box.appendChild(d);
+      var lay = { title: { text: m + (c.units[m] ? " (" + c.units[m] + ")" : ""), font: { size: 13 }, x: 0 },
+        height: 320, margin: { l: 70, r: 10, t: 30, b: 50 }, hovermode: "closest",
+        xaxis: { title: { text: c.x ? c.x + (c.units[c.x] ? " (" + c.units[c.x] + ")" : "") : (c.policy || "") },
+          type: c.x ? (c.xlog ? "log" : "linear") : "category" },
+        yaxis: { title: { text: m + (c.units[m] ? " (" + c.units[m] + ")" : "") } } };
+      Plotly.newPlot(d, traces, lay, CONFIG);
+      d.iosim = { kind: "campaign" };
+      d.on("plotly_click", function (ev) {
+        if (!ev.points.length || ev.points[0].customdata === undefined) return;
+        var row = c.rows[ev.points[0].customdata];
+        openRow(row, ev.event && ev.event.shiftKey);
+      });
+    });
+    box.appendChild(el("div", { id: "campaign-msg", "class": "note" }));
+  }
+
+  function hoverText(c, row, m) {
+    var s = "run " + row.run_id + "<br>" + Object.keys(row.params).map(function (k) {
+      return esc(k) + " = " + esc(fmt(row.params[k]));
+    }).join("<br>");
+    return s + "<br><b>" + esc(m) + " = " + fmt(row.metrics[m]) + "</b>";
+  }
+
+  function openRow(row, add) {
+    var msg = document.getElementById("campaign-msg");
+    if (row.run === null || row.run === undefined) {
+      msg.textContent = "Run " + row.run_id + ": its records are not in this page (" + row.why + "); open it " +
+        "with: iosim view " + row.dir + " -o view.html";
+      return;
+    }
+    msg.textContent = "";
+    showRun(row.run, add);
+  }
+
+  // ------------------------------------------------------------------------------------------------ start
+  function start() {
+    document.getElementById("title").textContent = DATA.title;
+    var slider = document.getElementById("cursor");
+    slider.addEventListener("input", function () {
+      var r = curRange();
+      setCursor(r[0] + (r[1] - r[0]) * slider.value / 1000);
+    });
+    var timer = null;
+    document.getElementById("play").addEventListener("click", function () {
+      if (timer) {
+        clearInterval(timer);
+        timer = null;
+        return;
+      }
+      timer = setInterval(function () {
+        var r = curRange(), t = cursor + (r[1] - r[0]) / 200;
+        if (t > r[1]) t = r[0];
+        setCursor(t);
+      }, 80);
+    });
+    document.getElementById("reset").addEventListener("click", function () {
+      range = null;
+      redrawAll();
+    });
+    campaignSection();
+    shown = DATA.campaign ? [] : DATA.runs.map(function (r, i) { return i; });
+    if (DATA.campaign && DATA.runs.length) shown = [0];
+    cursor = fullRange()[0];
+    renderRuns();
+    window.iosimView.ready = true;
+  }
+
+  window.iosimView = { data: DATA, stateAt: stateAt, setCursor: setCursor, showRun: showRun, series: series,
+    prepare: prepare, cursor: function () { return cursor; }, figures: function () { return figs; },
+    colourOf: colourOf, ready: false };
+  start();
+})();

@@ -1,0 +1,288 @@
+"""The data of `iosim view`: one run directory read into the dict the page draws (analysis/view.py).
+
+A run directory holds results.json, apps.csv, resources.csv, allocations.csv and either events.csv (output.events)
+or timeline.bin (every other run; its format is in docs/outputs.md and src/sim/traces.c). Both give the same
+intervals: work phases, I/O operations (posting to end, volume) and transfer segments (one transfer on one resource
+at one rate: start, end, bytes). read_run() returns them as columns; the page computes rates, stacks and the state at
+a date from them (analysis/view/view.js).
+
+Bad input raises InputError naming the file, the field and the fix (view.py exits 2 with it).
+"""
+
+import base64
+import csv
+import json
+import math
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from campaign_io import InputError  # noqa: E402  (also checks the Debian modules)
+import numpy as np  # noqa: E402
+
+TIMELINE_MAGIC = b"IOSIMTL2"
+KIND_WORK, KIND_IO, KIND_TRANSFER = 0, 1, 2
+RERUN = "fix: rerun it with this iosim (`iosim run SCENARIO -o DIR`)"
+
+
+def _read_csv(path, required):
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: file not found; {RERUN}")
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+        header = rows[0].keys() if rows else []
+    missing = [c for c in required if rows and c not in header]
+    if missing:
+        raise InputError(f"{path}: column(s) {', '.join(missing)} missing; {RERUN}")
+    return rows
+
+
+def _num(path, row_no, col, text, allow_empty=False):
+    if text in ("", None):
+        if allow_empty:
+            return None
+        raise InputError(f"{path}: line {row_no}, column {col}: empty; {RERUN}")
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(f"{path}: line {row_no}, column {col}: '{text}' is not a number; {RERUN}") from None
+
+
+def _varint(buf, pos, path):
+    v, shift = 0, 0
+    while True:
+        if pos >= len(buf):
+            raise InputError(f"{path}: ends inside a record at byte {pos}; the run did not finish writing it: {RERUN}")
+        b = buf[pos]
+        pos += 1
+        v |= (b & 0x7F) << shift
+        if b < 0x80:
+            return v, pos
+        shift += 7
+        if shift > 63:
+            raise InputError(f"{path}: byte {pos}: malformed number; {RERUN}")
+
+
+def read_timeline(path):
+    """timeline.bin -> (app names, resource names (pool then PFS), intervals): intervals is a dict of lists
+    kind, app, res, t0, t1, bytes (res -1 for work and I/O operations; bytes NaN for work)."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    if buf[:8] != TIMELINE_MAGIC:
+        raise InputError(f"{path}: not an iosim timeline (starts with {buf[:8]!r}, expected {TIMELINE_MAGIC!r}); "
+                         f"{RERUN}")
+    try:
+        napps, nres = struct.unpack_from("<ii", buf, 8)
+        pos = 16
+        names = []
+        for _ in range(napps + nres + 1):
+            (n,) = struct.unpack_from("<I", buf, pos)
+            pos += 4
+            if pos + n > len(buf):
+                raise struct.error("name")
+            names.append(buf[pos:pos + n].decode("utf-8", errors="replace"))
+            pos += n
+    except struct.error:
+        raise InputError(f"{path}: truncated header; {RERUN}") from None
+    if napps < 0 or nres < 0:
+        raise InputError(f"{path}: bad header counts ({napps} applications, {nres} resources); {RERUN}")
+    apps, res = names[:napps], names[napps:napps + nres + 1]
+    out = {k: [] for k in ("kind", "app", "res", "t0", "t1", "bytes")}
+    dates = []
+    now = math.nan
+    unpack_d, unpack_f = struct.Struct("<d").unpack_from, struct.Struct("<f").unpack_from
+    end = len(buf)
+    while pos < end:
+        h, pos = _varint(buf, pos, path)
+        if h == 0:
+            if pos + 8 > end:
+                raise InputError(f"{path}: ends inside a date at byte {pos}; {RERUN}")
+            (now,) = unpack_d(buf, pos)
+            pos += 8
+            dates.append(now)
+            continue
+        app, kind = divmod(h - 1, 4)
+        if app >= napps or kind > KIND_TRANSFER:
+            raise InputError(f"{path}: byte {pos}: record of application {app} kind {kind} (the header has "
+                             f"{napps} applications); {RERUN}")
+        r = -1
+        if kind == KIND_TRANSFER:
+            r, pos = _varint(buf, pos, path)
+        d, pos = _varint(buf, pos, path)
+        if d == 0:
+            if pos + 8 > end:
+                raise InputError(f"{path}: ends inside a record at byte {pos}; {RERUN}")
+            (t0,) = unpack_d(buf, pos)
+            pos += 8
+        elif d <= len(dates):
+            t0 = dates[len(dates) - d]
+        else:
+            raise InputError(f"{path}: byte {pos}: a start date {d} dates back, only {len(dates)} written; {RERUN}")
+        b = math.nan
+        if kind == KIND_IO:
+            if pos + 8 > end:
+                raise InputError(f"{path}: ends inside a record at byte {pos}; {RERUN}")
+            (b,) = unpack_d(buf, pos)
+            pos += 8
+        elif kind == KIND_TRANSFER:
+            if pos + 4 > end:
+                raise InputError(f"{path}: ends inside a record at byte {pos}; {RERUN}")
+            (b,) = unpack_f(buf, pos)
+            pos += 4
+        out["kind"].append(kind)
+        out["app"].append(app)
+        out["res"].append(r)
+        out["t0"].append(t0)
+        out["t1"].append(now)
+        out["bytes"].append(b)
+    return apps, res, out
+
+
+def read_events(path, apps, res_names):
+    """events.csv -> intervals as read_timeline() gives them (application and resource names mapped to indices;
+    a resource not in res_names is appended to it)."""
+    rows = _read_csv(path, ["app", "kind", "resource", "start_s", "end_s", "bytes"])
+    index = {n: i for i, n in enumerate(apps)}
+    rindex = {n: i for i, n in enumerate(res_names)}
+    kinds = {"work": KIND_WORK, "io": KIND_IO, "transfer": KIND_TRANSFER}
+    out = {k: [] for k in ("kind", "app", "res", "t0", "t1", "bytes")}
+    for no, row in enumerate(rows, start=2):
+        if row["app"] not in index:
+            raise InputError(f"{path}: line {no}: application '{row['app']}' is not in apps.csv; the files come from "
+                             f"different runs: {RERUN}")
+        if row["kind"] not in kinds:
+            raise InputError(f"{path}: line {no}, column kind: '{row['kind']}' (expected work, io or transfer); "
+                             f"{RERUN}")
+        kind = kinds[row["kind"]]
+        r = -1
+        if kind == KIND_TRANSFER:
+            if row["resource"] not in rindex:
+                rindex[row["resource"]] = len(res_names)
+                res_names.append(row["resource"])
+            r = rindex[row["resource"]]
+        out["kind"].append(kind)
+        out["app"].append(index[row["app"]])
+        out["res"].append(r)
+        out["t0"].append(_num(path, no, "start_s", row["start_s"]))
+        out["t1"].append(_num(path, no, "end_s", row["end_s"]))
+        b = _num(path, no, "bytes", row["bytes"], allow_empty=True)
+        out["bytes"].append(math.nan if b is None else b)
+    return out
+
+
+def _b64(values, dtype):
+    return base64.b64encode(np.asarray(values, dtype=dtype).tobytes()).decode("ascii")
+
+
+def _finite(v):
+    return v if isinstance(v, (int, float)) and math.isfinite(v) else None
+
+
+def read_run(run_dir, label=None):
+    """The page's data of one run directory (see the module's docstring); raises InputError."""
+    d = os.path.normpath(run_dir)
+    if not os.path.isdir(d):
+        raise InputError(f"{run_dir}: not a directory; fix: give the output directory of `iosim run` (its --out)")
+    rpath = os.path.join(d, "results.json")
+    if not os.path.isfile(rpath):
+        raise InputError(f"{rpath}: file not found: {d} holds no complete run (results.json is written last); "
+                         f"{RERUN}")
+    try:
+        with open(rpath, encoding="utf-8") as f:
+            results = json.load(f)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{rpath}: invalid JSON at line {e.lineno}: {e.msg}; {RERUN}") from None
+    if "storage" in (results.get("scenario") or {}) and results["scenario"]["storage"]:
+        pass  # storage runs have apps.csv too when their I/O is simulated; checked below
+    apath = os.path.join(d, "apps.csv")
+    arows = _read_csv(apath, ["name", "nodes", "io_volume_bytes", "bandwidth_Bps", "start_s", "end_s", "yield"])
+    apps = []
+    for no, r in enumerate(arows, start=2):
+        apps.append({
+            "name": r["name"], "nodes": _num(apath, no, "nodes", r["nodes"]),
+            "b": _num(apath, no, "bandwidth_Bps", r["bandwidth_Bps"], allow_empty=True),
+            "start": _num(apath, no, "start_s", r["start_s"], allow_empty=True),
+            "end": _num(apath, no, "end_s", r["end_s"], allow_empty=True),
+            "volume": _num(apath, no, "io_volume_bytes", r["io_volume_bytes"], allow_empty=True),
+            "yield": _num(apath, no, "yield", r["yield"], allow_empty=True),
+            "slowdown": _num(apath, no, "io_slowdown", r.get("io_slowdown", ""), allow_empty=True),
+        })
+    names = [a["name"] for a in apps]
+    spath = os.path.join(d, "resources.csv")
+    srows = _read_csv(spath, ["name", "kind", "capacity_Bps"])
+    capacity = {r["name"]: _num(spath, no, "capacity_Bps", r["capacity_Bps"], allow_empty=True)
+                for no, r in enumerate(srows, start=2)}
+    kinds = {r["name"]: r["kind"] for r in srows}
+
+    tpath, epath = os.path.join(d, "timeline.bin"), os.path.join(d, "events.csv")
+    if os.path.isfile(epath):  # output.events: the run wrote events.csv instead of timeline.bin
+        res_names = [r["name"] for r in srows]
+        iv = read_events(epath, names, res_names)
+        source = "events.csv"
+    elif os.path.isfile(tpath):
+        tl_apps, res_names, iv = read_timeline(tpath)
+        if tl_apps != names:
+            raise InputError(f"{tpath}: its applications ({', '.join(tl_apps[:4])}...) are not those of {apath} "
+                             f"({', '.join(names[:4])}...): the files come from different runs; {RERUN}")
+        source = "timeline.bin"
+    else:
+        raise InputError(f"{d}: neither timeline.bin nor events.csv; fix: rerun it with this iosim (which writes "
+                         "timeline.bin on every run), or with --set output.events=true")
+
+    lpath = os.path.join(d, "allocations.csv")
+    alloc = []
+    if os.path.isfile(lpath):
+        aindex = {n: i for i, n in enumerate(names)}
+        for no, r in enumerate(_read_csv(lpath, ["app", "start_s", "end_s", "n_resources", "resources"]), start=2):
+            if r["app"] not in aindex:
+                raise InputError(f"{lpath}: line {no}: application '{r['app']}' is not in apps.csv; {RERUN}")
+            alloc.append({"app": aindex[r["app"]], "t0": _num(lpath, no, "start_s", r["start_s"]),
+                          "t1": _num(lpath, no, "end_s", r["end_s"]),
+                          "n": int(_num(lpath, no, "n_resources", r["n_resources"])),
+                          "resources": r["resources"]})
+
+    resources = []
+    used = sorted({r for r in iv["res"] if r >= 0})
+    for i, n in enumerate(res_names):
+        if n == "" or (i not in used and n not in capacity):
+            continue
+        resources.append({"index": i, "name": n, "capacity": capacity.get(n), "kind": kinds.get(n, "pfs")})
+    scen = results.get("scenario") or {}
+    pol = {fam: (scen.get(fam) or {}).get("policy") for fam in ("allocation", "placement", "sharing")}
+    win = results.get("window") or {}
+    metrics = {k: _finite(v) for k, v in (results.get("metrics") or {}).items() if not isinstance(v, (dict, list))}
+    kind = np.asarray(iv["kind"], dtype=np.int32)
+
+    def cols(mask, with_res=False, with_bytes=False):
+        c = {"app": _b64(np.asarray(iv["app"])[mask], np.int32),
+             "t0": _b64(np.asarray(iv["t0"])[mask], np.float64),
+             "t1": _b64(np.asarray(iv["t1"])[mask], np.float64), "n": int(mask.sum())}
+        if with_res:
+            c["res"] = _b64(np.asarray(iv["res"])[mask], np.int32)
+        if with_bytes:
+            c["bytes"] = _b64(np.asarray(iv["bytes"])[mask], np.float64)
+        return c
+
+    return {
+        "label": label or os.path.basename(d) or d,
+        "dir": d,
+        "source": source,
+        "status": results.get("status"),
+        "policies": pol,
+        "seed": results.get("seed"),
+        "window": {"begin": _finite(win.get("begin_s")), "end": _finite(win.get("end_s")), "kind": win.get("kind")},
+        "metrics": metrics,
+        "apps": apps,
+        "resources": resources,
+        "work": cols(kind == KIND_WORK),
+        "io": cols(kind == KIND_IO, with_bytes=True),
+        "seg": cols(kind == KIND_TRANSFER, with_res=True, with_bytes=True),
+        "alloc": alloc,
+    }
+
+
+def decode(col, name, dtype):
+    """A column of read_run()'s output back as a numpy array (tests)."""
+    return np.frombuffer(base64.b64decode(col[name]), dtype=dtype)

@@ -1,0 +1,44 @@
+/* iosim — what the parts of the scenario loader share (scenario.c, scenario_set.c, scenario_keys.c); not for other
+ * modules, which use ios_scenario.h. */
+#ifndef IOS_SCENARIO_PARTS_H
+#define IOS_SCENARIO_PARTS_H
+
+#include <cjson/cJSON.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Every scenario field and its default, as JSON (null = "no value": any type accepted). */
+extern const char ios_scenario_defaults_json[];
+
+/** A field whose default is null, with the types a user may give instead (besides null). */
+typedef struct {
+  const char *path;
+  int types; /**< bits: 1 string, 2 number, 4 object, 8 array */
+  const char *need;
+} ios_scenario_null_field_t;
+
+/** The null fields, ended by a NULL path. */
+extern const ios_scenario_null_field_t ios_scenario_null_fields[];
+
+/** The fields holding file paths (resolved against the scenario's directory), NULL-terminated. */
+extern const char *const ios_scenario_path_fields[];
+
+/** "a number", "a string", "true or false", "an array", "an object" or "null": what a message says `v` is. */
+const char *ios_scenario_type_name(const cJSON *v);
+
+/** The child of `obj` at dotted `path`, or NULL. */
+cJSON *ios_scenario_get_path(const cJSON *obj, const char *path);
+
+/** Whether a dotted key is well formed: non-empty names separated by single dots, shorter than 256 characters. */
+int ios_scenario_valid_key(const char *key);
+
+/** Applies one "a.b.c=value" override (--set) to the user tree; paths are relative to the current directory.
+ * @return IOS_OK, IOS_EINVAL with ios_diag_message(), or IOS_ENOMEM. */
+int ios_scenario_apply_set(cJSON *user, const char *assignment);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
