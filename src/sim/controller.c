@@ -50,8 +50,7 @@ static double route_latency(const transfer_t *t) {
 
 /* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
 static void segment_end(const transfer_t *t, double bytes, int done) {
-  if (E.ev.f != NULL && (done || sim_now() > t->seg_start))
-    sim_ev_row(t->app, "transfer", sim_res_name(t->res), t->seg_start, sim_now(), bytes);
+  if (E.ev.f != NULL && (done || sim_now() > t->seg_start)) sim_segment_row(t, sim_now(), bytes);
   if (E.trace) sim_trace_segment(t, bytes);
   account_segment(t, bytes);
 }

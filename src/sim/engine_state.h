@@ -205,6 +205,8 @@ sg_host_t sim_stripe_source(int client, int router);
 const char *sim_res_name(int res);
 void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes);
 void sim_ev_io_row(const app_state_t *as, double volume);
+/* A transfer segment's row (events.csv or timeline.bin): t from its segment's start to t1, having moved `bytes`. */
+void sim_segment_row(const transfer_t *t, double t1, double bytes);
 void sim_al_row(const app_state_t *as, double t0, double t1);
 int sim_open_traces(const ios_sim_config_t *s);
 int sim_close_traces(void);

@@ -159,8 +159,11 @@ static unsigned char *tl_double(unsigned char *p, double v) {
   return p + sizeof v;
 }
 
-static void tl_row(int app, int kind, const char *resource, double t0, double t1, double bytes) {
-  unsigned char buf[64], *p = buf;
+/* One record of application `app` (kind 0 work, 1 I/O operation, 2 transfer segment on resource code `res`), from t0
+ * to t1 having moved `bytes`, written straight into the buffer. */
+static void tl_row(int app, int kind, int res, double t0, double t1, double bytes) {
+  if (tl_used + 48 > sizeof tl_buf) tl_flush(); /* a record takes at most 1 + 8 + 3 × 10 + 8 bytes */
+  unsigned char *p = tl_buf + tl_used;
   if (!(t1 == tl_now)) { /* a new date */
     *p++ = 0;
     p = tl_double(p, t1);
@@ -170,7 +173,7 @@ static void tl_row(int app, int kind, const char *resource, double t0, double t1
     tl_dates[slot].k = tl_ndates++;
   }
   p = tl_varint(p, 1 + 4 * (uint64_t)app + (uint64_t)kind);
-  if (kind == 2) p = tl_varint(p, (uint64_t)tl_code(resource));
+  if (kind == 2) p = tl_varint(p, (uint64_t)res);
   size_t slot = tl_date_slot(t0);
   if (tl_dates[slot].k >= 0 && tl_dates[slot].t == t0)
     p = tl_varint(p, (uint64_t)(tl_ndates - tl_dates[slot].k));
@@ -184,10 +187,14 @@ static void tl_row(int app, int kind, const char *resource, double t0, double t1
     memcpy(p, &b, sizeof b);
     p += sizeof b;
   }
-  size_t n = (size_t)(p - buf);
-  if (tl_used + n > sizeof tl_buf) tl_flush();
-  memcpy(tl_buf + tl_used, buf, n);
-  tl_used += n;
+  tl_used = (size_t)(p - tl_buf);
+}
+
+void sim_segment_row(const transfer_t *t, double t1, double bytes) {
+  if (tl_on)
+    tl_row(t->app, 2, t->res < 0 ? E.nres : t->res, t->seg_start, t1, bytes);
+  else
+    sim_ev_row(t->app, "transfer", sim_res_name(t->res), t->seg_start, t1, bytes);
 }
 
 /* ---------------------------------------------------------------- events.csv (docs/outputs.md) */
@@ -196,7 +203,7 @@ static void tl_row(int app, int kind, const char *resource, double t0, double t1
 void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
   if (E.ev.f == NULL) return;
   if (tl_on) {
-    tl_row(app, kind[0] == 'w' ? 0 : kind[0] == 'i' ? 1 : 2, resource, t0, t1, bytes);
+    tl_row(app, kind[0] == 'w' ? 0 : kind[0] == 'i' ? 1 : 2, resource != NULL ? tl_code(resource) : 0, t0, t1, bytes);
     return;
   }
   ios_csv_field(E.ev.f, E.apps[app].a->name);
@@ -214,7 +221,7 @@ void sim_ev_row(int app, const char *kind, const char *resource, double t0, doub
 void sim_ev_io_row(const app_state_t *as, double volume) {
   if (E.ev.f == NULL) return;
   if (tl_on) { /* its resources are those of its transfer records */
-    tl_row((int)(as - E.apps), 1, NULL, as->posted, sim_now(), volume);
+    tl_row((int)(as - E.apps), 1, 0, as->posted, sim_now(), volume);
     return;
   }
   char names[1024] = "";
