@@ -87,6 +87,13 @@ static void cal_fire(cal_entry_t e) {
   }
 }
 
+/* SimGrid's timer at a wake-up's date, in its maestro: wakes the controller unless a later wake-up replaced it. */
+static void wake_up(double date) {
+  if (date != E.wake_date || E.wake_pending) return;
+  E.wake_pending = 1;
+  sg_sem_release(E.sem);
+}
+
 /* Nothing can progress: every pending transfer has rate 0 and no wake-up is due (SimGrid would call it a deadlock). */
 static void stuck(void) {
   XBT_WARN("nothing can progress at %.17g s: %d applications wait on transfers the sharing policy gives no bandwidth, "
@@ -108,20 +115,24 @@ static int next_date(void) {
     if (next > now) {
       if (E.own_clock)
         E.clock = next;
-      else
+      else {
         sg_actor_sleep_for(next - now);
+        E.clock = simgrid_get_clock();
+      }
     }
     return 1;
   }
   if (ios_tr_pending() > 0 || next <= now + CAL_PRECISION) return 1; /* something is due now */
-  if (next < INFINITY)
-    sg_sem_acquire_timeout(E.sem, next - now);
-  else if (ios_tr_running() > 0)
-    sg_sem_acquire(E.sem);
-  else {
+  if (!(next < INFINITY) && ios_tr_running() == 0) {
     stuck();
     return 0;
   }
+  if (next < INFINITY && next != E.wake_date) { /* woken at the next wake-up's date, or by a completion before */
+    E.wake_date = next;
+    ios_sg_call_at(next, wake_up);
+  }
+  sg_sem_acquire(E.sem);
+  E.clock = simgrid_get_clock();
   E.wake_pending = 0;
   return 1;
 }

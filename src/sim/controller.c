@@ -43,7 +43,10 @@ static void account_segment(const transfer_t *t, double bytes) {
 
 /* s: the latency of the route of transfer t to its resource (flow path only: on the direct path no route is taken). */
 static double route_latency(const transfer_t *t) {
-  return E.direct ? 0.0 : sg_host_get_route_latency(t->host, t->dest);
+  double latency = 0.0;
+  if (!E.direct && ios_tr_route(t->host, t->dest, NULL, &latency) != 0)
+    sim_fail(IOS_ENOMEM, NULL, "out of memory for the routes of the transfers");
+  return latency;
 }
 
 /* ---------------------------------------------------------------- transfer layer */

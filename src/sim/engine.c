@@ -262,7 +262,7 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
   E.own_clock = direct && !(sgclock != NULL && strcmp(sgclock, "1") == 0);
   E.clock = 0;
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
-  if (ios_tr_init(direct, E.own_clock ? &E.clock : NULL, &sim_tr_hooks) == 0) return IOS_OK;
+  if (ios_tr_init(direct, &E.clock, &sim_tr_hooks) == 0) return IOS_OK;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");
   return IOS_EINTERNAL;
@@ -664,6 +664,7 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   memset(r, 0, sizeof *r);
   E.wall0 = ios_clock_s();
   E.tty = -1;
+  E.wake_date = NAN;
   E.s = s;
   sim_fault_init();
   E.p = p;

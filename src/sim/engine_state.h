@@ -99,6 +99,7 @@ typedef struct {
   int qhead, qlen, qcap;
   sg_sem_t sem;     /* flow path: wakes the controller when SimGrid reports a completion */
   int wake_pending; /* flow path: sem was released and the controller has not woken since */
+  double wake_date; /* flow path: the date of the last timer set to wake the controller (ios_sg_call_at) */
   int apps_left;
   long seq, events, rate_changes;
   double t_begin, t_end;
@@ -148,7 +149,7 @@ typedef struct {
   int ncal, calcap;
   long calseq;
   int own_clock;        /* direct path: the controller keeps the date itself instead of sleeping on SimGrid's clock */
-  double clock;         /* s: that date */
+  double clock;         /* s: the date (its own, or SimGrid's clock read when the controller last woke up) */
   int *resume, nresume; /* applications to go on after this batch's decisions (completed operation, started job) */
   struct grid {
     double start, period;
@@ -173,9 +174,10 @@ extern engine_t sim_engine;
 /** The hooks of the transfer layer (ios_transfer.h) into the engine. */
 extern const ios_tr_hooks_t sim_tr_hooks;
 
-/* The simulated date in s: SimGrid's clock, or the calendar's own when it keeps one (E.own_clock). */
+/* The simulated date in s: the calendar's own (E.own_clock), or SimGrid's clock as the controller read it when it last
+ * woke up (time passes only while it waits). */
 static inline double sim_now(void) {
-  return E.own_clock ? E.clock : simgrid_get_clock();
+  return E.clock;
 }
 
 /* state.c: the failure record */

@@ -25,12 +25,12 @@ typedef void (*ios_flow_done_fn)(ios_flow_t *flow, void *data);
  * found (a SimGrid build other than the 3.32 this glue was written for). */
 int ios_flows_init(ios_flow_done_fn done);
 
-/** Starts a flow of `bytes` bytes (> 0, fractional allowed) from host `from` to host `to` on their route, at most
- * `rate` bytes/s (INFINITY: no bound of its own, the links decide), reporting its completion to the `done` function
- * of ios_flows_init with `data`. Runs in SimGrid's maestro: callable from any actor. The route's latency is paid once,
- * at the start. @return the flow (owned by the caller until ios_flow_release), or NULL when SimGrid did not create it
- * (a route with a failed link). */
-ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, void *data);
+/** Starts a flow of `bytes` bytes (> 0, fractional allowed) from host `from` to host `to` on their route, whose
+ * latency is `latency` (s), at most `rate` bytes/s (INFINITY: no bound of its own, the links decide), reporting its
+ * completion to the `done` function of ios_flows_init with `data`. Runs in SimGrid's maestro: callable from any actor.
+ * The route's latency is paid once, at the start. @return the flow (owned by the caller until ios_flow_release), or
+ * NULL when SimGrid did not create it (a route with a failed link). */
+ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data);
 
 /** Gives a running flow the maximum rate `rate` (bytes/s; INFINITY: none of its own) from the current date on; its
  * transferred bytes so far are kept (SimGrid's max-min re-solves with the new bound). On a flow of k members
@@ -48,6 +48,14 @@ int ios_flow_join(ios_flow_t *flow, double bytes, double rate);
 /** Takes one member of `bytes` bytes still to move out of a flow of k > 1 members (its other members go on at `rate`
  * bytes/s each). */
 void ios_flow_leave(ios_flow_t *flow, double bytes, double rate);
+
+/** Suspends a running flow of one member whose route has no latency (a transfer at rate 0): its bytes so far are
+ * kept, it takes no bandwidth until ios_flow_resume. Cheaper than a cancel and a new flow, and exact. @return 0, or -1
+ * when the flow cannot be paused (several members, a latency, already paused or over): stop it instead. */
+int ios_flow_pause(ios_flow_t *flow);
+
+/** Resumes a paused flow at `rate` bytes/s from the current date (no latency is paid again). */
+void ios_flow_resume(ios_flow_t *flow, double rate);
 
 /** Members of a flow (1 unless joined). */
 int ios_flow_members(const ios_flow_t *flow);
@@ -77,6 +85,10 @@ void ios_flows_reap(void);
 
 /** Frees every flow still held, after the simulation (ios_flows_init may then be called again). */
 void ios_flows_fini(void);
+
+/** Calls `fn(date)` in SimGrid's maestro when the simulated clock reaches `date` (s, not in the past): a SimGrid
+ * kernel timer, which costs far less than a timed wait (no action is created). `fn` may only release a semaphore. */
+void ios_sg_call_at(double date, void (*fn)(double date));
 
 /** Declares, in SimGrid's tracer (which must trace the platform: ios_sg_tracing), a variable of every link named
  * `variable`, drawn in `color` ("R G B", each from 0 to 1). */

@@ -6,7 +6,8 @@
  * Two paths, chosen once per run (docs/engine.md):
  *  - flows: a transfer is one rate-capped SimGrid flow from its host to its resource's host (ios_sg.h), started by
  *    SimGrid's maestro (no actor per transfer); a new rate moves the flow's bound and keeps its transferred bytes; rate
- *    0 stops the flow (keeping its exact remaining bytes) and a later rate starts the rest as a new flow. SimGrid's
+ *    0 pauses the flow (or, where it cannot be paused, stops it keeping its exact remaining bytes, and a later rate
+ *    starts the rest as a new flow). SimGrid's
  *    max-min shares every link, so a link the policy does not decide on (a file-system link behind I/O nodes, a router,
  *    an OSS link, a disk) slows the flows that cross it. SimGrid reports each completion from its maestro; the layer
  *    keeps them until the controller collects them (ios_tr_complete_due), in the order the direct path would give.
@@ -56,6 +57,7 @@ typedef struct ios_transfer {
   struct ios_flow *flow; /**< flow path: the running flow, or NULL (shared by the members of a flow group) */
   struct ios_transfer *next_member; /**< flow path: the next transfer of its flow group, or NULL */
   int leader;                       /**< flow path: it started its flow (SimGrid reports the group's end to it) */
+  int paused;                       /**< flow path: its flow is paused at rate 0 (ios_flow_pause) */
   unsigned long long route_key;     /**< flow path: its route's identity when it started its flow (grouping) */
 } ios_transfer_t;
 
@@ -108,6 +110,10 @@ double ios_tr_next_completion(void);
 
 /** Flow path: flows running (at a rate > 0); 0 on the direct path. */
 long ios_tr_running(void);
+
+/** The route from host `from` to host `to`: its identity *key (ios_flow_route_key) and latency *latency (s), either
+ * may be NULL; computed by SimGrid once per pair in a run. @return 0, or -1 when out of memory. */
+int ios_tr_route(sg_host_t from, sg_host_t to, unsigned long long *key, double *latency);
 
 /** Flow path: SimGrid flows started so far in this run; 0 on the direct path. */
 long ios_tr_flows_started(void);

@@ -3,6 +3,7 @@
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/instr.h>
+#include <simgrid/kernel/Timer.hpp>
 #include <simgrid/kernel/resource/Action.hpp>
 #include <simgrid/kernel/resource/Model.hpp>
 #include <simgrid/s4u.hpp>
@@ -31,6 +32,7 @@ struct ios_flow {
   double start = 0;       /* s: when it started */
   int members = 1;        /* transfers it carries (ios_flow_join): one max-min variable of weight `members` */
   bool modified = false;  /* re-rated since it started */
+  bool paused = false;    /* suspended at rate 0 (ios_flow_pause) */
   void *data = nullptr;
   bool ended = false; /* SimGrid has reported its end (finished, or failed after a cancel) */
   bool cancelled = false;
@@ -79,7 +81,7 @@ extern "C" int ios_flows_init(ios_flow_done_fn done) {
 
 /* In the maestro: the communication, then its action (the newest of the network model's started actions: SimGrid
  * creates it when the communication starts). */
-static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes, double rate) {
+static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes, double rate, double latency) {
   f->comm = sg4::Comm::sendto_init();
   f->comm->extension_set(flow_slot, f, false);
   double whole = std::ceil(bytes);
@@ -95,6 +97,9 @@ static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes,
     }
   if (f->action == nullptr) return;
   f->action->set_remains(bytes); /* the exact (fractional) byte count */
+  /* a route without latency leaves CM02's penalty at 0 (the variable's own is 1): given explicitly, so that a pause
+   * and its resumption (ios_flow_pause) keep it; with a latency SimGrid sets it when the latency is paid */
+  if (f->action->get_sharing_penalty() == 0 && latency == 0) f->action->set_sharing_penalty(1.0);
   f->base_bound = f->action->get_bound();
   f->rate = rate;
   f->start = sg4::Engine::get_clock();
@@ -102,13 +107,15 @@ static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes,
   if (b > 0 && b != f->base_bound) f->action->set_bound(b);
 }
 
-extern "C" ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, void *data) {
+extern "C" ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, double latency,
+                                      void *data) {
   auto *f = new ios_flow;
   f->data = data;
   if (sg4::Actor::is_maestro())
-    flow_create(f, from, to, bytes, rate);
+    flow_create(f, from, to, bytes, rate, latency);
   else
-    simgrid::kernel::actor::simcall_answered([f, from, to, bytes, rate] { flow_create(f, from, to, bytes, rate); });
+    simgrid::kernel::actor::simcall_answered(
+        [f, from, to, bytes, rate, latency] { flow_create(f, from, to, bytes, rate, latency); });
   if (f->action != nullptr) return f;
   if (f->comm) { /* not running (a failed link): SimGrid reports its failure, then it can go */
     f->cancelled = true;
@@ -125,14 +132,15 @@ static double flow_bound(const ios_flow *f, double rate) {
 }
 
 extern "C" void ios_flow_set_rate(ios_flow_t *flow, double rate) {
-  if (flow->ended || flow->cancelled) return;
+  if (flow->ended || flow->cancelled || flow->paused) return;
   flow->rate = rate;
   flow->modified = true;
   flow->action->set_bound(flow_bound(flow, rate)); /* a bound only: no simcall needed, nothing waits on it */
 }
 
 extern "C" int ios_flow_join(ios_flow_t *flow, double bytes, double rate) {
-  if (flow->ended || flow->cancelled || flow->modified || flow->start != sg4::Engine::get_clock() || rate != flow->rate)
+  if (flow->ended || flow->cancelled || flow->paused || flow->modified || flow->start != sg4::Engine::get_clock() ||
+      rate != flow->rate)
     return -1;
   flow->members++;
   flow->action->set_remains(flow->action->get_remains_no_update() + bytes);
@@ -152,6 +160,29 @@ extern "C" void ios_flow_leave(ios_flow_t *flow, double bytes, double rate) {
   flow->action->set_sharing_penalty(1.0 / flow->members);
   double b = flow_bound(flow, rate);
   flow->action->set_bound(b > 0 ? b : -1.0);
+}
+
+extern "C" int ios_flow_pause(ios_flow_t *flow) {
+  if (flow->ended || flow->cancelled || flow->paused || flow->members != 1 ||
+      !(flow->action->get_sharing_penalty() > 0))
+    return -1;
+  /* SimGrid 3.32's suspend brings the remaining bytes to the current date, then freezes them; its resume would take
+   * the whole pause at the rate of before, so the rate and date it resumes from are set first (ios_flow_resume) */
+  flow->action->suspend();
+  flow->action->set_last_value(0.0);
+  flow->paused = true;
+  flow->modified = true;
+  return 0;
+}
+
+extern "C" void ios_flow_resume(ios_flow_t *flow, double rate) {
+  if (!flow->paused) return;
+  flow->action->set_last_update();
+  flow->action->set_last_value(0.0);
+  flow->action->resume();
+  flow->paused = false;
+  flow->rate = rate;
+  flow->action->set_bound(flow_bound(flow, rate));
 }
 
 extern "C" int ios_flow_members(const ios_flow_t *flow) {
@@ -218,6 +249,14 @@ extern "C" void ios_flows_fini(void) {
     delete f;
   G.released.clear();
   G.done = nullptr;
+}
+
+extern "C" void ios_sg_call_at(double date, void (*fn)(double date)) {
+  auto set = [date, fn] { simgrid::kernel::timer::Timer::set(date, [date, fn] { fn(date); }); };
+  if (sg4::Actor::is_maestro())
+    set();
+  else
+    simgrid::kernel::actor::simcall_answered(set);
 }
 
 extern "C" void ios_sg_trace_declare(const char *variable, const char *color) {

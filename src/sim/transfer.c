@@ -35,11 +35,18 @@ static struct {
   long running;          /* flow path: flows running */
   long carried;          /* flow path: transfers those flows carry */
   long started;          /* flow path: flows started */
+  long npaused;          /* flow path: flows paused (ios_flow_pause) */
   long order;            /* segments started so far */
   int grouping;          /* flow path: flow groups (IOSIM_FLOW_GROUPS=0 turns them off) */
   ios_transfer_t **open; /* flow path: the flows started at date `open_date` that may take members, hashed */
   int nopen, opencap;
   double open_date;
+  struct route_entry { /* the routes seen, hashed on their ends (SimGrid computes a route in microseconds) */
+    sg_host_t from, to;
+    unsigned long long key;
+    double latency;
+  } * routes;
+  size_t nroutes, routecap;
 } T;
 
 static inline double now(void) {
@@ -276,6 +283,8 @@ static void flow_stop(ios_transfer_t *t) {
     m->leader = 0;
     m = next;
   }
+  if (t->paused) T.npaused--;
+  t->paused = 0;
   ios_flow_cancel(flow);
   ios_flow_release(flow);
   T.running--;
@@ -308,6 +317,43 @@ static ios_transfer_t **open_slot(sg_host_t dest, unsigned long long key, double
   }
 }
 
+static size_t route_slot(sg_host_t from, sg_host_t to) {
+  unsigned long long h = (unsigned long long)(uintptr_t)from * 0x9E3779B97F4A7C15ULL ^ (uintptr_t)to;
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(h ^ (h >> 29)) & (T.routecap - 1);
+}
+
+int ios_tr_route(sg_host_t from, sg_host_t to, unsigned long long *key, double *latency) {
+  if (2 * (T.nroutes + 1) > T.routecap) { /* grow (at most half full), and hash the routes again */
+    size_t ncap = T.routecap ? 2 * T.routecap : 256, old = T.routecap;
+    struct route_entry *o = T.routes, *n = calloc(ncap, sizeof *n);
+    if (n == NULL) return -1;
+    T.routes = n;
+    T.routecap = ncap;
+    for (size_t i = 0; i < old; i++)
+      if (o[i].from != NULL) {
+        size_t j = route_slot(o[i].from, o[i].to);
+        while (T.routes[j].from != NULL)
+          j = (j + 1) & (T.routecap - 1);
+        T.routes[j] = o[i];
+      }
+    free(o);
+  }
+  size_t i = route_slot(from, to);
+  while (T.routes[i].from != NULL && (T.routes[i].from != from || T.routes[i].to != to))
+    i = (i + 1) & (T.routecap - 1);
+  if (T.routes[i].from == NULL) {
+    T.routes[i].from = from;
+    T.routes[i].to = to;
+    ios_flow_route_key(from, to, &T.routes[i].key, &T.routes[i].latency);
+    T.nroutes++;
+  }
+  if (key != NULL) *key = T.routes[i].key;
+  if (latency != NULL) *latency = T.routes[i].latency;
+  return 0;
+}
+
 /* Flow groups: t (rate r, latency 0) joins the group of a flow started at this date over the same route to the same
  * host at the same rate with the same bytes, if there is one (@return 1), else it is remembered as one that may lead
  * one once it has started its flow (*slot, @return 0). @return -1 when out of memory. */
@@ -315,7 +361,7 @@ static int group_join(ios_transfer_t *t, double r, ios_transfer_t ***slot) {
   *slot = NULL;
   if (!T.grouping || t->latency != 0) return 0;
   double lat;
-  ios_flow_route_key(t->host, t->dest, &t->route_key, &lat);
+  if (ios_tr_route(t->host, t->dest, &t->route_key, &lat) != 0) return -1;
   if (lat != 0) return 0;
   if (now() != T.open_date) { /* flows started before this date take no member */
     if (T.opencap > 0) memset(T.open, 0, sizeof *T.open * (size_t)T.opencap);
@@ -346,14 +392,19 @@ static int group_join(ios_transfer_t *t, double r, ios_transfer_t ***slot) {
 /* `rem`: flow_remaining(t), when the caller has it, else NAN. */
 static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
   if (r == t->rate && (t->flow != NULL || r == 0)) return 0;
-  if (t->flow != NULL) {
+  if (t->flow != NULL && !t->paused) { /* its segment ends now (a paused one's ended when it paused) */
     if (isnan(rem)) rem = flow_remaining(t);
     if (rem <= 0) return 0; /* already done: SimGrid reported its completion at this very date */
     t->remaining = rem;
     T.hooks->segment_end(t, t->seg_rem0 - rem, 0);
     if (ios_flow_members(t->flow) > 1) /* its group goes on without it */
       group_leave(t, rem, t->rate);
-    else if (!(r > 0) || T.restart)
+    else if (T.restart)
+      flow_stop(t);
+    else if (!(r > 0) && ios_flow_pause(t->flow) == 0) { /* paused (a cancel and a new flow cost more), */
+      t->paused = 1;
+      T.npaused++;
+    } else if (!(r > 0)) /* else stopped */
       flow_stop(t);
   }
   t->gen++;
@@ -365,8 +416,13 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
   t->order = T.order++;
   t->finish = t->seg_start + t->remaining / r;
   t->seg_latency = 0;
-  if (t->flow != NULL) { /* the same flow at its new rate */
-    ios_flow_set_rate(t->flow, r);
+  if (t->flow != NULL) { /* the same flow at its new rate, resumed if it was paused */
+    if (t->paused) {
+      ios_flow_resume(t->flow, r);
+      t->paused = 0;
+      T.npaused--;
+    } else
+      ios_flow_set_rate(t->flow, r);
     return 1;
   }
   if (due_room() < 0) return -1;
@@ -375,7 +431,7 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
   if (joined < 0) return -1;
   T.carried++;
   if (joined) return 1;
-  t->flow = ios_flow_start(t->host, t->dest, t->remaining, r, t);
+  t->flow = ios_flow_start(t->host, t->dest, t->remaining, r, t->latency, t);
   if (t->flow == NULL) {
     T.carried--;
     return -2;
@@ -396,7 +452,7 @@ void ios_tr_stop(ios_transfer_t *t) {
 }
 
 long ios_tr_running(void) {
-  return T.direct ? 0 : T.running;
+  return T.direct ? 0 : T.running - T.npaused;
 }
 
 long ios_tr_flows_started(void) {
@@ -419,7 +475,7 @@ int ios_tr_init(int direct, const double *date, const ios_tr_hooks_t *hooks) {
   T.grouping = !(groups != NULL && strcmp(groups, "0") == 0);
   T.hooks = hooks;
   T.nheap = T.ndue = T.nopen = 0;
-  T.running = T.carried = T.started = T.order = 0;
+  T.running = T.carried = T.started = T.npaused = T.order = 0;
   T.open_date = -1;
   return direct || ios_flows_init(flow_done) == 0 ? 0 : -1;
 }
@@ -428,9 +484,12 @@ void ios_tr_fini(void) {
   free(T.heap);
   free(T.due);
   free(T.open);
+  free(T.routes);
   T.heap = NULL;
   T.due = NULL;
   T.open = NULL;
+  T.routes = NULL;
+  T.nroutes = T.routecap = 0;
   T.nheap = T.cap = T.ndue = T.duecap = T.nopen = T.opencap = 0;
   if (!T.direct) ios_flows_fini();
 }
@@ -442,6 +501,7 @@ void ios_tr_reset(ios_transfer_t *t, double volume) {
   t->flow = NULL;
   t->next_member = NULL;
   t->leader = 0;
+  t->paused = 0;
   t->heap = -1;
   t->finish = INFINITY;
   t->t_last = now();
