@@ -39,7 +39,7 @@ bench: build
 	analysis/bench.sh
 	analysis/bench_sweep.sh
 	build/iosim_bench_mckp
-	IOSIM_DATA_DIR=$${IOSIM_DATA_DIR:-../shared/datasets} build/iosim_bench_storalloc
+	build/iosim_bench_storalloc
 	analysis/bench_storalloc_sim.sh
 	IOSIM_CROSSCHECK_DIR=../shared/crosscheck/rr9502 analysis/bench_bne.sh
 

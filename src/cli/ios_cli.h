@@ -44,6 +44,14 @@ int ios_cli_merge(int argc, char **argv);
  * configured at build time, else python3. */
 int ios_cli_report(int argc, char **argv);
 
+/** `iosim data fetch|verify|list|dir`: the public datasets (src/cli/data.c): `dir` prints ios_data_dir(), the others
+ * run traces/datasets.py of ios_cli_home() (the data step of `make data`) with ios_cli_python(). */
+int ios_cli_data(int argc, char **argv);
+
+/** The Python interpreter of the commands written in Python (report, data): $IOSIM_PYTHON, else the one configured at
+ * build time (CMake's IOSIM_PYTHON) when it exists, else python3 from PATH. */
+const char *ios_cli_python(void);
+
 /** Prints "iosim VERSION" and the version of the SimGrid library in use (and of the headers built against): what
  * every subcommand's --version shows. */
 void ios_print_version(FILE *f);
@@ -58,10 +66,8 @@ int ios_cli_help_version(int opt, const char *usage);
  * code's name) to stderr and returns 2 for IOS_EINVAL and IOS_EIO (bad input), 1 otherwise. */
 int ios_cli_exit_code(int rc);
 
-/** iosim's own files (deploy/, platforms/, analysis/), found relative to the executable so that a moved build or an
- * installed iosim uses its own: $IOSIM_HOME when set, else the directory above the executable's (the source tree of
- * build/iosim), else PREFIX/share/iosim (an installed PREFIX/bin/iosim): the first that holds deploy/default.json.
- * @return a static buffer, or NULL when none does. */
+/** iosim's own files (deploy/, platforms/, analysis/, traces/): ios_home_dir() of src/base/ios_datadir.h ($IOSIM_HOME,
+ * else the folder above the executable's, else PREFIX/share/iosim). @return a static buffer, or NULL. */
 const char *ios_cli_home(void);
 
 #ifdef __cplusplus

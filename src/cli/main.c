@@ -17,6 +17,7 @@ static const char usage_text[] =
     "       iosim sweep CAMPAIGN [--jobs N] [-o DIR] [--set key=value]... [--seeds N] [--shard I/N] [--emit-slurm]\n"
     "       iosim merge DIR... [-o DIR]   combine shard outputs into one runs.csv\n"
     "       iosim report DIR [options]    figures and a Markdown report of a campaign (analysis/report.py)\n"
+    "       iosim data fetch|verify|list|dir [options]   the public datasets: fetch and check them, or locate them\n"
     "       iosim help scenario           every scenario key with its type, default, unit and meaning\n"
     "       iosim --version | COMMAND --help | help COMMAND\n"
     "Every command takes -h/--help and --version; options take --opt=value or --opt value.\n"
@@ -41,7 +42,8 @@ static const struct {
                 {"generate", ios_cli_generate},
                 {"sweep", ios_cli_sweep},
                 {"merge", ios_cli_merge},
-                {"report", ios_cli_report}};
+                {"report", ios_cli_report},
+                {"data", ios_cli_data}};
 
 /* `iosim help TOPIC`: scenario (every scenario key), or a command's --help. */
 static int help_topic(const char *topic) {

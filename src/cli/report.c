@@ -7,18 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef IOSIM_PYTHON
-#define IOSIM_PYTHON "/usr/bin/python3"
-#endif
-
-/* The Python interpreter of `iosim report`: $IOSIM_PYTHON, else the one configured at build time when it exists,
- * else python3 from PATH. */
-static const char *python(void) {
-  const char *env = getenv("IOSIM_PYTHON");
-  if (env != NULL && env[0] != '\0') return env;
-  return access(IOSIM_PYTHON, X_OK) == 0 ? IOSIM_PYTHON : "python3";
-}
-
 static const char report_usage[] =
     "usage: iosim report DIR [--x COL] [--policy COL] [--metrics M,...] [--baseline V] [--gantt RUN_ID] "
     "[--by-position COLS]\n"
@@ -44,7 +32,7 @@ int ios_cli_report(int argc, char **argv) {
   fflush(stdout);
   char **args = calloc((size_t)argc + 3, sizeof *args);
   if (args == NULL) return 1;
-  const char *py = python();
+  const char *py = ios_cli_python();
   args[0] = (char *)py;
   args[1] = script;
   for (int i = 1; i < argc; i++)
