@@ -6,8 +6,8 @@ usage: tmp_check.py setup|check TEST_TMP SOURCE_DIR
 Every test runs with TMPDIR=TEST_TMP (a folder of the build tree; CMakeLists.txt, iosim_guard_tests), so whatever a
 test, the iosim processes it starts or the scripts it runs put in a temporary directory lands there.
 - setup (FIXTURES_SETUP, runs first): empties TEST_TMP and records, beside it (TEST_TMP.state.json), the entries of
-  /tmp whose name starts with "iosim" and the untracked files of the source tree (git status, ignored ones included,
-  the build trees excepted).
+  /tmp whose name starts with "iosim" and the untracked files of the source tree (git status, ignored ones included;
+  the build trees and Python's __pycache__ folders, which the scripts' imports write and git ignores, excepted).
 - check (FIXTURES_CLEANUP, runs once every test has finished): fails (exit 1) when TEST_TMP is not empty or when the
   source tree has untracked files it did not have before, naming them; then removes TEST_TMP. It also prints how many
   iosim entries /tmp held before and after, and the new ones: a test that ignores TMPDIR would put them there. Those
