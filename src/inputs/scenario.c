@@ -1,6 +1,7 @@
 /* iosim — scenario loading and validation (see ios_scenario.h). */
 #include "ios_scenario.h"
 #include "ios_scenario_parts.h"
+#include "ios_datadir.h"
 #include "ios_fs.h"
 #include "ios_diag.h"
 #include "ios_platform.h"
@@ -74,9 +75,13 @@ FILE *ios_open_input(const char *path) {
 
 FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder) {
   FILE *f = ios_open_input(path);
-  if (f == NULL)
-    ios_diag_set(path, field, "cannot read the %s (%s): set IOSIM_DATA_DIR to the folder holding %s/, or give %s", what,
-                 strerror(errno), folder, field);
+  if (f == NULL) {
+    int err = errno;
+    char where[4600];
+    ios_diag_set(path, field, "cannot read the %s (%s); %s: " IOS_DATA_FIX " (%s/ among them), or give %s", what,
+                 strerror(err), ios_data_dir_describe(where, sizeof where), folder, field);
+    errno = err;
+  }
   return f;
 }
 
@@ -119,12 +124,11 @@ char *ios_expand_path(const char *path, const char *file, const char *field) {
   static const char var[] = "${IOSIM_DATA_DIR}";
   const char *at = strstr(path, var);
   if (at == NULL) return strdup(path);
-  const char *dir = getenv("IOSIM_DATA_DIR");
-  if (dir == NULL || dir[0] == '\0') {
-    ios_diag_set(file, field,
-                 "'%s' needs the environment variable IOSIM_DATA_DIR, which is not set: export "
-                 "IOSIM_DATA_DIR=/path/to/shared/datasets (the folder holding bez-forge-evaluation/ etc.)",
-                 path);
+  const char *dir = ios_data_dir(NULL);
+  if (dir == NULL) {
+    char where[4600];
+    ios_diag_set(file, field, "'%s' names the public datasets, but %s: " IOS_DATA_FIX, path,
+                 ios_data_dir_describe(where, sizeof where));
     return NULL;
   }
   size_t n = strlen(path) - strlen(var) + strlen(dir) + 1;
