@@ -22,7 +22,7 @@ static const char defaults_json[] =
     "\"platform\": \"platforms/mn4-forwarding.xml\","
     "\"platform_roles\": null,"
     "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
-    "  \"applications\": [], \"generator\": null, \"only\": null},"
+    "  \"applications\": [], \"generator\": null, \"darshan\": null, \"only\": null},"
     "\"allocation\": {\"policy\": \"static\"},"
     "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
     "\"sharing\": {\"policy\": \"fairshare\"},"
@@ -50,6 +50,8 @@ static const struct {
     {"workload.bandwidth_unit", "B/s", "sample files' unit of bandwidths and volumes: pool (= B) or a bandwidth"},
     {"workload.applications", "", "inline applications [{\"nodes\": 4, \"work\": \"60s\", \"io\": \"2GiB\"}]"},
     {"workload.generator", "", "a generator {\"kind\": \"rr9549|rr9502|apex|kernels|ior\", ...} (iosim generate)"},
+    {"workload.darshan", "",
+     "Darshan logs: a log, a directory of logs, a list, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"workload.only", "", "keep only the application with this name"},
     {"allocation.policy", "", "how many resources each application gets (iosim policies --family allocation)"},
     {"placement.policy", "", "which resources (iosim policies --family placement)"},
@@ -92,6 +94,8 @@ static const struct {
     {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
     {"workload.generator", 4, "a generator object, e.g. {\"kind\": \"rr9549\"}"},
     {"workload.only", 1, "the name of one application to keep (string)"},
+    {"workload.darshan", 13,
+     "a Darshan log or directory path, a list of them, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"window.begin_s", 3, "the window's start in s (a number or a duration string such as \"10min\")"},
     {"window.end_s", 3, "the window's end in s (a number or a duration string such as \"2h\")"},
     {"platform_roles", 8,
@@ -103,8 +107,13 @@ static const struct {
 };
 
 /* Fields holding file paths (resolved against the scenario's directory). */
-static const char *const path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
-                                          "workload.generator.data", NULL};
+static const char *const path_fields[] = {"platform",
+                                          "workload.file",
+                                          "workload.generator.profiles",
+                                          "workload.generator.data",
+                                          "workload.darshan",
+                                          "workload.darshan.logs",
+                                          NULL};
 
 /* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
 #define READ_MAX ((long)1 << 28)
@@ -192,18 +201,25 @@ static cJSON *get_path(const cJSON *obj, const char *path) {
   return cur;
 }
 
+/* Makes the relative path string `v` (or each string of the array `v`, as workload.darshan's list) absolute with
+ * respect to `dir` (a directory with a trailing '/'). */
+static int rebase_value(cJSON *v, const char *dir) {
+  cJSON *item;
+  if (cJSON_IsArray(v)) cJSON_ArrayForEach(item, v) if (rebase_value(item, dir) != IOS_OK) return IOS_ENOMEM;
+  if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') return IOS_OK;
+  size_t n = strlen(dir) + strlen(v->valuestring) + 1;
+  char *abs = malloc(n);
+  if (abs == NULL) return IOS_ENOMEM;
+  snprintf(abs, n, "%s%s", dir, v->valuestring);
+  cJSON_SetValuestring(v, abs);
+  free(abs);
+  return IOS_OK;
+}
+
 /* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */
 static int rebase_paths(cJSON *root, const char *dir) {
-  for (int i = 0; path_fields[i] != NULL; i++) {
-    cJSON *v = get_path(root, path_fields[i]);
-    if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') continue;
-    size_t n = strlen(dir) + strlen(v->valuestring) + 1;
-    char *abs = malloc(n);
-    if (abs == NULL) return IOS_ENOMEM;
-    snprintf(abs, n, "%s%s", dir, v->valuestring);
-    cJSON_SetValuestring(v, abs);
-    free(abs);
-  }
+  for (int i = 0; path_fields[i] != NULL; i++)
+    if (rebase_value(get_path(root, path_fields[i]), dir) != IOS_OK) return IOS_ENOMEM;
   return IOS_OK;
 }
 
@@ -300,18 +316,10 @@ static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *d
   char key[256];
   snprintf(key, sizeof key, "%s", dotted);
   for (int i = 0; path_fields[i] != NULL; i++)
-    if (strcmp(key, path_fields[i]) == 0 && cJSON_IsString(value) && value->valuestring[0] != '/' &&
-        value->valuestring[0] != '$') {
+    if (strcmp(key, path_fields[i]) == 0) {
       char cwd[4096] = "";
       if (dir[0] == '\0' && getcwd(cwd, sizeof cwd - 1) != NULL) strcat(cwd, "/");
-      const char *base = dir[0] != '\0' ? dir : cwd;
-      size_t n = strlen(base) + strlen(value->valuestring) + 1;
-      char *abs = malloc(n);
-      if (abs != NULL) {
-        snprintf(abs, n, "%s%s", base, value->valuestring);
-        cJSON_SetValuestring(value, abs);
-        free(abs);
-      }
+      rebase_value(value, dir[0] != '\0' ? dir : cwd);
     }
   cJSON *cur = user;
   char *save = NULL;
