@@ -279,8 +279,10 @@ static int read_dxt(const dz_src_t *s, int m, ios_darshan_log_t *log) {
   if (rc == IOS_OK) {
     log->dxt_module = m == DZ_DXT_POSIX ? IOS_DARSHAN_POSIX : IOS_DARSHAN_MPIIO;
     log->dxt_version = (int)v;
-    qsort(hosts, nrec, sizeof *hosts, cmp_str);
-    qsort(ranks, nrec, sizeof *ranks, cmp_i64);
+    if (nrec > 0) {
+      qsort(hosts, nrec, sizeof *hosts, cmp_str);
+      qsort(ranks, nrec, sizeof *ranks, cmp_i64);
+    }
     for (size_t i = 0; i < nrec; i++) {
       log->dxt_hosts += i == 0 || strcmp(hosts[i], hosts[i - 1]) != 0;
       log->dxt_ranks += i == 0 || ranks[i] != ranks[i - 1];
@@ -297,6 +299,7 @@ static int read_dxt(const dz_src_t *s, int m, ios_darshan_log_t *log) {
 /* bytes of a record id in a sorted (id, bytes) list, summed over its entries. */
 static double bytes_of(const id_bytes_t *ids, int n, uint64_t id) {
   id_bytes_t key = {id, 0};
+  if (n == 0) return 0;
   const id_bytes_t *hit = bsearch(&key, ids, (size_t)n, sizeof *ids, cmp_id);
   if (hit == NULL) return 0;
   while (hit > ids && hit[-1].id == id)
