@@ -435,7 +435,7 @@ int ios_darshan_spec(const cJSON *spec, const char *file, char ***paths, int *np
     ios_diag_set(file, cJSON_IsObject(spec) ? "workload.darshan.logs" : "workload.darshan",
                  "is %s: give a Darshan log, a directory of logs or a non-empty list of them, e.g. "
                  "\"${IOSIM_DATA_DIR}/darshan-logs\"",
-                 ios_value_type(logs));
+                 cJSON_IsArray(logs) ? "an empty list" : ios_value_type(logs));
     rc = IOS_EINVAL;
   }
   if (rc != IOS_OK) {

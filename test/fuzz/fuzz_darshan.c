@@ -5,6 +5,7 @@
 #include "ios_model.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ios_darshan_log_t log;
@@ -25,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ios_workload_t w = {0};
     ios_darshan_workload(paths, 1, &opt, ios_fuzz_platform(), &w, NULL);
     ios_workload_free(&w);
+    unlink(path); /* tests leave nothing in /tmp */
   }
   return 0;
 }
