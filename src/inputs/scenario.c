@@ -24,7 +24,7 @@ const char ios_scenario_defaults_json[] =
     "\"platform\": \"platforms/mn4-forwarding.xml\","
     "\"platform_roles\": null,"
     "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
-    "  \"applications\": [], \"generator\": null, \"only\": null},"
+    "  \"applications\": [], \"generator\": null, \"darshan\": null, \"only\": null},"
     "\"allocation\": {\"policy\": \"static\"},"
     "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
     "\"sharing\": {\"policy\": \"fairshare\"},"
@@ -44,6 +44,8 @@ const char ios_scenario_defaults_json[] =
 const ios_scenario_null_field_t ios_scenario_null_fields[] = {
     {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
     {"workload.generator", 4, "a generator object, e.g. {\"kind\": \"rr9549\"}"},
+    {"workload.darshan", 13,
+     "a Darshan log or directory path, a list of them, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"workload.only", 1, "the name of one application to keep (string)"},
     {"window.begin_s", 3, "the window's start in s (a number or a duration string such as \"10min\")"},
     {"window.end_s", 3, "the window's end in s (a number or a duration string such as \"2h\")"},
@@ -56,8 +58,13 @@ const ios_scenario_null_field_t ios_scenario_null_fields[] = {
 };
 
 /* Fields holding file paths (resolved against the scenario's directory). */
-const char *const ios_scenario_path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
-                                                "workload.generator.data", NULL};
+const char *const ios_scenario_path_fields[] = {"platform",
+                                                "workload.file",
+                                                "workload.generator.profiles",
+                                                "workload.generator.data",
+                                                "workload.darshan",
+                                                "workload.darshan.logs",
+                                                NULL};
 
 /* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
 #define READ_MAX ((long)1 << 28)
@@ -148,18 +155,25 @@ cJSON *ios_scenario_get_path(const cJSON *obj, const char *path) {
   return cur;
 }
 
+int ios_scenario_rebase_value(cJSON *v, const char *dir) {
+  cJSON *item;
+  if (cJSON_IsArray(v))
+    cJSON_ArrayForEach(item, v) if (ios_scenario_rebase_value(item, dir) != IOS_OK) return IOS_ENOMEM;
+  if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') return IOS_OK;
+  size_t n = strlen(dir) + strlen(v->valuestring) + 1;
+  char *abs = malloc(n);
+  if (abs == NULL) return IOS_ENOMEM;
+  snprintf(abs, n, "%s%s", dir, v->valuestring);
+  cJSON_SetValuestring(v, abs);
+  free(abs);
+  return IOS_OK;
+}
+
 /* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */
 static int rebase_paths(cJSON *root, const char *dir) {
-  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++) {
-    cJSON *v = ios_scenario_get_path(root, ios_scenario_path_fields[i]);
-    if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') continue;
-    size_t n = strlen(dir) + strlen(v->valuestring) + 1;
-    char *abs = malloc(n);
-    if (abs == NULL) return IOS_ENOMEM;
-    snprintf(abs, n, "%s%s", dir, v->valuestring);
-    cJSON_SetValuestring(v, abs);
-    free(abs);
-  }
+  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++)
+    if (ios_scenario_rebase_value(ios_scenario_get_path(root, ios_scenario_path_fields[i]), dir) != IOS_OK)
+      return IOS_ENOMEM;
   return IOS_OK;
 }
 

@@ -7,7 +7,7 @@ build=${1:?usage: run.sh BUILD_DIR [SECONDS] [TARGET...]}
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
 here=$(cd "$(dirname "$0")" && pwd)
-targets=${*:-"scenario set sample forge workload_json campaign platform"}
+targets=${*:-"scenario set sample forge workload_json campaign platform darshan"}
 status=0
 for t in $targets; do
   mkdir -p "$build/fuzz-corpus/$t" "$here/crashers/$t"
