@@ -1,11 +1,11 @@
 # Thin wrapper around CMake. `make run`: install deps, build, run the default scenario.
 # `make test`: install deps, build (normal + ASan/UBSan), run the whole suite with ctest.
-DEBS := libsimgrid-dev libcjson-dev libfast-float-dev libgtest-dev cmake g++ make pkg-config clang-format python3 python3-pandas python3-matplotlib python3-tabulate python3-plotly chromium chromium-driver python3-selenium help2man groff-base slurm-wlm munge pajeng
+DEBS := libsimgrid-dev libcjson-dev libfast-float-dev zlib1g-dev libbz2-dev libgtest-dev cmake g++ make pkg-config clang-format python3 python3-pandas python3-matplotlib python3-tabulate python3-plotly chromium chromium-driver python3-selenium help2man groff-base slurm-wlm munge pajeng
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps build build-asan run test test-asan format-check bench clean install fuzz
+.PHONY: deps build build-asan run test test-asan format-check bench clean install fuzz data
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
@@ -39,7 +39,7 @@ bench: build
 	analysis/bench.sh
 	analysis/bench_sweep.sh
 	build/iosim_bench_mckp
-	IOSIM_DATA_DIR=$${IOSIM_DATA_DIR:-../shared/datasets} build/iosim_bench_storalloc
+	build/iosim_bench_storalloc
 	analysis/bench_storalloc_sim.sh
 	IOSIM_CROSSCHECK_DIR=../shared/crosscheck/rr9502 analysis/bench_bne.sh
 
@@ -57,6 +57,14 @@ fuzz: deps
 	cmake --build build-fuzz -j $(JOBS) --target iosim_fuzz
 	cd build-fuzz && ctest --output-on-failure -L fuzz
 	test/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# `make data`: the public datasets at their pinned versions into traces/datasets, every SHA-256 checked (traces/README.md;
+# the same step as `iosim data fetch`). DATA_MIRROR=DIR|URL copies them from a mirror instead of their upstream
+# repositories (e.g. DATA_MIRROR=../shared/datasets); DATA_FLAGS passes more options (--dataset NAME, --force, -o DIR).
+DATA_MIRROR ?=
+DATA_FLAGS ?=
+data:
+	python3 traces/datasets.py fetch $(if $(DATA_MIRROR),--mirror $(DATA_MIRROR)) $(DATA_FLAGS)
 
 clean:
 	rm -rf build build-asan

@@ -7,7 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 requests=${1:-24000}
 bin=${IOSIM_BIN:-build/iosim}
-export IOSIM_DATA_DIR=${IOSIM_DATA_DIR:-../shared/datasets}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf "%-8s %-11s %9s %8s %10s %14s %11s\n" layout scale requests wall_s sim_wall_s storage_jobs max_rss_MB

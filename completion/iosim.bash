@@ -32,7 +32,7 @@ _iosim_policies() { # _iosim_policies IOSIM FAMILY
 _iosim() {
   local IFS=$' \t\n'
   local iosim=${COMP_WORDS[0]}
-  local cmds="run check policies platform generate sweep merge report view"
+  local cmds="run check policies platform generate sweep merge report view data"
   local families="allocation placement sharing storage striping"
   # Join the words bash split at = and : (COMP_WORDBREAKS): words[] is the line as typed, cur its last word.
   local -a words=()
@@ -71,7 +71,7 @@ _iosim() {
   else
     case $prev in
     -f | --family) cand=($families) ;;
-    -o | --out) [[ $cmd == platform || $cmd == generate ]] && files=1 || dirs=1 ;;
+    -o | --out | --mirror) [[ $cmd == platform || $cmd == generate ]] && files=1 || dirs=1 ;;
     --set)
       if [[ $cmd == run || $cmd == check || $cmd == sweep ]]; then
         local key=${cur%%=*} fam
@@ -106,6 +106,7 @@ _iosim() {
           cand=($(_iosim_cache_get "help $iosim platform" "$iosim" platform --help | sed -nE 's/^  ([a-z0-9-]+): .*/\1/p'))
           ;;
         generate) cand=(rr9502 apex) ;;
+        data) [[ $prev == data ]] && cand=(fetch verify list dir) || dirs=1 ;;
         esac
       fi
       ;;

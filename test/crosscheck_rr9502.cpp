@@ -2,9 +2,10 @@
 // strategy of the reference on its instances, each run through deploy/rr9502-window.json on platforms/pfs-single.xml
 // in its own iosim process, compared with the reference's printed MinYield, Efficiency and Utilization (6 significant
 // digits). MatchesTheReferenceOrItsTracedDifference runs all 39 instances (the 9 of the base set and the 30 of
-// extended/, seeds 11-20, decompressed into TempDir): 351 runs, about 2 CPU-minutes. DirectPathEqualsSimgridFlows
-// runs seed 1 of each pressure (all 9 with IOSIM_CROSSCHECK_ALL=1). analysis/crosscheck_rr9502.py --summary prints
-// the whole table and the ranges below; --perturb K re-runs instances with every duration scaled by 1 + k·1e-12.
+// extended/, seeds 11-20, decompressed into the scratch directory): 351 runs, about 2 CPU-minutes.
+// DirectPathEqualsSimgridFlows runs seed 1 of each pressure (all 9 with IOSIM_CROSSCHECK_ALL=1).
+// analysis/crosscheck_rr9502.py --summary prints the whole table and the ranges below; --perturb K re-runs instances
+// with every duration scaled by 1 + k·1e-12.
 //
 // Where iosim and the reference differ, the difference has a traced cause, stated with its rule below; the bound is
 // what was measured on all 39 instances with some margin, so a regression still fails:
@@ -35,6 +36,8 @@
 //    seeds 11, 15, 16), so "iosim always higher" (measured on the base 9) does not hold. Not rounding: the 1e-12
 //    rescaling leaves w1.1 seeds 11, 16, 17 and w0.5 seed 16 unchanged to 6 digits. Efficiency and Utilization
 //    within 5.6e-3. Bounds 3.5e-2 and 7e-3.
+#include "support.h"
+
 #include <cjson/cJSON.h>
 #include <gtest/gtest.h>
 
@@ -48,6 +51,12 @@
 #include <vector>
 
 namespace {
+
+// The program's scratch directory (decompressed instances, run outputs), removed with its content at exit.
+const iosim_test::TempDir &scratch() {
+  static iosim_test::TempDir dir;
+  return dir;
+}
 
 std::string crosscheck_dir() {
   return std::string(IOSIM_SOURCE_DIR) + "/../shared/crosscheck/rr9502";
@@ -77,7 +86,7 @@ std::vector<Reference> load_reference() {
 }
 
 // The 9 instances of the base set and the 30 of extended/ (seeds 11-20, gzip): every row of both reference files,
-// each with the path of a plain sample file (the reader does not read gzip; gzip -dc writes it once into TempDir).
+// each with the path of a plain sample file (the reader does not read gzip; gzip -dc writes it once into scratch()).
 std::vector<Reference> load_all_references() {
   std::vector<Reference> rows = load_reference();
   for (Reference &r : rows)
@@ -90,7 +99,7 @@ std::vector<Reference> load_all_references() {
     std::string f[6];
     for (auto &x : f)
       std::getline(ss, x, ',');
-    std::string path = ::testing::TempDir() + "iosim-crosscheck-ext-" + f[0];
+    std::string path = scratch().file("ext-" + f[0]);
     if (!std::ifstream(path).good()) {
       std::string cmd = "gzip -dc '" + crosscheck_dir() + "/extended/instances/" + f[0] + ".gz' > '" + path +
                         ".part' && mv '" + path + ".part' '" + path + "'";
@@ -176,7 +185,7 @@ TEST_P(CrossCheck, MatchesTheReferenceOrItsTracedDifference) {
   int compared = 0;
   for (const Reference &ref : rows) {
     if (ref.strategy != c.strategy) continue;
-    std::string out = ::testing::TempDir() + "iosim-crosscheck-" + c.name + "-" + ref.instance;
+    std::string out = scratch().file(c.name + "-" + ref.instance);
     std::string cmd = std::string(IOSIM_BIN) + " run " + IOSIM_SOURCE_DIR + "/deploy/rr9502-window.json --set " +
                       "workload.file=" + ref.path + " --set sharing.policy=" + c.strategy +
                       " --set output.progress=false --out " + out;
@@ -212,7 +221,7 @@ TEST_P(CrossCheck, MatchesTheReferenceOrItsTracedDifference) {
 
 // Runs one instance under one configuration with the given engine.flows; returns results.json (owned) or nullptr.
 cJSON *run_instance(const Config &c, const std::string &instance, const std::string &flows) {
-  std::string out = ::testing::TempDir() + "iosim-flows-" + c.name + "-" + flows + "-" + instance;
+  std::string out = scratch().file("flows-" + c.name + "-" + flows + "-" + instance);
   std::string cmd = std::string(IOSIM_BIN) + " run " + IOSIM_SOURCE_DIR + "/deploy/rr9502-window.json --set " +
                     "workload.file=" + crosscheck_dir() + "/instances/" + instance +
                     " --set sharing.policy=" + c.strategy + " --set engine.flows=" + flows +

@@ -25,15 +25,6 @@ const std::string kScenario = std::string(IOSIM_SOURCE_DIR) + "/deploy/mn4-rando
 constexpr int kIoNodes = 12;
 constexpr int kComputeNodes = 512;
 
-// The dataset folder: $IOSIM_DATA_DIR, else <source>/../shared/datasets. Exported for the iosim processes, which
-// expand ${IOSIM_DATA_DIR} in the scenario.
-std::string data_dir() {
-  const char *env = std::getenv("IOSIM_DATA_DIR");
-  std::string dir = env != nullptr && env[0] != '\0' ? env : std::string(IOSIM_SOURCE_DIR) + "/../shared/datasets";
-  setenv("IOSIM_DATA_DIR", dir.c_str(), 1);
-  return dir;
-}
-
 // Splits one CSV line, honouring double quotes (the header has "layout(0=fpp,1=shared)").
 std::vector<std::string> csv_fields(const std::string &line) {
   std::vector<std::string> out(1);
@@ -60,8 +51,7 @@ std::vector<Pattern> read_patterns(const std::string &path) {
   std::vector<Pattern> out;
   std::string text = read_text(path);
   if (text.empty()) {
-    ADD_FAILURE() << "cannot read the FORGE dataset " << path
-                  << ": set IOSIM_DATA_DIR to the folder holding bez-forge-evaluation/";
+    ADD_FAILURE() << "cannot read the FORGE dataset " << path << " (iosim_test::dataset has recorded why)";
     return out;
   }
   std::vector<std::string> lines;
@@ -108,7 +98,7 @@ int static_count(int nodes) {
 class engine_forge : public ::testing::Test {
 protected:
   void SetUp() override {
-    std::string csv = data_dir() + "/bez-forge-evaluation/mn4_189_patterns_mean_bw_by_ionodes.csv";
+    std::string csv = iosim_test::dataset("bez-forge-evaluation/mn4_189_patterns_mean_bw_by_ionodes.csv");
     patterns_ = read_patterns(csv);
     ASSERT_EQ(patterns_.size(), 189u) << csv << " should hold the 189 MareNostrum 4 patterns";
     ASSERT_TRUE(file_exists(kScenario)) << kScenario << " is missing";

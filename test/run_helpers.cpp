@@ -19,49 +19,6 @@
 
 namespace iosim_test {
 
-// ---------------------------------------------------------------------------------------------------------------
-// Temporary directories
-
-TempDir::TempDir() {
-  const char *base = std::getenv("TMPDIR");
-  std::string templ = std::string(base != nullptr && base[0] != '\0' ? base : "/tmp") + "/iosim-engine-XXXXXX";
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back('\0');
-  if (mkdtemp(buf.data()) == nullptr) {
-    ADD_FAILURE() << "mkdtemp(" << templ << ") failed: " << std::strerror(errno);
-    return;
-  }
-  path_ = buf.data();
-}
-
-static int remove_entry(const char *path, const struct stat *, int, struct FTW *) {
-  return std::remove(path);
-}
-
-TempDir::~TempDir() {
-  if (path_.empty()) return;
-  if (std::getenv("IOSIM_KEEP_TEST_DIRS") != nullptr) {
-    std::fprintf(stderr, "[iosim test] kept %s\n", path_.c_str());
-    return;
-  }
-  nftw(path_.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void make_parents(const std::string &path) {
-  for (size_t pos = path.find('/', 1); pos != std::string::npos; pos = path.find('/', pos + 1))
-    mkdir(path.substr(0, pos).c_str(), 0777);
-}
-
-std::string TempDir::write(const std::string &name, const std::string &content) const {
-  std::string p = file(name);
-  make_parents(p);
-  std::ofstream f(p, std::ios::binary);
-  f << content;
-  f.close();
-  if (!f) ADD_FAILURE() << "cannot write " << p;
-  return p;
-}
-
 bool file_exists(const std::string &path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0;

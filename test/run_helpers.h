@@ -4,6 +4,8 @@
 #ifndef IOSIM_TEST_RUN_HELPERS_H
 #define IOSIM_TEST_RUN_HELPERS_H
 
+#include "support.h"
+
 #include <cjson/cJSON.h>
 
 #include <map>
@@ -12,28 +14,6 @@
 #include <vector>
 
 namespace iosim_test {
-
-// ---------------------------------------------------------------------------------------------------------------
-// Temporary directories
-
-/** A fresh directory under $TMPDIR (or /tmp), removed with its content on destruction unless the environment
- * variable IOSIM_KEEP_TEST_DIRS is set (then its path is printed for inspection). */
-class TempDir {
-public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-
-  const std::string &path() const { return path_; }
-  /** Absolute path of `name` inside the directory. */
-  std::string file(const std::string &name) const { return path_ + "/" + name; }
-  /** Writes `content` to `name` (creating parent directories) and returns its absolute path. */
-  std::string write(const std::string &name, const std::string &content) const;
-
-private:
-  std::string path_;
-};
 
 /** Whether a file exists. */
 bool file_exists(const std::string &path);

@@ -18,6 +18,7 @@
 #include "ios_policy.h"
 #include "ios_rng.h"
 #include "ios_workload.h"
+#include "support.h"
 
 namespace {
 
@@ -100,17 +101,6 @@ double aggregated(const Pool &pool, const std::vector<int> &n) {
   for (size_t j = 0; j < n.size(); j++)
     s += ios_profile_bw(pool.apps[j].profile, n[j]);
   return s;
-}
-
-// $IOSIM_DATA_DIR, or "" after recording a failure (a missing dataset fails the test, it is not skipped).
-std::string data_dir() {
-  const char *env = std::getenv("IOSIM_DATA_DIR");
-  if (env == nullptr || env[0] == '\0') {
-    ADD_FAILURE() << "IOSIM_DATA_DIR is not set: set it to the folder holding bez-forge-evaluation/ and "
-                     "boito-queue-generator/ (e.g. ../shared/datasets)";
-    return "";
-  }
-  return env;
 }
 
 } // namespace
@@ -649,7 +639,7 @@ TEST(AllocationLemma1, NsysAtMostNperfOnForgeProfiles) {
   // V in {1 MiB, 1 GiB, 100 GiB} and compute times T_cpu in {0, 1, 100, 10000} s.
   // Expectations (RR-9549 Lemma 1): n_sys <= n_perf for each, both from the helpers and from the `nsys` and
   // `best-bandwidth` policies on a pool holding every pattern; the files hold 189 and 25 patterns.
-  std::string dir = data_dir();
+  std::string dir = iosim_test::data_dir();
   ASSERT_FALSE(dir.empty());
   const std::pair<const char *, int> files[] = {{"/bez-forge-evaluation/mn4_189_patterns_mean_bw_by_ionodes.csv", 189},
                                                 {"/bez-forge-evaluation/sdumont_lustre_mean_bw_by_ionodes.csv", 25}};
@@ -693,7 +683,7 @@ std::map<std::string, Kernel> read_kernels(const std::string &path) {
   std::map<std::string, Kernel> out;
   std::ifstream in(path);
   if (!in) {
-    ADD_FAILURE() << "cannot read " << path << ": set IOSIM_DATA_DIR to the folder holding boito-queue-generator/";
+    ADD_FAILURE() << "cannot read " << path << " (see iosim_test::data_dir for how the datasets folder is found)";
     return out;
   }
   std::string line;
@@ -743,7 +733,7 @@ TEST(AllocationIpdps21Table4, MckpAgainstStatic) {
   // Table 4's STATIC column (1, 2, 1, 2, 1, 2) for C_a = (32, 64, 16, 64, 32, 64) needs ceil(32/R) = 1 and
   // ceil(64/R) = 2, i.e. 32 <= R < 64, C in [384, 768): 384 is the smallest machine that gives it (checked below at
   // 383, 384, 767 and 768). MCKP, SIZE, PROCESS and ORACLE do not depend on C.
-  std::string dir = data_dir();
+  std::string dir = iosim_test::data_dir();
   ASSERT_FALSE(dir.empty());
   std::map<std::string, Kernel> k = read_kernels(dir + "/boito-queue-generator/bandwidth.csv");
   const char *codes[] = {"A", "B", "D", "F", "G", "I"};
@@ -783,7 +773,7 @@ TEST(AllocationIpdps21Table4, SizeProcessAndOracle) {
   // + 303.742 + 241.314 = 9377.683. MCKP reaches it with 36 I/O nodes (the paper: "when 36 nodes are available")
   // but not with 24, where 8 nodes must go: BT-D 8 → 4 (−12.464) and MAD 4 → 0 (−47.803) is the cheapest way →
   // (4, 4, 8, 8, 0, 0), Σ = 9317.416.
-  std::string dir = data_dir();
+  std::string dir = iosim_test::data_dir();
   ASSERT_FALSE(dir.empty());
   std::map<std::string, Kernel> k = read_kernels(dir + "/boito-queue-generator/bandwidth.csv");
   std::vector<ios_app_view_t> apps;

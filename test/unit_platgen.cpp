@@ -17,6 +17,7 @@
 #include "ios_cli.h"
 #include "ios_platgen.h"
 #include "ios_policy.h"
+#include "support.h"
 
 namespace {
 
@@ -660,11 +661,9 @@ TEST(Platgen, StorageCheckTypes) {
 // The command line: `iosim platform storage --set layout=table5 --set compute=2 -o FILE` writes table5's platform
 // (a --set value that is not JSON is a string); a bad layout exits with code 2 and writes nothing.
 TEST(Platgen, StorageCommandLine) {
-  char path[] = "/tmp/iosim-platgen-XXXXXX";
-  int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  close(fd);
-  std::remove(path);
+  iosim_test::TempDir tmp; // removed with its content on every exit
+  std::string out = tmp.file("storage.xml");
+  char *path = &out[0];
   char a0[] = "platform", a1[] = "storage", s[] = "--set", l[] = "layout=table5", c[] = "compute=2", o[] = "-o";
   char *argv[] = {a0, a1, s, l, s, c, o, path, nullptr};
   ASSERT_EQ(ios_cli_platform(8, argv), 0) << ios_diag_message();

@@ -20,6 +20,7 @@
 #include "ios_model.h"
 #include "ios_platform.h"
 #include "ios_workload.h"
+#include "support.h"
 
 extern "C" int ios_rr9549_generate(const cJSON *g, const char *file, const ios_platform_t *p, uint64_t seed,
                                    ios_workload_t *w);
@@ -29,9 +30,15 @@ namespace {
 const char *const kHeader = "clients,processes,\"layout(0=fpp,1=shared)\",\"spatiality(0=contig,1=strided)\","
                             "request_KiB,odirect,bw_MBps_0ion,bw_1ion,bw_2ion,bw_4ion,bw_8ion,n_reps_0/1/2/4/8\n";
 
+// The test program's scratch directory, removed with its content when the program exits.
+const iosim_test::TempDir &scratch() {
+  static iosim_test::TempDir dir;
+  return dir;
+}
+
 // Writes `rows` (each "clients,processes") as a FORGE CSV with made-up bandwidths; returns its path.
 std::string write_csv(const std::string &name, const std::vector<std::pair<int, int>> &rows) {
-  std::string path = ::testing::TempDir() + "iosim-rr9549-" + name + ".csv";
+  std::string path = scratch().file("rr9549-" + name + ".csv");
   std::ofstream out(path);
   out << kHeader;
   for (const auto &r : rows)
@@ -70,7 +77,7 @@ TEST(Rr9549Forge, ReaderReturnsTheProcessesColumn) {
 
 TEST(Rr9549Forge, ReaderRejectsAFractionalProcessCount) {
   // A processes cell of 12.5 is not a process count: IOS_EINVAL naming the column.
-  std::string path = ::testing::TempDir() + "iosim-rr9549-badprocs.csv";
+  std::string path = scratch().file("rr9549-badprocs.csv");
   std::ofstream(path) << kHeader << "8,12.5,0,0,1024,0,100,200,300,400,500,5/5/5/5/5\n";
   int n = 0, *nodes = nullptr;
   ios_profile_t *prof = nullptr;

@@ -5,6 +5,7 @@
 #include "ios_diag.h"
 #include "ios_storalloc_requests.h"
 #include "ios_storalloc.h"
+#include "support.h"
 
 #include <gtest/gtest.h>
 
@@ -83,27 +84,11 @@ struct Sched {
   }
 };
 
-std::string temp_dir() {
-  char tmpl[] = "/tmp/iosim-storalloc-XXXXXX";
-  const char *d = mkdtemp(tmpl);
-  EXPECT_NE(d, nullptr);
-  return d != nullptr ? d : "/tmp";
-}
-
 std::string slurp(const std::string &path) {
   std::ifstream f(path);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-std::string data_dir() {
-  const char *env = std::getenv("IOSIM_DATA_DIR");
-  if (env == nullptr || env[0] == '\0') {
-    ADD_FAILURE() << "IOSIM_DATA_DIR is not set: set it to the folder holding tokio-abc/ (e.g. ../shared/datasets)";
-    return "";
-  }
-  return env;
 }
 
 } // namespace
@@ -831,7 +816,8 @@ TEST(StorallocTrace, ReadsStorAllocFieldsAndMapsThemToRequests) {
   // System: a CSV with StorAlloc's Theta field names (any order, dates) and one with iosim's (seconds, units).
   // Expectations (StorAlloc §5.1): capacity = max(read, written), submit = start time, duration = end − start (the
   // runtime when there is no end); a row reading and writing nothing is skipped; bad values name line and column.
-  std::string dir = temp_dir(), a = dir + "/theta.csv", b = dir + "/iosim.csv", c = dir + "/bad.csv";
+  iosim_test::TempDir tmp; // removed with its content on every exit
+  std::string dir = tmp.path(), a = dir + "/theta.csv", b = dir + "/iosim.csv", c = dir + "/bad.csv";
   std::ofstream(a) << "id,nodesUsed,submissionTime,startTime,endTime,writtenBytes,readBytes,runTime\n"
                       "7,128,2020-01-01 00:00:00,2020-01-01 01:00:00,2020-01-01 03:30:00,20000000000,5000000000,9000\n"
                       "8,2,2020-01-02 00:00:00,2020-01-02 00:00:10,2020-01-02 00:00:20,0,0,10\n"
@@ -878,7 +864,7 @@ TEST(StorallocGenerator, AYearShapedOnTokioIsReproducibleAndReadsBack) {
   // Expectations: same seed, same requests; another seed differs; submissions sorted within [0, 365 d); capacity =
   // max(read, written) >= 1 byte; the median capacity within a factor 2 of the TOKIO jobs' median (2.2 TB) and the
   // median duration within a factor 2 of theirs (61 s); the trace reads back to the same requests.
-  if (data_dir().empty()) return;
+  if (iosim_test::dataset("tokio-abc/tokio_abc_jobs_slim.csv").empty()) return;
   ios_storalloc_gen_t g;
   ios_storalloc_gen_default(&g);
   ios_request_t *a = nullptr, *b = nullptr, *c = nullptr;
@@ -911,7 +897,8 @@ TEST(StorallocGenerator, AYearShapedOnTokioIsReproducibleAndReadsBack) {
   EXPECT_LT(caps[na / 2], 4.4e12);
   EXPECT_GT(durs[na / 2], 30);
   EXPECT_LT(durs[na / 2], 122);
-  std::string dir = temp_dir(), path = dir + "/year.csv";
+  iosim_test::TempDir tmp; // removed with its content on every exit
+  std::string dir = tmp.path(), path = dir + "/year.csv";
   ASSERT_EQ(ios_storalloc_write_trace(path.c_str(), a, na), IOS_OK);
   ios_request_t *back = nullptr;
   int nback = 0;
@@ -958,7 +945,8 @@ TEST(StorallocOutput, RequestsCsvAndMetricsJson) {
   o.params.v[0] = 0;
   o.split_threshold = 40 * GB;
   Sched run(plat.s, req, o);
-  std::string dir = temp_dir(), csv = dir + "/requests.csv", json = dir + "/storalloc.json";
+  iosim_test::TempDir tmp; // removed with its content on every exit
+  std::string dir = tmp.path(), csv = dir + "/requests.csv", json = dir + "/storalloc.json";
   ASSERT_EQ(ios_storalloc_write_requests_csv(csv.c_str(), req.data(), 4, &plat.s, &run.r, nullptr), IOS_OK);
   ASSERT_EQ(ios_storalloc_write_metrics_json(json.c_str(), &plat.s, &o, &run.r), IOS_OK);
   std::string text = slurp(csv);

@@ -1,6 +1,7 @@
 /* iosim — what every subcommand shares (see ios_cli.h). */
 #include "ios_cli.h"
 #include "ios_args.h"
+#include "ios_datadir.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
 
@@ -42,29 +43,18 @@ int ios_cli_exit_code(int rc) {
   return rc == IOS_EINVAL || rc == IOS_EIO ? 2 : 1;
 }
 
+#ifndef IOSIM_PYTHON
+#define IOSIM_PYTHON "/usr/bin/python3"
+#endif
+
+const char *ios_cli_python(void) {
+  const char *env = getenv("IOSIM_PYTHON");
+  if (env != NULL && env[0] != '\0') return env;
+  return access(IOSIM_PYTHON, X_OK) == 0 ? IOSIM_PYTHON : "python3";
+}
+
 const char *ios_cli_home(void) {
-  static char home[4096];
-  struct stat st;
-  char probe[4200];
-  const char *env = getenv("IOSIM_HOME");
-  if (env != NULL && env[0] != '\0') {
-    snprintf(home, sizeof home, "%s", env);
-    return home;
-  }
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return NULL;
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  if (slash == NULL) return NULL;
-  *slash = '\0'; /* the executable's directory */
-  const char *const up[] = {"%s/..", "%s/../share/iosim"};
-  for (int i = 0; i < 2; i++) {
-    snprintf(home, sizeof home, up[i], exe);
-    snprintf(probe, sizeof probe, "%s/deploy/default.json", home);
-    if (stat(probe, &st) == 0) return home;
-  }
-  return NULL;
+  return ios_home_dir();
 }
 
 int ios_cli_cfg_help(const ios_sg_flags_t *sg) {

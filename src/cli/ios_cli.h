@@ -48,9 +48,17 @@ int ios_cli_report(int argc, char **argv);
  * campaign) with the interpreter of `iosim report`. */
 int ios_cli_view(int argc, char **argv);
 
-/** Runs analysis/SCRIPT of ios_cli_home() with argv[1..argc-1] under $IOSIM_PYTHON, else the interpreter configured at
- * build time, else python3, and waits for it. @return its exit code, 1 when it could not be started. */
-int ios_cli_python(const char *script, int argc, char **argv);
+/** Runs analysis/SCRIPT of ios_cli_home() with argv[1..argc-1] under ios_cli_python() and waits for it. @return its
+ * exit code, 1 when it could not be started. */
+int ios_cli_run_script(const char *script, int argc, char **argv);
+
+/** `iosim data fetch|verify|list|dir`: the public datasets (src/cli/data.c): `dir` prints ios_data_dir(), the others
+ * run traces/datasets.py of ios_cli_home() (the data step of `make data`) with ios_cli_python(). */
+int ios_cli_data(int argc, char **argv);
+
+/** The Python interpreter of the commands written in Python (report, data): $IOSIM_PYTHON, else the one configured at
+ * build time (CMake's IOSIM_PYTHON) when it exists, else python3 from PATH. */
+const char *ios_cli_python(void);
 
 /** Prints "iosim VERSION" and the version of the SimGrid library in use (and of the headers built against): what
  * every subcommand's --version shows. */
@@ -72,10 +80,8 @@ struct ios_sg_flags; /* ios_args.h */
  * values, and prints SimGrid's configuration items (ios_sg_config_help) on standard output. @return 0. */
 int ios_cli_cfg_help(const struct ios_sg_flags *sg);
 
-/** iosim's own files (deploy/, platforms/, analysis/), found relative to the executable so that a moved build or an
- * installed iosim uses its own: $IOSIM_HOME when set, else the directory above the executable's (the source tree of
- * build/iosim), else PREFIX/share/iosim (an installed PREFIX/bin/iosim): the first that holds deploy/default.json.
- * @return a static buffer, or NULL when none does. */
+/** iosim's own files (deploy/, platforms/, analysis/, traces/): ios_home_dir() of src/base/ios_datadir.h ($IOSIM_HOME,
+ * else the folder above the executable's, else PREFIX/share/iosim). @return a static buffer, or NULL. */
 const char *ios_cli_home(void);
 
 #ifdef __cplusplus

@@ -18,6 +18,7 @@ static const char usage_text[] =
     "       iosim merge DIR... [-o DIR]   combine shard outputs into one runs.csv\n"
     "       iosim report DIR [options]    figures and a Markdown report of a campaign (analysis/report.py)\n"
     "       iosim view DIR [DIR...] [-o OUT]   an HTML page of runs side by side, or of a campaign\n"
+    "       iosim data fetch|verify|list|dir [options]   the public datasets: fetch and check them, or locate them\n"
     "       iosim help scenario           every scenario key with its type, default, unit and meaning\n"
     "       iosim --version | COMMAND --help | help COMMAND\n"
     "Every command takes -h/--help and --version; options take --opt=value or --opt value.\n"
@@ -43,7 +44,8 @@ static const struct {
                 {"sweep", ios_cli_sweep},
                 {"merge", ios_cli_merge},
                 {"report", ios_cli_report},
-                {"view", ios_cli_view}};
+                {"view", ios_cli_view},
+                {"data", ios_cli_data}};
 
 /* `iosim help TOPIC`: scenario (every scenario key), or a command's --help. */
 static int help_topic(const char *topic) {

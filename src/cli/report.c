@@ -1,5 +1,5 @@
 /* iosim report DIR [options]: the campaign report, written in Python (analysis/report.py), and the campaign's
- * interactive page (analysis/view.py); the Python interpreter both `report` and `view` use. */
+ * interactive page (analysis/view.py); the runner of the analysis scripts `report` and `view` use. */
 #include "ios_cli.h"
 
 #include <errno.h>
@@ -9,18 +9,6 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#ifndef IOSIM_PYTHON
-#define IOSIM_PYTHON "/usr/bin/python3"
-#endif
-
-/* The Python interpreter of `iosim report`: $IOSIM_PYTHON, else the one configured at build time when it exists,
- * else python3 from PATH. */
-static const char *python(void) {
-  const char *env = getenv("IOSIM_PYTHON");
-  if (env != NULL && env[0] != '\0') return env;
-  return access(IOSIM_PYTHON, X_OK) == 0 ? IOSIM_PYTHON : "python3";
-}
 
 static const char report_usage[] =
     "usage: iosim report DIR [--x COL] [--policy COL] [--metrics M,...] [--baseline V] [--gantt RUN_ID] "
@@ -38,7 +26,7 @@ static int run_script(const char *script, int argc, char **argv) {
   snprintf(path, sizeof path, "%s/analysis/%s", home != NULL ? home : ".", script);
   char **args = calloc((size_t)argc + 3, sizeof *args);
   if (args == NULL) return 1;
-  const char *py = python();
+  const char *py = ios_cli_python();
   args[0] = (char *)py;
   args[1] = path;
   for (int i = 1; i < argc; i++)
@@ -63,7 +51,7 @@ static int run_script(const char *script, int argc, char **argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-int ios_cli_python(const char *script, int argc, char **argv) {
+int ios_cli_run_script(const char *script, int argc, char **argv) {
   return run_script(script, argc, argv);
 }
 

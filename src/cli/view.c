@@ -36,5 +36,5 @@ int ios_cli_view(int argc, char **argv) {
     fputs(view_usage, stderr);
     return 2;
   }
-  return ios_cli_python("view.py", argc, argv);
+  return ios_cli_run_script("view.py", argc, argv);
 }

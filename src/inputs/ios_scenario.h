@@ -4,7 +4,8 @@
  * allocation.policy, placement.policy, sharing.policy (parameters beside the name), window.length_fraction, seed,
  * output.dir. Relative input paths (platform, workload files) in a scenario file are relative to that file; in --set,
  * to the current directory; output.dir is always relative to the current directory;
- * "${IOSIM_DATA_DIR}" in a path is replaced by that environment variable. */
+ * "${IOSIM_DATA_DIR}" in a path is replaced by the public datasets folder (ios_data_dir: $IOSIM_DATA_DIR, else
+ * ../shared/datasets beside iosim's home, else its traces/datasets). */
 #ifndef IOS_SCENARIO_H
 #define IOS_SCENARIO_H
 
@@ -102,17 +103,19 @@ void ios_scenario_free(ios_scenario_t *s);
  * first read would fail with a misleading error). @return NULL (errno set) on failure. */
 FILE *ios_open_input(const char *path);
 
-/** Opens a file of the shared datasets (ios_open_input). On failure sets ios_diag_message() on `path` and `field`
- * (the scenario field that names the data): "cannot read the WHAT (reason): set IOSIM_DATA_DIR to the folder
- * holding FOLDER/, or give FIELD". @return the file, or NULL (the caller returns IOS_EIO). */
+/** Opens a file of the public datasets (ios_open_input). On failure sets ios_diag_message() on `path` and `field`
+ * (the scenario field that names the data): "cannot read the WHAT (reason); " where the datasets folder is and which
+ * rule chose it (ios_data_dir_describe), then the fix (`make data`, IOSIM_DATA_DIR to a folder holding FOLDER/, or
+ * FIELD). @return the file, or NULL (the caller returns IOS_EIO). */
 FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder);
 
 /** Reads a whole file (at most 256 MiB; also a pipe or a device) into a NUL-terminated buffer the caller frees.
  * @return NULL (errno set: EISDIR for a directory, EFBIG when too large) on failure. */
 char *ios_read_file(const char *path, long *len_out);
 
-/** Expands ${IOSIM_DATA_DIR} in a path into a newly allocated string. @return NULL with ios_diag_message() set
- * (naming `file` and `field`) when the variable is needed but unset. */
+/** Expands ${IOSIM_DATA_DIR} in a path into a newly allocated string, with the datasets folder of ios_data_dir().
+ * @return NULL with ios_diag_message() set (naming `file` and `field`, the folders tried and `make data`) when the
+ * path needs it and there is none. */
 char *ios_expand_path(const char *path, const char *file, const char *field);
 
 #ifdef __cplusplus

@@ -25,6 +25,10 @@ extern const ios_scenario_null_field_t ios_scenario_null_fields[];
 /** The fields holding file paths (resolved against the scenario's directory), NULL-terminated. */
 extern const char *const ios_scenario_path_fields[];
 
+/** Makes the relative path string `v` (or each string of the array `v`, as workload.darshan's list) absolute with
+ * respect to `dir` (a directory with a trailing '/'; "" leaves it). @return IOS_OK or IOS_ENOMEM. */
+int ios_scenario_rebase_value(cJSON *v, const char *dir);
+
 /** "a number", "a string", "true or false", "an array", "an object" or "null": what a message says `v` is. */
 const char *ios_scenario_type_name(const cJSON *v);
 

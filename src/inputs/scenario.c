@@ -1,6 +1,7 @@
 /* iosim — scenario loading and validation (see ios_scenario.h). */
 #include "ios_scenario.h"
 #include "ios_scenario_parts.h"
+#include "ios_datadir.h"
 #include "ios_fs.h"
 #include "ios_diag.h"
 #include "ios_platform.h"
@@ -23,7 +24,7 @@ const char ios_scenario_defaults_json[] =
     "\"platform\": \"platforms/mn4-forwarding.xml\","
     "\"platform_roles\": null,"
     "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
-    "  \"applications\": [], \"generator\": null, \"only\": null},"
+    "  \"applications\": [], \"generator\": null, \"darshan\": null, \"only\": null},"
     "\"allocation\": {\"policy\": \"static\"},"
     "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
     "\"sharing\": {\"policy\": \"fairshare\"},"
@@ -43,6 +44,8 @@ const char ios_scenario_defaults_json[] =
 const ios_scenario_null_field_t ios_scenario_null_fields[] = {
     {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
     {"workload.generator", 4, "a generator object, e.g. {\"kind\": \"rr9549\"}"},
+    {"workload.darshan", 13,
+     "a Darshan log or directory path, a list of them, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"workload.only", 1, "the name of one application to keep (string)"},
     {"window.begin_s", 3, "the window's start in s (a number or a duration string such as \"10min\")"},
     {"window.end_s", 3, "the window's end in s (a number or a duration string such as \"2h\")"},
@@ -55,8 +58,13 @@ const ios_scenario_null_field_t ios_scenario_null_fields[] = {
 };
 
 /* Fields holding file paths (resolved against the scenario's directory). */
-const char *const ios_scenario_path_fields[] = {"platform", "workload.file", "workload.generator.profiles",
-                                                "workload.generator.data", NULL};
+const char *const ios_scenario_path_fields[] = {"platform",
+                                                "workload.file",
+                                                "workload.generator.profiles",
+                                                "workload.generator.data",
+                                                "workload.darshan",
+                                                "workload.darshan.logs",
+                                                NULL};
 
 /* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
 #define READ_MAX ((long)1 << 28)
@@ -74,9 +82,13 @@ FILE *ios_open_input(const char *path) {
 
 FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder) {
   FILE *f = ios_open_input(path);
-  if (f == NULL)
-    ios_diag_set(path, field, "cannot read the %s (%s): set IOSIM_DATA_DIR to the folder holding %s/, or give %s", what,
-                 strerror(errno), folder, field);
+  if (f == NULL) {
+    int err = errno;
+    char where[4600];
+    ios_diag_set(path, field, "cannot read the %s (%s); %s: " IOS_DATA_FIX " (%s/ among them), or give %s", what,
+                 strerror(err), ios_data_dir_describe(where, sizeof where), folder, field);
+    errno = err;
+  }
   return f;
 }
 
@@ -119,12 +131,11 @@ char *ios_expand_path(const char *path, const char *file, const char *field) {
   static const char var[] = "${IOSIM_DATA_DIR}";
   const char *at = strstr(path, var);
   if (at == NULL) return strdup(path);
-  const char *dir = getenv("IOSIM_DATA_DIR");
-  if (dir == NULL || dir[0] == '\0') {
-    ios_diag_set(file, field,
-                 "'%s' needs the environment variable IOSIM_DATA_DIR, which is not set: export "
-                 "IOSIM_DATA_DIR=/path/to/shared/datasets (the folder holding bez-forge-evaluation/ etc.)",
-                 path);
+  const char *dir = ios_data_dir(NULL);
+  if (dir == NULL) {
+    char where[4600];
+    ios_diag_set(file, field, "'%s' names the public datasets, but %s: " IOS_DATA_FIX, path,
+                 ios_data_dir_describe(where, sizeof where));
     return NULL;
   }
   size_t n = strlen(path) - strlen(var) + strlen(dir) + 1;
@@ -144,18 +155,25 @@ cJSON *ios_scenario_get_path(const cJSON *obj, const char *path) {
   return cur;
 }
 
+int ios_scenario_rebase_value(cJSON *v, const char *dir) {
+  cJSON *item;
+  if (cJSON_IsArray(v))
+    cJSON_ArrayForEach(item, v) if (ios_scenario_rebase_value(item, dir) != IOS_OK) return IOS_ENOMEM;
+  if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') return IOS_OK;
+  size_t n = strlen(dir) + strlen(v->valuestring) + 1;
+  char *abs = malloc(n);
+  if (abs == NULL) return IOS_ENOMEM;
+  snprintf(abs, n, "%s%s", dir, v->valuestring);
+  cJSON_SetValuestring(v, abs);
+  free(abs);
+  return IOS_OK;
+}
+
 /* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */
 static int rebase_paths(cJSON *root, const char *dir) {
-  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++) {
-    cJSON *v = ios_scenario_get_path(root, ios_scenario_path_fields[i]);
-    if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') continue;
-    size_t n = strlen(dir) + strlen(v->valuestring) + 1;
-    char *abs = malloc(n);
-    if (abs == NULL) return IOS_ENOMEM;
-    snprintf(abs, n, "%s%s", dir, v->valuestring);
-    cJSON_SetValuestring(v, abs);
-    free(abs);
-  }
+  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++)
+    if (ios_scenario_rebase_value(ios_scenario_get_path(root, ios_scenario_path_fields[i]), dir) != IOS_OK)
+      return IOS_ENOMEM;
   return IOS_OK;
 }
 

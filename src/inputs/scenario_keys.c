@@ -21,6 +21,8 @@ static const struct {
     {"workload.bandwidth_unit", "B/s", "sample files' unit of bandwidths and volumes: pool (= B) or a bandwidth"},
     {"workload.applications", "", "inline applications [{\"nodes\": 4, \"work\": \"60s\", \"io\": \"2GiB\"}]"},
     {"workload.generator", "", "a generator {\"kind\": \"rr9549|rr9502|apex|kernels|ior\", ...} (iosim generate)"},
+    {"workload.darshan", "",
+     "Darshan logs: a log, a directory of logs, a list, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"workload.only", "", "keep only the application with this name"},
     {"allocation.policy", "", "how many resources each application gets (iosim policies --family allocation)"},
     {"placement.policy", "", "which resources (iosim policies --family placement)"},

@@ -37,18 +37,10 @@ static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *d
   char key[256];
   snprintf(key, sizeof key, "%s", dotted);
   for (int i = 0; ios_scenario_path_fields[i] != NULL; i++)
-    if (strcmp(key, ios_scenario_path_fields[i]) == 0 && cJSON_IsString(value) && value->valuestring[0] != '/' &&
-        value->valuestring[0] != '$') {
+    if (strcmp(key, ios_scenario_path_fields[i]) == 0) {
       char cwd[4096] = "";
       if (dir[0] == '\0' && getcwd(cwd, sizeof cwd - 1) != NULL) strcat(cwd, "/");
-      const char *base = dir[0] != '\0' ? dir : cwd;
-      size_t n = strlen(base) + strlen(value->valuestring) + 1;
-      char *abs = malloc(n);
-      if (abs != NULL) {
-        snprintf(abs, n, "%s%s", base, value->valuestring);
-        cJSON_SetValuestring(value, abs);
-        free(abs);
-      }
+      ios_scenario_rebase_value(value, dir[0] != '\0' ? dir : cwd);
     }
   cJSON *cur = user;
   char *save = NULL;

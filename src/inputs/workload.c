@@ -1,5 +1,6 @@
 /* iosim — workload readers and generators (see ios_workload.h). */
 #include "ios_workload.h"
+#include "ios_darshan.h"
 #include "ios_diag.h"
 #include "ios_gen.h"
 #include "ios_units.h"
@@ -171,21 +172,27 @@ static int parse_app_phase_list(const cJSON *phases, const char *file, const cha
   int i = 0;
   const cJSON *item;
   cJSON_ArrayForEach(item, phases) {
+    static const char *const kinds[] = {"work", "io", "read"}; /* IOS_PHASE_WORK, _WRITE, _READ ("write" = "io") */
     const cJSON *pw = cJSON_GetObjectItemCaseSensitive(item, "work"),
-                *pi = cJSON_GetObjectItemCaseSensitive(item, "io");
+                *pi = cJSON_GetObjectItemCaseSensitive(item, "io"),
+                *pr = cJSON_GetObjectItemCaseSensitive(item, "read");
+    if (pi == NULL) pi = cJSON_GetObjectItemCaseSensitive(item, "write");
     double x;
-    int is_io = pi != NULL;
-    if (!cJSON_IsObject(item) || cJSON_GetArraySize(item) != 1 || (pw == NULL) == (pi == NULL)) {
+    int is_io = pi != NULL ? IOS_PHASE_WRITE : pr != NULL ? IOS_PHASE_READ : IOS_PHASE_WORK;
+    if (!cJSON_IsObject(item) || cJSON_GetArraySize(item) != 1 || (pw != NULL) + (pi != NULL) + (pr != NULL) != 1) {
       ios_diag_set(file, where,
-                   "phases[%d] must be {\"work\": DURATION} or {\"io\": SIZE} with a number or a string with a "
-                   "unit (\"60s\", \"2GiB\")",
+                   "phases[%d] must be {\"work\": DURATION}, {\"io\": SIZE} (or \"write\") or {\"read\": SIZE} with "
+                   "a number or a string with a unit (\"60s\", \"2GiB\")",
                    i);
       return IOS_EINVAL;
     }
     char field[48];
-    snprintf(field, sizeof field, "phases[%d].%s", i, is_io ? "io" : "work");
-    if (read_quantity(is_io ? pi : pw, is_io ? &spec_bytes : &spec_duration,
-                      is_io ? "an I/O volume in bytes" : "a work phase in s", file, where, field, &x) != IOS_OK)
+    snprintf(field, sizeof field, "phases[%d].%s", i, pi != NULL ? pi->string : kinds[is_io]);
+    if (read_quantity(pw != NULL   ? pw
+                      : pi != NULL ? pi
+                                   : pr,
+                      is_io ? &spec_bytes : &spec_duration, is_io ? "an I/O volume in bytes" : "a work phase in s",
+                      file, where, field, &x) != IOS_OK)
       return IOS_EINVAL;
     if (add_phase(a, is_io, x, cap) != IOS_OK) return IOS_ENOMEM;
     i++;
@@ -599,16 +606,21 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
     ios_diag_set(s->file, "workload", "format, bandwidth_unit must be strings and applications an array");
     return IOS_EINVAL;
   }
-  int sources = cJSON_IsString(file) + cJSON_IsObject(gen) + (cJSON_GetArraySize(apps) > 0);
+  const cJSON *darshan = cJSON_GetObjectItemCaseSensitive(wl, "darshan");
+  int has_darshan = darshan != NULL && !cJSON_IsNull(darshan);
+  int sources = cJSON_IsString(file) + cJSON_IsObject(gen) + (cJSON_GetArraySize(apps) > 0) + has_darshan;
   if (sources != 1) {
     ios_diag_set(s->file, "workload",
-                 sources ? "gives more than one of file, generator and applications: keep one"
-                         : "is empty: give workload.applications, workload.file or workload.generator");
+                 sources ? "gives more than one of file, generator, applications and darshan: keep one"
+                         : "is empty: give workload.applications, workload.file, workload.generator or "
+                           "workload.darshan");
     return IOS_EINVAL;
   }
   ios_workload_t w = {0};
   int rc;
-  if (cJSON_IsObject(gen))
+  if (has_darshan)
+    rc = ios_darshan_build(darshan, s->file, p, &w);
+  else if (cJSON_IsObject(gen))
     rc = ios_gen_workload(gen, s->file, p, s->seed, &w);
   else if (cJSON_IsString(file))
     rc = read_workload_file(s, p, file->valuestring, fmt->valuestring, bwu->valuestring, &w);

@@ -20,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
              (long)getpid());
     FILE *f = fopen(path, "w");
     if (f == NULL) return 0;
+    ios_fuzz_remove_at_exit(path);
     fputs(base, f);
     fclose(f);
   }

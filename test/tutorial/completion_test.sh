@@ -32,7 +32,7 @@ expect() {
   fi
 }
 
-expect " " "check generate merge platform policies report run sweep view"
+expect " " "check data generate merge platform policies report run sweep view"
 expect "s" "sweep"
 expect "-" "--help --version"
 expect "run --" "--cfg --help --log --out --set --trace --version"
@@ -49,6 +49,8 @@ expect "check x.json --set placement.policy = g" "gc gnc greedy-clairvoyant gree
 expect "run x.json --set sh" "sharing.policy="
 expect "platform " "forwarding oss-ost pfs-single storage"
 expect "generate " "apex rr9502"
+expect "data " "dir fetch list verify"
+expect "data fetch --m" "--mirror"
 cd "$work" || exit 1
 expect "run s" "scen.json"
 expect "run -o o" "out-dir"       # run --out is a directory

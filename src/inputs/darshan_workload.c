@@ -1,0 +1,458 @@
+/* iosim — Darshan logs as a workload: one application per log (see ios_darshan.h; what is read and what is assumed
+ * is in docs/darshan.md). */
+#include "ios_darshan.h"
+#include "ios_diag.h"
+#include "ios_errors.h"
+#include "ios_scenario.h"
+#include "ios_value.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* As workload.c: one application holds at most 5·10^7 phases; at most 10^6 logs are read. */
+#define MAX_PHASES 50000000
+#define MAX_LOGS 1000000
+
+ios_darshan_options_t ios_darshan_options_default(void) {
+  return (ios_darshan_options_t){32, 0.01, 0, 0};
+}
+
+/* ---------------------------------------------------------------- phases */
+
+/* The phase list being built: work accumulates until an I/O phase (or the end) flushes it. */
+typedef struct {
+  ios_app_t *a;
+  int cap;
+  double work; /* pending work, s */
+} builder_t;
+
+static int push(builder_t *b, int kind, double value) {
+  ios_app_t *a = b->a;
+  if (a->nphases >= MAX_PHASES) return IOS_EINVAL;
+  if (a->nphases == b->cap) {
+    int ncap = b->cap ? 2 * b->cap : 8;
+    ios_phase_t *ph = realloc(a->phases, sizeof *ph * (size_t)ncap);
+    if (ph == NULL) return IOS_ENOMEM;
+    a->phases = ph;
+    b->cap = ncap;
+  }
+  a->phases[a->nphases++] = (ios_phase_t){value, kind};
+  return IOS_OK;
+}
+
+static int flush_work(builder_t *b) {
+  int rc = b->work > 0 ? push(b, IOS_PHASE_WORK, b->work) : IOS_OK;
+  b->work = 0;
+  return rc;
+}
+
+static int add_io(builder_t *b, int kind, double bytes) {
+  if (!(bytes > 0)) return IOS_OK;
+  int rc = flush_work(b);
+  return rc == IOS_OK ? push(b, kind, bytes) : rc;
+}
+
+/* Phases from the counters. Per direction: volume V_d (the base module, POSIX or MPI-IO without POSIX, plus STDIO),
+ * I/O time t_d (the time by the slowest rank, split between reads and writes by their cumulative times) and start
+ * s_d (the first start of the module that moved most of V_d). The job runs [a] V_1 [b] V_2 [c], the directions in the
+ * order they start, work a + b + c = runtime - t_1 - t_2: a = s_1, b = the time from s_1 to s_2 not spent in V_1, c
+ * the rest (each clamped to what is left). */
+static int counter_phases(const ios_darshan_log_t *log, builder_t *b) {
+  const ios_darshan_module_t *base =
+      &log->module[log->module[IOS_DARSHAN_POSIX].version > 0 ? IOS_DARSHAN_POSIX : IOS_DARSHAN_MPIIO];
+  const ios_darshan_module_t *io = &log->module[IOS_DARSHAN_STDIO];
+  double vol[2] = {fmax(0, base->bytes_read) + fmax(0, io->bytes_read),
+                   fmax(0, base->bytes_written) + fmax(0, io->bytes_written)};
+  double cum[2] = {fmax(0, base->read_time) + fmax(0, io->read_time),
+                   fmax(0, base->write_time) + fmax(0, io->write_time)};
+  double t_io = fmax(0, base->time_by_slowest) + fmax(0, io->time_by_slowest), t[2], s[2];
+  for (int d = 0; d < 2; d++) {
+    double share = cum[0] + cum[1] > 0 ? cum[d] / (cum[0] + cum[1]) : vol[d] / fmax(vol[0] + vol[1], 1);
+    t[d] = vol[d] > 0 ? t_io * share : 0;
+    /* the start of the module that moved most of the bytes (a few bytes of STDIO logging must not move it) */
+    double v_base = d == 0 ? base->bytes_read : base->bytes_written, v_io = d == 0 ? io->bytes_read : io->bytes_written;
+    s[d] = fmax(0, v_base >= v_io ? (d == 0 ? base->read_start : base->write_start)
+                                  : (d == 0 ? io->read_start : io->write_start));
+  }
+  int first = vol[0] > 0 && (vol[1] <= 0 || s[0] <= s[1]) ? 0 : 1, second = 1 - first;
+  double W = fmax(0, log->runtime - t[0] - t[1]), left = W;
+  b->work = fmin(s[first], left);
+  left -= b->work;
+  int rc = add_io(b, first == 0 ? IOS_PHASE_READ : IOS_PHASE_WRITE, vol[first]);
+  double between = fmin(fmax(0, s[second] - s[first] - t[first]), left);
+  if (rc == IOS_OK && vol[second] > 0) {
+    b->work += between;
+    left -= between;
+    rc = add_io(b, second == 0 ? IOS_PHASE_READ : IOS_PHASE_WRITE, vol[second]);
+  }
+  b->work += left;
+  return rc;
+}
+
+static int cmp_segment(const void *x, const void *y) {
+  const ios_darshan_segment_t *a = x, *b = y;
+  return (a->start > b->start) - (a->start < b->start);
+}
+
+/* Phases from the DXT trace: the union of every rank's segments, split into bursts wherever no segment runs for at
+ * least merge_gap × runtime; a burst is one I/O phase per direction (the first one traced first) of the bytes its
+ * segments moved; work phases are the time between bursts plus the idle time inside the previous burst, so that the
+ * work adds up to the runtime minus the time some segment was running. */
+static int dxt_phases(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, builder_t *b) {
+  ios_darshan_segment_t *seg = malloc(sizeof *seg * (size_t)log->nsegments);
+  if (seg == NULL) return IOS_ENOMEM;
+  memcpy(seg, log->segments, sizeof *seg * (size_t)log->nsegments);
+  qsort(seg, (size_t)log->nsegments, sizeof *seg, cmp_segment);
+  double gap = opt->merge_gap * log->runtime, end = 0;
+  int rc = IOS_OK;
+  for (int i = 0; i < log->nsegments && rc == IOS_OK;) {
+    double bs = fmax(seg[i].start, 0), be = fmax(seg[i].end, bs), busy = be - bs, bytes[2] = {0, 0};
+    int first = seg[i].write;
+    b->work += fmax(0, bs - end);
+    int j = i;
+    for (; j < log->nsegments && seg[j].start <= be + gap; j++) {
+      double s0 = fmax(seg[j].start, be);
+      busy += fmax(0, seg[j].end - s0);
+      be = fmax(be, seg[j].end);
+      bytes[seg[j].write] += (double)seg[j].length;
+    }
+    rc = add_io(b, first ? IOS_PHASE_WRITE : IOS_PHASE_READ, bytes[first]);
+    if (rc == IOS_OK) rc = add_io(b, first ? IOS_PHASE_READ : IOS_PHASE_WRITE, bytes[!first]);
+    b->work += fmax(0, (be - bs) - busy);
+    end = be;
+    i = j;
+  }
+  b->work += fmax(0, log->runtime - end);
+  free(seg);
+  return rc;
+}
+
+int ios_darshan_app(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const char *label, ios_app_t *a,
+                    int *from_dxt) {
+  double nodes = ceil((double)log->nprocs / opt->ranks_per_node);
+  if (log->dxt_hosts > 0 && log->dxt_ranks == log->nprocs)
+    nodes = log->dxt_hosts; /* every rank is in the trace: its host names are the job's nodes */
+  else if (log->dxt_hosts > nodes)
+    nodes = log->dxt_hosts;
+  a->nodes = (int)fmin(fmax(nodes, 1), 10000000);
+  builder_t b = {a, 0, 0};
+  *from_dxt = log->nsegments > 0 && !opt->phases_counters;
+  int rc = *from_dxt ? dxt_phases(log, opt, &b) : counter_phases(log, &b);
+  if (rc == IOS_OK) rc = flush_work(&b);
+  if (rc == IOS_OK && a->nphases == 0) rc = push(&b, IOS_PHASE_WORK, 0); /* no I/O and no time: one empty phase */
+  if (rc == IOS_EINVAL)
+    ios_diag_set(label, "workload.darshan.merge_gap",
+                 "the DXT trace gives more than %d phases: raise merge_gap (bursts closer than merge_gap x runtime "
+                 "merge) or use \"phases\": \"counters\"",
+                 MAX_PHASES);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- logs, names, resources */
+
+/* The application's name: the log's file name without ".darshan", characters other than letters, digits and
+ * "._+-" replaced by '_' (names are CSV cells), made unique with "-2", "-3"... */
+static char *app_name(const char *path, const ios_workload_t *w) {
+  const char *base = strrchr(path, '/');
+  base = base != NULL ? base + 1 : path;
+  size_t n = strlen(base);
+  if (n > 8 && strcmp(base + n - 8, ".darshan") == 0) n -= 8;
+  if (n > 200) n = 200;
+  char name[224];
+  for (size_t i = 0; i < n; i++) {
+    char c = base[i];
+    name[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._+-", c) ? c : '_';
+  }
+  name[n] = '\0';
+  if (n == 0) snprintf(name, sizeof name, "log");
+  char unique[240];
+  snprintf(unique, sizeof unique, "%s", name);
+  for (int k = 2;; k++) {
+    int used = 0;
+    for (int j = 0; j < w->napps && !used; j++)
+      used = strcmp(w->apps[j].name, unique) == 0;
+    if (!used) break;
+    snprintf(unique, sizeof unique, "%s-%d", name, k);
+  }
+  return strdup(unique);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The OSTs of the files that moved data (every file's when none is known to), with repeats (one per file) when
+ * `repeat`, else distinct. *out [*n] allocated (NULL when the log has no Lustre layout). */
+static int job_osts(const ios_darshan_log_t *log, int repeat, int64_t **out, int *n) {
+  int any = 0;
+  size_t total = 0;
+  for (int i = 0; i < log->nfiles; i++)
+    any |= log->files[i].bytes > 0;
+  for (int i = 0; i < log->nfiles; i++)
+    if (!any || log->files[i].bytes > 0) total += (size_t)log->files[i].nosts;
+  *out = NULL;
+  *n = 0;
+  if (total == 0) return IOS_OK;
+  if (total > 50000000) return IOS_EINVAL;
+  int64_t *o = malloc(sizeof *o * total);
+  if (o == NULL) return IOS_ENOMEM;
+  size_t k = 0;
+  for (int i = 0; i < log->nfiles; i++)
+    if (!any || log->files[i].bytes > 0)
+      for (int j = 0; j < log->files[i].nosts; j++)
+        o[k++] = log->files[i].osts[j];
+  if (!repeat) {
+    qsort(o, k, sizeof *o, cmp_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+      if (u == 0 || o[i] != o[u - 1]) o[u++] = o[i];
+    k = u;
+  }
+  *out = o;
+  *n = (int)k;
+  return IOS_OK;
+}
+
+/* The resources of the job: io_resources (count), or the given OSTs ost<ID> of the platform (recorded). */
+static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
+                         const char *path, ios_app_t *a) {
+  if (opt->osts == 2) return IOS_OK;
+  int64_t *osts;
+  int n, rc = job_osts(log, opt->osts == 1, &osts, &n);
+  if (rc == IOS_EINVAL) ios_diag_set(path, "LUSTRE module", "more than 5e7 file stripes: use \"osts\": \"none\"");
+  if (rc != IOS_OK || n == 0) return rc;
+  if (opt->osts == 0) {
+    a->requested_n = p != NULL && n > p->nres ? p->nres : n;
+  } else if (p == NULL || strcmp(p->pool_role, "ost") != 0) {
+    ios_diag_set(path, "workload.darshan.osts",
+                 "\"recorded\" needs a platform whose I/O resources are OSTs named ost0, ost1...: use an oss-ost "
+                 "platform (iosim platform oss-ost) or \"osts\": \"count\"");
+    rc = IOS_EINVAL;
+  } else if ((a->given = malloc(sizeof *a->given * (size_t)n)) == NULL) {
+    rc = IOS_ENOMEM;
+  } else {
+    for (int i = 0; i < n && rc == IOS_OK; i++) {
+      char want[32];
+      snprintf(want, sizeof want, "ost%lld", (long long)osts[i]);
+      int r = 0;
+      while (r < p->nres && strcmp(p->res[r].name, want) != 0)
+        r++;
+      if (r == p->nres) {
+        char fs[64] = "";
+        if (log->fs_osts > 0) snprintf(fs, sizeof fs, " (the log's file system had %lld)", (long long)log->fs_osts);
+        ios_diag_set(path, "workload.darshan.osts",
+                     "the log's files use OST %lld but the platform has no resource %s: use a platform with at least "
+                     "%lld OSTs%s, or \"osts\": \"count\"",
+                     (long long)osts[i], want, (long long)osts[i] + 1, fs);
+        rc = IOS_EINVAL;
+      }
+      a->given[i] = r;
+    }
+    a->ngiven = n;
+  }
+  free(osts);
+  return rc;
+}
+
+/* What the log measured, for `iosim generate darshan`. */
+static int fill_info(const ios_darshan_log_t *log, const ios_app_t *a, int dxt, ios_darshan_info_t *info) {
+  const ios_darshan_module_t *base =
+      &log->module[log->module[IOS_DARSHAN_POSIX].version > 0 ? IOS_DARSHAN_POSIX : IOS_DARSHAN_MPIIO];
+  *info = (ios_darshan_info_t){log->nprocs, log->runtime, 0, 0, base->time_by_slowest, dxt, 0};
+  info->time_by_slowest += log->module[IOS_DARSHAN_STDIO].time_by_slowest;
+  for (int i = 0; i < a->nphases; i++) {
+    if (a->phases[i].is_io == IOS_PHASE_READ) info->bytes_read += a->phases[i].value;
+    if (a->phases[i].is_io == IOS_PHASE_WRITE) info->bytes_written += a->phases[i].value;
+  }
+  int64_t *osts;
+  int rc = job_osts(log, 0, &osts, &info->osts);
+  free(osts);
+  return rc == IOS_EINVAL ? IOS_OK : rc;
+}
+
+int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_options_t *opt, const ios_platform_t *p,
+                         ios_workload_t *w, ios_darshan_info_t *info) {
+  double *start = malloc(sizeof *start * (size_t)(npaths > 0 ? npaths : 1)), first = INFINITY;
+  int base = w->napps, rc = start != NULL ? IOS_OK : IOS_ENOMEM;
+  for (int i = 0; i < npaths && rc == IOS_OK; i++) {
+    ios_darshan_log_t log;
+    rc = ios_darshan_read(paths[i], &log);
+    if (rc != IOS_OK) break;
+    char *name = app_name(paths[i], w);
+    ios_app_t *a = name != NULL ? ios_workload_add(w) : NULL;
+    int dxt;
+    if (a == NULL) {
+      free(name);
+      ios_darshan_free(&log);
+      rc = IOS_ENOMEM;
+      break;
+    }
+    a->name = name;
+    if (rc == IOS_OK) rc = ios_darshan_app(&log, opt, paths[i], a, &dxt);
+    if (rc == IOS_OK) rc = job_resources(&log, opt, p, paths[i], a);
+    if (rc == IOS_OK) a->processes = (int)log.nprocs;
+    if (rc == IOS_OK && info != NULL) rc = fill_info(&log, a, dxt, &info[i]);
+    start[i] = log.start_time;
+    first = fmin(first, log.start_time);
+    ios_darshan_free(&log);
+  }
+  for (int i = 0; i < npaths && rc == IOS_OK; i++)
+    w->apps[base + i].release = start[i] - first;
+  free(start);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- workload.darshan */
+
+static int cmp_path(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends `path` (expanded), or the *.darshan files of the directory it names (sorted), to the list. */
+static int add_path(const char *given, const char *file, char ***paths, int *n, int *cap) {
+  char *path = ios_expand_path(given, file, "workload.darshan");
+  if (path == NULL) return IOS_EINVAL;
+  struct stat st;
+  DIR *dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(path) : NULL;
+  int rc = IOS_OK, found = 0;
+  if (dir == NULL) {
+    found = 1;
+    if (*n == *cap) {
+      char **more = realloc(*paths, sizeof *more * (size_t)(*cap = *cap ? 2 * *cap : 16));
+      if (more == NULL)
+        rc = IOS_ENOMEM;
+      else
+        *paths = more;
+    }
+    if (rc == IOS_OK)
+      (*paths)[(*n)++] = path;
+    else
+      free(path);
+    return rc;
+  }
+  int from = *n;
+  for (struct dirent *e; rc == IOS_OK && (e = readdir(dir)) != NULL;) {
+    size_t len = strlen(e->d_name);
+    if (len <= 8 || strcmp(e->d_name + len - 8, ".darshan") != 0) continue;
+    if (*n >= MAX_LOGS) {
+      ios_diag_set(path, "workload.darshan", "holds more than %d logs: split it", MAX_LOGS);
+      rc = IOS_EINVAL;
+      break;
+    }
+    if (*n == *cap) {
+      char **more = realloc(*paths, sizeof *more * (size_t)(*cap = *cap ? 2 * *cap : 16));
+      if (more == NULL) {
+        rc = IOS_ENOMEM;
+        break;
+      }
+      *paths = more;
+    }
+    size_t plen = strlen(path) + len + 2;
+    char *full = malloc(plen);
+    if (full == NULL) {
+      rc = IOS_ENOMEM;
+      break;
+    }
+    snprintf(full, plen, "%s/%s", path, e->d_name);
+    (*paths)[(*n)++] = full;
+    found++;
+  }
+  closedir(dir);
+  if (rc == IOS_OK && found == 0) {
+    ios_diag_set(path, "workload.darshan",
+                 "the directory holds no *.darshan file: give a directory of Darshan logs, "
+                 "a log, or a list of them");
+    rc = IOS_EINVAL;
+  }
+  if (rc == IOS_OK) qsort(*paths + from, (size_t)(*n - from), sizeof **paths, cmp_path);
+  free(path);
+  return rc;
+}
+
+void ios_darshan_paths_free(char **paths, int npaths) {
+  for (int i = 0; i < npaths; i++)
+    free(paths[i]);
+  free(paths);
+}
+
+/* Reads the options of the object form of workload.darshan. */
+static int read_options(const cJSON *o, const char *file, ios_darshan_options_t *opt) {
+  static const char *const keys[] = {"logs", "ranks_per_node", "merge_gap", "phases", "osts", NULL};
+  static const char *const phases[] = {"auto", "counters", NULL}, *const osts[] = {"count", "recorded", "none", NULL};
+  static const ios_num_spec_t gap = {
+      0, 1, 0, 0, IOS_UNIT_NONE, "a fraction of the run time in [0, 1]: DXT bursts closer than this merge"};
+  const cJSON *v;
+  if (ios_value_check_keys(o, keys, -1, file, "workload.darshan") != IOS_OK) return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "ranks_per_node")) != NULL &&
+      ios_value_int(v, 1, 1000000, "MPI ranks per compute node (the job's nodes = ceil(nprocs / ranks_per_node))", file,
+                    "workload.darshan.ranks_per_node", &opt->ranks_per_node) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "merge_gap")) != NULL &&
+      ios_value_number(v, &gap, file, "workload.darshan.merge_gap", &opt->merge_gap) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "phases")) != NULL &&
+      ios_value_choice(v, phases, "auto: from the DXT trace when the log has one, else from the counters", file,
+                       "workload.darshan.phases", &opt->phases_counters) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "osts")) != NULL &&
+      ios_value_choice(v, osts,
+                       "count: io_resources = the job's distinct OSTs; recorded: those very OSTs; none: the "
+                       "allocation policy decides",
+                       file, "workload.darshan.osts", &opt->osts) != IOS_OK)
+    return IOS_EINVAL;
+  return IOS_OK;
+}
+
+int ios_darshan_spec(const cJSON *spec, const char *file, char ***paths, int *npaths, ios_darshan_options_t *opt) {
+  *opt = ios_darshan_options_default();
+  const cJSON *logs = spec;
+  if (cJSON_IsObject(spec)) {
+    if (read_options(spec, file, opt) != IOS_OK) return IOS_EINVAL;
+    logs = cJSON_GetObjectItemCaseSensitive(spec, "logs");
+  }
+  char **list = NULL;
+  int n = 0, cap = 0, rc = IOS_OK;
+  if (cJSON_IsString(logs)) {
+    rc = add_path(logs->valuestring, file, &list, &n, &cap);
+  } else if (cJSON_IsArray(logs) && cJSON_GetArraySize(logs) > 0) {
+    const cJSON *item;
+    cJSON_ArrayForEach(item, logs) {
+      if (!cJSON_IsString(item)) {
+        ios_diag_set(file, "workload.darshan", "holds %s: give paths of Darshan logs or directories (strings)",
+                     ios_value_type(item));
+        rc = IOS_EINVAL;
+      }
+      if (rc == IOS_OK) rc = add_path(item->valuestring, file, &list, &n, &cap);
+      if (rc != IOS_OK) break;
+    }
+  } else {
+    ios_diag_set(file, cJSON_IsObject(spec) ? "workload.darshan.logs" : "workload.darshan",
+                 "is %s: give a Darshan log, a directory of logs or a non-empty list of them, e.g. "
+                 "\"${IOSIM_DATA_DIR}/darshan-logs\"",
+                 cJSON_IsArray(logs) ? "an empty list" : ios_value_type(logs));
+    rc = IOS_EINVAL;
+  }
+  if (rc != IOS_OK) {
+    ios_darshan_paths_free(list, n);
+    return rc;
+  }
+  *paths = list;
+  *npaths = n;
+  return IOS_OK;
+}
+
+int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, ios_workload_t *w) {
+  char **paths = NULL;
+  int n = 0;
+  ios_darshan_options_t opt;
+  int rc = ios_darshan_spec(spec, file, &paths, &n, &opt);
+  if (rc == IOS_OK) rc = ios_darshan_workload(paths, n, &opt, p, w, NULL);
+  ios_darshan_paths_free(paths, n);
+  return rc;
+}
