@@ -87,13 +87,6 @@ static void cal_fire(cal_entry_t e) {
   }
 }
 
-/* SimGrid's timer at a wake-up's date, in its maestro: wakes the controller unless a later wake-up replaced it. */
-static void wake_up(double date) {
-  if (date != E.wake_date || E.wake_pending) return;
-  E.wake_pending = 1;
-  sg_sem_release(E.sem);
-}
-
 /* Nothing can progress: every pending transfer has rate 0 and no wake-up is due (SimGrid would call it a deadlock). */
 static void stuck(void) {
   XBT_WARN("nothing can progress at %.17g s: %d applications wait on transfers the sharing policy gives no bandwidth, "
@@ -101,16 +94,48 @@ static void stuck(void) {
            sim_now(), E.apps_left);
 }
 
-/* Goes to the next date something happens at: the next wake-up, or the next completion (direct path: the earliest
- * completion date; flow path: SimGrid's report). @return 0 when nothing can happen any more. */
-static int next_date(void) {
-  double next = E.ncal > 0 ? E.cal[0].date : INFINITY, now = sim_now();
-  if (E.direct) {
-    double c = ios_tr_next_completion();
+/* Whether the simulation goes on: applications left, or a stop at the window's end not reached yet. */
+static int going_on(int stop) {
+  return E.apps_left > 0 || (stop && !E.snap_end_done);
+}
+
+/* The work of one date, once the clock is there: the wake-ups due, the completions, one decision over them all, the
+ * applications that go on; again at the same date while their new operations form another batch. @return 1 when the
+ * simulation stops (a failure, the window's end reached with a stop there, or nothing left). */
+static int date_work(int stop) {
+  while (E.ncal > 0 && E.cal[0].date <= sim_now() + CAL_PRECISION)
+    cal_fire(cal_pop());
+  ios_tr_complete_due();
+  do {
+    sim_handle_events();
+    sim_decide_all();
+    if (E.fail != IOS_OK) return 1;
+    /* applications whose operation completed now go on (or end) before a stop at the window's end: one whose last
+     * phase ends exactly at the window's end has completed; jobs the queue started begin */
+    int n = E.nresume;
+    E.nresume = 0;
+    for (int i = 0; i < n; i++)
+      cal_app(E.resume[i]);
+    if (stop && E.snap_end_done) {
+      sim_trace_running();
+      return 1;
+    }
+  } while (E.qlen > 0 && going_on(stop));
+  return !going_on(stop);
+}
+
+/* Direct path: the controller actor goes from date to date itself (the earliest of the next wake-up and the next
+ * completion date), keeping the date (or sleeping on SimGrid's clock, IOSIM_SIMGRID_CLOCK=1). */
+void sim_controller_actor(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  int stop = E.s->stop_at_end && !isnan(E.t_end);
+  while (going_on(stop)) {
+    double next = E.ncal > 0 ? E.cal[0].date : INFINITY, now = sim_now(), c = ios_tr_next_completion();
     next = c < next ? c : next;
     if (!(next < INFINITY)) {
       stuck();
-      return 0;
+      break;
     }
     if (next > now) {
       if (E.own_clock)
@@ -120,52 +145,32 @@ static int next_date(void) {
         E.clock = simgrid_get_clock();
       }
     }
-    return 1;
+    if (date_work(stop)) break;
   }
-  if (ios_tr_pending() > 0 || next <= now + CAL_PRECISION) return 1; /* something is due now */
-  if (!(next < INFINITY) && ios_tr_running() == 0) {
-    stuck();
-    return 0;
-  }
-  if (next < INFINITY && next != E.wake_date) { /* woken at the next wake-up's date, or by a completion before */
-    E.wake_date = next;
-    ios_sg_call_at(next, wake_up);
-  }
-  sg_sem_acquire(E.sem);
-  E.clock = simgrid_get_clock();
-  E.wake_pending = 0;
-  return 1;
-}
-
-void sim_controller_actor(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  int stop = E.s->stop_at_end && !isnan(E.t_end);
-  while (E.apps_left > 0 || (stop && !E.snap_end_done)) {
-    if (E.qlen == 0) { /* nothing more at this date: on to the next one */
-      if (!next_date()) break;
-      while (E.ncal > 0 && E.cal[0].date <= sim_now() + CAL_PRECISION)
-        cal_fire(cal_pop());
-      ios_tr_complete_due();
-    }
-    sim_handle_events();
-    sim_decide_all();
-    if (E.fail != IOS_OK) break;
-    /* applications whose operation completed now go on (or end) before a stop at the window's end: one whose last
-     * phase ends exactly at the window's end has completed; jobs the queue started begin */
-    int n = E.nresume;
-    E.nresume = 0;
-    for (int i = 0; i < n; i++)
-      cal_app(E.resume[i]);
-    if (stop && E.snap_end_done) {
-      sim_trace_running();
-      break;
-    }
-  }
-  sim_stop_transfers(); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
   if (E.own_clock && E.clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
     double end = E.clock;
     E.own_clock = 0;
     sg_actor_sleep_for(end - simgrid_get_clock());
   }
+}
+
+/* Flow path: SimGrid's maestro calls this at every date its clock reaches (ios_sg_drive; no actor). The flows that
+ * ended at this date are collected first, so the date's work sees them all, as on the direct path. */
+void sim_flow_step(void) {
+  if (E.flow_done) return;
+  E.clock = simgrid_get_clock();
+  ios_flows_collect();
+  int stop = E.s->stop_at_end && !isnan(E.t_end), done = 0;
+  while (!done && (ios_tr_pending() > 0 || (E.ncal > 0 && E.cal[0].date <= sim_now() + CAL_PRECISION)))
+    done = date_work(stop);
+  if (!done && E.ncal > 0)
+    ios_sg_wake_at(E.cal[0].date);
+  else if (!done && ios_tr_running() == 0) {
+    stuck();
+    done = 1;
+  }
+  if (!done) return;
+  E.flow_done = 1;
+  sim_stop_transfers(); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
+  ios_sg_drive_stop();
 }

@@ -63,11 +63,9 @@ static void transfer_completed(transfer_t *t, unsigned gen) {
   sim_push_event(EV_COMPLETE, t->app, t, gen);
 }
 
-/* Flow path, in SimGrid's maestro: a flow has ended; wake the controller if it sleeps (one release at a time). */
+/* Flow path, in SimGrid's maestro: a flow has ended; a step at this date collects it (unless one is running). */
 static void completion_due(void) {
-  if (E.wake_pending) return;
-  E.wake_pending = 1;
-  sg_sem_release(E.sem);
+  ios_sg_drive_arm();
 }
 
 const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, completion_due};

@@ -61,7 +61,6 @@ static void release_engine(int napps, int nres) {
   }
   for (int i = 0; E.res != NULL && i <= nres; i++)
     free(E.res[i].active);
-  if (E.sem != NULL) sg_sem_destroy(E.sem);
   free(E.waiting);
   free(E.free_hosts);
   free(E.ost_oss);
@@ -294,7 +293,10 @@ static int start_simulation(const ios_sim_config_t *s, const ios_platform_t *p, 
   if (!isnan(E.t_end)) sim_cal_push(E.t_end, CAL_SNAP_END, -1);
   for (int g = 0; g < 2; g++)
     if (E.grids[g].period > 0) sim_cal_push(E.grids[g].start + E.grids[g].period, CAL_TICK, g);
-  sg_actor_start(sg_actor_init("controller", p->controller), sim_controller_actor, 0, NULL);
+  if (E.direct) /* the controller actor keeps the date itself; on the flow path SimGrid's maestro drives (no actor) */
+    sg_actor_start(sg_actor_init("controller", p->controller), sim_controller_actor, 0, NULL);
+  else
+    ios_sg_drive(sim_flow_step);
   return IOS_OK;
 }
 
@@ -546,7 +548,6 @@ static int setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_w
   E.keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
   if (rc == IOS_OK && s->queue) rc = setup_queue(p, w->napps);
   if (rc == IOS_OK) rc = setup_striping(s, p, w);
-  if (rc == IOS_OK) E.sem = sg_sem_init(0);
   for (int j = 0, host_cursor = 0, off = 0; rc == IOS_OK && j < w->napps; off += E.alloc_n[j], j++)
     rc = setup_app(s, p, j, placed + off, &host_cursor);
   free(placed);
@@ -664,7 +665,6 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   memset(r, 0, sizeof *r);
   E.wall0 = ios_clock_s();
   E.tty = -1;
-  E.wake_date = NAN;
   E.s = s;
   sim_fault_init();
   E.p = p;

@@ -97,9 +97,7 @@ typedef struct {
   res_state_t *res; /* [nres + 1]: index nres is the PFS for direct access */
   event_t *q;
   int qhead, qlen, qcap;
-  sg_sem_t sem;     /* flow path: wakes the controller when SimGrid reports a completion */
-  int wake_pending; /* flow path: sem was released and the controller has not woken since */
-  double wake_date; /* flow path: the date of the last timer set to wake the controller (ios_sg_call_at) */
+  int flow_done; /* flow path: the simulation has stopped (sim_flow_step) */
   int apps_left;
   long seq, events, rate_changes;
   double t_begin, t_end;
@@ -234,5 +232,6 @@ int sim_cmp_start(const void *pa, const void *pb);
 /* calendar.c: the controller actor, running the applications and the controller from a calendar of dated wake-ups */
 void sim_cal_push(double date, int kind, int idx);
 void sim_controller_actor(int argc, char **argv);
+void sim_flow_step(void);
 
 #endif

@@ -86,9 +86,26 @@ void ios_flows_reap(void);
 /** Frees every flow still held, after the simulation (ios_flows_init may then be called again). */
 void ios_flows_fini(void);
 
-/** Calls `fn(date)` in SimGrid's maestro when the simulated clock reaches `date` (s, not in the past): a SimGrid
- * kernel timer, which costs far less than a timed wait (no action is created). `fn` may only release a semaphore. */
-void ios_sg_call_at(double date, void (*fn)(double date));
+/** Flow path: reports to `done` (ios_flows_init) every flow whose last byte arrived at the current date, from
+ * SimGrid's finished actions, before SimGrid's own report of them (which then does not report them again). Call it
+ * from a step (ios_sg_drive). */
+void ios_flows_collect(void);
+
+/** The flow path's driver, without any actor: SimGrid's maestro calls `step()` once at every date its clock reaches
+ * (a kernel timer set when SimGrid's models have reached the date, before its other timers and its completion
+ * reports run), the first time at the current date. A step may start, re-rate and stop flows, and set the next
+ * wake-up. */
+void ios_sg_drive(void (*step)(void));
+
+/** A step at the current date, unless one is set or running (a completion SimGrid reported after the date's step). */
+void ios_sg_drive_arm(void);
+
+/** SimGrid's clock stops at `date` (s, not in the past) even when no flow ends then: the step there does the work.
+ * Replaces the previous wake-up when `date` differs. */
+void ios_sg_wake_at(double date);
+
+/** No step any more, and the pending wake-up is removed (SimGrid's clock stops with the last flow). */
+void ios_sg_drive_stop(void);
 
 /** Declares, in SimGrid's tracer (which must trace the platform: ios_sg_tracing), a variable of every link named
  * `variable`, drawn in `color` ("R G B", each from 0 to 1). */

@@ -14,6 +14,7 @@
 #include <exception>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace sg4 = simgrid::s4u;
@@ -34,7 +35,8 @@ struct ios_flow {
   bool modified = false;  /* re-rated since it started */
   bool paused = false;    /* suspended at rate 0 (ios_flow_pause) */
   void *data = nullptr;
-  bool ended = false; /* SimGrid has reported its end (finished, or failed after a cancel) */
+  bool ended = false;    /* SimGrid has reported its end (finished, or failed after a cancel) */
+  bool reported = false; /* its completion went to `done` (ios_flows_collect, or SimGrid's report) */
   bool cancelled = false;
   bool released = false;
 };
@@ -44,9 +46,34 @@ struct FlowGlue {
   simgrid::kernel::resource::Model *net = nullptr;
   ios_flow_done_fn done = nullptr;
   std::vector<ios_flow *> released; /* given back before SimGrid's end of them: freed by ios_flows_reap */
+  std::unordered_map<const void *, ios_flow *> running; /* by activity (ActivityImpl), until SimGrid's report */
   bool watching = false;
 };
 FlowGlue G;
+
+/* The maestro driver (ios_sg_drive): a step at every date SimGrid's clock reaches, and a wake-up timer. */
+struct Driver {
+  void (*step)(void) = nullptr;
+  bool driving = false;  /* steps are wanted */
+  bool armed = false;    /* a step is set at the current date */
+  bool stepping = false; /* a step runs */
+  bool connected = false;
+  simgrid::kernel::timer::Timer *wake = nullptr; /* the pending wake-up, or nullptr */
+  double wake_date = -1;
+};
+Driver D;
+
+void arm() {
+  if (!D.driving || D.armed || D.stepping) return;
+  D.armed = true;
+  simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [] {
+    D.armed = false;
+    if (!D.driving) return;
+    D.stepping = true;
+    D.step();
+    D.stepping = false;
+  });
+}
 /* the flow of an activity, on the activities iosim started (an extension slot of SimGrid's Activity) */
 size_t flow_slot = 0;
 
@@ -56,7 +83,11 @@ void on_activity_end(sg4::Activity const &a) {
   auto *f = flow_slot > 0 ? static_cast<ios_flow *>(a.extension(flow_slot)) : nullptr;
   if (f == nullptr || a.get_state() == sg4::Activity::State::CANCELED) return;
   f->ended = true;
-  if (a.get_state() == sg4::Activity::State::FINISHED && !f->cancelled && G.done != nullptr) G.done(f, f->data);
+  G.running.erase(a.get_impl());
+  if (a.get_state() == sg4::Activity::State::FINISHED && !f->cancelled && !f->reported && G.done != nullptr) {
+    f->reported = true; /* not collected by a step (none at this date): its report wakes one */
+    G.done(f, f->data);
+  }
 }
 
 double bound_for(const ios_flow *f, double rate) {
@@ -96,6 +127,7 @@ static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes,
       break;
     }
   if (f->action == nullptr) return;
+  G.running.emplace(f->comm->get_impl(), f);
   f->action->set_remains(bytes); /* the exact (fractional) byte count */
   /* a route without latency leaves CM02's penalty at 0 (the variable's own is 1): given explicitly, so that a pause
    * and its resumption (ios_flow_pause) keep it; with a latency SimGrid sets it when the latency is paid */
@@ -215,7 +247,7 @@ extern "C" void ios_flow_route_key(sg_host_t from, sg_host_t to, unsigned long l
 
 extern "C" double ios_flow_remaining(const ios_flow_t *flow) {
   if (flow->ended) return 0.0;
-  return flow->comm->get_remaining();
+  return flow->action->get_remains(); /* what Comm::get_remaining reads, without its two indirections */
 }
 
 extern "C" void ios_flow_cancel(ios_flow_t *flow) {
@@ -244,19 +276,54 @@ extern "C" void ios_flows_reap(void) {
   G.released.resize(k);
 }
 
+extern "C" void ios_flows_collect(void) {
+  if (G.net == nullptr || G.done == nullptr) return;
+  for (auto &action : *G.net->get_finished_action_set()) {
+    auto it = G.running.find(action.get_activity());
+    if (it == G.running.end()) continue;
+    ios_flow *f = it->second;
+    if (f->reported || f->cancelled) continue;
+    f->reported = true;
+    G.done(f, f->data);
+  }
+}
+
 extern "C" void ios_flows_fini(void) {
   for (auto *f : G.released)
     delete f;
   G.released.clear();
+  G.running.clear();
   G.done = nullptr;
+  D.driving = false;
+  D.wake = nullptr;
 }
 
-extern "C" void ios_sg_call_at(double date, void (*fn)(double date)) {
-  auto set = [date, fn] { simgrid::kernel::timer::Timer::set(date, [date, fn] { fn(date); }); };
-  if (sg4::Actor::is_maestro())
-    set();
-  else
-    simgrid::kernel::actor::simcall_answered(set);
+extern "C" void ios_sg_drive(void (*step)(void)) {
+  D.step = step;
+  D.driving = true;
+  D.armed = D.stepping = false;
+  D.wake = nullptr;
+  if (!D.connected) /* SimGrid calls it once its models have reached the new date, before its timers run */
+    sg4::Engine::on_time_advance_cb([](double) { arm(); });
+  D.connected = true;
+  arm();
+}
+
+extern "C" void ios_sg_drive_arm(void) {
+  arm();
+}
+
+extern "C" void ios_sg_wake_at(double date) {
+  if (D.wake != nullptr && D.wake_date == date) return;
+  if (D.wake != nullptr) D.wake->remove();
+  D.wake_date = date;
+  D.wake = simgrid::kernel::timer::Timer::set(date, [] { D.wake = nullptr; }); /* the step does the work */
+}
+
+extern "C" void ios_sg_drive_stop(void) {
+  D.driving = false;
+  if (D.wake != nullptr) D.wake->remove();
+  D.wake = nullptr;
 }
 
 extern "C" void ios_sg_trace_declare(const char *variable, const char *color) {
