@@ -21,42 +21,57 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_calendar, iosim, "iosim controller's calen
 /* SimGrid's timing precision: activities ending within it of the current date end together (ios_transfer.h). */
 #define CAL_PRECISION 1e-9
 
+/* KiB of stack of the controller, the direct path's one SimGrid actor (SimGrid's contexts/stack-size) */
+#define IOS_ACTOR_STACK_KIB "256"
+
+double sim_clock;
+
+/* The calendar's state. */
+static struct {
+  cal_entry_t *cal; /* the dated wake-ups, a binary min-heap on (date, seq) */
+  int ncal, calcap;
+  long calseq;
+  int own_clock;   /* direct path: the controller keeps the date itself instead of sleeping on SimGrid's clock */
+  int flow_done;   /* flow path: the simulation has stopped (sim_flow_step) */
+  grid_t grids[2]; /* controller.tick_s from 0; a periodic sharing policy's δ from T_begin */
+} C;
+
 static int cal_before(const cal_entry_t *a, const cal_entry_t *b) {
   return a->date < b->date || (a->date == b->date && a->seq < b->seq);
 }
 
 void sim_cal_push(double date, int kind, int idx) {
-  if (E.ncal == E.calcap) {
-    int ncap = E.calcap ? 2 * E.calcap : 64;
-    cal_entry_t *c = realloc(E.cal, sizeof *c * (size_t)ncap);
+  if (C.ncal == C.calcap) {
+    int ncap = C.calcap ? 2 * C.calcap : 64;
+    cal_entry_t *c = realloc(C.cal, sizeof *c * (size_t)ncap);
     if (c == NULL) {
       sim_fail(IOS_ENOMEM, NULL, "out of memory for the calendar"); /* the run stops; the entry is lost with it */
       return;
     }
-    E.cal = c;
-    E.calcap = ncap;
+    C.cal = c;
+    C.calcap = ncap;
   }
-  cal_entry_t e = {date, E.calseq++, kind, idx};
-  int i = E.ncal++;
-  while (i > 0 && cal_before(&e, &E.cal[(i - 1) / 2])) {
-    E.cal[i] = E.cal[(i - 1) / 2];
+  cal_entry_t e = {date, C.calseq++, kind, idx};
+  int i = C.ncal++;
+  while (i > 0 && cal_before(&e, &C.cal[(i - 1) / 2])) {
+    C.cal[i] = C.cal[(i - 1) / 2];
     i = (i - 1) / 2;
   }
-  E.cal[i] = e;
+  C.cal[i] = e;
 }
 
 static cal_entry_t cal_pop(void) {
-  cal_entry_t top = E.cal[0], last = E.cal[--E.ncal];
+  cal_entry_t top = C.cal[0], last = C.cal[--C.ncal];
   int i = 0;
   for (;;) {
     int c = 2 * i + 1;
-    if (c >= E.ncal) break;
-    if (c + 1 < E.ncal && cal_before(&E.cal[c + 1], &E.cal[c])) c++;
-    if (!cal_before(&E.cal[c], &last)) break;
-    E.cal[i] = E.cal[c];
+    if (c >= C.ncal) break;
+    if (c + 1 < C.ncal && cal_before(&C.cal[c + 1], &C.cal[c])) c++;
+    if (!cal_before(&C.cal[c], &last)) break;
+    C.cal[i] = C.cal[c];
     i = c;
   }
-  if (E.ncal > 0) E.cal[i] = last;
+  if (C.ncal > 0) C.cal[i] = last;
   return top;
 }
 
@@ -79,7 +94,7 @@ static void cal_fire(cal_entry_t e) {
     break;
   case CAL_TICK:
     sim_push_event(EV_TICK, -1, NULL, 0);
-    if (E.apps_left > 0) sim_cal_push(e.date + E.grids[e.idx].period, CAL_TICK, e.idx);
+    if (E.apps_left > 0) sim_cal_push(e.date + C.grids[e.idx].period, CAL_TICK, e.idx);
     break;
   case CAL_SUBMIT:
     sim_push_event(EV_SUBMIT, e.idx, NULL, 0);
@@ -103,24 +118,24 @@ static int going_on(int stop) {
  * applications that go on; again at the same date while their new operations form another batch. @return 1 when the
  * simulation stops (a failure, the window's end reached with a stop there, or nothing left). */
 static int date_work(int stop) {
-  while (E.ncal > 0 && E.cal[0].date <= sim_now() + CAL_PRECISION)
+  while (C.ncal > 0 && C.cal[0].date <= sim_now() + CAL_PRECISION)
     cal_fire(cal_pop());
   ios_tr_complete_due();
   do {
     sim_handle_events();
     sim_decide_all();
-    if (E.fail != IOS_OK) return 1;
+    if (sim_failure() != IOS_OK) return 1;
     /* applications whose operation completed now go on (or end) before a stop at the window's end: one whose last
      * phase ends exactly at the window's end has completed; jobs the queue started begin */
-    int n = E.nresume;
-    E.nresume = 0;
+    const int *go;
+    int n = sim_resumed(&go);
     for (int i = 0; i < n; i++)
-      cal_app(E.resume[i]);
+      cal_app(go[i]);
     if (stop && E.snap_end_done) {
       sim_trace_running();
       return 1;
     }
-  } while (E.qlen > 0 && going_on(stop));
+  } while (sim_events_pending() && going_on(stop));
   return !going_on(stop);
 }
 
@@ -131,25 +146,25 @@ void sim_controller_actor(int argc, char **argv) {
   (void)argv;
   int stop = E.s->stop_at_end && !isnan(E.t_end);
   while (going_on(stop)) {
-    double next = E.ncal > 0 ? E.cal[0].date : INFINITY, now = sim_now(), c = ios_tr_next_completion();
+    double next = C.ncal > 0 ? C.cal[0].date : INFINITY, now = sim_now(), c = ios_tr_next_completion();
     next = c < next ? c : next;
     if (!(next < INFINITY)) {
       stuck();
       break;
     }
     if (next > now) {
-      if (E.own_clock)
-        E.clock = next;
+      if (C.own_clock)
+        sim_clock = next;
       else {
         sg_actor_sleep_for(next - now);
-        E.clock = simgrid_get_clock();
+        sim_clock = simgrid_get_clock();
       }
     }
     if (date_work(stop)) break;
   }
-  if (E.own_clock && E.clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
-    double end = E.clock;
-    E.own_clock = 0;
+  if (C.own_clock && sim_clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
+    double end = sim_clock;
+    C.own_clock = 0;
     sg_actor_sleep_for(end - simgrid_get_clock());
   }
 }
@@ -157,20 +172,66 @@ void sim_controller_actor(int argc, char **argv) {
 /* Flow path: SimGrid's maestro calls this at every date its clock reaches (ios_sg_drive; no actor). The flows that
  * ended at this date are collected first, so the date's work sees them all, as on the direct path. */
 void sim_flow_step(void) {
-  if (E.flow_done) return;
-  E.clock = simgrid_get_clock();
+  if (C.flow_done) return;
+  sim_clock = simgrid_get_clock();
   ios_flows_collect();
   int stop = E.s->stop_at_end && !isnan(E.t_end), done = 0;
-  while (!done && (ios_tr_pending() > 0 || (E.ncal > 0 && E.cal[0].date <= sim_now() + CAL_PRECISION)))
+  while (!done && (ios_tr_pending() > 0 || (C.ncal > 0 && C.cal[0].date <= sim_now() + CAL_PRECISION)))
     done = date_work(stop);
-  if (!done && E.ncal > 0)
-    ios_sg_wake_at(E.cal[0].date);
+  if (!done && C.ncal > 0)
+    ios_sg_wake_at(C.cal[0].date);
   else if (!done && ios_tr_running() == 0) {
     stuck();
     done = 1;
   }
   if (!done) return;
-  E.flow_done = 1;
+  C.flow_done = 1;
   sim_stop_transfers(); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
   ios_sg_drive_stop();
+}
+
+void sim_calendar_init(int own_clock) {
+  memset(&C, 0, sizeof C);
+  C.own_clock = own_clock;
+  sim_clock = 0;
+}
+
+int sim_calendar_start(const ios_sim_config_t *s, const ios_platform_t *p, int napps) {
+  /* SimGrid maps each actor's stack (8 MiB by default); the controller needs far less */
+  if (E.direct && ios_sg_set_config("contexts/stack-size:" IOS_ACTOR_STACK_KIB) != 0)
+    XBT_WARN("SimGrid refused contexts/stack-size:" IOS_ACTOR_STACK_KIB);
+  int *order = malloc(sizeof *order * (size_t)(napps > 0 ? napps : 1));
+  if (order == NULL || sim_resume_init(napps) != IOS_OK) {
+    free(order);
+    return IOS_ENOMEM;
+  }
+  for (int j = 0; j < napps; j++)
+    order[j] = j;
+  if (s->replay) /* requests in order of their start */
+    qsort(order, (size_t)napps, sizeof *order, sim_cmp_start);
+  for (int i = 0; i < napps; i++) {
+    int j = order[i];
+    if (s->queue) /* submitted at its release, started by the controller when nodes are free */
+      sim_cal_push(E.apps[j].a->release > 0 ? E.apps[j].a->release : 0.0, CAL_SUBMIT, j);
+    else
+      sim_cal_push(E.apps[j].start > 0 ? E.apps[j].start : 0.0, CAL_APP, j);
+  }
+  free(order);
+  C.grids[0] = (grid_t){0.0, s->tick_s};
+  C.grids[1] = (grid_t){E.t_begin, E.period};
+  sim_cal_push(E.t_begin > 0 ? E.t_begin : 0.0, CAL_SNAP_BEGIN, -1);
+  if (!isnan(E.t_end)) sim_cal_push(E.t_end, CAL_SNAP_END, -1);
+  for (int g = 0; g < 2; g++)
+    if (C.grids[g].period > 0) sim_cal_push(C.grids[g].start + C.grids[g].period, CAL_TICK, g);
+  if (E.direct) /* the controller actor keeps the date itself; on the flow path SimGrid's maestro drives (no actor) */
+    sg_actor_start(sg_actor_init("controller", p->controller), sim_controller_actor, 0, NULL);
+  else
+    ios_sg_drive(sim_flow_step);
+  return sim_failure(); /* IOS_ENOMEM when a wake-up could not be kept */
+}
+
+void sim_calendar_free(void) {
+  free(C.cal);
+  sim_resume_init(-1);
+  memset(&C, 0, sizeof C);
 }

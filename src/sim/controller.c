@@ -11,24 +11,38 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_controller, iosim, "iosim controller");
 
+/* The controller's own state: its events, the buffers of its decisions, the progress line. */
+static struct {
+  event_t *q; /* events waiting for a decision, a ring of qcap from qhead */
+  int qhead, qlen, qcap;
+  ios_transfer_view_t *views; /* [vcap] what the sharing policy sees of one resource's transfers */
+  transfer_t **vt;            /* [vcap] those transfers */
+  double *rates;              /* [vcap] the rates it gives them */
+  double *rems;               /* [vcap] each viewed transfer's remaining bytes at the decision */
+  int vcap;
+  double last_progress; /* s of wall clock at the last progress line (0: none shown) */
+  long progress_calls;  /* decisions since the start (the progress line reads the wall clock every 1,024) */
+  int tty;              /* standard error is a terminal (-1: not asked yet) */
+} K = {.tty = -1};
+
 /* Queues an event for the controller's next batch. */
 void sim_push_event(int type, int app, transfer_t *t, unsigned gen) {
-  if (E.qlen == E.qcap) {
-    int ncap = E.qcap ? 2 * E.qcap : 256;
+  if (K.qlen == K.qcap) {
+    int ncap = K.qcap ? 2 * K.qcap : 256;
     event_t *q = malloc(sizeof *q * (size_t)ncap);
     if (q == NULL) {
       sim_fail(IOS_ENOMEM, NULL, "out of memory for the event queue"); /* the run stops; the event is lost with it */
       return;
     }
-    for (int i = 0; i < E.qlen; i++)
-      q[i] = E.q[(E.qhead + i) % E.qcap];
-    free(E.q);
-    E.q = q;
-    E.qhead = 0;
-    E.qcap = ncap;
+    for (int i = 0; i < K.qlen; i++)
+      q[i] = K.q[(K.qhead + i) % K.qcap];
+    free(K.q);
+    K.q = q;
+    K.qhead = 0;
+    K.qcap = ncap;
   }
-  E.q[(E.qhead + E.qlen) % E.qcap] = (event_t){type, app, t, gen};
-  E.qlen++;
+  K.q[(K.qhead + K.qlen) % K.qcap] = (event_t){type, app, t, gen};
+  K.qlen++;
 }
 
 /* A flow segment of transfer t ended having moved `bytes`: when the sharing policy had set its rate and the segment
@@ -53,7 +67,7 @@ static double route_latency(const transfer_t *t) {
 
 /* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
 static void segment_end(const transfer_t *t, double bytes, int done) {
-  if (E.ev.f != NULL && (done || sim_now() > t->seg_start)) sim_segment_row(t, sim_now(), bytes);
+  if (sim_segment_rows() && (done || sim_now() > t->seg_start)) sim_segment_row(t, sim_now(), bytes);
   if (E.trace) sim_trace_segment(t, bytes);
   account_segment(t, bytes);
 }
@@ -138,28 +152,28 @@ static double app_progress(const app_state_t *as, double moved) {
 static void decide(res_state_t *rs) {
   int k = rs->nactive;
   if (k == 0) return;
-  if (k > E.vcap) {
-    ios_transfer_view_t *views = realloc(E.views, sizeof *E.views * (size_t)2 * (size_t)k);
-    if (views != NULL) E.views = views;
-    double *rates = views != NULL ? realloc(E.rates, sizeof *E.rates * (size_t)2 * (size_t)k) : NULL;
-    if (rates != NULL) E.rates = rates;
-    double *rems = rates != NULL ? realloc(E.rems, sizeof *E.rems * (size_t)2 * (size_t)k) : NULL;
-    if (rems != NULL) E.rems = rems;
-    transfer_t **vt = rems != NULL ? realloc(E.vt, sizeof *E.vt * (size_t)2 * (size_t)k) : NULL;
+  if (k > K.vcap) {
+    ios_transfer_view_t *views = realloc(K.views, sizeof *K.views * (size_t)2 * (size_t)k);
+    if (views != NULL) K.views = views;
+    double *rates = views != NULL ? realloc(K.rates, sizeof *K.rates * (size_t)2 * (size_t)k) : NULL;
+    if (rates != NULL) K.rates = rates;
+    double *rems = rates != NULL ? realloc(K.rems, sizeof *K.rems * (size_t)2 * (size_t)k) : NULL;
+    if (rems != NULL) K.rems = rems;
+    transfer_t **vt = rems != NULL ? realloc(K.vt, sizeof *K.vt * (size_t)2 * (size_t)k) : NULL;
     if (vt == NULL) {
       sim_fail(IOS_ENOMEM, NULL, "out of memory for the %d transfers on %s", k, rs->r->name);
       return;
     }
-    E.vt = vt;
-    E.vcap = 2 * k;
+    K.vt = vt;
+    K.vcap = 2 * k;
   }
   for (int i = 0; i < k; i++) {
     transfer_t *t = rs->active[i];
     const app_state_t *as = &E.apps[t->app];
-    E.rems[i] = ios_tr_remaining(t);
-    double moved = t->volume - E.rems[i]; /* transferred(t) */
-    E.vt[i] = t;
-    E.views[i] = (ios_transfer_view_t){.app = t->app,
+    K.rems[i] = ios_tr_remaining(t);
+    double moved = t->volume - K.rems[i]; /* transferred(t) */
+    K.vt[i] = t;
+    K.views[i] = (ios_transfer_view_t){.app = t->app,
                                        .cap = t->cap,
                                        .remaining = t->volume - moved,
                                        .posted = as->posted,
@@ -174,17 +188,17 @@ static void decide(res_state_t *rs) {
   ios_share_view_t view = {.now = sim_now(),
                            .capacity = rs->r->capacity,
                            .ntransfers = k,
-                           .t = E.views,
+                           .t = K.views,
                            .t_begin = E.t_begin,
                            .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
-  int rc = sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : E.sharing->share(&view, E.sharing_params, E.rates);
+  int rc = sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : E.sharing->share(&view, E.sharing_params, K.rates);
   if (rc != IOS_OK) {
     sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", E.sharing->name, sim_now(),
              rs->r->name, ios_strerror(rc));
     return;
   }
-  int rc2 = ios_tr_set_rates(k, E.vt, E.rates, E.rems, !E.sharing->uncapped, &E.rate_changes);
-  if (rc2 < 0) transfer_failed(rc2, E.vt[0]);
+  int rc2 = ios_tr_set_rates(k, K.vt, K.rates, K.rems, !E.sharing->uncapped, &E.rate_changes);
+  if (rc2 < 0) transfer_failed(rc2, K.vt[0]);
 }
 
 /* ---------------------------------------------------------------- metrics snapshots */
@@ -228,62 +242,13 @@ static void take_snapshot(int end) {
 
 /* ---------------------------------------------------------------- controller */
 
-/* A striped job's I/O operation: its files placed by its striping policy, one transfer per (writer, OST) flow from
- * the writer's node (TAPP-IO §III). Its writers are its processes, in consecutive blocks per node (ios_app_writers). */
-static void post_striped(int j, double volume) {
-  app_state_t *as = &E.apps[j];
-  int nw = ios_app_writers(as->a), *clients = malloc(sizeof *clients * (size_t)nw);
-  if (clients == NULL) {
-    sim_fail(IOS_ENOMEM, NULL, "out of memory for the writers of %s", as->a->name);
-    return;
-  }
-  for (int w = 0; w < nw; w++) {
-    int node = (int)((long long)w * as->a->nodes / nw);
-    clients[w] = as->hosts != NULL ? as->hosts[node] : as->host0 + node;
-  }
-  ios_stripe_job_t job = {.nwriters = nw,
-                          .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
-                          .bytes_per_writer = volume / nw,
-                          .writer_client = clients,
-                          .shared_files = as->layout ? as->a->shared_files : 0};
-  ios_stripe_placement_t pl = {0};
-  ios_stripe_flow_t *flows = NULL;
-  int nflows = 0;
-  int rc = sim_fault(SIM_FAULT_STRIPING)
-               ? IOS_ENOMEM
-               : as->stripe->place(&E.topo, &job, as->stripe_params, &E.stripe_rng,
-                                   E.app_stripe_state != NULL ? &E.app_stripe_state[j] : &E.stripe_state, &pl);
-  if (rc == IOS_OK) rc = ios_stripe_flows(&E.topo, &job, &pl, &flows, &nflows);
-  if (rc == IOS_OK && nflows > as->tcap) rc = IOS_EINTERNAL;
-  if (rc != IOS_OK) {
-    sim_fail(rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->stripe->name, sim_now(),
-             as->a->name, ios_strerror(rc));
-    free(clients);
-    free(flows);
-    ios_stripe_placement_free(&pl);
-    return;
-  }
-  as->ntransfers = nflows;
-  for (int i = 0; i < nflows; i++) {
-    transfer_t *t = &as->t[i];
-    t->app = j;
-    t->res = flows[i].ost;
-    t->volume = flows[i].bytes;
-    t->host = sim_stripe_source(flows[i].client, flows[i].router); /* the node, or its host via that router */
-    as->ost_used[flows[i].ost] = 1;
-  }
-  free(flows);
-  free(clients);
-  ios_stripe_placement_free(&pl);
-}
-
 static void on_post(int j) {
   app_state_t *as = &E.apps[j];
   if (as->pending) sim_apply_alloc(as); /* a re-arbitration applies from the next I/O operation */
   double volume = as->a->phases[as->phase].value;
   int reads = as->a->phases[as->phase].is_io == IOS_PHASE_READ;
   if (as->stripe != NULL) {
-    post_striped(j, volume);
+    sim_striping_place(j, volume);
     as->nleft = as->ntransfers;
     as->op_active = 1;
     as->seq = E.seq++;
@@ -337,7 +302,7 @@ static void on_complete(transfer_t *t, unsigned gen) {
     as->ded_io += as->b > 0 ? v / as->b : 0.0;
     as->io_time += sim_now() - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
-    E.resume[E.nresume++] = t->app; /* resumed by the controller after this batch's decisions */
+    sim_resume(t->app); /* resumed by the controller after this batch's decisions */
   }
 }
 
@@ -347,30 +312,27 @@ static void on_app_end(int j) {
   app_state_t *as = &E.apps[j];
   E.apps_left--;
   if (as->has_alloc) sim_al_row(as, as->alloc_since, sim_now());
-  if (!E.s->queue) return;
-  for (int i = 0; i < as->a->nodes; i++)
-    E.free_hosts[E.nfree++] = as->hosts[i];
-  E.running_changed = 1;
+  if (E.s->queue) sim_queue_job_ended(as);
 }
 
 void sim_progress_line(int force) {
   if (!E.s->progress) return;
-  if (!force && (++E.progress_calls & 1023) != 0) return; /* the wall clock read every 1,024 decisions */
-  if (E.tty < 0) E.tty = isatty(2);
+  if (!force && (++K.progress_calls & 1023) != 0) return; /* the wall clock read every 1,024 decisions */
+  if (K.tty < 0) K.tty = isatty(2);
   double wall = ios_clock_s() - E.wall0;
-  if (!force && wall - E.last_progress < (E.tty ? 1.0 : 30.0)) return;
-  E.last_progress = wall;
-  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s", E.tty ? "\r" : "",
-          sim_now(), E.napps - E.apps_left, E.napps, E.events, wall, E.tty ? "   " : "\n");
-  if (force && E.tty) fputc('\n', stderr);
+  if (!force && wall - K.last_progress < (K.tty ? 1.0 : 30.0)) return;
+  K.last_progress = wall;
+  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s", K.tty ? "\r" : "",
+          sim_now(), E.napps - E.apps_left, E.napps, E.events, wall, K.tty ? "   " : "\n");
+  if (force && K.tty) fputc('\n', stderr);
 }
 
 /* Handles every queued event. */
 void sim_handle_events(void) {
-  while (E.qlen > 0 && E.fail == IOS_OK) {
-    event_t ev = E.q[E.qhead];
-    E.qhead = (E.qhead + 1) % E.qcap;
-    E.qlen--;
+  while (K.qlen > 0 && sim_failure() == IOS_OK) {
+    event_t ev = K.q[K.qhead];
+    K.qhead = (K.qhead + 1) % K.qcap;
+    K.qlen--;
     E.events++;
     switch (ev.type) {
     case EV_POST:
@@ -420,4 +382,23 @@ void sim_stop_transfers(void) {
   for (int j = 0; j < E.napps; j++)
     for (int i = 0; E.apps[j].t != NULL && i < E.apps[j].tcap; i++)
       ios_tr_stop(&E.apps[j].t[i]);
+}
+
+int sim_events_pending(void) {
+  return K.qlen;
+}
+
+void sim_progress_end(void) {
+  if (K.last_progress > 0) /* only runs long enough to have shown progress get a final line */
+    sim_progress_line(1);
+}
+
+void sim_controller_free(void) {
+  free(K.q);
+  free(K.views);
+  free(K.rates);
+  free(K.rems);
+  free(K.vt);
+  memset(&K, 0, sizeof K);
+  K.tty = -1;
 }

@@ -95,75 +95,39 @@ typedef struct {
   int napps, nres;
   app_state_t *apps;
   res_state_t *res; /* [nres + 1]: index nres is the PFS for direct access */
-  event_t *q;
-  int qhead, qlen, qcap;
-  int flow_done; /* flow path: the simulation has stopped (sim_flow_step) */
   int apps_left;
   long seq, events, rate_changes;
   double t_begin, t_end;
   int snap_begin_done, snap_end_done;
-  ios_transfer_view_t *views;
-  transfer_t **vt;
-  double *rates;
-  double *rems; /* [vcap] each viewed transfer's remaining bytes at the decision */
-  int vcap;
   ios_results_t *r;
-  double wall0; /* ios_clock_s() at the start */
-  double last_progress;
-  long progress_calls; /* decisions since the start (the progress line reads the wall clock every 1,024) */
-  int tty;             /* standard error is a terminal (-1: not asked yet) */
-  double period;       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
+  double wall0;                        /* ios_clock_s() at the start */
+  double period;                       /* s: periodic decisions of the sharing policy (0 = none), from t_begin */
   const ios_sharing_policy_t *sharing; /* the policy deciding now (fairshare before t_begin in v2 mode) */
   const ios_params_t *sharing_params;
-  int v2;             /* window.mode v2: switch to the scenario's policy at t_begin */
-  ios_fs_staged_t ev; /* events.csv being written (output.events; ev.f NULL when not) */
-  ios_fs_staged_t al; /* allocations.csv being written */
+  int v2; /* window.mode v2: switch to the scenario's policy at t_begin */
   /* job queue */
   const ios_workload_t *w;
   ios_app_view_t *app_views;       /* [napps] what allocation and placement policies know of each application (owned) */
   ios_profile_t *profiles;         /* [napps] the true b_j(n) the simulation uses (owned) */
   ios_profile_t *seen;             /* [napps] the b_j(n) the policies see (RR-9549 §6.2 knowledge) */
   int *alloc_n;                    /* [napps] resources allocated to each application at the start */
-  int *waiting, nwaiting;          /* submitted jobs not started, in queue order */
-  int *free_hosts, nfree;          /* compute host indices not used by a running job */
-  int running_changed;             /* a job started or ended since the last arbitration */
-  int keep_running;                /* running jobs keep their resources at re-arbitration */
-  long arbitrations;               /* re-arbitrations done (random streams) */
   double seg_bytes, limited_bytes; /* bytes of flow segments at a policy's rate, and of those the platform slowed */
-  /* striping (TAPP-IO §III) on a regular oss-ost platform */
-  ios_stripe_topo_t topo;
-  int *ost_oss;
-  ios_stripe_state_t stripe_state;      /* the usage of every job's placements (striping.scope global) */
-  ios_stripe_state_t *app_stripe_state; /* [napps] each job's own usage (striping.scope application), else NULL */
-  ios_rng_t stripe_rng;
-  ios_params_t *app_stripe_params; /* [napps] parameters of per-application striping policies */
-  int fail; /* IOS_OK, or the IOS_E* code of the first input-dependent failure during the run (sim_fail) */
-  int fault_site, fault_at; /* IOSIM_FAULT (sim_fault): the site and the call number that fails; 0 when none */
-  long fault_calls;         /* calls at fault_site so far */
-  int *launch_order;        /* replay: application indices by start time */
-  int direct;               /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
-  int trace;                /* SimGrid's tracer records the run: each segment goes into its route's link variables */
-  struct cal_entry *cal;    /* the dated wake-ups, a binary min-heap on (date, seq) */
-  int ncal, calcap;
-  long calseq;
-  int own_clock;        /* direct path: the controller keeps the date itself instead of sleeping on SimGrid's clock */
-  double clock;         /* s: the date (its own, or SimGrid's clock read when the controller last woke up) */
-  int *resume, nresume; /* applications to go on after this batch's decisions (completed operation, started job) */
-  struct grid {
-    double start, period;
-  } grids[2]; /* controller.tick_s from 0; a periodic sharing policy's δ from T_begin */
+  int direct; /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
+  int trace;  /* SimGrid's tracer records the run: each segment goes into its route's link variables */
 } engine_t;
 
 /* The applications' steps (app_advance): sleep for a work phase, wait for an I/O operation, or done. */
 enum { APP_SLEEP, APP_WAIT, APP_DONE };
 /* Calendar entries: an application to resume, the window's snapshots, a periodic tick, a job's submission. */
 enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK, CAL_SUBMIT };
-typedef struct cal_entry {
+typedef struct {
   double date;
   long seq;
   int kind, idx;
 } cal_entry_t;
-typedef struct grid grid_t;
+typedef struct {
+  double start, period; /* s: a grid of decision dates, start + k·period for k >= 1 */
+} grid_t;
 
 /** The engine's state (one per process). */
 extern engine_t sim_engine;
@@ -172,16 +136,27 @@ extern engine_t sim_engine;
 /** The hooks of the transfer layer (ios_transfer.h) into the engine. */
 extern const ios_tr_hooks_t sim_tr_hooks;
 
-/* The simulated date in s: the calendar's own (E.own_clock), or SimGrid's clock as the controller read it when it last
- * woke up (time passes only while it waits). */
+/** s: the simulated date, written by the calendar only (calendar.c): its own date on the direct path, or SimGrid's
+ * clock as it was when the calendar last went to a new date. */
+extern double sim_clock;
 static inline double sim_now(void) {
-  return E.clock;
+  return sim_clock;
 }
 
 /* state.c: the failure record */
+/** IOS_OK, or the code of the first failure sim_fail recorded. */
+int sim_failure(void);
 /** Records the first failure of a policy during the run (rc, and a message on scenario field `field`, followed by
  * the policy's own ios_diag_message()); the controller then stops the simulation and ios_engine_run returns rc. */
 void sim_fail(int rc, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** The applications that go on after this batch's decisions: sim_resume(j) adds application j (each at most once per
+ * batch: an operation completed, a job started); sim_resumed(&list) gives them to the calendar (their count; the list
+ * stays valid until the next sim_resume) and empties the batch. sim_resume_init(napps) makes room (IOS_OK or
+ * IOS_ENOMEM); sim_resume_init(-1) frees it. */
+int sim_resume_init(int napps);
+void sim_resume(int j);
+int sim_resumed(const int **list);
 
 /** Fault injection, for the tests of the failure path: the environment variable IOSIM_FAULT=SITE:K (read by
  * sim_fault_init at set-up) makes the K-th policy call at SITE fail as if the policy had run out of memory. */
@@ -193,13 +168,37 @@ int sim_fault(int site);
 /* controller.c: the controller's events and decisions through the sharing policy, snapshots, periodic ticks */
 void sim_push_event(int type, int app, transfer_t *t, unsigned gen);
 void sim_progress_line(int force);
+/** The progress line's last one, when the run showed any. */
+void sim_progress_end(void);
+/** Frees the controller's state (its events and decision buffers). */
+void sim_controller_free(void);
 void sim_handle_events(void);
 void sim_decide_all(void);
+/** Events waiting for the controller (sim_handle_events). */
+int sim_events_pending(void);
 /** Stops every running flow (the run ends with transfers in progress: the window's end, a failure). */
 void sim_stop_transfers(void);
-/* Where a striped flow of compute node `client` through router `router` (-1: none) leaves from: the node itself, or
- * its host cK.rtrJ when the platform gives router choices and `router` is not the node's first (engine.c). */
-sg_host_t sim_stripe_source(int client, int router);
+
+/* setup.c, results.c: a run's set-up and its results (the engine façade, engine.c, calls them) */
+/** Sets the run up from E's configuration, platform and workload. @return IOS_OK, IOS_EINVAL (with a message),
+ * IOS_EIO or IOS_ENOMEM. */
+int sim_setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
+/** Fills E.r once the simulation has ended and closes the traces. @return IOS_OK or IOS_EIO. */
+int sim_collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
+
+/* striping.c: striping (TAPP-IO §III), its own state */
+/** The striping of the run (scenario `striping`, or an application's own): the platform's regular oss-ost topology,
+ * the usage state(s), each striped application's policy, parameters and layout (E.apps[j].stripe, stripe_params,
+ * layout). @return IOS_OK, IOS_EINVAL (with a message: not an oss-ost platform, an unknown policy, a layout that
+ * contradicts the workload) or IOS_ENOMEM. */
+int sim_striping_setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
+/** Transfers a striped application needs at most (see striping.c). */
+long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const app_state_t *as);
+/** Application j's I/O operation of `volume` bytes placed by its striping policy: as->t[0..ntransfers) set (app, res,
+ * volume, host) and as->ost_used marked; a failure is recorded with sim_fail. */
+void sim_striping_place(int j, double volume);
+/** Frees the striping state. */
+void sim_striping_free(void);
 
 /* traces.c: events.csv and allocations.csv */
 const char *sim_res_name(int res);
@@ -210,6 +209,10 @@ void sim_segment_row(const transfer_t *t, double t1, double bytes);
 void sim_al_row(const app_state_t *as, double t0, double t1);
 int sim_open_traces(const ios_sim_config_t *s);
 int sim_close_traces(void);
+/** Whether segment rows are written (events.csv or timeline.bin is open). */
+int sim_segment_rows(void);
+/** Removes the traces still being written (a run that failed or never ran). */
+void sim_traces_discard(void);
 /** SimGrid's trace (docs/trace.md): one link variable per application, "b" + its name, declared when SimGrid's tracer
  * records the run (sets E.trace). @return IOS_OK, or IOS_EINVAL/IOS_EIO with a message. */
 int sim_trace_setup(const ios_sim_config_t *s);
@@ -220,7 +223,13 @@ void sim_trace_segment(const transfer_t *t, double bytes);
  * them out). */
 void sim_trace_running(void);
 
-/* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3) */
+/* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3), its own state */
+/** The queue of a run with scenario `queue`: every compute node free; `keep_running`: running jobs keep their
+ * resources at re-arbitration. @return IOS_OK or IOS_ENOMEM. */
+int sim_queue_setup(const ios_platform_t *p, int napps, int keep_running);
+void sim_queue_free(void);
+/** A running job has ended: its compute nodes are free, and the running set changed. */
+void sim_queue_job_ended(const app_state_t *as);
 void sim_apply_alloc(app_state_t *as);
 void sim_schedule_jobs(void);
 void sim_on_submit(int j);
@@ -229,7 +238,15 @@ void sim_on_submit(int j);
 int sim_app_advance(app_state_t *as, double *sleep_s);
 int sim_cmp_start(const void *pa, const void *pb);
 
-/* calendar.c: the controller actor, running the applications and the controller from a calendar of dated wake-ups */
+/* calendar.c: the dates of the run, its own state: the calendar of dated wake-ups, the clock, what drives the run from
+ * date to date (the direct path's controller actor, or SimGrid's maestro on the flow path) */
+/** Resets the calendar; `own_clock`: the direct path keeps the date itself (else SimGrid's clock). */
+void sim_calendar_init(int own_clock);
+/** The first wake-ups (each application's start, or a queued job's submission; the window's snapshots; the decision
+ * grids) and what will run them. @return IOS_OK or IOS_ENOMEM. */
+int sim_calendar_start(const ios_sim_config_t *s, const ios_platform_t *p, int napps);
+void sim_calendar_free(void);
+/** A wake-up at `date` (s) of kind CAL_* about `idx` (an application, a grid, or -1). */
 void sim_cal_push(double date, int kind, int idx);
 void sim_controller_actor(int argc, char **argv);
 void sim_flow_step(void);

@@ -73,6 +73,15 @@ void ios_sim_config_replay(const ios_scenario_t *s, ios_sim_config_t *c);
  * K-th policy call at SITE fail as out of memory: the tests of this failure path use it (test/engine_failure.cpp). */
 int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r);
 
+/** ios_engine_run in two halves, for a caller that runs SimGrid itself (the SimGrid plugin, src/lib): sets the run up
+ * and sets its first wake-ups (the engine then runs inside SimGrid's own run). Same errors as ios_engine_run's set-up;
+ * on an error nothing is left to finish. */
+int ios_engine_start(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r);
+
+/** After SimGrid's run: the results into the `r` given to ios_engine_start, or the run's failure (same codes as
+ * ios_engine_run); frees the engine's state. IOS_EINVAL when no run was started. */
+int ios_engine_finish(void);
+
 #ifdef __cplusplus
 }
 #endif

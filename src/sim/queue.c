@@ -10,6 +10,37 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_queue, iosim, "iosim job queue");
 
+/* The queue's own state. */
+static struct {
+  int *waiting, nwaiting; /* submitted jobs not started, in queue order */
+  int *free_hosts, nfree; /* compute host indices not used by a running job */
+  int running_changed;    /* a job started or ended since the last arbitration */
+  int keep_running;       /* running jobs keep their resources at re-arbitration */
+  long arbitrations;      /* re-arbitrations done (random streams) */
+} Q;
+
+int sim_queue_setup(const ios_platform_t *p, int napps, int keep_running) {
+  Q.keep_running = keep_running;
+  Q.waiting = malloc(sizeof *Q.waiting * (size_t)(napps > 0 ? napps : 1));
+  Q.free_hosts = malloc(sizeof *Q.free_hosts * (size_t)(p->ncompute > 0 ? p->ncompute : 1));
+  if (Q.waiting == NULL || Q.free_hosts == NULL) return IOS_ENOMEM;
+  for (int i = p->ncompute - 1; i >= 0; i--) /* a stack: jobs take the lowest free indices first */
+    Q.free_hosts[Q.nfree++] = i;
+  return IOS_OK;
+}
+
+void sim_queue_free(void) {
+  free(Q.waiting);
+  free(Q.free_hosts);
+  memset(&Q, 0, sizeof Q);
+}
+
+void sim_queue_job_ended(const app_state_t *as) {
+  for (int i = 0; as->hosts != NULL && i < as->a->nodes; i++)
+    Q.free_hosts[Q.nfree++] = as->hosts[i];
+  Q.running_changed = 1;
+}
+
 /* Makes the pending allocation the application's own (its resources, b_j(n) and per-transfer cap). */
 void sim_apply_alloc(app_state_t *as) {
   int j = (int)(as - E.apps);
@@ -37,7 +68,7 @@ static void rearbitrate(void) {
     if (E.apps[j].started && E.apps[j].state != ST_DONE) sel[k++] = j;
   int rc = k > 0 && sim_fault(SIM_FAULT_ARBITRATION) ? IOS_ENOMEM
            : k > 0                                   ? ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k,
-                                                                     IOS_STREAM_REARBITRATION + 2 * (uint64_t)E.arbitrations++, n, &res)
+                                                                     IOS_STREAM_REARBITRATION + 2 * (uint64_t)Q.arbitrations++, n, &res)
                                                      : IOS_OK;
   if (rc != IOS_OK) {
     sim_fail(rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(),
@@ -46,7 +77,7 @@ static void rearbitrate(void) {
   }
   for (int i = 0, off = 0; i < k; off += n[i], i++) {
     app_state_t *as = &E.apps[sel[i]];
-    if (E.keep_running && as->has_alloc) continue;
+    if (Q.keep_running && as->has_alloc) continue;
     as->next_n = n[i];
     memcpy(as->next_res, res + off, sizeof *res * (size_t)n[i]);
     as->pending = 1;
@@ -60,43 +91,43 @@ static void rearbitrate(void) {
 /* Starts the waiting jobs that fit, in queue order (the head blocks the others unless backfilling), re-arbitrates
  * when the running set changed, then lets the started jobs run (after this batch's decisions). */
 void sim_schedule_jobs(void) {
-  int *go = malloc(sizeof *go * (size_t)(E.nwaiting + 1)), ngo = 0;
+  int *go = malloc(sizeof *go * (size_t)(Q.nwaiting + 1)), ngo = 0;
   if (go == NULL) {
     sim_fail(IOS_ENOMEM, NULL, "out of memory for the job queue");
     return;
   }
-  for (int q = 0; q < E.nwaiting;) {
-    app_state_t *as = &E.apps[E.waiting[q]];
-    if (as->a->nodes <= E.nfree) {
+  for (int q = 0; q < Q.nwaiting;) {
+    app_state_t *as = &E.apps[Q.waiting[q]];
+    if (as->a->nodes <= Q.nfree) {
       for (int i = 0; i < as->a->nodes; i++)
-        as->hosts[i] = E.free_hosts[--E.nfree];
+        as->hosts[i] = Q.free_hosts[--Q.nfree];
       as->host = E.p->compute[as->hosts[0]];
       as->started = 1;
       as->start = sim_now();
-      go[ngo++] = E.waiting[q];
-      memmove(E.waiting + q, E.waiting + q + 1, sizeof *E.waiting * (size_t)(E.nwaiting - q - 1));
-      E.nwaiting--;
-      E.running_changed = 1;
+      go[ngo++] = Q.waiting[q];
+      memmove(Q.waiting + q, Q.waiting + q + 1, sizeof *Q.waiting * (size_t)(Q.nwaiting - q - 1));
+      Q.nwaiting--;
+      Q.running_changed = 1;
       continue;
     }
     if (!E.s->backfill) break;
     q++;
   }
-  if (E.running_changed) rearbitrate();
-  E.running_changed = 0;
+  if (Q.running_changed) rearbitrate();
+  Q.running_changed = 0;
   for (int i = 0; i < ngo; i++) /* they begin after this batch's decisions (calendar.c) */
-    E.resume[E.nresume++] = go[i];
+    sim_resume(go[i]);
   free(go);
 }
 
 /* A submitted job joins the queue, behind the jobs submitted before it (ties: workload order). */
 void sim_on_submit(int j) {
-  int q = E.nwaiting;
-  while (q > 0 && E.apps[E.waiting[q - 1]].a->release > E.apps[j].a->release)
+  int q = Q.nwaiting;
+  while (q > 0 && E.apps[Q.waiting[q - 1]].a->release > E.apps[j].a->release)
     q--;
-  while (q > 0 && E.apps[E.waiting[q - 1]].a->release == E.apps[j].a->release && E.waiting[q - 1] > j)
+  while (q > 0 && E.apps[Q.waiting[q - 1]].a->release == E.apps[j].a->release && Q.waiting[q - 1] > j)
     q--;
-  memmove(E.waiting + q + 1, E.waiting + q, sizeof *E.waiting * (size_t)(E.nwaiting - q));
-  E.waiting[q] = j;
-  E.nwaiting++;
+  memmove(Q.waiting + q + 1, Q.waiting + q, sizeof *Q.waiting * (size_t)(Q.nwaiting - q));
+  Q.waiting[q] = j;
+  Q.nwaiting++;
 }

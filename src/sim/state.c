@@ -12,9 +12,18 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_state, iosim, "iosim engine state");
 
 engine_t sim_engine;
 
+/* The failure record and the fault injection (IOSIM_FAULT), owned here. */
+static int fail;                 /* IOS_OK, or the IOS_E* code of the first input-dependent failure of the run */
+static int fault_site, fault_at; /* IOSIM_FAULT: the site and the call number that fails; 0 when none */
+static long fault_calls;         /* calls at fault_site so far */
+
+int sim_failure(void) {
+  return fail;
+}
+
 void sim_fail(int rc, const char *field, const char *fmt, ...) {
-  if (E.fail != IOS_OK) return; /* the first failure is the one reported */
-  E.fail = rc;
+  if (fail != IOS_OK) return; /* the first failure is the one reported */
+  fail = rc;
   char msg[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -30,21 +39,46 @@ void sim_fail(int rc, const char *field, const char *fmt, ...) {
 }
 
 void sim_fault_init(void) {
+  fail = IOS_OK;
   static const char *const sites[] = {"", "sharing", "striping", "arbitration"};
   const char *env = getenv("IOSIM_FAULT");
-  E.fault_site = E.fault_at = 0;
-  E.fault_calls = 0;
+  fault_site = fault_at = 0;
+  fault_calls = 0;
   if (env == NULL) return;
   for (int k = 1; k < 4; k++) {
     size_t n = strlen(sites[k]);
     if (strncmp(env, sites[k], n) == 0 && env[n] == ':' && atoi(env + n + 1) > 0) {
-      E.fault_site = k;
-      E.fault_at = atoi(env + n + 1);
+      fault_site = k;
+      fault_at = atoi(env + n + 1);
     }
   }
-  if (E.fault_site == 0) XBT_WARN("IOSIM_FAULT=%s ignored: give sharing:K, striping:K or arbitration:K", env);
+  if (fault_site == 0) XBT_WARN("IOSIM_FAULT=%s ignored: give sharing:K, striping:K or arbitration:K", env);
 }
 
 int sim_fault(int site) {
-  return site == E.fault_site && ++E.fault_calls == E.fault_at;
+  return site == fault_site && ++fault_calls == fault_at;
+}
+
+/* The applications to go on after this batch's decisions (an operation completed, a job started): the controller and
+ * the queue add them, the calendar runs them. */
+static int *resume, nresume;
+
+int sim_resume_init(int napps) {
+  free(resume);
+  resume = NULL;
+  nresume = 0;
+  if (napps < 0) return IOS_OK;
+  resume = malloc(sizeof *resume * (size_t)(napps > 0 ? napps : 1));
+  return resume != NULL ? IOS_OK : IOS_ENOMEM;
+}
+
+void sim_resume(int j) {
+  resume[nresume++] = j;
+}
+
+int sim_resumed(const int **list) {
+  int n = nresume;
+  *list = resume;
+  nresume = 0;
+  return n;
 }

@@ -17,7 +17,7 @@ const char *sim_res_name(int res) {
 }
 
 /* ---------------------------------------------------------------- timeline.bin (docs/outputs.md)
- * Without output.events, E.ev stages timeline.bin instead of events.csv: the same intervals in a compact binary form
+ * Without output.events, ev_out stages timeline.bin instead of events.csv: the same intervals in a compact binary form
  * (a fairshare RR-9502 window has 360,000 transfer segments: 1.1 s more as events.csv text, about 11 bytes and a few
  * ns each here; analysis/bench_view.py measures it). Header: the 8 bytes "IOSIMTL2", int32 napps, int32 nres, then
  * napps + nres + 1 names (the applications, the pool's resources, the PFS or "" without one), each as uint32 length
@@ -31,11 +31,13 @@ const char *sim_res_name(int res) {
 
 #define TL_DATES 4096 /* a direct-mapped cache of recent dates and their index in D (a miss costs 8 bytes) */
 
-static int tl_on;            /* E.ev is timeline.bin */
-static const char **tl_keys; /* open-addressing table: a resource name pointer ... */
-static int *tl_vals;         /* ... and its index */
-static size_t tl_mask;       /* table size - 1 (a power of two) */
-static const char *tl_last;  /* the last name looked up and its index (most rows repeat it) */
+static ios_fs_staged_t ev_out; /* events.csv being written (output.events), else timeline.bin; f NULL when neither */
+static ios_fs_staged_t al_out; /* allocations.csv being written */
+static int tl_on;              /* ev_out is timeline.bin */
+static const char **tl_keys;   /* open-addressing table: a resource name pointer ... */
+static int *tl_vals;           /* ... and its index */
+static size_t tl_mask;         /* table size - 1 (a power of two) */
+static const char *tl_last;    /* the last name looked up and its index (most rows repeat it) */
 static int tl_last_code;
 static double tl_now;  /* the current date */
 static long tl_ndates; /* dates written (len(D)) */
@@ -49,7 +51,7 @@ static unsigned char tl_buf[1 << 16];
 static size_t tl_used;
 
 static void tl_flush(void) {
-  if (tl_used > 0 && E.ev.f != NULL) fwrite(tl_buf, 1, tl_used, E.ev.f);
+  if (tl_used > 0 && ev_out.f != NULL) fwrite(tl_buf, 1, tl_used, ev_out.f);
   tl_used = 0;
 }
 
@@ -108,7 +110,7 @@ static void tl_name(FILE *f, const char *name) {
   if (n > 0) fwrite(name, 1, n, f);
 }
 
-/* Opens timeline.bin in E.ev and writes its header. */
+/* Opens timeline.bin in ev_out and writes its header. */
 static int tl_open(const ios_sim_config_t *s) {
   tl_free();
   size_t size = 16;
@@ -129,18 +131,18 @@ static int tl_open(const ios_sim_config_t *s) {
   tl_ndates = 0;
   tl_now = NAN;
   tl_used = 0;
-  if (ios_fs_stage(&E.ev, s->out_dir, "timeline.bin", "output.dir") != IOS_OK) {
+  if (ios_fs_stage(&ev_out, s->out_dir, "timeline.bin", "output.dir") != IOS_OK) {
     tl_free();
     return IOS_EIO;
   }
   int32_t counts[2] = {E.napps, E.nres};
-  fwrite("IOSIMTL2", 1, 8, E.ev.f);
-  fwrite(counts, sizeof counts, 1, E.ev.f);
+  fwrite("IOSIMTL2", 1, 8, ev_out.f);
+  fwrite(counts, sizeof counts, 1, ev_out.f);
   for (int j = 0; j < E.napps; j++)
-    tl_name(E.ev.f, E.apps[j].a->name);
+    tl_name(ev_out.f, E.apps[j].a->name);
   for (int i = 0; i < E.nres; i++)
-    tl_name(E.ev.f, E.p->res[i].name);
-  tl_name(E.ev.f, E.p->has_pfs ? E.p->pfs.name : NULL);
+    tl_name(ev_out.f, E.p->res[i].name);
+  tl_name(ev_out.f, E.p->has_pfs ? E.p->pfs.name : NULL);
   tl_on = 1;
   return IOS_OK;
 }
@@ -201,25 +203,25 @@ void sim_segment_row(const transfer_t *t, double t1, double bytes) {
 
 /* One interval row: app, kind (work, io, transfer), resource, start_s, end_s, bytes, rate_Bps (mean over it). */
 void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
-  if (E.ev.f == NULL) return;
+  if (ev_out.f == NULL) return;
   if (tl_on) {
     tl_row(app, kind[0] == 'w' ? 0 : kind[0] == 'i' ? 1 : 2, resource != NULL ? tl_code(resource) : 0, t0, t1, bytes);
     return;
   }
-  ios_csv_field(E.ev.f, E.apps[app].a->name);
-  fprintf(E.ev.f, ",%s,", kind);
-  ios_csv_field(E.ev.f, resource); /* a host name, or names joined with ';' */
-  fprintf(E.ev.f, ",%.17g,%.17g,", t0, t1);
+  ios_csv_field(ev_out.f, E.apps[app].a->name);
+  fprintf(ev_out.f, ",%s,", kind);
+  ios_csv_field(ev_out.f, resource); /* a host name, or names joined with ';' */
+  fprintf(ev_out.f, ",%.17g,%.17g,", t0, t1);
   if (bytes >= 0) {
-    fprintf(E.ev.f, "%.17g,", bytes);
-    if (t1 > t0) fprintf(E.ev.f, "%.17g", bytes / (t1 - t0));
+    fprintf(ev_out.f, "%.17g,", bytes);
+    if (t1 > t0) fprintf(ev_out.f, "%.17g", bytes / (t1 - t0));
   } else
-    fputc(',', E.ev.f);
-  fputc('\n', E.ev.f);
+    fputc(',', ev_out.f);
+  fputc('\n', ev_out.f);
 }
 
 void sim_ev_io_row(const app_state_t *as, double volume) {
-  if (E.ev.f == NULL) return;
+  if (ev_out.f == NULL) return;
   if (tl_on) { /* its resources are those of its transfer records */
     tl_row((int)(as - E.apps), 1, 0, as->posted, sim_now(), volume);
     return;
@@ -238,11 +240,11 @@ static const char *al_res_item(int i, void *ctx) {
 }
 
 void sim_al_row(const app_state_t *as, double t0, double t1) {
-  if (E.al.f == NULL || !(t1 >= t0)) return;
-  ios_csv_field(E.al.f, as->a->name);
-  fprintf(E.al.f, ",%.17g,%.17g,%d,", t0, t1, as->n);
-  ios_csv_list(E.al.f, as->n, al_res_item, (void *)as, ';');
-  fputc('\n', E.al.f);
+  if (al_out.f == NULL || !(t1 >= t0)) return;
+  ios_csv_field(al_out.f, as->a->name);
+  fprintf(al_out.f, ",%.17g,%.17g,%d,", t0, t1, as->n);
+  ios_csv_list(al_out.f, as->n, al_res_item, (void *)as, ';');
+  fputc('\n', al_out.f);
 }
 
 /* Whether this run writes timeline.bin: always without output.events, except when the environment sets
@@ -257,21 +259,21 @@ static int timeline_wanted(void) {
 int sim_open_traces(const ios_sim_config_t *s) {
   tl_free();
   if (s->events) {
-    if (ios_fs_stage(&E.ev, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
-    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", E.ev.f);
+    if (ios_fs_stage(&ev_out, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
+    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", ev_out.f);
   } else if (timeline_wanted()) {
     int rc = tl_open(s);
     if (rc != IOS_OK) return rc;
   }
-  if (ios_fs_stage(&E.al, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
-  fputs("app,start_s,end_s,n_resources,resources\n", E.al.f);
+  if (ios_fs_stage(&al_out, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
+  fputs("app,start_s,end_s,n_resources,resources\n", al_out.f);
   return IOS_OK;
 }
 
 int sim_close_traces(void) {
   if (tl_on) tl_flush();
-  int rc = ios_fs_commit(&E.al);
-  if (ios_fs_commit(&E.ev) != IOS_OK) rc = IOS_EIO;
+  int rc = ios_fs_commit(&al_out);
+  if (ios_fs_commit(&ev_out) != IOS_OK) rc = IOS_EIO;
   tl_free();
   return rc;
 }
@@ -331,4 +333,13 @@ void sim_trace_running(void) {
       const transfer_t *t = E.res[r].active[i];
       if (t->rate > 0) sim_trace_segment(t, t->seg_rem0 - ios_tr_remaining(t));
     }
+}
+
+int sim_segment_rows(void) {
+  return ev_out.f != NULL;
+}
+
+void sim_traces_discard(void) {
+  ios_fs_discard(&al_out);
+  ios_fs_discard(&ev_out);
 }

@@ -1,0 +1,102 @@
+/* iosim — the results of a run (see engine_state.h): each application's, the window's progress, the resources',
+ * the counters and the metrics (ios_metrics_compute); the traces closed. The engine façade (engine.c) calls
+ * sim_collect once the simulation has ended. */
+#include "engine_state.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+XBT_LOG_EXTERNAL_CATEGORY(iosim);
+
+/* Each application's result; sets *first and *last (the earliest start and the latest end). */
+static void collect_apps(const ios_sim_config_t *s, double *first, double *last) {
+  ios_results_t *r = E.r;
+  *first = INFINITY;
+  *last = 0;
+  for (int j = 0; j < E.napps; j++) {
+    app_state_t *as = &E.apps[j];
+    ios_app_result_t *ar = &r->apps[j];
+    ar->start = as->start;
+    ar->end = as->end;
+    ar->release = s->queue ? as->start : as->a->release; /* τ_i: a queued job's clock starts with it */
+    if (s->queue) { /* the last allocation, and the dedicated bandwidth its operations saw on average */
+      ar->n_resources = as->n;
+      memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
+      ar->bandwidth = as->bytes_done > 0 && as->ded_io > 0 ? as->bytes_done / as->ded_io : as->b;
+    }
+
+    ar->work_time = as->work_done;
+    ar->io_volume = as->bytes_done;
+    ar->io_time = as->io_time;
+    if (!r->complete) { /* stopped at the window's end: count the operations and work in progress */
+      ar->work_time = ar->w_end;
+      ar->io_volume = ar->v_end;
+      if (as->state == ST_IO) ar->io_time += E.t_end - (as->posted > 0 ? as->posted : 0.0);
+    }
+    *first = as->start < *first ? as->start : *first;
+    *last = (!isnan(as->end) && as->end > *last) ? as->end : *last;
+  }
+}
+
+/* The window's progress: a whole run ends at the last completion; snapshots never taken are the end state. */
+static void collect_window(double last) {
+  ios_results_t *r = E.r;
+  r->t_begin = E.t_begin;
+  if (isnan(E.t_end)) { /* whole run: progress at the end is everything done */
+    E.t_end = last;
+    for (int j = 0; j < E.napps; j++) {
+      r->apps[j].w_end = r->apps[j].work_time;
+      r->apps[j].v_end = r->apps[j].io_volume;
+    }
+  }
+  r->t_end = E.t_end;
+  r->period_s = E.period;
+  for (int j = 0; j < E.napps; j++) {
+    if (!E.snap_end_done) { /* the window ends after the last completion */
+      r->apps[j].w_end = r->apps[j].work_time;
+      r->apps[j].v_end = r->apps[j].io_volume;
+    }
+    if (!E.snap_begin_done) { /* ... or even begins after it */
+      r->apps[j].w_begin = r->apps[j].work_time;
+      r->apps[j].v_begin = r->apps[j].io_volume;
+    }
+  }
+}
+
+/* Results: applications, window, resources, counters and metrics; the traces closed. */
+int sim_collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  ios_results_t *r = E.r;
+  double first, last;
+  r->complete = E.apps_left == 0;
+  collect_apps(s, &first, &last);
+  r->makespan_s = r->complete ? last - first : E.t_end - first;
+  collect_window(last);
+  double horizon = r->complete ? last : E.t_end, pool = 0;
+  for (int j = 0; j < w->napps; j++) /* allocations of jobs stopped at the window's end */
+    if (E.apps[j].has_alloc && E.apps[j].state != ST_DONE) sim_al_row(&E.apps[j], E.apps[j].alloc_since, horizon);
+  for (int i = 0; i < p->nres; i++) {
+    if (E.res[i].nactive > 0) E.res[i].busy_time += horizon - E.res[i].busy_since;
+    r->res[i].busy_time = E.res[i].busy_time;
+    r->res[i].bytes = E.res[i].bytes;
+    pool += p->res[i].capacity;
+  }
+  r->events = E.events;
+  r->rate_changes = E.rate_changes;
+  r->flows = ios_tr_flows_started();
+  r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
+  ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, p->nic_bw, r);
+  for (int j = 0; j < E.napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */
+    if (E.apps[j].ost_used != NULL) {
+      ios_app_result_t *ar = &r->apps[j];
+      ar->n_resources = 0;
+      for (int k = 0; k < E.nres; k++)
+        if (E.apps[j].ost_used[k]) ar->resources[ar->n_resources++] = k;
+    }
+  r->wall_time_s = ios_clock_s() - E.wall0;
+  int rc = sim_close_traces();
+  return rc == IOS_OK ? ios_sg_trace_commit() : rc; /* SimGrid's tracer closed its file when the simulation ended */
+}
