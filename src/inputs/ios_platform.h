@@ -70,6 +70,12 @@ typedef struct {
  * fix; IOS_EINTERNAL when the check cannot fork. */
 int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out);
 
+/** The platform SimGrid has already loaded in this process (a SimGrid program using iosim's plugin), read as
+ * ios_platform_load reads a file once loaded: `roles` applied first, the same checks of roles, NIC bandwidths, links
+ * and speeds, named `label` in messages. Unlike ios_platform_load nothing is probed in a child process: a route that
+ * SimGrid cannot compute aborts SimGrid when the first transfer takes it. @return as ios_platform_load. */
+int ios_platform_from_engine(const char *label, const cJSON *roles, ios_platform_t *out);
+
 /** Checks a scenario's `platform_roles` (named in messages as field platform_roles of `file`): an array of rules,
  * each an object {"hosts": "GLOB", "property": "NAME", "value": "VALUE", "role": "ROLE", "link": "LINK",
  * "nic_bw": "BANDWIDTH"}. A rule matches a host whose name matches the glob `hosts` (fnmatch; default "*") and whose

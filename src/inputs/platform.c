@@ -601,6 +601,19 @@ int ios_platform_load(const char *file, const cJSON *roles, ios_platform_t *out)
   return rc == IOS_OK ? build(file, out) : rc;
 }
 
+int ios_platform_from_engine(const char *label, const cJSON *roles, ios_platform_t *out) {
+  if (sg_host_count() == 0) {
+    ios_diag_set(label, "platform", "SimGrid has no platform loaded: load it before initialising iosim's plugin");
+    return IOS_EINVAL;
+  }
+  ios_platform_roles_apply(roles);
+  ios_disk_bound_t *bound = NULL;
+  int nbound = 0;
+  int rc = ios_platform_disks_apply(label, &bound, &nbound);
+  free(bound);
+  return rc == IOS_OK ? build(label, out) : rc;
+}
+
 void ios_platform_free(ios_platform_t *p) {
   for (int i = 0; p->res != NULL && i < p->nres; i++) {
     free(p->res[i].name);

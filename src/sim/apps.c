@@ -13,13 +13,19 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_apps, iosim, "iosim applications");
 /* What an application does next (app_advance). */
 
 /* Runs application `as` from where it stands at the current date until it must wait: APP_SLEEP (a work phase of
- * *sleep_s seconds started), APP_WAIT (an I/O operation posted: the controller resumes it at its completion) or
- * APP_DONE (its last phase ended). The controller's calendar runs them (calendar.c). */
+ * *sleep_s seconds started), APP_WAIT (an I/O operation posted: the controller resumes it at its completion; or an
+ * external application back to its own code, its caller told of its operation's completion) or APP_DONE (its last
+ * phase ended). The controller's calendar runs them (calendar.c). */
 int sim_app_advance(app_state_t *as, double *sleep_s) {
   int j = (int)(as - E.apps);
   for (; as->phase < as->a->nphases; as->phase++) {
     const ios_phase_t *ph = &as->a->phases[as->phase];
-    if (!ph->is_io) {
+    if (!ph->is_io && E.s->external) { /* an external application ran it itself, up to now */
+      sim_ev_row(j, "work", "", sim_now() - ph->value, sim_now(), -1);
+      as->work_done += ph->value;
+      as->last_work += ph->value;
+      as->state = ST_WAITING;
+    } else if (!ph->is_io) {
       if (as->state != ST_WORK) { /* start the work phase */
         as->state = ST_WORK;
         as->phase_start = sim_now();
@@ -38,6 +44,14 @@ int sim_app_advance(app_state_t *as, double *sleep_s) {
       return APP_WAIT;
     } else
       as->posted_op = 0; /* its operation is complete (or empty) */
+  }
+  if (E.s->external && !as->ext_end) { /* it runs its own code until it posts again or ends */
+    as->state = ST_WORK;
+    if (as->ext_waiting) {
+      as->ext_waiting = 0;
+      E.s->external_done(j, E.s->external_ctx);
+    }
+    return APP_WAIT;
   }
   as->state = ST_DONE;
   as->end = sim_now();

@@ -99,6 +99,9 @@ static void cal_fire(cal_entry_t e) {
   case CAL_SUBMIT:
     sim_push_event(EV_SUBMIT, e.idx, NULL, 0);
     break;
+  case CAL_BEGIN:
+    sim_push_event(EV_BEGIN, e.idx, NULL, 0);
+    break;
   }
 }
 
@@ -180,7 +183,7 @@ void sim_flow_step(void) {
     done = date_work(stop);
   if (!done && C.ncal > 0)
     ios_sg_wake_at(C.cal[0].date);
-  else if (!done && ios_tr_running() == 0) {
+  else if (!done && ios_tr_running() == 0 && !E.s->external) { /* external applications may still post */
     stuck();
     done = 1;
   }
@@ -188,6 +191,7 @@ void sim_flow_step(void) {
   C.flow_done = 1;
   sim_stop_transfers(); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
   ios_sg_drive_stop();
+  if (E.s->external && E.apps_left > 0 && E.s->external_stopped != NULL) E.s->external_stopped(E.s->external_ctx);
 }
 
 void sim_calendar_init(int own_clock) {
@@ -209,7 +213,7 @@ int sim_calendar_start(const ios_sim_config_t *s, const ios_platform_t *p, int n
     order[j] = j;
   if (s->replay) /* requests in order of their start */
     qsort(order, (size_t)napps, sizeof *order, sim_cmp_start);
-  for (int i = 0; i < napps; i++) {
+  for (int i = 0; !s->external && i < napps; i++) { /* external applications begin when their caller says */
     int j = order[i];
     if (s->queue) /* submitted at its release, started by the controller when nodes are free */
       sim_cal_push(E.apps[j].a->release > 0 ? E.apps[j].a->release : 0.0, CAL_SUBMIT, j);

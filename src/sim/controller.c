@@ -347,6 +347,9 @@ void sim_handle_events(void) {
     case EV_SUBMIT:
       sim_on_submit(ev.app);
       break;
+    case EV_BEGIN:
+      sim_queue_begin(&E.apps[ev.app]);
+      break;
     case EV_SNAPSHOT_BEGIN:
       take_snapshot(0);
       if (E.v2) { /* v2: the strategy takes over from FairShare at the start of the measured half */

@@ -105,3 +105,71 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
   simgrid_run();
   return ios_engine_finish();
 }
+
+/* ---------------------------------------------------------------- external applications (the SimGrid plugin) */
+
+/* Application `app` of an external run, checked for `what`: 0 begin, 1 post, 2 end. */
+static app_state_t *external_app(int app, int what) {
+  static const char *const verbs[] = {"begin", "post an I/O operation", "end"};
+  if (!started || !E.s->external) {
+    ios_diag_set(NULL, "iosim", "no simulation with external applications is running: initialise the plugin first");
+    return NULL;
+  }
+  if (app < 0 || app >= E.napps) {
+    ios_diag_set(NULL, "application", "index %d is not one of the %d applications declared", app, E.napps);
+    return NULL;
+  }
+  app_state_t *as = &E.apps[app];
+  const char *why = what == 0 && as->ext_begun   ? "it has already begun"
+                    : what > 0 && !as->ext_begun ? "it has not begun: begin it first"
+                    : as->ext_end                ? "it has ended"
+                    : what > 0 && (as->ext_waiting || as->state == ST_IO)
+                        ? "an I/O operation of it is in progress: wait for its completion"
+                        : NULL;
+  if (why != NULL) {
+    ios_diag_set(NULL, as->a->name, "cannot %s: %s", verbs[what], why);
+    return NULL;
+  }
+  return as;
+}
+
+/* The engine's step at SimGrid's current date runs `kind` for application j. */
+static void external_wake(int kind, int j) {
+  sim_cal_push(simgrid_get_clock(), kind, j);
+  ios_sg_drive_arm();
+}
+
+int ios_engine_app_begin(int app, const int *hosts) {
+  app_state_t *as = external_app(app, 0);
+  if (as == NULL) return IOS_EINVAL;
+  for (int i = 0; i < as->a->nodes; i++) {
+    int bad = hosts[i] < 0 || hosts[i] >= E.p->ncompute;
+    for (int k = 0; !bad && k < i; k++)
+      bad = hosts[k] == hosts[i];
+    if (bad) {
+      ios_diag_set(NULL, as->a->name, "compute host index %d (host %d of %d) is %s", hosts[i], i + 1, as->a->nodes,
+                   hosts[i] < 0 || hosts[i] >= E.p->ncompute ? "not one of the platform's compute hosts" : "repeated");
+      return IOS_EINVAL;
+    }
+  }
+  memcpy(as->hosts, hosts, sizeof *hosts * (size_t)as->a->nodes);
+  as->ext_begun = 1;
+  external_wake(CAL_BEGIN, app);
+  return IOS_OK;
+}
+
+int ios_engine_app_post(int app) {
+  app_state_t *as = external_app(app, 1);
+  if (as == NULL) return IOS_EINVAL;
+  as->ext_waiting = 1;
+  external_wake(CAL_APP, app);
+  return IOS_OK;
+}
+
+int ios_engine_app_end(int app) {
+  app_state_t *as = external_app(app, 2);
+  if (as == NULL) return IOS_EINVAL;
+  as->ext_end = 1;
+  external_wake(CAL_APP, app);
+  return IOS_OK;
+}

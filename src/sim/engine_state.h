@@ -31,7 +31,7 @@
 #include <xbt/asserts.h>
 #include <xbt/log.h>
 
-enum { EV_POST, EV_COMPLETE, EV_APP_END, EV_SNAPSHOT_BEGIN, EV_SNAPSHOT_END, EV_TICK, EV_SUBMIT };
+enum { EV_POST, EV_COMPLETE, EV_APP_END, EV_SNAPSHOT_BEGIN, EV_SNAPSHOT_END, EV_TICK, EV_SUBMIT, EV_BEGIN };
 enum { ST_WAITING, ST_WORK, ST_IO, ST_DONE };
 
 typedef ios_transfer_t transfer_t;
@@ -71,6 +71,10 @@ typedef struct {
   const ios_striping_policy_t *stripe;
   const ios_params_t *stripe_params;
   int layout;
+  /* external applications (ios_sim_config_t.external) */
+  int ext_begun;   /* ios_engine_app_begin was called */
+  int ext_waiting; /* its caller waits for the operation it posted */
+  int ext_end;     /* ios_engine_app_end was called */
 } app_state_t;
 
 typedef struct {
@@ -119,7 +123,7 @@ typedef struct {
 /* The applications' steps (app_advance): sleep for a work phase, wait for an I/O operation, or done. */
 enum { APP_SLEEP, APP_WAIT, APP_DONE };
 /* Calendar entries: an application to resume, the window's snapshots, a periodic tick, a job's submission. */
-enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK, CAL_SUBMIT };
+enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK, CAL_SUBMIT, CAL_BEGIN };
 typedef struct {
   double date;
   long seq;
@@ -230,6 +234,8 @@ int sim_queue_setup(const ios_platform_t *p, int napps, int keep_running);
 void sim_queue_free(void);
 /** A running job has ended: its compute nodes are free, and the running set changed. */
 void sim_queue_job_ended(const app_state_t *as);
+/** An external application begins now on the compute hosts already in as->hosts: the running set changed. */
+void sim_queue_begin(app_state_t *as);
 void sim_apply_alloc(app_state_t *as);
 void sim_schedule_jobs(void);
 void sim_on_submit(int j);

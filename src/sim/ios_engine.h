@@ -48,11 +48,24 @@ typedef struct {
   double fit_flat;        /**< relative variation below which a profile is neutral */
   double knowledge_noise; /**< σ of the multiplicative error on the volumes and work policies see */
   uint64_t seed;          /**< seed of every random stream */
-  const char *out_dir;    /**< where events.csv and allocations.csv go */
+  const char *out_dir;    /**< where events.csv (or timeline.bin) and allocations.csv go; NULL: nowhere */
   int events;             /**< write events.csv */
   int progress;           /**< a progress line on stderr on long runs */
-  int replay;             /**< the applications replay storage requests: they start at their release, hold no compute
-                               node of their own (hosts in turn), and the window is the whole run */
+  int external;           /**< the applications are external (the SimGrid plugin, src/lib/plugin.cpp): each begins,
+                               posts its I/O operations and ends when its caller says so (ios_engine_app_begin, _post,
+                               _end), between them it runs code of its own; needs queue and flows_simgrid */
+  /** External applications: called in SimGrid's maestro when application `app`'s operation posted by
+   * ios_engine_app_post has completed (or at once when it had no bytes); `ctx` = external_ctx. */
+  void (*external_done)(int app, void *ctx);
+  /** External applications: called in SimGrid's maestro when the run stops before they have all ended (a policy
+   * failed: ios_engine_finish returns why), so that callers still waiting are let go; may be NULL. */
+  void (*external_stopped)(void *ctx);
+  void *external_ctx;
+  const double *external_volume; /**< [napps] bytes: the I/O volume allocation and placement policies know of each
+                                      external application (RR-9549 Table 2 V_io), 0 = unknown */
+  const double *external_work;   /**< [napps] s: its compute time they know (T_cpu), 0 = unknown */
+  int replay; /**< the applications replay storage requests: they start at their release, hold no compute
+                   node of their own (hosts in turn), and the window is the whole run */
 } ios_sim_config_t;
 
 /** The configuration of scenario `s` as written in its file. */
@@ -81,6 +94,19 @@ int ios_engine_start(const ios_sim_config_t *s, const ios_platform_t *p, const i
 /** After SimGrid's run: the results into the `r` given to ios_engine_start, or the run's failure (same codes as
  * ios_engine_run); frees the engine's state. IOS_EINVAL when no run was started. */
 int ios_engine_finish(void);
+
+/** External applications (ios_sim_config_t.external), from a SimGrid actor of the caller's simulation while it runs
+ * (ios_engine_start done, ios_engine_finish not yet). Each takes effect at SimGrid's current date, in the engine's step
+ * at that date (the allocation policy then decides again over the running applications, IPDPS'21 §5.3).
+ * ios_engine_app_begin: application `app` (index into the workload) starts on compute hosts hosts[0 .. nodes) (indices
+ * into the platform's compute hosts, distinct); ios_engine_app_post: it posts the phases appended to its workload entry
+ * since the last call (the work phases it ran itself, counted as done, then one I/O operation); external_done reports
+ * the operation's completion; ios_engine_app_end: it ends (no operation in progress).
+ * @return IOS_OK; IOS_EINVAL with ios_diag_message() for an index out of range, a host out of range or repeated, an
+ * application not begun, begun twice, ended, or with an operation in progress. */
+int ios_engine_app_begin(int app, const int *hosts);
+int ios_engine_app_post(int app);
+int ios_engine_app_end(int app);
 
 #ifdef __cplusplus
 }

@@ -36,7 +36,7 @@ void sim_queue_free(void) {
 }
 
 void sim_queue_job_ended(const app_state_t *as) {
-  for (int i = 0; as->hosts != NULL && i < as->a->nodes; i++)
+  for (int i = 0; as->hosts != NULL && !E.s->external && i < as->a->nodes; i++)
     Q.free_hosts[Q.nfree++] = as->hosts[i];
   Q.running_changed = 1;
 }
@@ -86,6 +86,14 @@ static void rearbitrate(void) {
   free(sel);
   free(n);
   free(res);
+}
+
+void sim_queue_begin(app_state_t *as) {
+  as->host = E.p->compute[as->hosts[0]];
+  as->started = 1;
+  as->start = sim_now();
+  rearbitrate(); /* at once: an operation it posts at the same date uses its allocation */
+  Q.running_changed = 0;
 }
 
 /* Starts the waiting jobs that fit, in queue order (the head blocks the others unless backfilling), re-arbitrates

@@ -175,6 +175,10 @@ static int setup_knowledge(const ios_sim_config_t *s, const ios_platform_t *p, c
   for (int j = 0; j < w->napps; j++) {
     fill_profile(&w->apps[j], &profiles[j]);
     ios_app_totals(&w->apps[j], &views[j].work, &views[j].volume);
+    if (s->external) { /* its phases come as it runs: what its caller declared */
+      views[j].work = s->external_work[j];
+      views[j].volume = s->external_volume[j];
+    }
     views[j].nodes = w->apps[j].nodes;
     seen[j] = profiles[j];
     views[j].profile = &seen[j];

@@ -258,6 +258,7 @@ static int timeline_wanted(void) {
  * run has finished (close_traces), removed if it fails (release_engine). */
 int sim_open_traces(const ios_sim_config_t *s) {
   tl_free();
+  if (s->out_dir == NULL) return IOS_OK; /* a run without an output directory (the SimGrid plugin without output.dir) */
   if (s->events) {
     if (ios_fs_stage(&ev_out, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
     fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", ev_out.f);
