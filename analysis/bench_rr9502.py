@@ -4,20 +4,20 @@
 Prints three Markdown tables (docs/engine.md):
  1. every 60-application window of ../shared/crosscheck/rr9502 (instances/ and extended/instances/) under every
     strategy, one process at a time, whole process (parsing and outputs included, like the reference's timings):
-    events, rate changes, wall s, events/s, peak RSS, the reference's wall time for that window
-    (extended/reference_timings.csv; the nine base instances have none) and the ratio iosim / reference;
-    then the mean per strategy;
+    events, rate changes, the median wall s of --repeat runs (7 by default), events/s, peak RSS, the reference's wall
+    time for that window (extended/reference_timings.csv, measured on this machine kind; the nine base instances have
+    none) and the ratio iosim median / reference; then the mean and largest ratio per strategy;
  2. scaling: §6.2.1 workloads of 60 / 240 / 960 applications at W^GOAL 0.8 on a 1,024-node pfs-single platform, with
     the reference's wall times measured for the speed issue on this machine kind (fcfs 0.20 / 2.2 / 25 s,
     greedy-yield 0.21 / 2.3 / 20 s);
- 3. the transfer layer's alternatives on one window (w0.8 seed 1): every transfer a SimGrid flow
-    (engine.flows=simgrid) with a new actor per flow segment (IOSIM_FLOW_ACTORS=segment) or one actor per transfer
-    running all its segments (the flow path's default), the direct path with application actors and the controller waiting on
-    SimGrid semaphores with timeouts (IOSIM_APP_ACTORS=1), the calendar sleeping on SimGrid's clock from date to date
+ 3. the transfer layer's alternatives on one window (w0.8 seed 1), median of --repeat runs: every transfer a SimGrid
+    flow (engine.flows=simgrid) re-rated by moving its max-min bound (the flow path's default), the same with flow
+    groups off (IOSIM_FLOW_GROUPS=0), flows re-rated by cancelling them and starting the remaining bytes as a new flow
+    (IOSIM_FLOW_RERATE=restart), the direct path with the calendar sleeping on SimGrid's clock from date to date
     (IOSIM_SIMGRID_CLOCK=1), and the calendar keeping its own date (the default).
 
-Usage: analysis/bench_rr9502.py [--quick] [--only windows|scaling|alternatives]...
-  --quick: one window per pressure and no 960-application row (a minute instead of about five).
+Usage: analysis/bench_rr9502.py [--quick] [--repeat N] [--only windows|scaling|alternatives]...
+  --quick: one window per pressure and no 960-application row, 3 runs each (a minute instead of about ten).
 Environment: IOSIM_BIN (default build/iosim), IOSIM_CROSSCHECK_DIR (default ../shared/crosscheck/rr9502).
 """
 import argparse
@@ -26,6 +26,7 @@ import gzip
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,7 +62,17 @@ def run(binary, scenario, sets, out, env=None):
     return wall, rss, r["counts"]["events"], r["counts"]["rate_changes"], r["counts"].get("transfers", "?")
 
 
-def windows(binary, xdir, work, quick):
+def median_run(repeat, binary, scenario, sets, out, env=None):
+    """run() `repeat` times; the median wall s, the largest peak RSS and the counts of the last."""
+    walls, rss = [], 0.0
+    for _ in range(repeat):
+        wall, r, ev, rc, path = run(binary, scenario, sets, out, env)
+        walls.append(wall)
+        rss = max(rss, r)
+    return statistics.median(walls), rss, ev, rc, path
+
+
+def windows(binary, xdir, work, quick, repeat):
     names = {}  # instance file name -> path of an uncompressed copy
     base = os.path.join(xdir, "instances")
     for f in sorted(os.listdir(base)):
@@ -89,8 +100,8 @@ def windows(binary, xdir, work, quick):
     scenario = os.path.join(ROOT, "deploy", "rr9502-window.json")
     for name, path in names.items():
         for s in STRATEGIES:
-            wall, rss, ev, rc, _ = run(binary, scenario, [f"workload.file={path}", f"sharing.policy={s}"],
-                                       os.path.join(work, "out"))
+            wall, rss, ev, rc, _ = median_run(repeat, binary, scenario,
+                                              [f"workload.file={path}", f"sharing.policy={s}"], os.path.join(work, "out"))
             r = ref.get((name, s))
             rows.append((name, s, wall, r))
             print(f"| {name.removesuffix('.txt')} | {s} | {ev} | {rc} | {wall:.3f} | {ev / wall:,.0f} | {rss:.0f} | "
@@ -133,12 +144,13 @@ def scaling(binary, work, quick):
                   + (f"{r:.2f} | {wall / r:.3f} |" if r else "- | - |"), flush=True)
 
 
-def alternatives(binary, xdir, work):
+def alternatives(binary, xdir, work, repeat):
     inst = os.path.join(xdir, "instances", "w0.8-nH20-b0.5-s0.5_seed1.txt")
     scenario = os.path.join(ROOT, "deploy", "rr9502-window.json")
-    ways = [("SimGrid flows, an actor per flow segment", ["engine.flows=simgrid"], {"IOSIM_FLOW_ACTORS": "segment"}),
-            ("SimGrid flows, an actor per transfer (flow-path default)", ["engine.flows=simgrid"], {}),
-            ("direct, application actors, timed semaphore waits", [], {"IOSIM_APP_ACTORS": "1"}),
+    flows = ["engine.flows=simgrid"]
+    ways = [("SimGrid flows, bounds re-rated in place (flow-path default)", flows, {}),
+            ("SimGrid flows, no flow groups", flows, {"IOSIM_FLOW_GROUPS": "0"}),
+            ("SimGrid flows, cancel + restart at each new rate", flows, {"IOSIM_FLOW_RERATE": "restart"}),
             ("direct, calendar sleeping on SimGrid's clock", [], {"IOSIM_SIMGRID_CLOCK": "1"}),
             ("direct, calendar keeping its own date (default)", [], {})]
     print("| strategy | " + " | ".join(w[0] for w in ways) + " |")
@@ -147,8 +159,9 @@ def alternatives(binary, xdir, work):
         cells = []
         for _, sets, extra in ways:
             env = dict(os.environ, **extra)
-            wall, _, ev, rc, path = run(binary, scenario, [f"workload.file={inst}", f"sharing.policy={s}"] + sets,
-                                        os.path.join(work, "out"), env)
+            wall, _, ev, rc, path = median_run(repeat, binary, scenario,
+                                               [f"workload.file={inst}", f"sharing.policy={s}"] + sets,
+                                               os.path.join(work, "out"), env)
             cells.append(f"{wall:.3f} s ({1e6 * wall / ev:.1f} µs/event)")
         print(f"| {s} | " + " | ".join(cells) + " |", flush=True)
 
@@ -157,7 +170,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", action="append", choices=["windows", "scaling", "alternatives"])
+    ap.add_argument("--repeat", type=int, default=None, help="runs per cell, the median kept (7; 3 with --quick)")
     args = ap.parse_args()
+    repeat = args.repeat or (3 if args.quick else 7)
     binary = os.environ.get("IOSIM_BIN", os.path.join(ROOT, "build", "iosim"))
     xdir = os.environ.get("IOSIM_CROSSCHECK_DIR", os.path.join(ROOT, "..", "shared", "crosscheck", "rr9502"))
     if not os.path.isdir(os.path.join(xdir, "extended")):
@@ -166,10 +181,10 @@ def main():
     work = tempfile.mkdtemp(prefix="iosim-bench-")
     try:
         print(f"# iosim on the RR-9502 instances ({os.uname().nodename}, {os.cpu_count()} cores, one process at a "
-              "time, wall time of the whole process)\n")
+              f"time, median wall time of the whole process over {repeat} runs)\n")
         if "windows" in only:
             print("## Every window, every strategy\n")
-            windows(binary, xdir, work, args.quick)
+            windows(binary, xdir, work, args.quick, repeat)
             print()
         if "scaling" in only:
             print("## Scaling (W^GOAL 0.8, 1,024-node pfs-single)\n")
@@ -177,7 +192,7 @@ def main():
             print()
         if "alternatives" in only:
             print("## The transfer layer's alternatives (w0.8 seed 1)\n")
-            alternatives(binary, xdir, work)
+            alternatives(binary, xdir, work, repeat)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -202,7 +202,7 @@ static int cmp_due(const void *pa, const void *pb) {
 
 static int report_flows(void) {
   int n = T.ndue;
-  qsort(T.due, (size_t)n, sizeof *T.due, cmp_due);
+  if (n > 1) qsort(T.due, (size_t)n, sizeof *T.due, cmp_due);
   for (int i = 0; i < n; i++) { /* a group's flow once, by its leader */
     ios_transfer_t *t = T.due[i];
     if (t->leader) {
