@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -122,8 +123,13 @@ static int check_sg(int nsg, const char *const *sg) {
     if (a[2] == 'c' && colon != NULL) {
       char name[256];
       snprintf(name, sizeof name, "%.*s", (int)(colon - a - 6), a + 6);
-      const char *why = ios_args_fixed_setting(name), *value = ios_args_fixed_value(name);
-      if (why != NULL && value != NULL && strcmp(colon + 1, value) != 0)
+      const char *why = ios_args_fixed_setting(name), *value = ios_args_fixed_value(name), *v = colon + 1;
+      char *end;
+      int same = value == NULL || strcmp(v, value) == 0 ||
+                 (strcmp(value, "0") == 0 && (strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0 ||
+                                              strcasecmp(v, "false") == 0)) || /* SimGrid's spellings of false */
+                 (strtod(v, &end) == strtod(value, NULL) && end != v && *end == '\0'); /* the same number */
+      if (why != NULL && !same)
         return ios_lib_fail(IOSIM_EINVAL, "SimGrid setting '%s': iosim runs with %s:%s (%s)", a, name, value, why);
     }
   }
