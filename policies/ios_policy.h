@@ -171,6 +171,15 @@ const ios_policy_t *ios_policy_find(ios_family_t f, const char *name);
  * an "unknown policy" message lists. @return buf. */
 char *ios_policy_names(ios_family_t f, char *buf, size_t n);
 
+/** The most sharing policies ios_sharing_register adds to a process. */
+#define IOS_SHARING_RUNTIME_MAX 32
+
+/** Adds sharing policy `p` to the family after the built-in ones (libiosim's iosim_sharing_register, src/lib/share.c):
+ * ios_policy_list, ios_policy_find and the scenario reader then see it. `p` must stay valid until the process ends.
+ * Not thread-safe. @return IOS_OK, IOS_EINVAL (its name or alias is the name or alias of a policy of the family) or
+ * IOS_ENOMEM (IOS_SHARING_RUNTIME_MAX already added). */
+int ios_sharing_register(const ios_sharing_policy_t *p);
+
 /** Typed look-ups by name or alias; NULL when unknown. */
 const ios_allocation_policy_t *ios_allocation_find(const char *name);
 const ios_placement_policy_t *ios_placement_find(const char *name);

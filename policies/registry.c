@@ -46,6 +46,11 @@ static const ios_policy_t *const storage[] = {P(ios_storage_random), P(ios_stora
 static const ios_policy_t *const striping[] = {P(ios_striping_lustre_default), P(ios_striping_optimized),
                                                P(ios_striping_bpio), NULL};
 
+/* The sharing family grows at run time (ios_sharing_register): its built-in table, then the added policies. */
+#define NSHARING (sizeof sharing / sizeof sharing[0] - 1)
+static const ios_policy_t *sharing_all[NSHARING + IOS_SHARING_RUNTIME_MAX + 1];
+static int sharing_added = -1; /* policies added; -1 until sharing_all holds the built-in ones */
+
 static const struct {
   const char *name, *description;
   const ios_policy_t *const *list;
@@ -72,7 +77,24 @@ int ios_family_find(const char *name) {
 }
 
 const ios_policy_t *const *ios_policy_list(ios_family_t f) {
+  if (f == IOS_FAMILY_SHARING && sharing_added >= 0) return sharing_all;
   return f >= 0 && f < IOS_NFAMILIES ? families[f].list : NULL;
+}
+
+int ios_sharing_register(const ios_sharing_policy_t *p) {
+  if (p == NULL || p->name == NULL || p->share == NULL) return IOS_EINVAL;
+  if (ios_policy_find(IOS_FAMILY_SHARING, p->name) != NULL ||
+      (p->alias != NULL && ios_policy_find(IOS_FAMILY_SHARING, p->alias) != NULL))
+    return IOS_EINVAL;
+  if (sharing_added < 0) {
+    for (size_t i = 0; i < NSHARING; i++)
+      sharing_all[i] = sharing[i];
+    sharing_added = 0;
+  }
+  if (sharing_added >= IOS_SHARING_RUNTIME_MAX) return IOS_ENOMEM;
+  sharing_all[NSHARING + (size_t)sharing_added++] = P(*p);
+  sharing_all[NSHARING + (size_t)sharing_added] = NULL;
+  return IOS_OK;
 }
 
 const ios_policy_t *ios_policy_find(ios_family_t f, const char *name) {

@@ -1,0 +1,444 @@
+// The Python module `iosim` (docs/library.md, "Python"): libiosim's policy and scenario faces for Python, over the
+// public C API only (include/iosim/*.h). Plain Python values in and out: lists, tuples, dicts, floats (no numpy).
+// Another source file of python/ may add a face to the same module by defining iosim_py_add_plugin (the SimGrid plugin
+// face): module.cpp calls it when it is linked in.
+#include "iosim/iosim.h"
+
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <pthread.h>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+// Defined by the plugin face's source file when there is one (python/plugin*.cpp).
+void iosim_py_add_plugin(py::module_ &m) __attribute__((weak));
+
+namespace {
+
+struct Error {}; // the Python exception iosim.Error, registered below
+py::object error_type;
+
+[[noreturn]] void raise() {
+  PyErr_SetString(error_type.ptr(), iosim_error());
+  throw py::error_already_set();
+}
+
+int check(int rc) {
+  if (rc < 0) raise();
+  return rc;
+}
+
+template <typename T> T *check(T *p) {
+  if (p == nullptr) raise();
+  return p;
+}
+
+const iosim_policy_t *policy_of(const std::string &family, const std::string &name) {
+  return check(iosim_policy_find(check(iosim_family_find(family.c_str())), name.c_str()));
+}
+
+// Parameter values of `policy` from a dict {name: number or text}.
+struct Params {
+  iosim_params_t *p;
+  Params(const iosim_policy_t *policy, const py::dict &values) : p(check(iosim_params_new(policy))) {
+    for (auto item : values) {
+      std::string name = py::str(item.first);
+      if (py::isinstance<py::str>(item.second)) {
+        if (iosim_params_parse(p, name.c_str(), item.second.cast<std::string>().c_str()) < 0) fail();
+      } else if (iosim_params_set(p, name.c_str(), item.second.cast<double>()) < 0) {
+        fail();
+      }
+    }
+  }
+  [[noreturn]] void fail() {
+    iosim_params_free(p);
+    p = nullptr;
+    raise();
+  }
+  ~Params() { iosim_params_free(p); }
+};
+
+py::list policies(const std::string &family) {
+  int f = check(iosim_family_find(family.c_str()));
+  py::list out;
+  for (int i = 0; i < check(iosim_policy_count(f)); i++) {
+    const iosim_policy_t *p = iosim_policy_at(f, i);
+    py::list params;
+    for (int k = 0; k < iosim_policy_param_count(p); k++) {
+      double lo, hi;
+      int integer;
+      iosim_policy_param_range(p, k, &lo, &hi, &integer);
+      params.append(py::dict(py::arg("name") = iosim_policy_param_name(p, k),
+                             py::arg("default") = iosim_policy_param_default(p, k),
+                             py::arg("unit") = iosim_policy_param_unit(p, k),
+                             py::arg("description") = iosim_policy_param_description(p, k), py::arg("lo") = lo,
+                             py::arg("hi") = hi, py::arg("integer") = integer != 0));
+    }
+    const char *alias = iosim_policy_alias(p);
+    out.append(py::dict(py::arg("name") = iosim_policy_name(p),
+                        py::arg("alias") = alias != nullptr ? py::object(py::str(alias)) : py::object(py::none()),
+                        py::arg("description") = iosim_policy_description(p),
+                        py::arg("source") = iosim_policy_source(p), py::arg("params") = params));
+  }
+  return out;
+}
+
+// A pool from capacities, the machine's node count and applications given as dicts: nodes, volume (bytes), work (s),
+// profile {n: bytes/s}, and optionally requested_n and processes.
+std::unique_ptr<iosim_pool_t, void (*)(iosim_pool_t *)> make_pool(const std::vector<double> &capacity, int total_nodes,
+                                                                  const py::list &apps) {
+  std::unique_ptr<iosim_pool_t, void (*)(iosim_pool_t *)> pool(
+      check(iosim_pool_new((int)capacity.size(), capacity.data(), total_nodes)), iosim_pool_free);
+  for (auto item : apps) {
+    py::dict a = item.cast<py::dict>();
+    std::vector<std::pair<int, double>> points;
+    for (auto pt : a["profile"].cast<py::dict>())
+      points.emplace_back(py::int_(py::str(pt.first)).cast<int>(), pt.second.cast<double>());
+    std::sort(points.begin(), points.end());
+    std::vector<int> n;
+    std::vector<double> bw;
+    for (auto &pt : points) {
+      n.push_back(pt.first);
+      bw.push_back(pt.second);
+    }
+    int j = check(
+        iosim_pool_add_app(pool.get(), a["nodes"].cast<int>(), a.contains("volume") ? a["volume"].cast<double>() : 0,
+                           a.contains("work") ? a["work"].cast<double>() : 0, (int)n.size(), n.data(), bw.data()));
+    check(iosim_pool_set_app(pool.get(), j, a.contains("requested_n") ? a["requested_n"].cast<int>() : -1,
+                             a.contains("processes") ? a["processes"].cast<int>() : 0));
+  }
+  return pool;
+}
+
+std::vector<int> allocate(const std::string &policy, const std::vector<double> &capacity, int total_nodes,
+                          const py::list &apps, const py::dict &params, uint64_t seed) {
+  const iosim_policy_t *p = policy_of("allocation", policy);
+  Params v(p, params);
+  auto pool = make_pool(capacity, total_nodes, apps);
+  std::unique_ptr<iosim_rng_t, void (*)(iosim_rng_t *)> rng(check(iosim_rng_new(seed, IOSIM_STREAM_ALLOCATION)),
+                                                            iosim_rng_free);
+  std::vector<int> n(py::len(apps));
+  check(iosim_allocate(p, v.p, pool.get(), rng.get(), n.data()));
+  return n;
+}
+
+std::vector<std::vector<int>> place(const std::string &policy, const std::vector<double> &capacity, int total_nodes,
+                                    const py::list &apps, const std::vector<int> &counts, const py::dict &params,
+                                    uint64_t seed) {
+  const iosim_policy_t *p = policy_of("placement", policy);
+  Params v(p, params);
+  auto pool = make_pool(capacity, total_nodes, apps);
+  if (counts.size() != py::len(apps)) {
+    PyErr_SetString(error_type.ptr(), "place: give one count per application");
+    throw py::error_already_set();
+  }
+  std::unique_ptr<iosim_rng_t, void (*)(iosim_rng_t *)> rng(check(iosim_rng_new(seed, IOSIM_STREAM_PLACEMENT)),
+                                                            iosim_rng_free);
+  size_t total = 0;
+  for (int c : counts)
+    total += c > 0 ? (size_t)c : 0;
+  std::vector<int> res(total + 1);
+  check(iosim_place(p, v.p, pool.get(), counts.data(), rng.get(), res.data()));
+  std::vector<std::vector<int>> out;
+  size_t off = 0;
+  for (int c : counts) {
+    out.emplace_back(res.begin() + (long)off, res.begin() + (long)off + c);
+    off += (size_t)c;
+  }
+  return out;
+}
+
+// A share view from a list of transfer dicts (keys: iosim_transfer_field_name's; missing ones at their defaults).
+std::unique_ptr<iosim_share_view_t, void (*)(iosim_share_view_t *)>
+make_view(double capacity, const py::list &transfers, double now, py::object window) {
+  std::unique_ptr<iosim_share_view_t, void (*)(iosim_share_view_t *)> view(
+      check(iosim_share_view_new(now, capacity, (int)py::len(transfers))), iosim_share_view_free);
+  int i = 0;
+  for (auto item : transfers) {
+    for (auto kv : item.cast<py::dict>()) {
+      std::string key = py::str(kv.first);
+      int f = 0;
+      while (f < IOSIM_T_NFIELDS && key != iosim_transfer_field_name(f))
+        f++;
+      if (f == IOSIM_T_NFIELDS) {
+        std::string msg =
+            "transfer " + std::to_string(i) + ": unknown field '" + key +
+            "': the fields are app, cap, remaining, posted, seq, b, parts, release, progress, omega, nodes";
+        PyErr_SetString(error_type.ptr(), msg.c_str());
+        throw py::error_already_set();
+      }
+      check(iosim_share_view_set(view.get(), i, f, kv.second.cast<double>()));
+    }
+    i++;
+  }
+  if (!window.is_none()) {
+    auto w = window.cast<std::pair<double, double>>();
+    check(iosim_share_view_set_window(view.get(), w.first, w.second));
+  }
+  return view;
+}
+
+std::vector<double> share(const std::string &policy, double capacity, const py::list &transfers, double now,
+                          py::object window, const py::dict &params) {
+  const iosim_policy_t *p = policy_of("sharing", policy);
+  Params v(p, params);
+  auto view = make_view(capacity, transfers, now, window);
+  std::vector<double> rates(py::len(transfers));
+  check(iosim_share(p, v.p, view.get(), rates.data()));
+  return rates;
+}
+
+py::list stripe(const std::string &policy, int servers, int osts_per_server, int routers, int clients, int writers,
+                double bytes_per_writer, int shared_files, const py::dict &params, uint64_t seed) {
+  const iosim_policy_t *p = policy_of("striping", policy);
+  Params v(p, params);
+  std::unique_ptr<iosim_stripe_topo_t, void (*)(iosim_stripe_topo_t *)> topo(
+      check(iosim_stripe_topo_regular(servers, osts_per_server, routers, clients)), iosim_stripe_topo_free);
+  std::unique_ptr<iosim_rng_t, void (*)(iosim_rng_t *)> rng(check(iosim_rng_new(seed, IOSIM_STREAM_STRIPING)),
+                                                            iosim_rng_free);
+  std::unique_ptr<iosim_stripe_layout_t, void (*)(iosim_stripe_layout_t *)> layout(
+      check(iosim_stripe_place(p, v.p, topo.get(), rng.get(), writers, bytes_per_writer, shared_files)),
+      iosim_stripe_layout_free);
+  py::list files;
+  for (int f = 0; f < iosim_stripe_file_count(layout.get()); f++) {
+    double size, stripe_size;
+    int count;
+    check(iosim_stripe_file(layout.get(), f, &size, &stripe_size, &count, nullptr));
+    std::vector<int> osts((size_t)count);
+    check(iosim_stripe_file(layout.get(), f, nullptr, nullptr, nullptr, osts.data()));
+    files.append(py::dict(py::arg("size") = size, py::arg("stripe_size") = stripe_size, py::arg("stripe_count") = count,
+                          py::arg("osts") = osts));
+  }
+  return files;
+}
+
+// ------------------------------------------------------------------------------ sharing policies written in Python
+// The view a Python sharing policy receives: {"now", "capacity", "window": (begin, end), "transfers": [dict...],
+// "params": {name: value}}; it returns a sequence of rates (bytes/s), one per transfer.
+int py_share(const iosim_share_view_t *view, const iosim_params_t *params, double *rates, void *user) {
+  py::gil_scoped_acquire gil;
+  try {
+    int n = iosim_share_view_count(view);
+    py::list transfers;
+    for (int i = 0; i < n; i++) {
+      py::dict t;
+      for (int f = 0; f < IOSIM_T_NFIELDS; f++) {
+        double x = iosim_share_view_get(view, i, f);
+        bool integer = f == IOSIM_T_APP || f == IOSIM_T_SEQ || f == IOSIM_T_PARTS || f == IOSIM_T_NODES;
+        t[iosim_transfer_field_name(f)] = integer ? py::object(py::int_((long long)x)) : py::object(py::float_(x));
+      }
+      transfers.append(t);
+    }
+    py::dict values;
+    const iosim_policy_t *p = iosim_params_policy(params);
+    for (int k = 0; k < iosim_policy_param_count(p); k++) {
+      double x = 0;
+      iosim_params_get(params, iosim_policy_param_name(p, k), &x);
+      values[iosim_policy_param_name(p, k)] = x;
+    }
+    py::dict v(py::arg("now") = iosim_share_view_now(view), py::arg("capacity") = iosim_share_view_capacity(view),
+               py::arg("window") =
+                   py::make_tuple(iosim_share_view_window_begin(view), iosim_share_view_window_end(view)),
+               py::arg("transfers") = transfers, py::arg("params") = values);
+    py::object out = reinterpret_cast<PyObject *>(user) != nullptr
+                         ? py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject *>(user))(v)
+                         : py::none();
+    std::vector<double> r = out.cast<std::vector<double>>();
+    if ((int)r.size() != n)
+      return iosim_share_fail(view, ("the Python function returned " + std::to_string(r.size()) + " rates for " +
+                                     std::to_string(n) + " transfers: return one rate (bytes/s) per transfer")
+                                        .c_str());
+    for (int i = 0; i < n; i++)
+      rates[i] = r[(size_t)i];
+    return 0;
+  } catch (py::error_already_set &e) {
+    std::string type = py::str(e.type().attr("__name__")), value = py::str(e.value());
+    return iosim_share_fail(view, ("the Python function raised " + type + ": " + value).c_str());
+  } catch (const std::exception &e) {
+    return iosim_share_fail(
+        view, ("the Python function's result is not a sequence of numbers (" + std::string(e.what()) + ")").c_str());
+  }
+}
+
+void register_sharing(const std::string &name, py::function fn, const std::string &description,
+                      const std::string &source, const py::dict &params, bool uncapped) {
+  std::vector<std::string> names;
+  std::vector<double> defaults;
+  for (auto kv : params) {
+    names.push_back(py::str(kv.first));
+    defaults.push_back(kv.second.cast<double>());
+  }
+  std::vector<const char *> cnames;
+  for (auto &s : names)
+    cnames.push_back(s.c_str());
+  PyObject *keep = fn.ptr();
+  Py_INCREF(keep); // registered for the life of the process, like the policy
+  if (iosim_sharing_register(name.c_str(), description.empty() ? nullptr : description.c_str(),
+                             source.empty() ? nullptr : source.c_str(), uncapped ? IOSIM_SHARING_UNCAPPED : 0,
+                             (int)names.size(), cnames.data(), defaults.data(), py_share, keep) == nullptr) {
+    Py_DECREF(keep);
+    raise();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------------- scenarios
+// The scenario face simulates in a child forked while this thread holds the GIL. In that child the GIL is released at
+// once, so that a Python sharing policy can take it from whichever thread SimGrid runs the controller on (its thread
+// contexts, which python3-simgrid selects, run actors on threads of their own). Only the forks of iosim's runs.
+bool in_run = false;
+
+void child_after_fork() {
+  if (!in_run) return;
+  PyOS_AfterFork_Child();
+  PyEval_SaveThread();
+}
+
+struct Results {
+  iosim_results_t *r;
+  explicit Results(iosim_results_t *r) : r(r) {}
+  ~Results() { iosim_results_free(r); }
+  py::dict metrics() const {
+    py::dict d;
+    for (int i = 0; i < iosim_results_metric_count(r); i++) {
+      double x;
+      iosim_results_metric(r, iosim_results_metric_name(r, i), &x);
+      d[iosim_results_metric_name(r, i)] = x;
+    }
+    return d;
+  }
+  double metric(const std::string &name) const {
+    double x;
+    check(iosim_results_metric(r, name.c_str(), &x));
+    return x;
+  }
+  py::list apps() const {
+    py::list out;
+    for (int j = 0; j < iosim_results_app_count(r); j++) {
+      py::dict row;
+      for (int c = 0; c < iosim_results_app_column_count(r); c++) {
+        const char *col = iosim_results_app_column(r, c);
+        double x;
+        if (iosim_results_app_value(r, j, col, &x) == IOSIM_OK)
+          row[col] = x;
+        else
+          row[col] = iosim_results_app_text(r, j, col);
+      }
+      out.append(row);
+    }
+    return out;
+  }
+};
+
+struct Scenario {
+  iosim_scenario_t *s = nullptr;
+  Scenario(py::object path, py::object json, const std::vector<std::string> &sets, py::object base_dir,
+           const std::string &label) {
+    std::vector<const char *> v;
+    for (auto &x : sets)
+      v.push_back(x.c_str());
+    if (!path.is_none() == !json.is_none()) {
+      PyErr_SetString(error_type.ptr(), "Scenario: give either a path or json (a scenario object as text or a dict)");
+      throw py::error_already_set();
+    }
+    if (!path.is_none()) {
+      check(iosim_scenario_load(py::str(path).cast<std::string>().c_str(), (int)v.size(), v.data(), &s));
+    } else {
+      std::string text = py::isinstance<py::str>(json)
+                             ? json.cast<std::string>()
+                             : py::module_::import("json").attr("dumps")(json).cast<std::string>();
+      std::string dir = base_dir.is_none() ? "" : py::str(base_dir).cast<std::string>();
+      check(iosim_scenario_parse(text.c_str(), label.c_str(), dir.c_str(), (int)v.size(), v.data(), &s));
+    }
+  }
+  ~Scenario() { iosim_scenario_free(s); }
+  static std::vector<const char *> sg_of(const std::vector<std::string> &sg) {
+    std::vector<const char *> v;
+    for (auto &x : sg)
+      v.push_back(x.c_str());
+    return v;
+  }
+  void check_it(const std::vector<std::string> &sg, bool print) const {
+    auto v = sg_of(sg);
+    py::module_::import("sys").attr("stdout").attr("flush")();
+    in_run = true;
+    int rc = iosim_scenario_check(s, print ? IOSIM_RUN_PRINT : 0, (int)v.size(), v.data());
+    in_run = false;
+    check(rc);
+  }
+  std::unique_ptr<Results> run(const std::vector<std::string> &sg, bool print) const {
+    auto v = sg_of(sg);
+    iosim_results_t *r = nullptr;
+    py::module_::import("sys").attr("stdout").attr("flush")();
+    in_run = true; // the child releases the GIL (child_after_fork)
+    int rc = iosim_scenario_run(s, print ? IOSIM_RUN_PRINT : 0, (int)v.size(), v.data(), &r);
+    in_run = false;
+    check(rc);
+    return std::make_unique<Results>(r);
+  }
+};
+
+} // namespace
+
+PYBIND11_MODULE(iosim, m) {
+  m.doc() = "iosim's policies and scenarios (libiosim's policy and scenario faces, docs/library.md)";
+  error_type = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
+  static py::exception<Error> exc(m, "Error", PyExc_RuntimeError);
+  error_type = exc;
+  m.attr("__version__") = iosim_version(nullptr, nullptr, nullptr);
+  m.def(
+      "families",
+      [] {
+        std::vector<std::string> out;
+        for (int f = 0; f < IOSIM_NFAMILIES; f++)
+          out.push_back(iosim_family_name(f));
+        return out;
+      },
+      "The five policy families: allocation, placement, sharing, storage, striping.");
+  m.def("policies", &policies, py::arg("family"),
+        "The policies of a family: a list of dicts (name, alias, description, source, params).");
+  m.def("allocate", &allocate, py::arg("policy"), py::arg("capacity"), py::arg("total_nodes"), py::arg("apps"),
+        py::arg("params") = py::dict(), py::arg("seed") = 0,
+        "One allocation decision: the resource count of each application (dicts: nodes, volume in bytes, work in s, "
+        "profile {n: bytes/s}) on resources of the given bandwidths (bytes/s).");
+  m.def("place", &place, py::arg("policy"), py::arg("capacity"), py::arg("total_nodes"), py::arg("apps"),
+        py::arg("counts"), py::arg("params") = py::dict(), py::arg("seed") = 0,
+        "One placement decision: the resource indices of each application, given its count.");
+  m.def("share", &share, py::arg("policy"), py::arg("capacity"), py::arg("transfers"), py::arg("now") = 0.0,
+        py::arg("window") = py::none(), py::arg("params") = py::dict(),
+        "One sharing decision on a resource of `capacity` bytes/s: the rate (bytes/s) of each transfer (dicts with "
+        "the fields app, cap, remaining, posted, seq, b, parts, release, progress, omega, nodes).");
+  m.def("stripe", &stripe, py::arg("policy"), py::arg("servers"), py::arg("osts_per_server"), py::arg("routers"),
+        py::arg("clients"), py::arg("writers"), py::arg("bytes_per_writer"), py::arg("shared_files") = 0,
+        py::arg("params") = py::dict(), py::arg("seed") = 0,
+        "One striping decision on a regular Lustre topology: a list of files (size, stripe_size, stripe_count, osts).");
+  m.def("register_sharing", &register_sharing, py::arg("name"), py::arg("function"), py::arg("description") = "",
+        py::arg("source") = "", py::arg("params") = py::dict(), py::arg("uncapped") = false,
+        "Registers a sharing policy written in Python: function(view) -> rates, view = {now, capacity, window, "
+        "transfers, params}; scenarios run afterwards in this process can name it.");
+  py::class_<Results>(m, "Results", "The results of a run, read back from its output directory.")
+      .def_property_readonly("status", [](const Results &r) { return std::string(iosim_results_status(r.r)); })
+      .def_property_readonly("dir", [](const Results &r) { return std::string(iosim_results_dir(r.r)); })
+      .def_property_readonly("json", [](const Results &r) { return std::string(iosim_results_json(r.r)); })
+      .def_property_readonly("metrics", &Results::metrics, "results.json's metrics and counts, by name")
+      .def_property_readonly("apps", &Results::apps, "apps.csv's rows as dicts (numbers where a field is one)")
+      .def("metric", &Results::metric, py::arg("name"));
+  py::class_<Scenario>(m, "Scenario", "A loaded, validated scenario (docs/scenario.md).")
+      .def(py::init<py::object, py::object, const std::vector<std::string> &, py::object, const std::string &>(),
+           py::arg("path") = py::none(), py::arg("json") = py::none(), py::arg("sets") = std::vector<std::string>(),
+           py::arg("base_dir") = py::none(), py::arg("label") = "scenario")
+      .def_property_readonly("json", [](const Scenario &s) { return std::string(iosim_scenario_json(s.s)); })
+      .def_property_readonly("output_dir",
+                             [](const Scenario &s) { return std::string(iosim_scenario_output_dir(s.s)); })
+      .def("check", &Scenario::check_it, py::arg("sg") = std::vector<std::string>(), py::arg("print") = false,
+           "Validates the platform and the workload (iosim check), in a forked child.")
+      .def("run", &Scenario::run, py::arg("sg") = std::vector<std::string>(), py::arg("print") = false,
+           "Runs the scenario (iosim run) in a forked child and returns its results.");
+  pthread_atfork(nullptr, nullptr, child_after_fork);
+  if (iosim_py_add_plugin != nullptr) iosim_py_add_plugin(m);
+}
