@@ -5,6 +5,7 @@
  * 1 GB/s, a 100 GB/s switch, no latency. With n I/O nodes, an application of Q nodes has b(n) = min(Q·1, n·1) GB/s
  * (RR-9502 Eq. 1, the platform's default profile), b(n)/n per transfer. */
 #include <gtest/gtest.h>
+#include <iosim/common.h>
 #include <iosim/plugin.h>
 #include <simgrid/s4u.hpp>
 
@@ -51,6 +52,7 @@ double run_value(const char *name) {
 }
 
 bool error_mentions(const char *what) {
+  EXPECT_STREQ(iosim_error(), iosim_plugin_error()); /* one message, whichever function reads it */
   return std::string(iosim_plugin_error()).find(what) != std::string::npos;
 }
 } // namespace

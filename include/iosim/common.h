@@ -1,5 +1,5 @@
 /* iosim/common.h — what every face of libiosim shares: the export macro, the return codes and the error message of
- * the policy and scenario faces (docs/library.md). */
+ * every face (docs/library.md). */
 #ifndef IOSIM_COMMON_H
 #define IOSIM_COMMON_H
 
@@ -18,9 +18,10 @@ extern "C" {
 #define IOSIM_EIO (-3)       /**< a file could not be read or written */
 #define IOSIM_EINTERNAL (-4) /**< a bug, or a run that ended abnormally (a crash of the simulating child) */
 
-/** The message of the last failed call of the policy and scenario faces in this thread: what was wrong (the file, the
- * field or parameter, the value) and the fix; "" when none failed yet. Thread-local, owned by the library, valid until
- * the next failing call in the same thread. Never NULL. */
+/** The message of the last failed call of any face in this thread (policy, scenario, and the plugin's, which
+ * iosim_plugin_error() also gives process-wide): what was wrong (the file, the field or parameter, the value) and the
+ * fix; "" when none failed yet. Thread-local, owned by the library, valid until the next failing call in the same
+ * thread. Never NULL. */
 IOSIM_API const char *iosim_error(void);
 
 #ifdef __cplusplus

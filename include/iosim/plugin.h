@@ -91,7 +91,8 @@ IOSIM_API int iosim_plugin_metric(const char *name, double *value);
  * "io_stretch", "yield". @return 0 with *value set, or -1 for an unknown name or no results yet. */
 IOSIM_API int iosim_app_metric(const iosim_app_t *app, const char *name, double *value);
 
-/** The message of the last error of this process's plugin calls ("" when none); valid until the next call. */
+/** The message of the last error of this process's plugin calls ("" when none); valid until the next call. The
+ * calling thread's iosim_error() (iosim/common.h) gives the same message. */
 IOSIM_API const char *iosim_plugin_error(void);
 
 #ifdef __cplusplus

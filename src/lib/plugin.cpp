@@ -6,6 +6,7 @@
 
 #include "ios_diag.h"
 #include "ios_engine.h"
+#include "ios_lib.h"
 #include "ios_output.h"
 #include "ios_platform.h"
 #include "ios_scenario.h"
@@ -59,6 +60,7 @@ Plugin P;
 
 int fail(int rc) {
   P.error = ios_diag_message();
+  ios_lib_fail(rc, "%s", P.error.c_str()); /* iosim_error() of the calling thread says the same */
   return rc;
 }
 
@@ -357,6 +359,7 @@ extern "C" int iosim_plugin_finish(void) {
   int rc = ios_engine_finish();
   if (rc != IOS_OK) { /* a policy failed during the run: the engine's own message */
     P.error = P.stop_reason.empty() ? ios_diag_message() : P.stop_reason;
+    ios_lib_fail(rc, "%s", P.error.c_str());
     P.finish_rc = rc;
     return rc;
   }
