@@ -35,7 +35,7 @@ def rel(a, b):
 def number(text):
     try:
         return float(text)
-    except ValueError:
+    except (TypeError, ValueError):
         return None
 
 

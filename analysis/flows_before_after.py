@@ -33,6 +33,9 @@ import tempfile
 import threading
 import time
 
+from crosscheck_rr9502 import scaled_copy  # the instance with every duration and volume scaled (--perturb)
+from flows_exactness import instances, num, rel  # the sample files of the sets; metrics compared
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STRATEGIES = ["fcfs", "fairshare", "greedy-yield", "greedy-com", "lookahead-greedy-yield", "set10",
               "periodic-greedy-yield", "best-next-event"]
@@ -48,37 +51,6 @@ RUNS = {
     "old-flows-x1e-12": ("old", "simgrid", {}, 1 + 1e-12),
     "new-flows-x1e-12": ("new", "simgrid", {}, 1 + 1e-12),
 }
-
-
-def instances(xdir, which, work):
-    """Paths of the sample files of the chosen sets (the extended ones decompressed into `work`)."""
-    out = []
-    if which in ("base", "all"):
-        d = os.path.join(xdir, "instances")
-        out += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".txt")]
-    if which in ("extended", "all"):
-        d = os.path.join(xdir, "extended", "instances")
-        for f in sorted(os.listdir(d)):
-            if f.endswith(".txt.gz"):
-                dst = os.path.join(work, f[:-3])
-                with gzip.open(os.path.join(d, f)) as src, open(dst, "wb") as o:
-                    shutil.copyfileobj(src, o)
-                out.append(dst)
-    return out
-
-
-def scaled_copy(src, dst, factor):
-    """The sample file with every duration and volume scaled (as analysis/crosscheck_rr9502.py --perturb does)."""
-    with open(src) as f, open(dst, "w") as out:
-        for line in f:
-            t = line.split()
-            if len(t) < 8:
-                out.write(line)
-                continue
-            for i in (2, 3, 4, 6):
-                t[i] = repr(float(t[i]) * factor)
-            t[8:] = [repr(float(x) * factor) for x in t[8:]]
-            out.write(" ".join(t) + "\n")
 
 
 def run_one(binary, instance, strategy, flows, env, work, tag):
@@ -101,24 +73,6 @@ def run_one(binary, instance, strategy, flows, env, work, tag):
     vals.update({k: r["counts"][k] for k in COUNTS})
     vals["process_wall_s"] = wall
     return vals
-
-
-def num(v):
-    if v is None or v in ("", "None", "null"):
-        return None
-    return float(v)
-
-
-def rel(a, b, quantity=""):
-    """Relative difference; absolute for platform_limited_share (a share of bytes, ~1e-14 of rounding)."""
-    a, b = num(a), num(b)
-    if a is None or b is None:
-        return 0.0 if a is b else math.inf
-    if a == b:
-        return 0.0
-    if quantity == "platform_limited_share":
-        return abs(a - b)
-    return abs(a - b) / max(abs(a), abs(b))
 
 
 def load(paths):

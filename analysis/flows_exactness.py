@@ -55,7 +55,7 @@ def run(binary, instance, strategy, flows, work):
 
 
 def num(v):
-    if v is None or v == "" or v == "None":
+    if v is None or v in ("", "None", "null"):
         return None
     return float(v)
 

@@ -25,21 +25,7 @@ import os
 import re
 import sys
 
-
-def rel(a, b):
-    if a == b or (math.isnan(a) and math.isnan(b)):
-        return 0.0
-    if math.isinf(a) or math.isinf(b) or math.isnan(a) or math.isnan(b):
-        return math.inf
-    m = max(abs(a), abs(b))
-    return abs(a - b) / m if m > 1e-300 else abs(a - b)
-
-
-def number(text):
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return None
+from compare_outputs import number, rel  # relative difference, a CSV cell as a number
 
 
 def normalised(text, root):

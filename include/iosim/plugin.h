@@ -20,9 +20,7 @@
 #ifndef IOSIM_PLUGIN_H
 #define IOSIM_PLUGIN_H
 
-#ifndef IOSIM_API
-#define IOSIM_API __attribute__((visibility("default")))
-#endif
+#include "iosim/common.h" /* IOSIM_API, iosim_error() */
 
 #ifdef __cplusplus
 extern "C" {

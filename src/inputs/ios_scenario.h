@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "ios_policy.h"
+#include "ios_value.h"
 #include "ios_striping.h"
 
 #ifdef __cplusplus
@@ -95,6 +96,10 @@ int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path);
  * loader validates with (`iosim help scenario`). @return IOS_OK; IOS_EINTERNAL when a field has no documentation
  * line (a developer's omission, also caught by the unit tests); IOS_ENOMEM. */
 int ios_scenario_print_keys(FILE *f);
+
+/** The rule a scenario reads a value of policy parameter `ps` with: its range (none when lo >= hi), whether it must be
+ * an integer, and its unit ("s": a duration such as "5min", "bytes": a size such as "4GiB"). */
+ios_num_spec_t ios_scenario_param_spec(const ios_param_spec_t *ps);
 
 /** Frees what the scenario owns. */
 void ios_scenario_free(ios_scenario_t *s);

@@ -288,14 +288,7 @@ static int read_params(cJSON *obj, const char *family, const char *policy, int n
                    nparams ? names : "(none)");
       return IOS_EINVAL;
     }
-    const ios_param_spec_t *ps = &specs[found];
-    ios_num_spec_t spec = {-1e300, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
-    if (ps->lo < ps->hi) {
-      spec.lo = ps->lo;
-      spec.hi = ps->hi;
-    }
-    if (strcmp(ps->unit, "s") == 0) spec.unit = IOS_UNIT_DURATION;
-    if (strcmp(ps->unit, "bytes") == 0) spec.unit = IOS_UNIT_BYTES;
+    ios_num_spec_t spec = ios_scenario_param_spec(&specs[found]);
     if (ios_value_number(item, &spec, file, where, &p->v[found]) != IOS_OK) return IOS_EINVAL;
   }
   for (int i = 0; i < nparams; i++)
@@ -654,6 +647,17 @@ int ios_scenario_materialize_platform(ios_scenario_t *s, const char *xml_path) {
   s->generated_platform = strdup(xml_path);
   s->platform = s->generated_platform;
   return s->platform != NULL ? IOS_OK : IOS_ENOMEM;
+}
+
+ios_num_spec_t ios_scenario_param_spec(const ios_param_spec_t *ps) {
+  ios_num_spec_t spec = {-1e300, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
+  if (ps->lo < ps->hi) {
+    spec.lo = ps->lo;
+    spec.hi = ps->hi;
+  }
+  if (strcmp(ps->unit, "s") == 0) spec.unit = IOS_UNIT_DURATION;
+  if (strcmp(ps->unit, "bytes") == 0) spec.unit = IOS_UNIT_BYTES;
+  return spec;
 }
 
 void ios_scenario_free(ios_scenario_t *s) {

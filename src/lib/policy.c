@@ -159,24 +159,12 @@ iosim_params_t *iosim_params_new(const iosim_policy_t *policy) {
   return v;
 }
 
-/* The rule a scenario reads parameter `ps` with (src/inputs/scenario.c): its range, integer, and its unit. */
-static ios_num_spec_t num_spec(const ios_param_spec_t *ps) {
-  ios_num_spec_t spec = {-1e300, 1e300, 0, ps->integer, IOS_UNIT_NONE, ps->description};
-  if (ps->lo < ps->hi) {
-    spec.lo = ps->lo;
-    spec.hi = ps->hi;
-  }
-  if (strcmp(ps->unit, "s") == 0) spec.unit = IOS_UNIT_DURATION;
-  if (strcmp(ps->unit, "bytes") == 0) spec.unit = IOS_UNIT_BYTES;
-  return spec;
-}
-
 /* value (text == NULL) or text into parameter `name`, read as a scenario reads it. */
 static int params_read(iosim_params_t *params, const char *name, double value, const char *text) {
   if (params == NULL) return ios_lib_fail(IOSIM_EINVAL, "the parameter values are NULL");
   int i = iosim_policy_param_find((const iosim_policy_t *)params->policy, name);
   if (i < 0) return i;
-  ios_num_spec_t spec = num_spec(&params->policy->params[i]);
+  ios_num_spec_t spec = ios_scenario_param_spec(&params->policy->params[i]);
   char where[160];
   snprintf(where, sizeof where, "%s.%s", params->policy->name, name);
   double out;
