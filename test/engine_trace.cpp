@@ -223,6 +223,30 @@ TEST(engine_trace, ThreeAppsPerLinkAndApplication) {
 // Expectations: the segments still running at 19 s are in the trace up to 19 s (events.csv leaves them out): bapp1
 // and bapp2 = 1/3 GB/s and bapp3 = 1/3 GB/s over [15, 19] s, 0 after; the integrals are the volumes apps.csv counts
 // in the window, 2.5 + 4/3 GB for app1 and app2 and 4/3 GB for app3.
+// System: the tutorial's three applications (kThreeApps) on a generated pfs-single platform of 3 compute nodes and a
+// PFS of 1 GB/s (platforms/README.md: a compute star zone and a storage zone joined by storage_fabric; compute_fabric
+// and storage_fabric are shared links of 1000 TB/s). Expectations: every route c_k -> pfs crosses c_k's link,
+// compute_fabric, storage_fabric and pfs; the applications' variables are drawn on the links that can bind (pfs, and
+// each node's own link for the application on it), not on the two fabric links (never binding, left out like FATPIPE
+// links: docs/trace.md); on pfs the sharing is the tutorial's (bapp3 = 1/3 GB/s at 20 s).
+TEST(engine_trace, GeneratedFabricLinksCarryNoApplicationVariables) {
+  std::string json = kThreeApps;
+  json.insert(1, R"("platform": {"kind": "pfs-single", "compute": 3, "pfs_bw": 1e9},)");
+  TempDir tmp;
+  setenv("TMPDIR", tmp.path().c_str(), 1);
+  SimRun run = run_scenario(json, "", options("run", {"output.trace=true"}));
+  unsetenv("TMPDIR");
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  std::vector<DumpRow> rows = pj_dump(run.out_dir + "/trace.paje");
+  const std::set<std::string> links = containers(rows, "LINK");
+  ASSERT_TRUE(links.count("compute_fabric") && links.count("storage_fabric") && links.count("pfs_link"))
+      << links.size();
+  EXPECT_TRUE(app_variables(rows, "compute_fabric").empty());
+  EXPECT_TRUE(app_variables(rows, "storage_fabric").empty());
+  EXPECT_EQ(app_variables(rows, "pfs_link"), (std::set<std::string>{"bapp1", "bapp2", "bapp3"}));
+  EXPECT_REL(value_at(rows, "pfs_link", "bapp3", 20), 1e9 / 3, kPajeFloat);
+}
+
 TEST(engine_trace, StoppedAtTheWindowsEnd) {
   SimRun run = run_scenario(kThreeApps, tiny_platform_xml({1e9}, 3),
                             options("run", {"output.trace=true", "window.stop_at_end=true"}));

@@ -111,10 +111,15 @@ void ios_sg_drive_stop(void);
  * `variable`, drawn in `color` ("R G B", each from 0 to 1). */
 void ios_sg_trace_declare(const char *variable, const char *color);
 
+/** Links of at least this bandwidth (bytes/s: 1000 TB/s, the fabric links of iosim's generated platforms, which stand
+ * for an interconnect that never limits the I/O) are left out of the trace, like FATPIPE links. */
+#define IOS_SG_TRACE_UNBOUNDED_BPS 1e15
+
 /** Adds to link variable `variable` (declared with ios_sg_trace_declare) of every shared link on the route from host
  * `from` to host `to` the rate `rate` (bytes/s) from date t0 to date t1 (s, t0 < t1), in SimGrid's trace: the first
  * time a link's variable is used, it is set to 0 at date 0. FATPIPE links, which give each flow their whole bandwidth,
- * are left out: nothing is shared there, and SimGrid's tracer keeps every event in memory until the run ends. */
+ * are left out: nothing is shared there, and SimGrid's tracer keeps every event in memory until the run ends; so are
+ * links of IOS_SG_TRACE_UNBOUNDED_BPS or more. */
 void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *variable, double t0, double t1, double rate);
 
 #ifdef __cplusplus

@@ -68,8 +68,8 @@ typedef struct {
   /** The last byte of `t` arrived at the current date; `gen` is t->gen when its segment started (called from
    * ios_tr_complete_due, in the controller). */
   void (*completed)(ios_transfer_t *t, unsigned gen);
-  /** Flow path, in SimGrid's maestro: a completion is waiting for ios_tr_complete_due (wake the controller; no other
-   * SimGrid call than releasing a semaphore). */
+  /** Flow path, in SimGrid's maestro: a completion is waiting for ios_tr_complete_due (arm the date's step,
+   * ios_sg_drive_arm; no other SimGrid call). */
   void (*due)(void);
 } ios_tr_hooks_t;
 

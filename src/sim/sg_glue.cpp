@@ -338,6 +338,7 @@ extern "C" void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *vari
   from->route_to(to, links, &latency);
   for (const sg4::Link *l : links) {
     if (l->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue; /* flows do not share it */
+    if (l->get_bandwidth() >= IOS_SG_TRACE_UNBOUNDED_BPS) continue; /* a generated platform's fabric: never binds */
     if (started.insert(l->get_name() + '\n' + variable).second)
       simgrid::instr::set_link_variable(l->get_name(), variable, 0, 0);
     simgrid::instr::add_link_variable(l->get_name(), variable, rate, t0);

@@ -225,6 +225,9 @@ def main():
         print(__doc__)
         return 2
     iosim, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    # Slurm's and munge's daemons are in /usr/sbin, which a minimal PATH (env -i, cron, some CI runners) leaves out
+    path = os.environ.get("PATH", os.defpath).split(os.pathsep)
+    os.environ["PATH"] = os.pathsep.join(path + [d for d in ("/usr/sbin", "/sbin") if d not in path])
     if os.geteuid() != 0:
         cannot_run("not root: slurmctld, slurmd and munged run as root here (CI runs the suite as root); as a user, "
                    "leave this test out with `ctest -LE slurm`")
