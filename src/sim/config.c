@@ -2,7 +2,22 @@
 #include "ios_engine.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+static int env_is(const char *name, const char *value) {
+  const char *v = getenv(name);
+  return v != NULL && strcmp(v, value) == 0;
+}
+
+void ios_sim_bench_from_env(ios_sim_bench_t *b) {
+  memset(b, 0, sizeof *b);
+  b->flow_groups_off = env_is("IOSIM_FLOW_GROUPS", "0");
+  b->flow_restart = env_is("IOSIM_FLOW_RERATE", "restart");
+  b->simgrid_clock = env_is("IOSIM_SIMGRID_CLOCK", "1");
+  b->no_timeline = env_is("IOSIM_TIMELINE", "0");
+  b->fault = getenv("IOSIM_FAULT");
+}
 
 void ios_sim_config_from_scenario(const ios_scenario_t *s, ios_sim_config_t *c) {
   memset(c, 0, sizeof *c);
@@ -37,6 +52,7 @@ void ios_sim_config_from_scenario(const ios_scenario_t *s, ios_sim_config_t *c) 
   c->out_dir = s->out_dir;
   c->events = s->events;
   c->progress = s->progress;
+  ios_sim_bench_from_env(&c->bench);
 }
 
 void ios_sim_config_replay(const ios_scenario_t *s, ios_sim_config_t *c) {

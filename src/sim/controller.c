@@ -66,19 +66,22 @@ static double route_latency(const transfer_t *t) {
 /* ---------------------------------------------------------------- transfer layer */
 
 /* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
-static void segment_end(const transfer_t *t, double bytes, int done) {
+static void segment_end(void *ctx, const transfer_t *t, double bytes, int done) {
+  (void)ctx;
   if (sim_segment_rows() && (done || sim_now() > t->seg_start)) sim_segment_row(t, sim_now(), bytes);
   if (E.trace) sim_trace_segment(t, bytes);
   account_segment(t, bytes);
 }
 
 /* A transfer's last byte arrived (reported by the controller's ios_tr_complete_due): an event for this batch. */
-static void transfer_completed(transfer_t *t, unsigned gen) {
+static void transfer_completed(void *ctx, transfer_t *t, unsigned gen) {
+  (void)ctx;
   sim_push_event(EV_COMPLETE, t->app, t, gen);
 }
 
 /* Flow path, in SimGrid's maestro: a flow has ended; a step at this date collects it (unless one is running). */
-static void completion_due(void) {
+static void completion_due(void *ctx) {
+  (void)ctx;
   ios_sg_drive_arm();
 }
 

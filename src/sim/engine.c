@@ -59,7 +59,7 @@ int ios_engine_start(const ios_sim_config_t *s, const ios_platform_t *p, const i
   memset(r, 0, sizeof *r);
   E.wall0 = ios_clock_s();
   E.s = s;
-  sim_fault_init();
+  sim_fault_init(s);
   E.p = p;
   E.r = r;
   E.w = w;

@@ -161,9 +161,9 @@ void sim_resume(int j);
 int sim_resumed(const int **list);
 
 /** Fault injection, for the tests of the failure path: the environment variable IOSIM_FAULT=SITE:K (read by
- * sim_fault_init at set-up) makes the K-th policy call at SITE fail as if the policy had run out of memory. */
+ * sim_fault_init at set-up, from the benchmark switches ios_sim_config_t.bench) makes the K-th policy call at SITE fail as if the policy had run out of memory. */
 enum { SIM_FAULT_NONE, SIM_FAULT_SHARING, SIM_FAULT_STRIPING, SIM_FAULT_ARBITRATION };
-void sim_fault_init(void);
+void sim_fault_init(const ios_sim_config_t *s);
 /** Whether this call at `site` (SIM_FAULT_*) is the one IOSIM_FAULT makes fail. */
 int sim_fault(int site);
 

@@ -16,6 +16,21 @@
 extern "C" {
 #endif
 
+/** The switches that change how the engine computes (never what it computes, to rounding), for the benchmarks'
+ * side-by-side comparisons and the tests of the failure path (docs/engine.md, "Benchmark switches"). The engine reads
+ * them from the environment in one place only, ios_sim_bench_from_env; a zeroed struct is the default. */
+typedef struct {
+  int flow_groups_off; /**< IOSIM_FLOW_GROUPS=0: no flow groups on the flow path */
+  int flow_restart;    /**< IOSIM_FLOW_RERATE=restart: a new rate cancels the flow and starts the rest as a new one */
+  int simgrid_clock;   /**< IOSIM_SIMGRID_CLOCK=1: the direct path's calendar sleeps on SimGrid's clock */
+  int no_timeline;     /**< IOSIM_TIMELINE=0: no timeline.bin (analysis/bench_view.py measures what it costs) */
+  const char *fault;   /**< IOSIM_FAULT=SITE:K: the K-th policy call at SITE fails as if out of memory (the failure
+                            path's tests); NULL: none */
+} ios_sim_bench_t;
+
+/** Reads the benchmark switches from the environment into *b (the only place the engine reads the environment). */
+void ios_sim_bench_from_env(ios_sim_bench_t *b);
+
 /** Everything the engine reads of a run: its own declared configuration, filled from a scenario
  * (ios_sim_config_from_scenario) or for a replay of storage requests (ios_sim_config_replay). Pointers are borrowed
  * from the scenario. */
@@ -64,6 +79,7 @@ typedef struct {
   const double *external_volume; /**< [napps] bytes: the I/O volume allocation and placement policies know of each
                                       external application (RR-9549 Table 2 V_io), 0 = unknown */
   const double *external_work;   /**< [napps] s: its compute time they know (T_cpu), 0 = unknown */
+  ios_sim_bench_t bench; /**< the benchmark switches (ios_sim_config_from_scenario reads them from the environment) */
   int replay; /**< the applications replay storage requests: they start at their release, hold no compute
                    node of their own (hosts in turn), and the window is the whole run */
 } ios_sim_config_t;

@@ -3,7 +3,8 @@
  * transfers); the controller gives it a rate (bytes/s) and the transfer layer makes the bytes move at that rate until
  * the last one arrives, then reports the completion.
  *
- * Two paths, chosen once per run (docs/engine.md):
+ * Two paths, chosen once per run (docs/engine.md), each a table of operations in its own file (transfer_direct.c,
+ * transfer_flow.c) behind this one interface (transfer.c), with one order of completions (tr_earlier):
  *  - flows: a transfer is one rate-capped SimGrid flow from its host to its resource's host (ios_sg.h), started by
  *    SimGrid's maestro (no actor per transfer); a new rate moves the flow's bound and keeps its transferred bytes; rate
  *    0 pauses the flow (or, where it cannot be paused, stops it keeping its exact remaining bytes, and a later rate
@@ -22,6 +23,8 @@
  *    per segment. Results agree with the flow path to rounding (docs/engine.md gives the measured differences). */
 #ifndef IOS_TRANSFER_H
 #define IOS_TRANSFER_H
+
+#include "ios_sg.h"
 
 #include <simgrid/forward.h>
 
@@ -61,25 +64,58 @@ typedef struct ios_transfer {
   unsigned long long route_key;     /**< flow path: its route's identity when it started its flow (grouping) */
 } ios_transfer_t;
 
-/** What the transfer layer tells the engine. Every callback is required. */
+/** What the transfer layer tells the engine. Every callback is required; `ctx` is the one given to ios_tr_init. */
 typedef struct {
   /** A segment of `t` ended at the current date having moved `bytes`: `done` 1 at its completion, 0 at a new rate. */
-  void (*segment_end)(const ios_transfer_t *t, double bytes, int done);
+  void (*segment_end)(void *ctx, const ios_transfer_t *t, double bytes, int done);
   /** The last byte of `t` arrived at the current date; `gen` is t->gen when its segment started (called from
    * ios_tr_complete_due, in the controller). */
-  void (*completed)(ios_transfer_t *t, unsigned gen);
+  void (*completed)(void *ctx, ios_transfer_t *t, unsigned gen);
   /** Flow path, in SimGrid's maestro: a completion is waiting for ios_tr_complete_due (arm the date's step,
    * ios_sg_drive_arm; no other SimGrid call). */
-  void (*due)(void);
+  void (*due)(void *ctx);
 } ios_tr_hooks_t;
 
-/** Starts the transfer layer for one run: `direct` selects the direct path (see above); `date` points to the
- * simulated date in s when the engine keeps its own (the direct path without sleeping on SimGrid's clock; borrowed),
- * NULL for SimGrid's clock; `hooks` (borrowed, must outlive the run) the callbacks. The environment variable
- * IOSIM_FLOW_RERATE=restart makes the flow path cancel a flow and start its rest at every new rate instead of moving
- * its bound (the benchmark's side-by-side, docs/engine.md). @return 0, or -1 when SimGrid's network model cannot
- * be used for flows (ios_flows_init). */
-int ios_tr_init(int direct, const double *date, const ios_tr_hooks_t *hooks);
+/** The flows the flow path drives: the functions of ios_sg.h (ios_tr_sg_flows, SimGrid's), or a stand-in with the
+ * same contract (the kernel's unit tests, test/unit_transfer.cpp, drive the flow path without a SimGrid run). Each
+ * member has the contract of the ios_flow_* / ios_flows_* function of the same name in ios_sg.h. */
+typedef struct {
+  int (*init)(ios_flow_done_fn done);
+  void (*fini)(void);
+  ios_flow_t *(*start)(sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data);
+  void (*set_rate)(ios_flow_t *flow, double rate);
+  int (*join)(ios_flow_t *flow, double bytes, double rate);
+  void (*leave)(ios_flow_t *flow, double bytes, double rate);
+  int (*pause)(ios_flow_t *flow);
+  void (*resume)(ios_flow_t *flow, double rate);
+  int (*members)(const ios_flow_t *flow);
+  void *(*data)(const ios_flow_t *flow);
+  void (*set_data)(ios_flow_t *flow, void *data);
+  void (*route_key)(sg_host_t from, sg_host_t to, unsigned long long *key, double *latency);
+  double (*remaining)(const ios_flow_t *flow);
+  void (*cancel)(ios_flow_t *flow);
+  void (*release)(ios_flow_t *flow);
+  void (*reap)(void);
+} ios_tr_flows_t;
+
+/** SimGrid's flows (src/sim/sg_glue.cpp through ios_sg.h). */
+extern const ios_tr_flows_t ios_tr_sg_flows;
+
+/** How a run's transfer layer works, chosen once at ios_tr_init. */
+typedef struct {
+  int direct;         /**< 1: the direct path (see above); 0: flows */
+  const double *date; /**< s: the simulated date when the engine keeps its own (borrowed), NULL for SimGrid's clock */
+  int flow_groups;    /**< flow path: flow groups (1, the default; 0: the benchmark switch IOSIM_FLOW_GROUPS=0) */
+  int flow_restart;   /**< flow path: a new rate cancels the flow and starts the rest as a new one instead of moving
+                           its bound (0, the default; 1: the benchmark switch IOSIM_FLOW_RERATE=restart) */
+  const ios_tr_flows_t *flows; /**< flow path: the flows it drives; NULL: SimGrid's (ios_tr_sg_flows) */
+} ios_tr_options_t;
+
+/** Starts the transfer layer for one run with options `o` (read at the call), `hooks` (borrowed, must outlive the
+ * run) and their context `ctx`. The benchmark switches are read by the engine's configuration
+ * (ios_sim_config_t.bench), never here (docs/engine.md, "Benchmark switches"). @return 0, or -1 when SimGrid's
+ * network model cannot be used for flows (ios_flows_init). */
+int ios_tr_init(const ios_tr_options_t *o, const ios_tr_hooks_t *hooks, void *ctx);
 
 /** Flow path: stops the running flow of `t`, if any (the run stops with transfers in progress); harmless otherwise. */
 void ios_tr_stop(ios_transfer_t *t);

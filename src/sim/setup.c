@@ -133,12 +133,16 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
     direct = ok;
   }
   E.direct = direct;
-  /* IOSIM_SIMGRID_CLOCK=1: the direct path's calendar sleeps on SimGrid's clock from date to date (the benchmark's
-   * side-by-side, docs/engine.md) */
-  const char *sgclock = getenv("IOSIM_SIMGRID_CLOCK");
-  sim_calendar_init(direct && !(sgclock != NULL && strcmp(sgclock, "1") == 0));
+  /* the benchmark switch IOSIM_SIMGRID_CLOCK=1: the direct path's calendar sleeps on SimGrid's clock from date to date
+   * (docs/engine.md) */
+  sim_calendar_init(direct && !s->bench.simgrid_clock);
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
-  if (ios_tr_init(direct, &sim_clock, &sim_tr_hooks) == 0) return IOS_OK;
+  ios_tr_options_t o = {.direct = direct,
+                         .date = &sim_clock,
+                         .flow_groups = !s->bench.flow_groups_off,
+                         .flow_restart = s->bench.flow_restart,
+                         .flows = NULL};
+  if (ios_tr_init(&o, &sim_tr_hooks, NULL) == 0) return IOS_OK;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");
   return IOS_EINTERNAL;

@@ -38,10 +38,10 @@ void sim_fail(int rc, const char *field, const char *fmt, ...) {
     ios_diag_set(E.s->file, field, "%s", msg);
 }
 
-void sim_fault_init(void) {
+void sim_fault_init(const ios_sim_config_t *s) {
   fail = IOS_OK;
   static const char *const sites[] = {"", "sharing", "striping", "arbitration"};
-  const char *env = getenv("IOSIM_FAULT");
+  const char *env = s->bench.fault;
   fault_site = fault_at = 0;
   fault_calls = 0;
   if (env == NULL) return;

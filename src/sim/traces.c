@@ -247,11 +247,10 @@ void sim_al_row(const app_state_t *as, double t0, double t1) {
   fputc('\n', al_out.f);
 }
 
-/* Whether this run writes timeline.bin: always without output.events, except when the environment sets
- * IOSIM_TIMELINE=0, which only analysis/bench_view.py does (to measure what the record costs). */
-static int timeline_wanted(void) {
-  const char *env = getenv("IOSIM_TIMELINE");
-  return env == NULL || strcmp(env, "0") != 0;
+/* Whether this run writes timeline.bin: always without output.events, except with the benchmark switch IOSIM_TIMELINE=0,
+ * which only analysis/bench_view.py sets (to measure what the record costs). */
+static int timeline_wanted(const ios_sim_config_t *s) {
+  return !s->bench.no_timeline;
 }
 
 /* events.csv (output.events) or timeline.bin, and allocations.csv, written through temporary files renamed when the
@@ -262,7 +261,7 @@ int sim_open_traces(const ios_sim_config_t *s) {
   if (s->events) {
     if (ios_fs_stage(&ev_out, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
     fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", ev_out.f);
-  } else if (timeline_wanted()) {
+  } else if (timeline_wanted(s)) {
     int rc = tl_open(s);
     if (rc != IOS_OK) return rc;
   }

@@ -1,0 +1,355 @@
+/* iosim — the transfer layer's flow path (ios_transfer.h, docs/engine.md): a transfer is one rate-capped flow from its
+ * host to its resource's host, re-rated in place (its bound moved), paused at rate 0 where it can be, and grouped with
+ * the identical transfers that start with it (a flow group: one flow of weight k). The flows are SimGrid's
+ * (ios_tr_sg_flows, src/sim/sg_glue.cpp), or a stand-in with the same contract in the kernel's unit tests. SimGrid
+ * reports completions from its maestro; they are kept until the controller collects them (ios_tr_complete_due), in
+ * the completion order the direct path gives (tr_earlier). */
+#include "transfer_internal.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const ios_tr_flows_t ios_tr_sg_flows = {
+    .init = ios_flows_init,
+    .fini = ios_flows_fini,
+    .start = ios_flow_start,
+    .set_rate = ios_flow_set_rate,
+    .join = ios_flow_join,
+    .leave = ios_flow_leave,
+    .pause = ios_flow_pause,
+    .resume = ios_flow_resume,
+    .members = ios_flow_members,
+    .data = ios_flow_data,
+    .set_data = ios_flow_set_data,
+    .route_key = ios_flow_route_key,
+    .remaining = ios_flow_remaining,
+    .cancel = ios_flow_cancel,
+    .release = ios_flow_release,
+    .reap = ios_flows_reap,
+};
+
+static struct {
+  const ios_tr_flows_t *fl; /* the flows driven */
+  int restart;              /* a new rate cancels the flow and starts the rest (the benchmark switch) */
+  int grouping;             /* flow groups (the benchmark switch turns them off) */
+  ios_transfer_t **due;     /* transfers whose completion SimGrid reported, not collected yet */
+  int ndue, duecap;
+  long running;          /* flows running */
+  long carried;          /* transfers those flows carry */
+  long started;          /* flows started */
+  long npaused;          /* flows paused (pause) */
+  ios_transfer_t **open; /* the flows started at date `open_date` that may take members, hashed */
+  int nopen, opencap;
+  double open_date;
+  struct route_entry { /* the routes seen, hashed on their ends (SimGrid computes a route in microseconds) */
+    sg_host_t from, to;
+    unsigned long long key;
+    double latency;
+  } * routes;
+  size_t nroutes, routecap;
+} F;
+
+static int cmp_due(const void *pa, const void *pb) {
+  const ios_transfer_t *a = *(ios_transfer_t *const *)pa, *b = *(ios_transfer_t *const *)pb;
+  return tr_earlier(a, b) ? -1 : tr_earlier(b, a) ? 1 : 0;
+}
+
+static int report_flows(void) {
+  int n = F.ndue;
+  if (n > 1) qsort(F.due, (size_t)n, sizeof *F.due, cmp_due);
+  for (int i = 0; i < n; i++) { /* a group's flow once, by its leader */
+    ios_transfer_t *t = F.due[i];
+    if (t->leader) {
+      F.fl->release(t->flow);
+      F.running--;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    ios_transfer_t *t = F.due[i];
+    t->flow = NULL;
+    t->next_member = NULL;
+    t->leader = 0;
+    F.carried--;
+    t->remaining = 0;
+    t->finish = INFINITY;
+    tr_segment_end(t, t->seg_rem0, 1);
+    tr_completed(t, t->gen);
+  }
+  F.ndue = 0;
+  F.fl->reap();
+  return n;
+}
+
+
+/* SimGrid's report, in its maestro: the last byte of a flow arrived (of every member of a group); kept for
+ * ios_tr_complete_due. */
+static void flow_done(ios_flow_t *flow, void *data) {
+  for (ios_transfer_t *t = data; t != NULL; t = t->next_member) {
+    if (t->flow != flow || F.ndue >= F.duecap) return; /* neither can happen: room for every carried transfer is made */
+    F.due[F.ndue++] = t;
+  }
+  tr.hooks->due(tr.ctx);
+}
+
+/* Bytes of t still to move: its share of its flow's. */
+static double flow_remaining(const ios_transfer_t *t) {
+  return F.fl->remaining(t->flow) / F.fl->members(t->flow);
+}
+
+/* The leader of t's group (the transfer its flow reports to). */
+static ios_transfer_t *leader_of(const ios_transfer_t *t) {
+  return F.fl->data(t->flow);
+}
+
+/* t leaves its group (its `rem` bytes left), whose other members go on at `others` bytes/s each. */
+static void group_leave(ios_transfer_t *t, double rem, double others) {
+  ios_transfer_t *lead = leader_of(t);
+  F.fl->leave(t->flow, rem, others);
+  if (lead == t) { /* the next member leads the rest */
+    t->next_member->leader = 1;
+    F.fl->set_data(t->flow, t->next_member);
+  } else {
+    ios_transfer_t *p = lead;
+    while (p->next_member != t)
+      p = p->next_member;
+    p->next_member = t->next_member;
+  }
+  t->flow = NULL;
+  t->next_member = NULL;
+  t->leader = 0;
+  F.carried--;
+}
+
+/* Stops the flow of t, and of every member of its group (their exact remaining bytes are kept). */
+static void flow_stop(ios_transfer_t *t) {
+  ios_flow_t *flow = t->flow;
+  int k = F.fl->members(flow);
+  for (ios_transfer_t *m = leader_of(t); m != NULL;) {
+    ios_transfer_t *next = m->next_member;
+    m->remaining = flow_remaining(m);
+    m->flow = NULL;
+    m->next_member = NULL;
+    m->leader = 0;
+    m = next;
+  }
+  if (t->paused) F.npaused--;
+  t->paused = 0;
+  F.fl->cancel(flow);
+  F.fl->release(flow);
+  F.running--;
+  F.carried -= k;
+}
+
+/* Makes room for one more carried transfer's completion before SimGrid reports one. @return 0 or -1. */
+static int due_room(void) {
+  if (F.carried < F.duecap) return 0;
+  long ncap = F.duecap ? 2 * (long)F.duecap : 64;
+  ios_transfer_t **d = ncap <= INT_MAX ? realloc(F.due, sizeof *d * (size_t)ncap) : NULL;
+  if (d == NULL) return -1;
+  F.due = d;
+  F.duecap = (int)ncap;
+  return 0;
+}
+
+/* The slot of the open-flow table for a transfer of `bytes` at `rate` to `dest` over the route `key` (linear
+ * probing; the table is at most half full): the flow it can join, or an empty slot. */
+static ios_transfer_t **open_slot(sg_host_t dest, unsigned long long key, double rate, double bytes) {
+  unsigned long long h = key ^ (unsigned long long)(uintptr_t)dest * 0x9E3779B97F4A7C15ULL;
+  double v[2] = {rate, bytes};
+  unsigned long long bits[2];
+  memcpy(bits, v, sizeof bits);
+  h ^= bits[0] * 0xC2B2AE3D27D4EB4FULL ^ bits[1] * 0x165667B19E3779F9ULL;
+  for (size_t i = (size_t)(h ^ (h >> 29)) & (size_t)(F.opencap - 1);; i = (i + 1) & (size_t)(F.opencap - 1)) {
+    ios_transfer_t *l = F.open[i];
+    if (l == NULL || (l->dest == dest && l->route_key == key && l->rate == rate && l->seg_rem0 == bytes))
+      return &F.open[i];
+  }
+}
+
+static size_t route_slot(sg_host_t from, sg_host_t to) {
+  unsigned long long h = (unsigned long long)(uintptr_t)from * 0x9E3779B97F4A7C15ULL ^ (uintptr_t)to;
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(h ^ (h >> 29)) & (F.routecap - 1);
+}
+
+int ios_tr_route(sg_host_t from, sg_host_t to, unsigned long long *key, double *latency) {
+  if (2 * (F.nroutes + 1) > F.routecap) { /* grow (at most half full), and hash the routes again */
+    size_t ncap = F.routecap ? 2 * F.routecap : 256, old = F.routecap;
+    struct route_entry *o = F.routes, *n = calloc(ncap, sizeof *n);
+    if (n == NULL) return -1;
+    F.routes = n;
+    F.routecap = ncap;
+    for (size_t i = 0; i < old; i++)
+      if (o[i].from != NULL) {
+        size_t j = route_slot(o[i].from, o[i].to);
+        while (F.routes[j].from != NULL)
+          j = (j + 1) & (F.routecap - 1);
+        F.routes[j] = o[i];
+      }
+    free(o);
+  }
+  size_t i = route_slot(from, to);
+  while (F.routes[i].from != NULL && (F.routes[i].from != from || F.routes[i].to != to))
+    i = (i + 1) & (F.routecap - 1);
+  if (F.routes[i].from == NULL) {
+    F.routes[i].from = from;
+    F.routes[i].to = to;
+    (F.fl != NULL ? F.fl : &ios_tr_sg_flows)->route_key(from, to, &F.routes[i].key, &F.routes[i].latency);
+    F.nroutes++;
+  }
+  if (key != NULL) *key = F.routes[i].key;
+  if (latency != NULL) *latency = F.routes[i].latency;
+  return 0;
+}
+
+/* Flow groups: t (rate r, latency 0) joins the group of a flow started at this date over the same route to the same
+ * host at the same rate with the same bytes, if there is one (@return 1), else it is remembered as one that may lead
+ * one once it has started its flow (*slot, @return 0). @return -1 when out of memory. */
+static int group_join(ios_transfer_t *t, double r, ios_transfer_t ***slot) {
+  *slot = NULL;
+  if (!F.grouping || t->latency != 0) return 0;
+  double lat;
+  if (ios_tr_route(t->host, t->dest, &t->route_key, &lat) != 0) return -1;
+  if (lat != 0) return 0;
+  if (tr_now() != F.open_date) { /* flows started before this date take no member */
+    if (F.opencap > 0) memset(F.open, 0, sizeof *F.open * (size_t)F.opencap);
+    F.nopen = 0;
+    F.open_date = tr_now();
+  }
+  if (2 * (F.nopen + 1) > F.opencap) { /* grow, and hash the open flows again */
+    int ncap = F.opencap ? 2 * F.opencap : 256, old = F.opencap;
+    ios_transfer_t **o = F.open, **n = calloc((size_t)ncap, sizeof *n);
+    if (n == NULL) return -1;
+    F.open = n;
+    F.opencap = ncap;
+    for (int i = 0; i < old; i++)
+      if (o[i] != NULL) *open_slot(o[i]->dest, o[i]->route_key, o[i]->rate, o[i]->seg_rem0) = o[i];
+    free(o);
+  }
+  ios_transfer_t **s = open_slot(t->dest, t->route_key, r, t->remaining), *lead = *s;
+  if (lead != NULL && lead->flow != NULL && F.fl->join(lead->flow, t->remaining, r) == 0) {
+    t->flow = lead->flow;
+    t->next_member = lead->next_member;
+    lead->next_member = t;
+    return 1;
+  }
+  *slot = lead == NULL ? s : NULL;
+  return 0;
+}
+
+/* `rem`: flow_remaining(t), when the caller has it, else NAN. */
+static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
+  if (r == t->rate && (t->flow != NULL || r == 0)) return 0;
+  if (t->flow != NULL && !t->paused) { /* its segment ends now (a paused one's ended when it paused) */
+    if (isnan(rem)) rem = flow_remaining(t);
+    if (rem <= 0) return 0; /* already done: SimGrid reported its completion at this very date */
+    t->remaining = rem;
+    tr_segment_end(t, t->seg_rem0 - rem, 0);
+    if (F.fl->members(t->flow) > 1) /* its group goes on without it */
+      group_leave(t, rem, t->rate);
+    else if (F.restart)
+      flow_stop(t);
+    else if (!(r > 0) && F.fl->pause(t->flow) == 0) { /* paused (a cancel and a new flow cost more), */
+      t->paused = 1;
+      F.npaused++;
+    } else if (!(r > 0)) /* else stopped */
+      flow_stop(t);
+  }
+  t->gen++;
+  t->rate = r;
+  if (!(r > 0)) return 0;
+  tr_segment_begin(t, r, capped);
+  if (t->flow != NULL) { /* the same flow at its new rate, resumed if it was paused */
+    if (t->paused) {
+      F.fl->resume(t->flow, r);
+      t->paused = 0;
+      F.npaused--;
+    } else
+      F.fl->set_rate(t->flow, r);
+    return 1;
+  }
+  if (due_room() < 0) return -1;
+  ios_transfer_t **slot;
+  int joined = group_join(t, r, &slot);
+  if (joined < 0) return -1;
+  F.carried++;
+  if (joined) return 1;
+  t->flow = F.fl->start(t->host, t->dest, t->remaining, r, t->latency, t);
+  if (t->flow == NULL) {
+    F.carried--;
+    return -2;
+  }
+  t->leader = 1;
+  t->seg_latency = t->latency; /* a new flow pays its route's latency once */
+  F.running++;
+  F.started++;
+  if (slot != NULL) { /* later transfers of this date may join it */
+    *slot = t;
+    F.nopen++;
+  }
+  return 1;
+}
+
+static void flows_stop(ios_transfer_t *t) {
+  if (t->flow != NULL) flow_stop(t);
+}
+
+static long flows_running(void) {
+  return F.running - F.npaused;
+}
+
+static long flows_started(void) {
+  return F.started;
+}
+
+static int flows_pending(void) {
+  return F.ndue;
+}
+
+static double flows_remaining_of(const ios_transfer_t *t) {
+  return t->flow != NULL ? flow_remaining(t) : t->remaining;
+}
+
+static double flows_next_completion(void) {
+  return INFINITY; /* SimGrid reports each completion */
+}
+
+static int flows_init(const ios_tr_options_t *o) {
+  F.fl = o->flows != NULL ? o->flows : &ios_tr_sg_flows;
+  F.restart = o->flow_restart;
+  F.grouping = o->flow_groups;
+  F.ndue = F.nopen = 0;
+  F.running = F.carried = F.started = F.npaused = 0;
+  F.open_date = -1;
+  return F.fl->init(flow_done);
+}
+
+static void flows_fini(void) {
+  free(F.due);
+  free(F.open);
+  free(F.routes);
+  F.due = NULL;
+  F.open = NULL;
+  F.routes = NULL;
+  F.nroutes = F.routecap = 0;
+  F.ndue = F.duecap = F.nopen = F.opencap = 0;
+  F.fl->fini();
+}
+
+const tr_path_t tr_flow_path = {
+    .name = "flows",
+    .init = flows_init,
+    .fini = flows_fini,
+    .set_rate = flow_set_rate,
+    .remaining = flows_remaining_of,
+    .complete_due = report_flows,
+    .next_completion = flows_next_completion,
+    .stop = flows_stop,
+    .running = flows_running,
+    .flows_started = flows_started,
+    .pending = flows_pending,
+};
