@@ -64,7 +64,7 @@
     return IOS_OK;                                                                                                     \
   }                                                                                                                    \
   static inline int name##_push(name##_t *h, type x) {                                                                 \
-    if (name##_append(h, x) != IOS_OK) return IOS_ENOMEM;                                                             \
+    if (name##_append(h, x) != IOS_OK) return IOS_ENOMEM;                                                              \
     name##_up(h, h->n - 1, x);                                                                                         \
     return IOS_OK;                                                                                                     \
   }                                                                                                                    \

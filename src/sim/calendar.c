@@ -18,9 +18,6 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_calendar, iosim, "iosim controller's calen
  * all; then the applications resumed by those completions or started by the job queue, whose new operations form the
  * next batch at the same date. */
 
-/* SimGrid's timing precision: activities ending within it of the current date end together (ios_transfer.h). */
-#define CAL_PRECISION 1e-9
-
 /* KiB of stack of the controller, the direct path's one SimGrid actor (SimGrid's contexts/stack-size) */
 #define IOS_ACTOR_STACK_KIB "256"
 
@@ -28,51 +25,15 @@ double sim_clock;
 
 /* The calendar's state. */
 static struct {
-  cal_entry_t *cal; /* the dated wake-ups, a binary min-heap on (date, seq) */
-  int ncal, calcap;
-  long calseq;
-  int own_clock;   /* direct path: the controller keeps the date itself instead of sleeping on SimGrid's clock */
-  int flow_done;   /* flow path: the simulation has stopped (sim_flow_step) */
-  grid_t grids[2]; /* controller.tick_s from 0; a periodic sharing policy's δ from T_begin */
+  ios_wakeups_t cal; /* the dated wake-ups, by (date, seq) */
+  int own_clock;     /* direct path: the controller keeps the date itself instead of sleeping on SimGrid's clock */
+  int flow_done;     /* flow path: the simulation has stopped (sim_flow_step) */
+  grid_t grids[2];   /* controller.tick_s from 0; a periodic sharing policy's δ from T_begin */
 } C;
 
-static int cal_before(const cal_entry_t *a, const cal_entry_t *b) {
-  return a->date < b->date || (a->date == b->date && a->seq < b->seq);
-}
-
 void sim_cal_push(double date, int kind, int idx) {
-  if (C.ncal == C.calcap) {
-    int ncap = C.calcap ? 2 * C.calcap : 64;
-    cal_entry_t *c = realloc(C.cal, sizeof *c * (size_t)ncap);
-    if (c == NULL) {
-      sim_fail(IOS_ENOMEM, NULL, "out of memory for the calendar"); /* the run stops; the entry is lost with it */
-      return;
-    }
-    C.cal = c;
-    C.calcap = ncap;
-  }
-  cal_entry_t e = {date, C.calseq++, kind, idx};
-  int i = C.ncal++;
-  while (i > 0 && cal_before(&e, &C.cal[(i - 1) / 2])) {
-    C.cal[i] = C.cal[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  C.cal[i] = e;
-}
-
-static cal_entry_t cal_pop(void) {
-  cal_entry_t top = C.cal[0], last = C.cal[--C.ncal];
-  int i = 0;
-  for (;;) {
-    int c = 2 * i + 1;
-    if (c >= C.ncal) break;
-    if (c + 1 < C.ncal && cal_before(&C.cal[c + 1], &C.cal[c])) c++;
-    if (!cal_before(&C.cal[c], &last)) break;
-    C.cal[i] = C.cal[c];
-    i = c;
-  }
-  if (C.ncal > 0) C.cal[i] = last;
-  return top;
+  if (ios_wakeups_push(&C.cal, date, kind, idx) != IOS_OK)
+    sim_fail(IOS_ENOMEM, NULL, "out of memory for the calendar"); /* the run stops; the entry is lost with it */
 }
 
 /* Application j runs at the current date until it waits; a work phase puts its end in the calendar. */
@@ -81,7 +42,7 @@ static void cal_app(int j) {
   if (sim_app_advance(&E.apps[j], &d) == APP_SLEEP) sim_cal_push(sim_now() + d, CAL_APP, j);
 }
 
-static void cal_fire(cal_entry_t e) {
+static void cal_fire(ios_wakeup_t e) {
   switch (e.kind) {
   case CAL_APP:
     cal_app(e.idx);
@@ -121,8 +82,9 @@ static int going_on(int stop) {
  * applications that go on; again at the same date while their new operations form another batch. @return 1 when the
  * simulation stops (a failure, the window's end reached with a stop there, or nothing left). */
 static int date_work(int stop) {
-  while (C.ncal > 0 && C.cal[0].date <= sim_now() + CAL_PRECISION)
-    cal_fire(cal_pop());
+  ios_wakeup_t due;
+  while (ios_wakeups_pop_due(&C.cal, sim_now(), &due))
+    cal_fire(due);
   ios_tr_complete_due();
   do {
     sim_handle_events();
@@ -149,7 +111,7 @@ void sim_controller_actor(int argc, char **argv) {
   (void)argv;
   int stop = E.s->stop_at_end && !isnan(E.t_end);
   while (going_on(stop)) {
-    double next = C.ncal > 0 ? C.cal[0].date : INFINITY, now = sim_now(), c = ios_tr_next_completion();
+    double next = ios_wakeups_next(&C.cal), now = sim_now(), c = ios_tr_next_completion();
     next = c < next ? c : next;
     if (!(next < INFINITY)) {
       stuck();
@@ -179,10 +141,10 @@ void sim_flow_step(void) {
   sim_clock = simgrid_get_clock();
   ios_flows_collect();
   int stop = E.s->stop_at_end && !isnan(E.t_end), done = 0;
-  while (!done && (ios_tr_pending() > 0 || (C.ncal > 0 && C.cal[0].date <= sim_now() + CAL_PRECISION)))
+  while (!done && (ios_tr_pending() > 0 || ios_wakeups_next(&C.cal) <= sim_now() + IOS_WAKEUP_PRECISION))
     done = date_work(stop);
-  if (!done && C.ncal > 0)
-    ios_sg_wake_at(C.cal[0].date);
+  if (!done && ios_wakeups_count(&C.cal) > 0)
+    ios_sg_wake_at(ios_wakeups_next(&C.cal));
   else if (!done && ios_tr_running() == 0 && !E.s->external) { /* external applications may still post */
     stuck();
     done = 1;
@@ -235,7 +197,7 @@ int sim_calendar_start(const ios_sim_config_t *s, const ios_platform_t *p, int n
 }
 
 void sim_calendar_free(void) {
-  free(C.cal);
+  ios_wakeups_free(&C.cal);
   sim_resume_init(-1);
   memset(&C, 0, sizeof C);
 }

@@ -14,6 +14,7 @@
 #include "ios_sg_platform.h"
 #include "ios_striping.h"
 #include "ios_transfer.h"
+#include "ios_wakeups.h"
 #include "ios_window.h"
 
 #include <errno.h>
@@ -123,11 +124,6 @@ enum { APP_SLEEP, APP_WAIT, APP_DONE };
 /* Calendar entries: an application to resume, the window's snapshots, a periodic tick, a job's submission. */
 enum { CAL_APP, CAL_SNAP_BEGIN, CAL_SNAP_END, CAL_TICK, CAL_SUBMIT, CAL_BEGIN };
 typedef struct {
-  double date;
-  long seq;
-  int kind, idx;
-} cal_entry_t;
-typedef struct {
   double start, period; /* s: a grid of decision dates, start + k·period for k >= 1 */
 } grid_t;
 
@@ -161,7 +157,8 @@ void sim_resume(int j);
 int sim_resumed(const int **list);
 
 /** Fault injection, for the tests of the failure path: the environment variable IOSIM_FAULT=SITE:K (read by
- * sim_fault_init at set-up, from the benchmark switches ios_sim_config_t.bench) makes the K-th policy call at SITE fail as if the policy had run out of memory. */
+ * sim_fault_init at set-up, from the benchmark switches ios_sim_config_t.bench) makes the K-th policy call at SITE fail
+ * as if the policy had run out of memory. */
 enum { SIM_FAULT_NONE, SIM_FAULT_SHARING, SIM_FAULT_STRIPING, SIM_FAULT_ARBITRATION };
 void sim_fault_init(const ios_sim_config_t *s);
 /** Whether this call at `site` (SIM_FAULT_*) is the one IOSIM_FAULT makes fail. */

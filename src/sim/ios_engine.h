@@ -80,8 +80,8 @@ typedef struct {
                                       external application (RR-9549 Table 2 V_io), 0 = unknown */
   const double *external_work;   /**< [napps] s: its compute time they know (T_cpu), 0 = unknown */
   ios_sim_bench_t bench; /**< the benchmark switches (ios_sim_config_from_scenario reads them from the environment) */
-  int replay; /**< the applications replay storage requests: they start at their release, hold no compute
-                   node of their own (hosts in turn), and the window is the whole run */
+  int replay;            /**< the applications replay storage requests: they start at their release, hold no compute
+                              node of their own (hosts in turn), and the window is the whole run */
 } ios_sim_config_t;
 
 /** The configuration of scenario `s` as written in its file. */

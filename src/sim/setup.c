@@ -138,10 +138,10 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
   sim_calendar_init(direct && !s->bench.simgrid_clock);
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
   ios_tr_options_t o = {.direct = direct,
-                         .date = &sim_clock,
-                         .flow_groups = !s->bench.flow_groups_off,
-                         .flow_restart = s->bench.flow_restart,
-                         .flows = NULL};
+                        .date = &sim_clock,
+                        .flow_groups = !s->bench.flow_groups_off,
+                        .flow_restart = s->bench.flow_restart,
+                        .flows = NULL};
   if (ios_tr_init(&o, &sim_tr_hooks, NULL) == 0) return IOS_OK;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");

@@ -247,8 +247,8 @@ void sim_al_row(const app_state_t *as, double t0, double t1) {
   fputc('\n', al_out.f);
 }
 
-/* Whether this run writes timeline.bin: always without output.events, except with the benchmark switch IOSIM_TIMELINE=0,
- * which only analysis/bench_view.py sets (to measure what the record costs). */
+/* Whether this run writes timeline.bin: always without output.events, except with the benchmark switch
+ * IOSIM_TIMELINE=0, which only analysis/bench_view.py sets (to measure what the record costs). */
 static int timeline_wanted(const ios_sim_config_t *s) {
   return !s->bench.no_timeline;
 }

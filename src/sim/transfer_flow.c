@@ -83,7 +83,6 @@ static int report_flows(void) {
   return n;
 }
 
-
 /* SimGrid's report, in its maestro: the last byte of a flow arrived (of every member of a group); kept for
  * ios_tr_complete_due. */
 static void flow_done(ios_flow_t *flow, void *data) {
