@@ -21,10 +21,10 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_calendar, iosim, "iosim controller's calen
 /* KiB of stack of the controller, the direct path's one SimGrid actor (SimGrid's contexts/stack-size) */
 #define IOS_ACTOR_STACK_KIB "256"
 
-double sim_clock;
-
 /* The calendar's state. */
 static struct {
+  engine_t *e;       /* the engine this calendar drives: SimGrid calls its driver (the controller actor, the maestro's
+                        step) without a context */
   ios_wakeups_t cal; /* the dated wake-ups, by (date, seq) */
   int own_clock;     /* direct path: the controller keeps the date itself instead of sleeping on SimGrid's clock */
   int flow_done;     /* flow path: the simulation has stopped (sim_flow_step) */
@@ -37,15 +37,15 @@ void sim_cal_push(double date, int kind, int idx) {
 }
 
 /* Application j runs at the current date until it waits; a work phase puts its end in the calendar. */
-static void cal_app(int j) {
+static void cal_app(engine_t *e, int j) {
   double d = 0;
-  if (sim_app_advance(&E.apps[j], &d) == APP_SLEEP) sim_cal_push(sim_now() + d, CAL_APP, j);
+  if (sim_app_advance(e, &e->apps[j], &d) == APP_SLEEP) sim_cal_push(sim_now(e) + d, CAL_APP, j);
 }
 
-static void cal_fire(ios_wakeup_t e) {
-  switch (e.kind) {
+static void cal_fire(engine_t *e, ios_wakeup_t w) {
+  switch (w.kind) {
   case CAL_APP:
-    cal_app(e.idx);
+    cal_app(e, w.idx);
     break;
   case CAL_SNAP_BEGIN:
     sim_push_event(EV_SNAPSHOT_BEGIN, -1, NULL, 0);
@@ -55,53 +55,53 @@ static void cal_fire(ios_wakeup_t e) {
     break;
   case CAL_TICK:
     sim_push_event(EV_TICK, -1, NULL, 0);
-    if (E.apps_left > 0) sim_cal_push(e.date + C.grids[e.idx].period, CAL_TICK, e.idx);
+    if (e->apps_left > 0) sim_cal_push(w.date + C.grids[w.idx].period, CAL_TICK, w.idx);
     break;
   case CAL_SUBMIT:
-    sim_push_event(EV_SUBMIT, e.idx, NULL, 0);
+    sim_push_event(EV_SUBMIT, w.idx, NULL, 0);
     break;
   case CAL_BEGIN:
-    sim_push_event(EV_BEGIN, e.idx, NULL, 0);
+    sim_push_event(EV_BEGIN, w.idx, NULL, 0);
     break;
   }
 }
 
 /* Nothing can progress: every pending transfer has rate 0 and no wake-up is due (SimGrid would call it a deadlock). */
-static void stuck(void) {
+static void stuck(engine_t *e) {
   XBT_WARN("nothing can progress at %.17g s: %d applications wait on transfers the sharing policy gives no bandwidth, "
            "and no event is due",
-           sim_now(), E.apps_left);
+           sim_now(e), e->apps_left);
 }
 
 /* Whether the simulation goes on: applications left, or a stop at the window's end not reached yet. */
-static int going_on(int stop) {
-  return E.apps_left > 0 || (stop && !E.snap_end_done);
+static int going_on(engine_t *e, int stop) {
+  return e->apps_left > 0 || (stop && !e->snap_end_done);
 }
 
 /* The work of one date, once the clock is there: the wake-ups due, the completions, one decision over them all, the
  * applications that go on; again at the same date while their new operations form another batch. @return 1 when the
  * simulation stops (a failure, the window's end reached with a stop there, or nothing left). */
-static int date_work(int stop) {
+static int date_work(engine_t *e, int stop) {
   ios_wakeup_t due;
-  while (ios_wakeups_pop_due(&C.cal, sim_now(), &due))
-    cal_fire(due);
+  while (ios_wakeups_pop_due(&C.cal, sim_now(e), &due))
+    cal_fire(e, due);
   ios_tr_complete_due();
   do {
-    sim_handle_events();
-    sim_decide_all();
+    sim_handle_events(e);
+    sim_decide_all(e);
     if (sim_failure() != IOS_OK) return 1;
     /* applications whose operation completed now go on (or end) before a stop at the window's end: one whose last
      * phase ends exactly at the window's end has completed; jobs the queue started begin */
     const int *go;
     int n = sim_resumed(&go);
     for (int i = 0; i < n; i++)
-      cal_app(go[i]);
-    if (stop && E.snap_end_done) {
-      sim_trace_running();
+      cal_app(e, go[i]);
+    if (stop && e->snap_end_done) {
+      sim_trace_running(e);
       return 1;
     }
-  } while (sim_events_pending() && going_on(stop));
-  return !going_on(stop);
+  } while (sim_events_pending() && going_on(e, stop));
+  return !going_on(e, stop);
 }
 
 /* Direct path: the controller actor goes from date to date itself (the earliest of the next wake-up and the next
@@ -109,26 +109,27 @@ static int date_work(int stop) {
 void sim_controller_actor(int argc, char **argv) {
   (void)argc;
   (void)argv;
-  int stop = E.s->stop_at_end && !isnan(E.t_end);
-  while (going_on(stop)) {
-    double next = ios_wakeups_next(&C.cal), now = sim_now(), c = ios_tr_next_completion();
+  engine_t *e = C.e;
+  int stop = e->s->stop_at_end && !isnan(e->t_end);
+  while (going_on(e, stop)) {
+    double next = ios_wakeups_next(&C.cal), now = sim_now(e), c = ios_tr_next_completion();
     next = c < next ? c : next;
     if (!(next < INFINITY)) {
-      stuck();
+      stuck(e);
       break;
     }
     if (next > now) {
       if (C.own_clock)
-        sim_clock = next;
+        e->clock = next;
       else {
         sg_actor_sleep_for(next - now);
-        sim_clock = simgrid_get_clock();
+        e->clock = simgrid_get_clock();
       }
     }
-    if (date_work(stop)) break;
+    if (date_work(e, stop)) break;
   }
-  if (C.own_clock && sim_clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
-    double end = sim_clock;
+  if (C.own_clock && e->clock > simgrid_get_clock()) { /* SimGrid's clock ends where the simulation did */
+    double end = e->clock;
     C.own_clock = 0;
     sg_actor_sleep_for(end - simgrid_get_clock());
   }
@@ -137,59 +138,61 @@ void sim_controller_actor(int argc, char **argv) {
 /* Flow path: SimGrid's maestro calls this at every date its clock reaches (ios_sg_drive; no actor). The flows that
  * ended at this date are collected first, so the date's work sees them all, as on the direct path. */
 void sim_flow_step(void) {
+  engine_t *e = C.e;
   if (C.flow_done) return;
-  sim_clock = simgrid_get_clock();
+  e->clock = simgrid_get_clock();
   ios_flows_collect();
-  int stop = E.s->stop_at_end && !isnan(E.t_end), done = 0;
-  while (!done && (ios_tr_pending() > 0 || ios_wakeups_next(&C.cal) <= sim_now() + IOS_WAKEUP_PRECISION))
-    done = date_work(stop);
+  int stop = e->s->stop_at_end && !isnan(e->t_end), done = 0;
+  while (!done && (ios_tr_pending() > 0 || ios_wakeups_next(&C.cal) <= sim_now(e) + IOS_WAKEUP_PRECISION))
+    done = date_work(e, stop);
   if (!done && ios_wakeups_count(&C.cal) > 0)
     ios_sg_wake_at(ios_wakeups_next(&C.cal));
-  else if (!done && ios_tr_running() == 0 && !E.s->external) { /* external applications may still post */
-    stuck();
+  else if (!done && ios_tr_running() == 0 && !e->s->external) { /* external applications may still post */
+    stuck(e);
     done = 1;
   }
   if (!done) return;
   C.flow_done = 1;
-  sim_stop_transfers(); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
+  sim_stop_transfers(e); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
   ios_sg_drive_stop();
-  if (E.s->external && E.apps_left > 0 && E.s->external_stopped != NULL) E.s->external_stopped(E.s->external_ctx);
+  if (e->s->external && e->apps_left > 0 && e->s->external_stopped != NULL) e->s->external_stopped(e->s->external_ctx);
 }
 
-void sim_calendar_init(int own_clock) {
+void sim_calendar_init(engine_t *e, int own_clock) {
   memset(&C, 0, sizeof C);
+  C.e = e;
   C.own_clock = own_clock;
-  sim_clock = 0;
+  e->clock = 0;
 }
 
-int sim_calendar_start(const ios_sim_config_t *s, const ios_platform_t *p, int napps) {
+int sim_calendar_start(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, int napps) {
   /* SimGrid maps each actor's stack (8 MiB by default); the controller needs far less */
-  if (E.direct && ios_sg_set_config("contexts/stack-size:" IOS_ACTOR_STACK_KIB) != 0)
+  if (e->direct && ios_sg_set_config("contexts/stack-size:" IOS_ACTOR_STACK_KIB) != 0)
     XBT_WARN("SimGrid refused contexts/stack-size:" IOS_ACTOR_STACK_KIB);
-  int *order = malloc(sizeof *order * (size_t)(napps > 0 ? napps : 1));
+  sim_start_t *order = malloc(sizeof *order * (size_t)(napps > 0 ? napps : 1));
   if (order == NULL || sim_resume_init(napps) != IOS_OK) {
     free(order);
     return IOS_ENOMEM;
   }
   for (int j = 0; j < napps; j++)
-    order[j] = j;
+    order[j] = (sim_start_t){e->apps[j].start, j};
   if (s->replay) /* requests in order of their start */
     qsort(order, (size_t)napps, sizeof *order, sim_cmp_start);
   for (int i = 0; !s->external && i < napps; i++) { /* external applications begin when their caller says */
-    int j = order[i];
+    int j = order[i].app;
     if (s->queue) /* submitted at its release, started by the controller when nodes are free */
-      sim_cal_push(E.apps[j].a->release > 0 ? E.apps[j].a->release : 0.0, CAL_SUBMIT, j);
+      sim_cal_push(e->apps[j].a->release > 0 ? e->apps[j].a->release : 0.0, CAL_SUBMIT, j);
     else
-      sim_cal_push(E.apps[j].start > 0 ? E.apps[j].start : 0.0, CAL_APP, j);
+      sim_cal_push(e->apps[j].start > 0 ? e->apps[j].start : 0.0, CAL_APP, j);
   }
   free(order);
   C.grids[0] = (grid_t){0.0, s->tick_s};
-  C.grids[1] = (grid_t){E.t_begin, E.period};
-  sim_cal_push(E.t_begin > 0 ? E.t_begin : 0.0, CAL_SNAP_BEGIN, -1);
-  if (!isnan(E.t_end)) sim_cal_push(E.t_end, CAL_SNAP_END, -1);
+  C.grids[1] = (grid_t){e->t_begin, e->period};
+  sim_cal_push(e->t_begin > 0 ? e->t_begin : 0.0, CAL_SNAP_BEGIN, -1);
+  if (!isnan(e->t_end)) sim_cal_push(e->t_end, CAL_SNAP_END, -1);
   for (int g = 0; g < 2; g++)
     if (C.grids[g].period > 0) sim_cal_push(C.grids[g].start + C.grids[g].period, CAL_TICK, g);
-  if (E.direct) /* the controller actor keeps the date itself; on the flow path SimGrid's maestro drives (no actor) */
+  if (e->direct) /* the controller actor keeps the date itself; on the flow path SimGrid's maestro drives (no actor) */
     sg_actor_start(sg_actor_init("controller", p->controller), sim_controller_actor, 0, NULL);
   else
     ios_sg_drive(sim_flow_step);

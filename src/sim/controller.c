@@ -48,17 +48,17 @@ void sim_push_event(int type, int app, transfer_t *t, unsigned gen) {
 /* A flow segment of transfer t ended having moved `bytes`: when the sharing policy had set its rate and the segment
  * averaged less than that rate once its route's latency is taken off (a flow moves no byte during it), the platform
  * (a link the policy does not decide on, through SimGrid's max-min) was the bottleneck. */
-static void account_segment(const transfer_t *t, double bytes) {
-  double d = sim_now() - t->seg_start;
+static void account_segment(engine_t *e, const transfer_t *t, double bytes) {
+  double d = sim_now(e) - t->seg_start;
   if (!t->seg_capped || !(d > 0) || !(bytes > 0)) return;
-  E.seg_bytes += bytes;
-  if (bytes < t->rate * (d - t->seg_latency) * (1 - 1e-6)) E.limited_bytes += bytes;
+  e->seg_bytes += bytes;
+  if (bytes < t->rate * (d - t->seg_latency) * (1 - 1e-6)) e->limited_bytes += bytes;
 }
 
 /* s: the latency of the route of transfer t to its resource (flow path only: on the direct path no route is taken). */
-static double route_latency(const transfer_t *t) {
+static double route_latency(engine_t *e, const transfer_t *t) {
   double latency = 0.0;
-  if (!E.direct && ios_tr_route(t->host, t->dest, NULL, &latency) != 0)
+  if (!e->direct && ios_tr_route(t->host, t->dest, NULL, &latency) != 0)
     sim_fail(IOS_ENOMEM, NULL, "out of memory for the routes of the transfers");
   return latency;
 }
@@ -67,10 +67,10 @@ static double route_latency(const transfer_t *t) {
 
 /* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
 static void segment_end(void *ctx, const transfer_t *t, double bytes, int done) {
-  (void)ctx;
-  if (sim_segment_rows() && (done || sim_now() > t->seg_start)) sim_segment_row(t, sim_now(), bytes);
-  if (E.trace) sim_trace_segment(t, bytes);
-  account_segment(t, bytes);
+  engine_t *e = ctx;
+  if (sim_segment_rows() && (done || sim_now(e) > t->seg_start)) sim_segment_row(e, t, sim_now(e), bytes);
+  if (e->trace) sim_trace_segment(e, t, bytes);
+  account_segment(e, t, bytes);
 }
 
 /* A transfer's last byte arrived (reported by the controller's ios_tr_complete_due): an event for this batch. */
@@ -81,25 +81,25 @@ static void transfer_completed(void *ctx, transfer_t *t, unsigned gen) {
 
 /* Flow path, in SimGrid's maestro: a flow has ended; a step at this date collects it (unless one is running). */
 static void completion_due(void *ctx) {
-  (void)ctx;
+  (void)ctx; /* the step at this date collects it */
   ios_sg_drive_arm();
 }
 
 const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, completion_due};
 
 /* Records a failure of the transfer layer (its negative code rc, about transfer t). */
-static void transfer_failed(int rc, const transfer_t *t) {
+static void transfer_failed(engine_t *e, int rc, const transfer_t *t) {
   if (rc == -1) sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
   if (rc == -2)
     sim_fail(IOS_EINVAL, "platform", "SimGrid could not start a flow from %s to %s at t = %.17g s (a failed link?)",
-             sg_host_get_name(t->host), sg_host_get_name(t->dest), sim_now());
+             sg_host_get_name(t->host), sg_host_get_name(t->dest), sim_now(e));
 }
 
 /* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
-static void set_rate(transfer_t *t, double r) {
-  int changed = ios_tr_set_rate(t, r, !E.sharing->uncapped);
-  if (changed < 0) transfer_failed(changed, t);
-  if (changed > 0) E.rate_changes++;
+static void set_rate(engine_t *e, transfer_t *t, double r) {
+  int changed = ios_tr_set_rate(t, r, !e->sharing->uncapped);
+  if (changed < 0) transfer_failed(e, changed, t);
+  if (changed > 0) e->rate_changes++;
 }
 
 static double transferred(const transfer_t *t) {
@@ -108,7 +108,7 @@ static double transferred(const transfer_t *t) {
 
 /* ---------------------------------------------------------------- resources */
 
-static void res_add(res_state_t *rs, transfer_t *t) {
+static void res_add(engine_t *e, res_state_t *rs, transfer_t *t) {
   if (rs->nactive == rs->cap_active) {
     int ncap = rs->cap_active ? 2 * rs->cap_active : 8;
     transfer_t **a = realloc(rs->active, sizeof *a * (size_t)ncap);
@@ -120,27 +120,27 @@ static void res_add(res_state_t *rs, transfer_t *t) {
     rs->active = a;
     rs->cap_active = ncap;
   }
-  if (rs->nactive == 0) rs->busy_since = sim_now();
+  if (rs->nactive == 0) rs->busy_since = sim_now(e);
   t->slot = rs->nactive;
   rs->active[rs->nactive++] = t;
-  if (E.sharing->cap_only)
-    set_rate(t, t->cap); /* its rate does not depend on the others, nor theirs on it */
+  if (e->sharing->cap_only)
+    set_rate(e, t, t->cap); /* its rate does not depend on the others, nor theirs on it */
   else
     rs->dirty = 1;
 }
 
-static void res_remove(res_state_t *rs, transfer_t *t) {
+static void res_remove(engine_t *e, res_state_t *rs, transfer_t *t) {
   rs->active[t->slot] = rs->active[--rs->nactive];
   rs->active[t->slot]->slot = t->slot;
   t->slot = -1;
-  if (rs->nactive == 0) rs->busy_time += sim_now() - rs->busy_since;
-  if (!E.sharing->cap_only) rs->dirty = 1;
+  if (rs->nactive == 0) rs->busy_time += sim_now(e) - rs->busy_since;
+  if (!e->sharing->cap_only) rs->dirty = 1;
 }
 
 /* s: the numerator of the yield (RR-9502 Eq. 6) of an application now: history, work, and volume over b_i. `moved`:
  * the bytes its one transfer has moved (an application with one transfer, whose caller has them), else NAN. */
-static double app_progress(const app_state_t *as, double moved) {
-  double w = as->work_done + (as->state == ST_WORK ? sim_now() - as->phase_start : 0.0);
+static double app_progress(engine_t *e, const app_state_t *as, double moved) {
+  double w = as->work_done + (as->state == ST_WORK ? sim_now(e) - as->phase_start : 0.0);
   double v = as->bytes_done;
   if (as->op_active) {
     if (!isnan(moved))
@@ -152,7 +152,7 @@ static double app_progress(const app_state_t *as, double moved) {
   return as->a->progress0 + w + (as->b > 0 ? v / as->b : 0.0);
 }
 
-static void decide(res_state_t *rs) {
+static void decide(engine_t *e, res_state_t *rs) {
   int k = rs->nactive;
   if (k == 0) return;
   if (k > K.vcap) {
@@ -172,7 +172,7 @@ static void decide(res_state_t *rs) {
   }
   for (int i = 0; i < k; i++) {
     transfer_t *t = rs->active[i];
-    const app_state_t *as = &E.apps[t->app];
+    const app_state_t *as = &e->apps[t->app];
     K.rems[i] = ios_tr_remaining(t);
     double moved = t->volume - K.rems[i]; /* transferred(t) */
     K.vt[i] = t;
@@ -184,32 +184,32 @@ static void decide(res_state_t *rs) {
                                        .b = as->b,
                                        .parts = as->ntransfers,
                                        .release = as->a->release,
-                                       .progress = app_progress(as, as->ntransfers == 1 ? moved : NAN),
+                                       .progress = app_progress(e, as, as->ntransfers == 1 ? moved : NAN),
                                        .omega = as->iter_count > 0 ? as->iter_sum / as->iter_count : NAN,
                                        .nodes = as->a->nodes};
   }
-  ios_share_view_t view = {.now = sim_now(),
+  ios_share_view_t view = {.now = sim_now(e),
                            .capacity = rs->r->capacity,
                            .ntransfers = k,
                            .t = K.views,
-                           .t_begin = E.t_begin,
-                           .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
-  int rc = sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : E.sharing->share(&view, E.sharing_params, K.rates);
+                           .t_begin = e->t_begin,
+                           .t_end = isnan(e->t_end) ? INFINITY : e->t_end};
+  int rc = sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : e->sharing->share(&view, e->sharing_params, K.rates);
   if (rc != IOS_OK) {
-    sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", E.sharing->name, sim_now(),
+    sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", e->sharing->name, sim_now(e),
              rs->r->name, ios_strerror(rc));
     return;
   }
-  int rc2 = ios_tr_set_rates(k, K.vt, K.rates, K.rems, !E.sharing->uncapped, &E.rate_changes);
-  if (rc2 < 0) transfer_failed(rc2, K.vt[0]);
+  int rc2 = ios_tr_set_rates(k, K.vt, K.rates, K.rems, !e->sharing->uncapped, &e->rate_changes);
+  if (rc2 < 0) transfer_failed(e, rc2, K.vt[0]);
 }
 
 /* ---------------------------------------------------------------- metrics snapshots */
 
-static void snapshot(double *w, double *v) {
-  for (int j = 0; j < E.napps; j++) {
-    app_state_t *as = &E.apps[j];
-    w[j] = as->work_done + (as->state == ST_WORK ? sim_now() - as->phase_start : 0.0);
+static void snapshot(engine_t *e, double *w, double *v) {
+  for (int j = 0; j < e->napps; j++) {
+    app_state_t *as = &e->apps[j];
+    w[j] = as->work_done + (as->state == ST_WORK ? sim_now(e) - as->phase_start : 0.0);
     v[j] = as->bytes_done;
     if (as->op_active) /* an operation posted at this date but not yet handled has moved nothing */
       for (int i = 0; i < as->ntransfers; i++)
@@ -217,52 +217,52 @@ static void snapshot(double *w, double *v) {
   }
 }
 
-static void take_snapshot(int end) {
-  double *w = malloc(sizeof *w * (size_t)E.napps), *v = malloc(sizeof *v * (size_t)E.napps);
+static void take_snapshot(engine_t *e, int end) {
+  double *w = malloc(sizeof *w * (size_t)e->napps), *v = malloc(sizeof *v * (size_t)e->napps);
   if (w == NULL || v == NULL) {
     sim_fail(IOS_ENOMEM, NULL, "out of memory for the window's snapshot");
     free(w);
     free(v);
     return;
   }
-  snapshot(w, v);
-  for (int j = 0; j < E.napps; j++) {
+  snapshot(e, w, v);
+  for (int j = 0; j < e->napps; j++) {
     if (end) {
-      E.r->apps[j].w_end = w[j];
-      E.r->apps[j].v_end = v[j];
+      e->r->apps[j].w_end = w[j];
+      e->r->apps[j].v_end = v[j];
     } else {
-      E.r->apps[j].w_begin = w[j];
-      E.r->apps[j].v_begin = v[j];
+      e->r->apps[j].w_begin = w[j];
+      e->r->apps[j].v_begin = v[j];
     }
   }
   free(w);
   free(v);
   if (end)
-    E.snap_end_done = 1;
+    e->snap_end_done = 1;
   else
-    E.snap_begin_done = 1;
+    e->snap_begin_done = 1;
 }
 
 /* ---------------------------------------------------------------- controller */
 
-static void on_post(int j) {
-  app_state_t *as = &E.apps[j];
-  if (as->pending) sim_apply_alloc(as); /* a re-arbitration applies from the next I/O operation */
+static void on_post(engine_t *e, int j) {
+  app_state_t *as = &e->apps[j];
+  if (as->pending) sim_apply_alloc(e, as); /* a re-arbitration applies from the next I/O operation */
   double volume = as->a->phases[as->phase].value;
   int reads = as->a->phases[as->phase].is_io == IOS_PHASE_READ;
   if (as->stripe != NULL) {
-    sim_striping_place(j, volume);
+    sim_striping_place(e, j, volume);
     as->nleft = as->ntransfers;
     as->op_active = 1;
-    as->seq = E.seq++;
+    as->seq = e->seq++;
     for (int i = 0; i < as->ntransfers; i++) {
       transfer_t *t = &as->t[i];
       ios_tr_reset(t, t->volume);
       /* a writer's share of its node's NIC (writers share it equally); the platform's links decide the rest */
-      t->cap = E.p->nic_bw * as->a->nodes / ios_app_writers(as->a);
-      t->dest = E.res[t->res].dest;
-      t->latency = route_latency(t);
-      res_add(&E.res[t->res], t);
+      t->cap = e->p->nic_bw * as->a->nodes / ios_app_writers(as->a);
+      t->dest = e->res[t->res].dest;
+      t->latency = route_latency(e, t);
+      res_add(e, &e->res[t->res], t);
     }
     return;
   }
@@ -270,7 +270,7 @@ static void on_post(int j) {
   as->ntransfers = n > 0 ? n : 1;
   as->nleft = as->ntransfers;
   as->op_active = 1;
-  as->seq = E.seq++;
+  as->seq = e->seq++;
   for (int i = 0; i < as->ntransfers; i++) {
     transfer_t *t = &as->t[i];
     t->app = j;
@@ -278,24 +278,24 @@ static void on_post(int j) {
     t->host = as->host;
     ios_tr_reset(t, volume / as->ntransfers);
     t->cap = as->cap;
-    res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
+    res_state_t *rs = &e->res[t->res < 0 ? e->nres : t->res];
     t->dest = reads && rs->read_dest != NULL ? rs->read_dest : rs->dest; /* a disk's reads: its read route */
-    t->latency = route_latency(t);
-    res_add(rs, t);
+    t->latency = route_latency(e, t);
+    res_add(e, rs, t);
   }
 }
 
-static void on_complete(transfer_t *t, unsigned gen) {
+static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
   if (gen != t->gen || t->slot < 0) return; /* stale: the flow was re-rated after it had finished */
-  res_state_t *rs = &E.res[t->res < 0 ? E.nres : t->res];
+  res_state_t *rs = &e->res[t->res < 0 ? e->nres : t->res];
   rs->bytes += t->volume;
-  res_remove(rs, t);
+  res_remove(e, rs, t);
   t->rate = 0;
-  app_state_t *as = &E.apps[t->app];
+  app_state_t *as = &e->apps[t->app];
   if (--as->nleft == 0) {
     as->op_active = 0;
     double v = as->a->phases[as->phase].value;
-    sim_ev_io_row(as, v);
+    sim_ev_io_row(e, as, v);
     if (as->last_work > 0) { /* an iteration: a work phase and the I/O operation after it (RR-9502 §4.2) */
       as->iter_sum += as->last_work + (as->b > 0 ? v / as->b : 0.0);
       as->iter_count++;
@@ -303,7 +303,7 @@ static void on_complete(transfer_t *t, unsigned gen) {
     as->last_work = 0;
     as->bytes_done += v;
     as->ded_io += as->b > 0 ? v / as->b : 0.0;
-    as->io_time += sim_now() - (as->posted > 0 ? as->posted : 0.0);
+    as->io_time += sim_now(e) - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
     sim_resume(t->app); /* resumed by the controller after this batch's decisions */
   }
@@ -311,92 +311,92 @@ static void on_complete(transfer_t *t, unsigned gen) {
 
 /* ---------------------------------------------------------------- allocations and the job queue */
 
-static void on_app_end(int j) {
-  app_state_t *as = &E.apps[j];
-  E.apps_left--;
-  if (as->has_alloc) sim_al_row(as, as->alloc_since, sim_now());
-  if (E.s->queue) sim_queue_job_ended(as);
+static void on_app_end(engine_t *e, int j) {
+  app_state_t *as = &e->apps[j];
+  e->apps_left--;
+  if (as->has_alloc) sim_al_row(e, as, as->alloc_since, sim_now(e));
+  if (e->s->queue) sim_queue_job_ended(e, as);
 }
 
-void sim_progress_line(int force) {
-  if (!E.s->progress) return;
+void sim_progress_line(engine_t *e, int force) {
+  if (!e->s->progress) return;
   if (!force && (++K.progress_calls & 1023) != 0) return; /* the wall clock read every 1,024 decisions */
   if (K.tty < 0) K.tty = isatty(2);
-  double wall = ios_clock_s() - E.wall0;
+  double wall = ios_clock_s() - e->wall0;
   if (!force && wall - K.last_progress < (K.tty ? 1.0 : 30.0)) return;
   K.last_progress = wall;
   fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s", K.tty ? "\r" : "",
-          sim_now(), E.napps - E.apps_left, E.napps, E.events, wall, K.tty ? "   " : "\n");
+          sim_now(e), e->napps - e->apps_left, e->napps, e->events, wall, K.tty ? "   " : "\n");
   if (force && K.tty) fputc('\n', stderr);
 }
 
 /* Handles every queued event. */
-void sim_handle_events(void) {
+void sim_handle_events(engine_t *e) {
   while (K.qlen > 0 && sim_failure() == IOS_OK) {
     event_t ev = K.q[K.qhead];
     K.qhead = (K.qhead + 1) % K.qcap;
     K.qlen--;
-    E.events++;
+    e->events++;
     switch (ev.type) {
     case EV_POST:
-      on_post(ev.app);
+      on_post(e, ev.app);
       break;
     case EV_COMPLETE:
-      on_complete(ev.t, ev.gen);
+      on_complete(e, ev.t, ev.gen);
       break;
     case EV_APP_END:
-      on_app_end(ev.app);
+      on_app_end(e, ev.app);
       break;
     case EV_SUBMIT:
-      sim_on_submit(ev.app);
+      sim_on_submit(e, ev.app);
       break;
     case EV_BEGIN:
-      sim_queue_begin(&E.apps[ev.app]);
+      sim_queue_begin(e, &e->apps[ev.app]);
       break;
     case EV_SNAPSHOT_BEGIN:
-      take_snapshot(0);
-      if (E.v2) { /* v2: the strategy takes over from FairShare at the start of the measured half */
-        E.sharing = E.s->sharing;
-        E.sharing_params = &E.s->sharing_params;
-        for (int r = 0; r <= E.nres; r++)
-          E.res[r].dirty = 1;
+      take_snapshot(e, 0);
+      if (e->v2) { /* v2: the strategy takes over from FairShare at the start of the measured half */
+        e->sharing = e->s->sharing;
+        e->sharing_params = &e->s->sharing_params;
+        for (int r = 0; r <= e->nres; r++)
+          e->res[r].dirty = 1;
       }
       break;
     case EV_SNAPSHOT_END:
-      take_snapshot(1);
+      take_snapshot(e, 1);
       break;
     case EV_TICK:
-      for (int r = 0; r <= E.nres; r++)
-        E.res[r].dirty = 1;
+      for (int r = 0; r <= e->nres; r++)
+        e->res[r].dirty = 1;
       break;
     }
   }
 }
 
 /* After a batch of events: start queued jobs, decide on every resource whose set of transfers changed. */
-void sim_decide_all(void) {
-  if (E.s->queue) sim_schedule_jobs();
-  for (int r = 0; r <= E.nres; r++)
-    if (E.res[r].dirty) {
-      E.res[r].dirty = 0;
-      decide(&E.res[r]);
+void sim_decide_all(engine_t *e) {
+  if (e->s->queue) sim_schedule_jobs(e);
+  for (int r = 0; r <= e->nres; r++)
+    if (e->res[r].dirty) {
+      e->res[r].dirty = 0;
+      decide(e, &e->res[r]);
     }
-  sim_progress_line(0);
+  sim_progress_line(e, 0);
 }
 
-void sim_stop_transfers(void) {
-  for (int j = 0; j < E.napps; j++)
-    for (int i = 0; E.apps[j].t != NULL && i < E.apps[j].tcap; i++)
-      ios_tr_stop(&E.apps[j].t[i]);
+void sim_stop_transfers(engine_t *e) {
+  for (int j = 0; j < e->napps; j++)
+    for (int i = 0; e->apps[j].t != NULL && i < e->apps[j].tcap; i++)
+      ios_tr_stop(&e->apps[j].t[i]);
 }
 
 int sim_events_pending(void) {
   return K.qlen;
 }
 
-void sim_progress_end(void) {
+void sim_progress_end(engine_t *e) {
   if (K.last_progress > 0) /* only runs long enough to have shown progress get a final line */
-    sim_progress_line(1);
+    sim_progress_line(e, 1);
 }
 
 void sim_controller_free(void) {

@@ -27,60 +27,64 @@ XBT_LOG_NEW_CATEGORY(iosim, "iosim: I/O resource sharing simulator");
 
 /* Frees what the engine state owns (after a run, or a set-up that failed part-way); CSVs still open belong to a
  * failed set-up and are removed with their temporary files. */
-static void release_engine(int napps, int nres) {
-  for (int j = 0; E.apps != NULL && j < napps; j++) {
-    free(E.apps[j].res);
-    free(E.apps[j].ost_used);
-    free(E.apps[j].t);
-    free(E.apps[j].next_res);
-    free(E.apps[j].hosts);
+static void release_engine(engine_t *e, int napps, int nres) {
+  for (int j = 0; e->apps != NULL && j < napps; j++) {
+    free(e->apps[j].res);
+    free(e->apps[j].ost_used);
+    free(e->apps[j].t);
+    free(e->apps[j].next_res);
+    free(e->apps[j].hosts);
   }
-  for (int i = 0; E.res != NULL && i <= nres; i++)
-    free(E.res[i].active);
+  for (int i = 0; e->res != NULL && i <= nres; i++)
+    free(e->res[i].active);
   sim_queue_free();
   sim_calendar_free();
-  free(E.profiles);
-  free(E.app_views);
-  free(E.seen);
-  free(E.alloc_n);
+  free(e->profiles);
+  free(e->app_views);
+  free(e->seen);
+  free(e->alloc_n);
   sim_striping_free();
-  free(E.apps);
-  free(E.res);
+  free(e->apps);
+  free(e->res);
   sim_controller_free();
   ios_tr_fini();
   sim_traces_discard();
 }
 
+/* The engine's state of the run (SimGrid allows one simulation per process), passed from here to every part below. */
+static engine_t engine;
+
 /* The run's state once set up, until ios_engine_finish. */
 static int started;
 
 int ios_engine_start(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
-  memset(&E, 0, sizeof E);
+  engine_t *e = &engine;
+  memset(e, 0, sizeof *e);
   memset(r, 0, sizeof *r);
-  E.wall0 = ios_clock_s();
-  E.s = s;
+  e->wall0 = ios_clock_s();
+  e->s = s;
   sim_fault_init(s);
-  E.p = p;
-  E.r = r;
-  E.w = w;
-  E.napps = r->napps = w->napps;
-  E.nres = r->nres = p->nres;
+  e->p = p;
+  e->r = r;
+  e->w = w;
+  e->napps = r->napps = w->napps;
+  e->nres = r->nres = p->nres;
   size_t napps = (size_t)w->napps;
-  E.apps = calloc(napps, sizeof *E.apps);
-  E.res = calloc((size_t)p->nres + 1, sizeof *E.res);
+  e->apps = calloc(napps, sizeof *e->apps);
+  e->res = calloc((size_t)p->nres + 1, sizeof *e->res);
   r->apps = calloc(napps, sizeof *r->apps);
   r->res = calloc((size_t)p->nres, sizeof *r->res);
-  E.profiles = calloc(napps, sizeof *E.profiles);
-  E.app_views = calloc(napps, sizeof *E.app_views);
-  E.seen = calloc(napps, sizeof *E.seen);
-  E.alloc_n = calloc(napps, sizeof *E.alloc_n);
-  int rc =
-      E.apps && E.res && r->apps && r->res && E.profiles && E.app_views && E.seen && E.alloc_n ? IOS_OK : IOS_ENOMEM;
-  if (rc == IOS_OK) rc = sim_setup(s, p, w);
-  E.apps_left = w->napps;
-  if (rc == IOS_OK) rc = sim_calendar_start(s, p, w->napps);
+  e->profiles = calloc(napps, sizeof *e->profiles);
+  e->app_views = calloc(napps, sizeof *e->app_views);
+  e->seen = calloc(napps, sizeof *e->seen);
+  e->alloc_n = calloc(napps, sizeof *e->alloc_n);
+  int rc = e->apps && e->res && r->apps && r->res && e->profiles && e->app_views && e->seen && e->alloc_n ? IOS_OK
+                                                                                                          : IOS_ENOMEM;
+  if (rc == IOS_OK) rc = sim_setup(e, s, p, w);
+  e->apps_left = w->napps;
+  if (rc == IOS_OK) rc = sim_calendar_start(e, s, p, w->napps);
   if (rc != IOS_OK) { /* nothing was simulated: no results */
-    release_engine(w->napps, p->nres);
+    release_engine(e, w->napps, p->nres);
     ios_sg_trace_discard();
     return rc;
   }
@@ -89,12 +93,13 @@ int ios_engine_start(const ios_sim_config_t *s, const ios_platform_t *p, const i
 }
 
 int ios_engine_finish(void) {
+  engine_t *e = &engine;
   if (!started) return IOS_EINVAL;
   started = 0;
-  sim_progress_end();
+  sim_progress_end(e);
   int rc = sim_failure(); /* IOS_OK, or a policy failed during the run (sim_fail set the message) */
-  if (rc == IOS_OK) rc = sim_collect(E.s, E.p, E.w);
-  release_engine(E.w->napps, E.p->nres); /* on failure the run stopped: no results */
+  if (rc == IOS_OK) rc = sim_collect(e, e->s, e->p, e->w);
+  release_engine(e, e->w->napps, e->p->nres); /* on failure the run stopped: no results */
   if (rc != IOS_OK) ios_sg_trace_discard();
   return rc;
 }
@@ -109,17 +114,17 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
 /* ---------------------------------------------------------------- external applications (the SimGrid plugin) */
 
 /* Application `app` of an external run, checked for `what`: 0 begin, 1 post, 2 end. */
-static app_state_t *external_app(int app, int what) {
+static app_state_t *external_app(engine_t *e, int app, int what) {
   static const char *const verbs[] = {"begin", "post an I/O operation", "end"};
-  if (!started || !E.s->external) {
+  if (!started || !e->s->external) {
     ios_diag_set(NULL, "iosim", "no simulation with external applications is running: initialise the plugin first");
     return NULL;
   }
-  if (app < 0 || app >= E.napps) {
-    ios_diag_set(NULL, "application", "index %d is not one of the %d applications declared", app, E.napps);
+  if (app < 0 || app >= e->napps) {
+    ios_diag_set(NULL, "application", "index %d is not one of the %d applications declared", app, e->napps);
     return NULL;
   }
-  app_state_t *as = &E.apps[app];
+  app_state_t *as = &e->apps[app];
   const char *why = what == 0 && as->ext_begun   ? "it has already begun"
                     : what > 0 && !as->ext_begun ? "it has not begun: begin it first"
                     : as->ext_end                ? "it has ended"
@@ -134,42 +139,46 @@ static app_state_t *external_app(int app, int what) {
 }
 
 /* The engine's step at SimGrid's current date runs `kind` for application j. */
-static void external_wake(int kind, int j) {
+static void external_wake(engine_t *e, int kind, int j) {
+  (void)e;
   sim_cal_push(simgrid_get_clock(), kind, j);
   ios_sg_drive_arm();
 }
 
 int ios_engine_app_begin(int app, const int *hosts) {
-  app_state_t *as = external_app(app, 0);
+  engine_t *e = &engine;
+  app_state_t *as = external_app(e, app, 0);
   if (as == NULL) return IOS_EINVAL;
   for (int i = 0; i < as->a->nodes; i++) {
-    int bad = hosts[i] < 0 || hosts[i] >= E.p->ncompute;
+    int bad = hosts[i] < 0 || hosts[i] >= e->p->ncompute;
     for (int k = 0; !bad && k < i; k++)
       bad = hosts[k] == hosts[i];
     if (bad) {
       ios_diag_set(NULL, as->a->name, "compute host index %d (host %d of %d) is %s", hosts[i], i + 1, as->a->nodes,
-                   hosts[i] < 0 || hosts[i] >= E.p->ncompute ? "not one of the platform's compute hosts" : "repeated");
+                   hosts[i] < 0 || hosts[i] >= e->p->ncompute ? "not one of the platform's compute hosts" : "repeated");
       return IOS_EINVAL;
     }
   }
   memcpy(as->hosts, hosts, sizeof *hosts * (size_t)as->a->nodes);
   as->ext_begun = 1;
-  external_wake(CAL_BEGIN, app);
+  external_wake(e, CAL_BEGIN, app);
   return IOS_OK;
 }
 
 int ios_engine_app_post(int app) {
-  app_state_t *as = external_app(app, 1);
+  engine_t *e = &engine;
+  app_state_t *as = external_app(e, app, 1);
   if (as == NULL) return IOS_EINVAL;
   as->ext_waiting = 1;
-  external_wake(CAL_APP, app);
+  external_wake(e, CAL_APP, app);
   return IOS_OK;
 }
 
 int ios_engine_app_end(int app) {
-  app_state_t *as = external_app(app, 2);
+  engine_t *e = &engine;
+  app_state_t *as = external_app(e, app, 2);
   if (as == NULL) return IOS_EINVAL;
   as->ext_end = 1;
-  external_wake(CAL_APP, app);
+  external_wake(e, CAL_APP, app);
   return IOS_OK;
 }

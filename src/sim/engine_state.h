@@ -1,5 +1,7 @@
-/* iosim — the engine's shared state and the functions its files call in one another (src/sim/ only; not a public
- * header). One engine per process: the state is the single `sim_engine` (E in the engine's files). */
+/* iosim — the engine's state and the functions its files call in one another (src/sim/ only; not a public header).
+ * The engine's state (engine_t) is passed explicitly to every function that reads it; the façade (engine.c) owns the
+ * one instance of a run (SimGrid allows one simulation per process). Each module keeps its own state private to its
+ * file (the controller's events, the calendar's wake-ups, the queue, striping, the traces, the failure record). */
 #ifndef IOS_SIM_ENGINE_STATE_H
 #define IOS_SIM_ENGINE_STATE_H
 
@@ -115,8 +117,9 @@ typedef struct {
   ios_profile_t *seen;             /* [napps] the b_j(n) the policies see (RR-9549 §6.2 knowledge) */
   int *alloc_n;                    /* [napps] resources allocated to each application at the start */
   double seg_bytes, limited_bytes; /* bytes of flow segments at a policy's rate, and of those the platform slowed */
-  int direct; /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
-  int trace;  /* SimGrid's tracer records the run: each segment goes into its route's link variables */
+  int direct;   /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
+  int trace;    /* SimGrid's tracer records the run: each segment goes into its route's link variables */
+  double clock; /* s: the simulated date (sim_now), written by the calendar only */
 } engine_t;
 
 /* The applications' steps (app_advance): sleep for a work phase, wait for an I/O operation, or done. */
@@ -127,18 +130,13 @@ typedef struct {
   double start, period; /* s: a grid of decision dates, start + k·period for k >= 1 */
 } grid_t;
 
-/** The engine's state (one per process). */
-extern engine_t sim_engine;
-#define E sim_engine
-
 /** The hooks of the transfer layer (ios_transfer.h) into the engine. */
 extern const ios_tr_hooks_t sim_tr_hooks;
 
-/** s: the simulated date, written by the calendar only (calendar.c): its own date on the direct path, or SimGrid's
- * clock as it was when the calendar last went to a new date. */
-extern double sim_clock;
-static inline double sim_now(void) {
-  return sim_clock;
+/** s: the simulated date (engine_t.clock), written by the calendar only (calendar.c): its own date on the direct path,
+ * or SimGrid's clock as it was when the calendar last went to a new date. */
+static inline double sim_now(const engine_t *e) {
+  return e->clock;
 }
 
 /* state.c: the failure record */
@@ -166,47 +164,47 @@ int sim_fault(int site);
 
 /* controller.c: the controller's events and decisions through the sharing policy, snapshots, periodic ticks */
 void sim_push_event(int type, int app, transfer_t *t, unsigned gen);
-void sim_progress_line(int force);
+void sim_progress_line(engine_t *e, int force);
 /** The progress line's last one, when the run showed any. */
-void sim_progress_end(void);
+void sim_progress_end(engine_t *e);
 /** Frees the controller's state (its events and decision buffers). */
 void sim_controller_free(void);
-void sim_handle_events(void);
-void sim_decide_all(void);
+void sim_handle_events(engine_t *e);
+void sim_decide_all(engine_t *e);
 /** Events waiting for the controller (sim_handle_events). */
 int sim_events_pending(void);
 /** Stops every running flow (the run ends with transfers in progress: the window's end, a failure). */
-void sim_stop_transfers(void);
+void sim_stop_transfers(engine_t *e);
 
 /* setup.c, results.c: a run's set-up and its results (the engine façade, engine.c, calls them) */
 /** Sets the run up from E's configuration, platform and workload. @return IOS_OK, IOS_EINVAL (with a message),
  * IOS_EIO or IOS_ENOMEM. */
-int sim_setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
+int sim_setup(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
 /** Fills E.r once the simulation has ended and closes the traces. @return IOS_OK or IOS_EIO. */
-int sim_collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
+int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
 
 /* striping.c: striping (TAPP-IO §III), its own state */
 /** The striping of the run (scenario `striping`, or an application's own): the platform's regular oss-ost topology,
  * the usage state(s), each striped application's policy, parameters and layout (E.apps[j].stripe, stripe_params,
  * layout). @return IOS_OK, IOS_EINVAL (with a message: not an oss-ost platform, an unknown policy, a layout that
  * contradicts the workload) or IOS_ENOMEM. */
-int sim_striping_setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
+int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w);
 /** Transfers a striped application needs at most (see striping.c). */
 long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const app_state_t *as);
 /** Application j's I/O operation of `volume` bytes placed by its striping policy: as->t[0..ntransfers) set (app, res,
  * volume, host) and as->ost_used marked; a failure is recorded with sim_fail. */
-void sim_striping_place(int j, double volume);
+void sim_striping_place(engine_t *e, int j, double volume);
 /** Frees the striping state. */
 void sim_striping_free(void);
 
 /* traces.c: events.csv and allocations.csv */
-const char *sim_res_name(int res);
-void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes);
-void sim_ev_io_row(const app_state_t *as, double volume);
+const char *sim_res_name(const ios_platform_t *p, int res);
+void sim_ev_row(engine_t *e, int app, const char *kind, const char *resource, double t0, double t1, double bytes);
+void sim_ev_io_row(engine_t *e, const app_state_t *as, double volume);
 /* A transfer segment's row (events.csv or timeline.bin): t from its segment's start to t1, having moved `bytes`. */
-void sim_segment_row(const transfer_t *t, double t1, double bytes);
-void sim_al_row(const app_state_t *as, double t0, double t1);
-int sim_open_traces(const ios_sim_config_t *s);
+void sim_segment_row(engine_t *e, const transfer_t *t, double t1, double bytes);
+void sim_al_row(const engine_t *e, const app_state_t *as, double t0, double t1);
+int sim_open_traces(engine_t *e, const ios_sim_config_t *s);
 int sim_close_traces(void);
 /** Whether segment rows are written (events.csv or timeline.bin is open). */
 int sim_segment_rows(void);
@@ -214,13 +212,13 @@ int sim_segment_rows(void);
 void sim_traces_discard(void);
 /** SimGrid's trace (docs/trace.md): one link variable per application, "b" + its name, declared when SimGrid's tracer
  * records the run (sets E.trace). @return IOS_OK, or IOS_EINVAL/IOS_EIO with a message. */
-int sim_trace_setup(const ios_sim_config_t *s);
+int sim_trace_setup(engine_t *e, const ios_sim_config_t *s);
 /** SimGrid's trace: a segment of transfer t that moved `bytes` from t->seg_start to now, at its mean rate, on the
  * shared links of its route. */
-void sim_trace_segment(const transfer_t *t, double bytes);
+void sim_trace_segment(engine_t *e, const transfer_t *t, double bytes);
 /** SimGrid's trace, when the run stops at the window's end: the segments still running, up to now (events.csv leaves
  * them out). */
-void sim_trace_running(void);
+void sim_trace_running(engine_t *e);
 
 /* queue.c: the job queue and re-arbitration (IPDPS'21 §5.3), its own state */
 /** The queue of a run with scenario `queue`: every compute node free; `keep_running`: running jobs keep their
@@ -228,24 +226,29 @@ void sim_trace_running(void);
 int sim_queue_setup(const ios_platform_t *p, int napps, int keep_running);
 void sim_queue_free(void);
 /** A running job has ended: its compute nodes are free, and the running set changed. */
-void sim_queue_job_ended(const app_state_t *as);
+void sim_queue_job_ended(engine_t *e, const app_state_t *as);
 /** An external application begins now on the compute hosts already in as->hosts: the running set changed. */
-void sim_queue_begin(app_state_t *as);
-void sim_apply_alloc(app_state_t *as);
-void sim_schedule_jobs(void);
-void sim_on_submit(int j);
+void sim_queue_begin(engine_t *e, app_state_t *as);
+void sim_apply_alloc(engine_t *e, app_state_t *as);
+void sim_schedule_jobs(engine_t *e);
+void sim_on_submit(engine_t *e, int j);
 
 /* apps.c: the applications' steps */
-int sim_app_advance(app_state_t *as, double *sleep_s);
+int sim_app_advance(engine_t *e, app_state_t *as, double *sleep_s);
+/** An application and its start (s), sorted by sim_cmp_start: by start, then by index. */
+typedef struct {
+  double start;
+  int app;
+} sim_start_t;
 int sim_cmp_start(const void *pa, const void *pb);
 
 /* calendar.c: the dates of the run, its own state: the calendar of dated wake-ups, the clock, what drives the run from
  * date to date (the direct path's controller actor, or SimGrid's maestro on the flow path) */
 /** Resets the calendar; `own_clock`: the direct path keeps the date itself (else SimGrid's clock). */
-void sim_calendar_init(int own_clock);
+void sim_calendar_init(engine_t *e, int own_clock);
 /** The first wake-ups (each application's start, or a queued job's submission; the window's snapshots; the decision
  * grids) and what will run them. @return IOS_OK or IOS_ENOMEM. */
-int sim_calendar_start(const ios_sim_config_t *s, const ios_platform_t *p, int napps);
+int sim_calendar_start(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, int napps);
 void sim_calendar_free(void);
 /** A wake-up at `date` (s) of kind CAL_* about `idx` (an application, a grid, or -1). */
 void sim_cal_push(double date, int kind, int idx);

@@ -35,93 +35,93 @@ void sim_queue_free(void) {
   memset(&Q, 0, sizeof Q);
 }
 
-void sim_queue_job_ended(const app_state_t *as) {
-  for (int i = 0; as->hosts != NULL && !E.s->external && i < as->a->nodes; i++)
+void sim_queue_job_ended(engine_t *e, const app_state_t *as) {
+  for (int i = 0; as->hosts != NULL && !e->s->external && i < as->a->nodes; i++)
     Q.free_hosts[Q.nfree++] = as->hosts[i];
   Q.running_changed = 1;
 }
 
 /* Makes the pending allocation the application's own (its resources, b_j(n) and per-transfer cap). */
-void sim_apply_alloc(app_state_t *as) {
-  int j = (int)(as - E.apps);
-  if (as->has_alloc) sim_al_row(as, as->alloc_since, sim_now());
+void sim_apply_alloc(engine_t *e, app_state_t *as) {
+  int j = (int)(as - e->apps);
+  if (as->has_alloc) sim_al_row(e, as, as->alloc_since, sim_now(e));
   as->n = as->next_n;
   memcpy(as->res, as->next_res, sizeof *as->res * (size_t)as->n);
-  as->b = ios_profile_bw(&E.profiles[j], as->n);
+  as->b = ios_profile_bw(&e->profiles[j], as->n);
   as->cap = as->b / (as->n > 0 ? as->n : 1);
   as->has_alloc = 1;
   as->pending = 0;
-  as->alloc_since = sim_now();
+  as->alloc_since = sim_now(e);
 }
 
 /* Allocation and placement over the running jobs (IPDPS'21 §5.3); jobs without resources yet get theirs at once, the
  * others from their next I/O operation, unless the policy keeps running jobs' resources. */
-static void rearbitrate(void) {
-  int *sel = malloc(sizeof *sel * (size_t)E.napps), *n = malloc(sizeof *n * (size_t)E.napps), *res = NULL, k = 0;
+static void rearbitrate(engine_t *e) {
+  int *sel = malloc(sizeof *sel * (size_t)e->napps), *n = malloc(sizeof *n * (size_t)e->napps), *res = NULL, k = 0;
   if (sel == NULL || n == NULL) {
     sim_fail(IOS_ENOMEM, NULL, "out of memory for the re-arbitration");
     free(sel);
     free(n);
     return;
   }
-  for (int j = 0; j < E.napps; j++)
-    if (E.apps[j].started && E.apps[j].state != ST_DONE) sel[k++] = j;
+  for (int j = 0; j < e->napps; j++)
+    if (e->apps[j].started && e->apps[j].state != ST_DONE) sel[k++] = j;
   int rc = k > 0 && sim_fault(SIM_FAULT_ARBITRATION) ? IOS_ENOMEM
-           : k > 0                                   ? ios_arbitrate(E.s, E.p, E.w, E.app_views, sel, k,
+           : k > 0                                   ? ios_arbitrate(e->s, e->p, e->w, e->app_views, sel, k,
                                                                      IOS_STREAM_REARBITRATION + 2 * (uint64_t)Q.arbitrations++, n, &res)
                                                      : IOS_OK;
   if (rc != IOS_OK) {
-    sim_fail(rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(),
+    sim_fail(rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(e),
              ios_strerror(rc));
     k = 0; /* nothing to apply */
   }
   for (int i = 0, off = 0; i < k; off += n[i], i++) {
-    app_state_t *as = &E.apps[sel[i]];
+    app_state_t *as = &e->apps[sel[i]];
     if (Q.keep_running && as->has_alloc) continue;
     as->next_n = n[i];
     memcpy(as->next_res, res + off, sizeof *res * (size_t)n[i]);
     as->pending = 1;
-    if (!as->has_alloc) sim_apply_alloc(as);
+    if (!as->has_alloc) sim_apply_alloc(e, as);
   }
   free(sel);
   free(n);
   free(res);
 }
 
-void sim_queue_begin(app_state_t *as) {
-  as->host = E.p->compute[as->hosts[0]];
+void sim_queue_begin(engine_t *e, app_state_t *as) {
+  as->host = e->p->compute[as->hosts[0]];
   as->started = 1;
-  as->start = sim_now();
-  rearbitrate(); /* at once: an operation it posts at the same date uses its allocation */
+  as->start = sim_now(e);
+  rearbitrate(e); /* at once: an operation it posts at the same date uses its allocation */
   Q.running_changed = 0;
 }
 
 /* Starts the waiting jobs that fit, in queue order (the head blocks the others unless backfilling), re-arbitrates
  * when the running set changed, then lets the started jobs run (after this batch's decisions). */
-void sim_schedule_jobs(void) {
+void sim_schedule_jobs(engine_t *e) {
   int *go = malloc(sizeof *go * (size_t)(Q.nwaiting + 1)), ngo = 0;
   if (go == NULL) {
     sim_fail(IOS_ENOMEM, NULL, "out of memory for the job queue");
     return;
   }
   for (int q = 0; q < Q.nwaiting;) {
-    app_state_t *as = &E.apps[Q.waiting[q]];
+    app_state_t *as = &e->apps[Q.waiting[q]];
     if (as->a->nodes <= Q.nfree) {
       for (int i = 0; i < as->a->nodes; i++)
         as->hosts[i] = Q.free_hosts[--Q.nfree];
-      as->host = E.p->compute[as->hosts[0]];
+      as->host = e->p->compute[as->hosts[0]];
       as->started = 1;
-      as->start = sim_now();
+      as->start = sim_now(e);
       go[ngo++] = Q.waiting[q];
       memmove(Q.waiting + q, Q.waiting + q + 1, sizeof *Q.waiting * (size_t)(Q.nwaiting - q - 1));
       Q.nwaiting--;
       Q.running_changed = 1;
       continue;
     }
-    if (!E.s->backfill) break;
+    if (!e->s->backfill) break;
     q++;
   }
-  if (Q.running_changed) rearbitrate();
+  if (Q.running_changed) rearbitrate(e);
   Q.running_changed = 0;
   for (int i = 0; i < ngo; i++) /* they begin after this batch's decisions (calendar.c) */
     sim_resume(go[i]);
@@ -129,11 +129,11 @@ void sim_schedule_jobs(void) {
 }
 
 /* A submitted job joins the queue, behind the jobs submitted before it (ties: workload order). */
-void sim_on_submit(int j) {
+void sim_on_submit(engine_t *e, int j) {
   int q = Q.nwaiting;
-  while (q > 0 && E.apps[Q.waiting[q - 1]].a->release > E.apps[j].a->release)
+  while (q > 0 && e->apps[Q.waiting[q - 1]].a->release > e->apps[j].a->release)
     q--;
-  while (q > 0 && E.apps[Q.waiting[q - 1]].a->release == E.apps[j].a->release && Q.waiting[q - 1] > j)
+  while (q > 0 && e->apps[Q.waiting[q - 1]].a->release == e->apps[j].a->release && Q.waiting[q - 1] > j)
     q--;
   memmove(Q.waiting + q + 1, Q.waiting + q, sizeof *Q.waiting * (size_t)(Q.nwaiting - q));
   Q.waiting[q] = j;

@@ -13,12 +13,12 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 
 /* Each application's result; sets *first and *last (the earliest start and the latest end). */
-static void collect_apps(const ios_sim_config_t *s, double *first, double *last) {
-  ios_results_t *r = E.r;
+static void collect_apps(engine_t *e, const ios_sim_config_t *s, double *first, double *last) {
+  ios_results_t *r = e->r;
   *first = INFINITY;
   *last = 0;
-  for (int j = 0; j < E.napps; j++) {
-    app_state_t *as = &E.apps[j];
+  for (int j = 0; j < e->napps; j++) {
+    app_state_t *as = &e->apps[j];
     ios_app_result_t *ar = &r->apps[j];
     ar->start = as->start;
     ar->end = as->end;
@@ -35,7 +35,7 @@ static void collect_apps(const ios_sim_config_t *s, double *first, double *last)
     if (!r->complete) { /* stopped at the window's end: count the operations and work in progress */
       ar->work_time = ar->w_end;
       ar->io_volume = ar->v_end;
-      if (as->state == ST_IO) ar->io_time += E.t_end - (as->posted > 0 ? as->posted : 0.0);
+      if (as->state == ST_IO) ar->io_time += e->t_end - (as->posted > 0 ? as->posted : 0.0);
     }
     *first = as->start < *first ? as->start : *first;
     *last = (!isnan(as->end) && as->end > *last) ? as->end : *last;
@@ -43,24 +43,24 @@ static void collect_apps(const ios_sim_config_t *s, double *first, double *last)
 }
 
 /* The window's progress: a whole run ends at the last completion; snapshots never taken are the end state. */
-static void collect_window(double last) {
-  ios_results_t *r = E.r;
-  r->t_begin = E.t_begin;
-  if (isnan(E.t_end)) { /* whole run: progress at the end is everything done */
-    E.t_end = last;
-    for (int j = 0; j < E.napps; j++) {
+static void collect_window(engine_t *e, double last) {
+  ios_results_t *r = e->r;
+  r->t_begin = e->t_begin;
+  if (isnan(e->t_end)) { /* whole run: progress at the end is everything done */
+    e->t_end = last;
+    for (int j = 0; j < e->napps; j++) {
       r->apps[j].w_end = r->apps[j].work_time;
       r->apps[j].v_end = r->apps[j].io_volume;
     }
   }
-  r->t_end = E.t_end;
-  r->period_s = E.period;
-  for (int j = 0; j < E.napps; j++) {
-    if (!E.snap_end_done) { /* the window ends after the last completion */
+  r->t_end = e->t_end;
+  r->period_s = e->period;
+  for (int j = 0; j < e->napps; j++) {
+    if (!e->snap_end_done) { /* the window ends after the last completion */
       r->apps[j].w_end = r->apps[j].work_time;
       r->apps[j].v_end = r->apps[j].io_volume;
     }
-    if (!E.snap_begin_done) { /* ... or even begins after it */
+    if (!e->snap_begin_done) { /* ... or even begins after it */
       r->apps[j].w_begin = r->apps[j].work_time;
       r->apps[j].v_begin = r->apps[j].io_volume;
     }
@@ -68,35 +68,36 @@ static void collect_window(double last) {
 }
 
 /* Results: applications, window, resources, counters and metrics; the traces closed. */
-int sim_collect(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
-  ios_results_t *r = E.r;
+int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  ios_results_t *r = e->r;
   double first, last;
-  r->complete = E.apps_left == 0;
-  collect_apps(s, &first, &last);
-  r->makespan_s = r->complete ? last - first : E.t_end - first;
-  collect_window(last);
-  double horizon = r->complete ? last : E.t_end, pool = 0;
+  r->complete = e->apps_left == 0;
+  collect_apps(e, s, &first, &last);
+  r->makespan_s = r->complete ? last - first : e->t_end - first;
+  collect_window(e, last);
+  double horizon = r->complete ? last : e->t_end, pool = 0;
   for (int j = 0; j < w->napps; j++) /* allocations of jobs stopped at the window's end */
-    if (E.apps[j].has_alloc && E.apps[j].state != ST_DONE) sim_al_row(&E.apps[j], E.apps[j].alloc_since, horizon);
+    if (e->apps[j].has_alloc && e->apps[j].state != ST_DONE)
+      sim_al_row(e, &e->apps[j], e->apps[j].alloc_since, horizon);
   for (int i = 0; i < p->nres; i++) {
-    if (E.res[i].nactive > 0) E.res[i].busy_time += horizon - E.res[i].busy_since;
-    r->res[i].busy_time = E.res[i].busy_time;
-    r->res[i].bytes = E.res[i].bytes;
+    if (e->res[i].nactive > 0) e->res[i].busy_time += horizon - e->res[i].busy_since;
+    r->res[i].busy_time = e->res[i].busy_time;
+    r->res[i].bytes = e->res[i].bytes;
     pool += p->res[i].capacity;
   }
-  r->events = E.events;
-  r->rate_changes = E.rate_changes;
+  r->events = e->events;
+  r->rate_changes = e->rate_changes;
   r->flows = ios_tr_flows_started();
-  r->platform_limited_share = E.seg_bytes > 0 ? E.limited_bytes / E.seg_bytes : NAN;
-  ios_metrics_compute(w, E.profiles, p->nres, pool, p->ncompute, p->nic_bw, r);
-  for (int j = 0; j < E.napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */
-    if (E.apps[j].ost_used != NULL) {
+  r->platform_limited_share = e->seg_bytes > 0 ? e->limited_bytes / e->seg_bytes : NAN;
+  ios_metrics_compute(w, e->profiles, p->nres, pool, p->ncompute, p->nic_bw, r);
+  for (int j = 0; j < e->napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */
+    if (e->apps[j].ost_used != NULL) {
       ios_app_result_t *ar = &r->apps[j];
       ar->n_resources = 0;
-      for (int k = 0; k < E.nres; k++)
-        if (E.apps[j].ost_used[k]) ar->resources[ar->n_resources++] = k;
+      for (int k = 0; k < e->nres; k++)
+        if (e->apps[j].ost_used[k]) ar->resources[ar->n_resources++] = k;
     }
-  r->wall_time_s = ios_clock_s() - E.wall0;
+  r->wall_time_s = ios_clock_s() - e->wall0;
   int rc = sim_close_traces();
   return rc == IOS_OK ? ios_sg_trace_commit() : rc; /* SimGrid's tracer closed its file when the simulation ended */
 }

@@ -14,25 +14,25 @@ XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_setup, iosim, "iosim engine: set-up");
 
 /* b_j(n) with the platform's default when the application has no profile: min(Q_j·b_nic, n·C) (RR-9502 Eq. 1). */
-static void fill_profile(const ios_app_t *a, ios_profile_t *prof) {
+static void fill_profile(engine_t *e, const ios_app_t *a, ios_profile_t *prof) {
   if (a->has_profile) {
     *prof = a->profile;
     return;
   }
   memset(prof, 0, sizeof *prof);
-  int nmax = E.nres < IOS_PROFILE_MAX ? E.nres : IOS_PROFILE_MAX;
+  int nmax = e->nres < IOS_PROFILE_MAX ? e->nres : IOS_PROFILE_MAX;
   double c = 0;
-  for (int r = 0; r < E.nres; r++)
-    c += E.p->res[r].capacity;
-  c /= E.nres;
-  double nic = a->nodes * E.p->nic_bw;
+  for (int r = 0; r < e->nres; r++)
+    c += e->p->res[r].capacity;
+  c /= e->nres;
+  double nic = a->nodes * e->p->nic_bw;
   for (int n = 1; n <= nmax; n++) {
     prof->n[prof->npoints] = n;
     prof->bw[prof->npoints++] = nic < n * c ? nic : n * c;
   }
-  if (E.nres > IOS_PROFILE_MAX) {
-    prof->n[prof->npoints - 1] = E.nres;
-    prof->bw[prof->npoints - 1] = nic < E.nres * c ? nic : E.nres * c;
+  if (e->nres > IOS_PROFILE_MAX) {
+    prof->n[prof->npoints - 1] = e->nres;
+    prof->bw[prof->npoints - 1] = nic < e->nres * c ? nic : e->nres * c;
   }
 }
 
@@ -92,19 +92,19 @@ static int arbitrate_all(const ios_sim_config_t *s, const ios_platform_t *p, con
 /* The transfer layer's path for this run (ios_transfer.h, docs/engine.md): direct when the sharing policy decides
  * every rate itself (not max-min, no striping) and no link between the applications' hosts and the resources can bind
  * those rates; SimGrid flows otherwise, or when the scenario asks for them (engine.flows). */
-static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t *p) {
+static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p) {
   /* while SimGrid's tracer records the run, every byte goes through SimGrid (docs/trace.md) */
-  int direct = !s->flows_simgrid && !E.trace && !s->replay && !s->sharing->uncapped;
-  for (int j = 0; direct && j < E.napps; j++)
-    direct = E.apps[j].stripe == NULL;
+  int direct = !s->flows_simgrid && !e->trace && !s->replay && !s->sharing->uncapped;
+  for (int j = 0; direct && j < e->napps; j++)
+    direct = e->apps[j].stripe == NULL;
   for (int r = 0; direct && r < p->nres; r++) /* a read route of its own: SimGrid decides (reads never direct) */
-    for (int j = 0; direct && p->res[r].read_host != NULL && j < E.napps; j++)
-      for (int k = 0; direct && k < E.apps[j].a->nphases; k++)
-        direct = E.apps[j].a->phases[k].is_io != IOS_PHASE_READ;
+    for (int j = 0; direct && p->res[r].read_host != NULL && j < e->napps; j++)
+      for (int k = 0; direct && k < e->apps[j].a->nphases; k++)
+        direct = e->apps[j].a->phases[k].is_io != IOS_PHASE_READ;
   if (direct) {
     /* the (host, resource) pairs transfers can use, grouped by resource: each application's first node to its
      * resources (the PFS when it has none); with a job queue, any compute node to any resource */
-    int nres = p->nres + (p->has_pfs ? 1 : 0), hosts = s->queue ? p->ncompute : E.napps, npairs = 0;
+    int nres = p->nres + (p->has_pfs ? 1 : 0), hosts = s->queue ? p->ncompute : e->napps, npairs = 0;
     size_t most = (size_t)hosts * (size_t)(nres > 0 ? nres : 1) + 1;
     sg_host_t *from = malloc(sizeof *from * most), *res_hosts = malloc(sizeof *res_hosts * (size_t)(nres + 1));
     int *to = malloc(sizeof *to * most);
@@ -116,11 +116,11 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
       cap[r] = res->capacity;
       for (int h = 0; h < hosts; h++) {
         int uses = s->queue;
-        for (int i = 0; !uses && i < E.apps[h].n; i++)
-          uses = E.apps[h].res[i] == r;
-        uses |= !s->queue && r == p->nres && E.apps[h].n == 0;
+        for (int i = 0; !uses && i < e->apps[h].n; i++)
+          uses = e->apps[h].res[i] == r;
+        uses |= !s->queue && r == p->nres && e->apps[h].n == 0;
         if (!uses) continue;
-        from[npairs] = s->queue ? p->compute[h] : E.apps[h].host;
+        from[npairs] = s->queue ? p->compute[h] : e->apps[h].host;
         to[npairs++] = r;
       }
     }
@@ -132,17 +132,17 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
     if (ok < 0) return IOS_ENOMEM;
     direct = ok;
   }
-  E.direct = direct;
+  e->direct = direct;
   /* the benchmark switch IOSIM_SIMGRID_CLOCK=1: the direct path's calendar sleeps on SimGrid's clock from date to date
    * (docs/engine.md) */
-  sim_calendar_init(direct && !s->bench.simgrid_clock);
+  sim_calendar_init(e, direct && !s->bench.simgrid_clock);
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
   ios_tr_options_t o = {.direct = direct,
-                        .date = &sim_clock,
+                        .date = &e->clock,
                         .flow_groups = !s->bench.flow_groups_off,
                         .flow_restart = s->bench.flow_restart,
                         .flows = NULL};
-  if (ios_tr_init(&o, &sim_tr_hooks, NULL) == 0) return IOS_OK;
+  if (ios_tr_init(&o, &sim_tr_hooks, e) == 0) return IOS_OK;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");
   return IOS_EINTERNAL;
@@ -150,8 +150,8 @@ static int choose_transfer_path(const ios_sim_config_t *s, const ios_platform_t 
 
 /* RR-9549 §6.2: the group-fit polynomials, over the dataset the workload was drawn from or over its applications,
  * replace the profiles the policies see; the fit is reported in the results. */
-static int setup_fit(const ios_sim_config_t *s, const ios_workload_t *w, ios_profile_t *seen) {
-  ios_results_t *r = E.r;
+static int setup_fit(engine_t *e, const ios_sim_config_t *s, const ios_workload_t *w, ios_profile_t *seen) {
+  ios_results_t *r = e->r;
   int over_workload = s->fit_over_workload;
   if (!over_workload && w->population == NULL) {
     ios_diag_set(s->file, "knowledge.fit_over",
@@ -169,15 +169,15 @@ static int setup_fit(const ios_sim_config_t *s, const ios_workload_t *w, ios_pro
 }
 
 /* What allocation and placement policies know of each application (RR-9549 Table 2), which may be less than the
- * truth (RR-9549 §6.2), and whether the workload fits the compute nodes. Fills E.profiles (the true b_j(n)), E.seen
- * and E.app_views (allocated by ios_engine_run). */
-static int setup_knowledge(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
-  ios_profile_t *profiles = E.profiles, *seen = E.seen;
-  ios_app_view_t *views = E.app_views;
+ * truth (RR-9549 §6.2), and whether the workload fits the compute nodes. Fills e->profiles (the true b_j(n)), e->seen
+ * and e->app_views (allocated by ios_engine_run). */
+static int setup_knowledge(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  ios_profile_t *profiles = e->profiles, *seen = e->seen;
+  ios_app_view_t *views = e->app_views;
   long long total_nodes = 0; /* many applications of many nodes must not overflow an int */
   int biggest = 0;
   for (int j = 0; j < w->napps; j++) {
-    fill_profile(&w->apps[j], &profiles[j]);
+    fill_profile(e, &w->apps[j], &profiles[j]);
     ios_app_totals(&w->apps[j], &views[j].work, &views[j].volume);
     if (s->external) { /* its phases come as it runs: what its caller declared */
       views[j].work = s->external_work[j];
@@ -192,7 +192,7 @@ static int setup_knowledge(const ios_sim_config_t *s, const ios_platform_t *p, c
     biggest = w->apps[j].nodes > biggest ? w->apps[j].nodes : biggest;
   }
   if (s->group_fit) {
-    int rc = setup_fit(s, w, seen);
+    int rc = setup_fit(e, s, w, seen);
     if (rc != IOS_OK) return rc;
   }
   ios_knowledge_noise(w->napps, views, s->knowledge_noise, s->seed);
@@ -226,8 +226,8 @@ static void replay_cap(const ios_platform_t *p, app_state_t *as) {
 
 /* Where application j runs and from when: a queued job nowhere until it starts; a replayed request on the compute
  * hosts in turn (the compute side is a FATPIPE); otherwise on its own nodes from its release. */
-static void place_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, int *host_cursor) {
-  app_state_t *as = &E.apps[j];
+static void place_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, int j, int *host_cursor) {
+  app_state_t *as = &e->apps[j];
   if (s->queue) {
     as->host = p->controller;
     as->start = NAN;
@@ -244,10 +244,11 @@ static void place_app(const ios_sim_config_t *s, const ios_platform_t *p, int j,
 }
 
 /* Application j's state from its allocation (n resources at placed[0..n)), and its result's resources. */
-static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, const int *placed, int *host_cursor) {
-  app_state_t *as = &E.apps[j];
-  as->a = &E.w->apps[j];
-  as->n = E.alloc_n[j];
+static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, int j, const int *placed,
+                     int *host_cursor) {
+  app_state_t *as = &e->apps[j];
+  as->a = &e->w->apps[j];
+  as->n = e->alloc_n[j];
   int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
   if (as->stripe != NULL) { /* its (writer, OST) flows, and the OSTs its files cover (resources) */
     long flows = sim_striping_room(s, p, as);
@@ -261,20 +262,20 @@ static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, 
     as->next_res = malloc(sizeof *as->next_res * (size_t)room);
     as->hosts = malloc(sizeof *as->hosts * (size_t)as->a->nodes);
   }
-  ios_app_result_t *ar = &E.r->apps[j];
+  ios_app_result_t *ar = &e->r->apps[j];
   ar->resources = malloc(sizeof *ar->resources * (size_t)room); /* a queued job's last allocation may be larger */
   if (as->stripe != NULL) as->ost_used = calloc((size_t)(p->nres > 0 ? p->nres : 1), 1);
   if (!as->res || !as->t || (s->queue && (!as->next_res || !as->hosts)) || !ar->resources ||
       (as->stripe != NULL && !as->ost_used))
     return IOS_ENOMEM;
   memcpy(as->res, placed, sizeof *as->res * (size_t)as->n);
-  as->b = ios_profile_bw(&E.profiles[j], as->n);
+  as->b = ios_profile_bw(&e->profiles[j], as->n);
   as->cap = as->b / (as->n > 0 ? as->n : 1);
   if (s->replay) replay_cap(p, as);
   as->end = NAN;
   for (int i = 0; i < room; i++)
     as->t[i].slot = -1;
-  place_app(s, p, j, host_cursor);
+  place_app(e, s, p, j, host_cursor);
   for (int i = 0; !s->replay && i < as->n; i++)
     if (as->cap > p->res[as->res[i]].capacity * (1 + 1e-12))
       XBT_WARN("application %s: its cap %.6g B/s per resource exceeds the capacity of %s (%.6g B/s); the platform "
@@ -287,47 +288,47 @@ static int setup_app(const ios_sim_config_t *s, const ios_platform_t *p, int j, 
 }
 
 /* Every resource's state (index nres: the PFS of direct access): where its transfers go. */
-static void setup_resources(const ios_platform_t *p) {
+static void setup_resources(engine_t *e, const ios_platform_t *p) {
   for (int i = 0; i <= p->nres; i++) {
     if (i == p->nres && !p->has_pfs) break;
     const ios_resource_t *res = i < p->nres ? &p->res[i] : &p->pfs;
-    E.res[i].r = res;
-    E.res[i].dest = res->host;
-    E.res[i].read_dest = res->read_host; /* a disk's reads (StorAlloc §4.3): their own route, or NULL */
+    e->res[i].r = res;
+    e->res[i].dest = res->host;
+    e->res[i].read_dest = res->read_host; /* a disk's reads (StorAlloc §4.3): their own route, or NULL */
   }
 }
 
 /* The window (ios_window_choose), the v2 mode's switch at its middle, and δ of a periodic sharing policy. */
-static int setup_window(const ios_sim_config_t *s, const ios_workload_t *w) {
+static int setup_window(engine_t *e, const ios_sim_config_t *s, const ios_workload_t *w) {
   double *start = malloc(sizeof *start * (size_t)(w->napps > 0 ? 2 * w->napps : 1));
   if (start == NULL) return IOS_ENOMEM;
   double *b = start + w->napps;
   for (int j = 0; j < w->napps; j++) {
-    start[j] = E.apps[j].start;
-    b[j] = E.apps[j].b;
+    start[j] = e->apps[j].start;
+    b[j] = e->apps[j].b;
   }
   ios_window_in_t in = {w, start, b, s->window_begin, s->window_end, s->window_fraction, s->queue || s->replay};
-  E.r->window_kind = ios_window_choose(&in, &E.t_begin, &E.t_end);
-  E.sharing = s->sharing;
-  E.sharing_params = &s->sharing_params;
+  e->r->window_kind = ios_window_choose(&in, &e->t_begin, &e->t_end);
+  e->sharing = s->sharing;
+  e->sharing_params = &s->sharing_params;
   int rc = IOS_OK;
   if (s->window_v2) { /* the reference's v2 windows: FairShare over the first half, objectives over the second */
     static const ios_params_t none = {{0}};
-    if (isnan(E.t_end)) {
+    if (isnan(e->t_end)) {
       ios_diag_set(s->file, "window.mode",
                    "v2 needs a window with an end (no steady-state window exists here): give window.begin_s and "
                    "window.end_s, or use mode v1");
       rc = IOS_EINVAL;
     }
-    E.v2 = 1;
-    E.t_begin = 0.5 * (E.t_begin + E.t_end);
-    E.sharing = ios_sharing_find("fairshare");
-    E.sharing_params = &none;
-    E.r->window_kind = strcmp(E.r->window_kind, "given") == 0 ? "given-v2" : "steady-state-v2";
+    e->v2 = 1;
+    e->t_begin = 0.5 * (e->t_begin + e->t_end);
+    e->sharing = ios_sharing_find("fairshare");
+    e->sharing_params = &none;
+    e->r->window_kind = strcmp(e->r->window_kind, "given") == 0 ? "given-v2" : "steady-state-v2";
   }
   if (rc == IOS_OK && s->sharing->periodic) { /* δ given, or RR-9502 Eq. 5 */
     double delta = s->sharing->nparams > 0 ? s->sharing_params.v[0] : 0.0;
-    if (!(delta > 0)) delta = ios_window_delta(&in, E.t_begin, E.t_end);
+    if (!(delta > 0)) delta = ios_window_delta(&in, e->t_begin, e->t_end);
     if (!(delta > 0)) {
       ios_diag_set(s->file, "sharing",
                    "policy '%s' decides every δ seconds but δ cannot be derived (no steady-state window or no I/O "
@@ -335,7 +336,7 @@ static int setup_window(const ios_sim_config_t *s, const ios_workload_t *w) {
                    s->sharing->name, "sharing", s->sharing->nparams > 0 ? s->sharing->params[0].name : "delta_s");
       rc = IOS_EINVAL;
     }
-    E.period = delta;
+    e->period = delta;
   }
   free(start);
   return rc;
@@ -343,22 +344,22 @@ static int setup_window(const ios_sim_config_t *s, const ios_workload_t *w) {
 
 /* Set-up: knowledge, allocation and placement, the applications' and resources' states, the transfer path, the
  * window, the traces. Nothing is simulated yet. */
-int sim_setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
-  int *placed = NULL, rc = setup_knowledge(s, p, w);
+int sim_setup(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  int *placed = NULL, rc = setup_knowledge(e, s, p, w);
   /* allocation and placement once for the whole workload (RR-9549 §4: decisions for entire executions); with a job
    * queue this only validates the policies, which decide again over the running jobs as they change */
-  if (rc == IOS_OK) rc = arbitrate_all(s, p, w, E.app_views, E.alloc_n, &placed);
+  if (rc == IOS_OK) rc = arbitrate_all(s, p, w, e->app_views, e->alloc_n, &placed);
   int keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
   if (rc == IOS_OK && s->queue) rc = sim_queue_setup(p, w->napps, keep_running);
-  if (rc == IOS_OK) rc = sim_striping_setup(s, p, w);
-  for (int j = 0, host_cursor = 0, off = 0; rc == IOS_OK && j < w->napps; off += E.alloc_n[j], j++)
-    rc = setup_app(s, p, j, placed + off, &host_cursor);
+  if (rc == IOS_OK) rc = sim_striping_setup(e, s, p, w);
+  for (int j = 0, host_cursor = 0, off = 0; rc == IOS_OK && j < w->napps; off += e->alloc_n[j], j++)
+    rc = setup_app(e, s, p, j, placed + off, &host_cursor);
   free(placed);
-  if (rc == IOS_OK) rc = sim_trace_setup(s);
-  if (rc == IOS_OK) rc = choose_transfer_path(s, p);
-  E.r->direct_transfers = E.direct;
-  if (rc == IOS_OK) setup_resources(p);
-  if (rc == IOS_OK) rc = setup_window(s, w);
-  if (rc == IOS_OK) rc = sim_open_traces(s);
+  if (rc == IOS_OK) rc = sim_trace_setup(e, s);
+  if (rc == IOS_OK) rc = choose_transfer_path(e, s, p);
+  e->r->direct_transfers = e->direct;
+  if (rc == IOS_OK) setup_resources(e, p);
+  if (rc == IOS_OK) rc = setup_window(e, s, w);
+  if (rc == IOS_OK) rc = sim_open_traces(e, s);
   return rc;
 }

@@ -1,5 +1,5 @@
-/* iosim — the engine's one state and its failure record (see engine_state.h): what every file of the engine uses, so
- * that they depend on it and not on one another. */
+/* iosim — the engine's failure record, the fault injection of the failure path's tests, and the batch of applications
+ * resumed at one date (see engine_state.h); each owned here. */
 #include "engine_state.h"
 
 #include <stdarg.h>
@@ -10,9 +10,8 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_state, iosim, "iosim engine state");
 
-engine_t sim_engine;
-
-/* The failure record and the fault injection (IOSIM_FAULT), owned here. */
+/* The failure record and the fault injection (the benchmark switch IOSIM_FAULT), owned here. */
+static const char *fail_file;    /* the scenario, named in the failure's message */
 static int fail;                 /* IOS_OK, or the IOS_E* code of the first input-dependent failure of the run */
 static int fault_site, fault_at; /* IOSIM_FAULT: the site and the call number that fails; 0 when none */
 static long fault_calls;         /* calls at fault_site so far */
@@ -33,13 +32,14 @@ void sim_fail(int rc, const char *field, const char *fmt, ...) {
   if (why[0] != '\0') { /* what the policy itself said comes after */
     char both[2048];
     snprintf(both, sizeof both, "%s: %s", msg, why);
-    ios_diag_set(E.s->file, field, "%s", both);
+    ios_diag_set(fail_file, field, "%s", both);
   } else
-    ios_diag_set(E.s->file, field, "%s", msg);
+    ios_diag_set(fail_file, field, "%s", msg);
 }
 
 void sim_fault_init(const ios_sim_config_t *s) {
   fail = IOS_OK;
+  fail_file = s->file;
   static const char *const sites[] = {"", "sharing", "striping", "arbitration"};
   const char *env = s->bench.fault;
   fault_site = fault_at = 0;

@@ -29,8 +29,8 @@ void sim_striping_free(void) {
 }
 
 /* The host a striped flow of compute node `client` through router `router` leaves from. */
-static sg_host_t stripe_source(int client, int router) {
-  const ios_platform_t *p = E.p;
+static sg_host_t stripe_source(engine_t *e, int client, int router) {
+  const ios_platform_t *p = e->p;
   for (int i = p->router_start != NULL && router >= 0 ? p->router_start[client] : 0;
        p->router_start != NULL && router >= 0 && i < p->router_start[client + 1]; i++)
     if (p->router_list[i] == router) return p->router_host[i];
@@ -39,7 +39,7 @@ static sg_host_t stripe_source(int client, int router) {
 
 /* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
  * on OSS k div (N/S), client k through router rtr(k mod R)), the shared usage state and each application's policy. */
-int sim_striping_setup(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
   int any = s->striping != NULL;
   for (int j = 0; j < w->napps; j++)
     any |= w->apps[j].striping[0] != '\0';
@@ -71,7 +71,7 @@ int sim_striping_setup(const ios_sim_config_t *s, const ios_platform_t *p, const
   }
   ios_rng_seed(&S.stripe_rng, s->seed, IOS_STREAM_STRIPING);
   for (int j = 0; j < w->napps; j++) {
-    app_state_t *as = &E.apps[j];
+    app_state_t *as = &e->apps[j];
     const ios_app_t *a = &w->apps[j];
     const char *pname = a->striping[0] != '\0' ? a->striping : s->striping != NULL ? s->striping->name : NULL;
     if (pname == NULL) continue;
@@ -140,8 +140,8 @@ long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const
 
 /* A striped job's I/O operation: its files placed by its striping policy, one transfer per (writer, OST) flow from
  * the writer's node (TAPP-IO §III). Its writers are its processes, in consecutive blocks per node (ios_app_writers). */
-void sim_striping_place(int j, double volume) {
-  app_state_t *as = &E.apps[j];
+void sim_striping_place(engine_t *e, int j, double volume) {
+  app_state_t *as = &e->apps[j];
   int nw = ios_app_writers(as->a), *clients = malloc(sizeof *clients * (size_t)nw);
   if (clients == NULL) {
     sim_fail(IOS_ENOMEM, NULL, "out of memory for the writers of %s", as->a->name);
@@ -166,7 +166,7 @@ void sim_striping_place(int j, double volume) {
   if (rc == IOS_OK) rc = ios_stripe_flows(&S.topo, &job, &pl, &flows, &nflows);
   if (rc == IOS_OK && nflows > as->tcap) rc = IOS_EINTERNAL;
   if (rc != IOS_OK) {
-    sim_fail(rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->stripe->name, sim_now(),
+    sim_fail(rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->stripe->name, sim_now(e),
              as->a->name, ios_strerror(rc));
     free(clients);
     free(flows);
@@ -179,7 +179,7 @@ void sim_striping_place(int j, double volume) {
     t->app = j;
     t->res = flows[i].ost;
     t->volume = flows[i].bytes;
-    t->host = stripe_source(flows[i].client, flows[i].router); /* the node, or its host via that router */
+    t->host = stripe_source(e, flows[i].client, flows[i].router); /* the node, or its host via that router */
     as->ost_used[flows[i].ost] = 1;
   }
   free(flows);

@@ -12,8 +12,8 @@ XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_traces, iosim, "iosim traces (events.csv, allocations.csv)");
 
 /* A resource's name: index `res` in the pool, or the PFS for res < 0. */
-const char *sim_res_name(int res) {
-  return res < 0 ? E.p->pfs.name : E.p->res[res].name;
+const char *sim_res_name(const ios_platform_t *p, int res) {
+  return res < 0 ? p->pfs.name : p->res[res].name;
 }
 
 /* ---------------------------------------------------------------- timeline.bin (docs/outputs.md)
@@ -73,9 +73,9 @@ static size_t tl_date_slot(double t) {
 
 /* The code of resource name `name` (a pointer sim_res_name returned): its index, nres for the PFS, nres + 1 if
  * unknown (never seen: every transfer goes to a pool resource or the PFS). */
-static int tl_code(const char *name) {
+static int tl_code(engine_t *e, const char *name) {
   if (name == tl_last) return tl_last_code;
-  int code = E.nres + 1;
+  int code = e->nres + 1;
   for (size_t i = tl_slot(name); tl_keys[i] != NULL; i = (i + 1) & tl_mask)
     if (tl_keys[i] == name) {
       code = tl_vals[i];
@@ -111,10 +111,10 @@ static void tl_name(FILE *f, const char *name) {
 }
 
 /* Opens timeline.bin in ev_out and writes its header. */
-static int tl_open(const ios_sim_config_t *s) {
+static int tl_open(engine_t *e, const ios_sim_config_t *s) {
   tl_free();
   size_t size = 16;
-  while (size < 2 * ((size_t)E.nres + 2))
+  while (size < 2 * ((size_t)e->nres + 2))
     size *= 2;
   tl_mask = size - 1;
   tl_keys = calloc(size, sizeof *tl_keys);
@@ -123,9 +123,9 @@ static int tl_open(const ios_sim_config_t *s) {
     tl_free();
     return IOS_ENOMEM;
   }
-  for (int i = 0; i < E.nres; i++)
-    tl_put(E.p->res[i].name, i);
-  if (E.p->has_pfs) tl_put(E.p->pfs.name, E.nres);
+  for (int i = 0; i < e->nres; i++)
+    tl_put(e->p->res[i].name, i);
+  if (e->p->has_pfs) tl_put(e->p->pfs.name, e->nres);
   for (int i = 0; i < TL_DATES; i++)
     tl_dates[i].k = -1;
   tl_ndates = 0;
@@ -135,14 +135,14 @@ static int tl_open(const ios_sim_config_t *s) {
     tl_free();
     return IOS_EIO;
   }
-  int32_t counts[2] = {E.napps, E.nres};
+  int32_t counts[2] = {e->napps, e->nres};
   fwrite("IOSIMTL2", 1, 8, ev_out.f);
   fwrite(counts, sizeof counts, 1, ev_out.f);
-  for (int j = 0; j < E.napps; j++)
-    tl_name(ev_out.f, E.apps[j].a->name);
-  for (int i = 0; i < E.nres; i++)
-    tl_name(ev_out.f, E.p->res[i].name);
-  tl_name(ev_out.f, E.p->has_pfs ? E.p->pfs.name : NULL);
+  for (int j = 0; j < e->napps; j++)
+    tl_name(ev_out.f, e->apps[j].a->name);
+  for (int i = 0; i < e->nres; i++)
+    tl_name(ev_out.f, e->p->res[i].name);
+  tl_name(ev_out.f, e->p->has_pfs ? e->p->pfs.name : NULL);
   tl_on = 1;
   return IOS_OK;
 }
@@ -192,23 +192,27 @@ static void tl_row(int app, int kind, int res, double t0, double t1, double byte
   tl_used = (size_t)(p - tl_buf);
 }
 
-void sim_segment_row(const transfer_t *t, double t1, double bytes) {
+void sim_segment_row(engine_t *e, const transfer_t *t, double t1, double bytes) {
   if (tl_on)
-    tl_row(t->app, 2, t->res < 0 ? E.nres : t->res, t->seg_start, t1, bytes);
+    tl_row(t->app, 2, t->res < 0 ? e->nres : t->res, t->seg_start, t1, bytes);
   else
-    sim_ev_row(t->app, "transfer", sim_res_name(t->res), t->seg_start, t1, bytes);
+    sim_ev_row(e, t->app, "transfer", sim_res_name(e->p, t->res), t->seg_start, t1, bytes);
 }
 
 /* ---------------------------------------------------------------- events.csv (docs/outputs.md) */
 
 /* One interval row: app, kind (work, io, transfer), resource, start_s, end_s, bytes, rate_Bps (mean over it). */
-void sim_ev_row(int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
+void sim_ev_row(engine_t *e, int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
   if (ev_out.f == NULL) return;
   if (tl_on) {
-    tl_row(app, kind[0] == 'w' ? 0 : kind[0] == 'i' ? 1 : 2, resource != NULL ? tl_code(resource) : 0, t0, t1, bytes);
+    tl_row(app,
+           kind[0] == 'w'   ? 0
+           : kind[0] == 'i' ? 1
+                            : 2,
+           resource != NULL ? tl_code(e, resource) : 0, t0, t1, bytes);
     return;
   }
-  ios_csv_field(ev_out.f, E.apps[app].a->name);
+  ios_csv_field(ev_out.f, e->apps[app].a->name);
   fprintf(ev_out.f, ",%s,", kind);
   ios_csv_field(ev_out.f, resource); /* a host name, or names joined with ';' */
   fprintf(ev_out.f, ",%.17g,%.17g,", t0, t1);
@@ -220,30 +224,37 @@ void sim_ev_row(int app, const char *kind, const char *resource, double t0, doub
   fputc('\n', ev_out.f);
 }
 
-void sim_ev_io_row(const app_state_t *as, double volume) {
+void sim_ev_io_row(engine_t *e, const app_state_t *as, double volume) {
   if (ev_out.f == NULL) return;
   if (tl_on) { /* its resources are those of its transfer records */
-    tl_row((int)(as - E.apps), 1, 0, as->posted, sim_now(), volume);
+    tl_row((int)(as - e->apps), 1, 0, as->posted, sim_now(e), volume);
     return;
   }
   char names[1024] = "";
   for (int i = 0; i < as->ntransfers; i++) {
     size_t l = strlen(names);
-    snprintf(names + l, sizeof names - l, "%s%s", i ? ";" : "", sim_res_name(as->t[i].res));
+    snprintf(names + l, sizeof names - l, "%s%s", i ? ";" : "", sim_res_name(e->p, as->t[i].res));
   }
-  sim_ev_row((int)(as - E.apps), "io", names, as->posted, sim_now(), volume);
+  sim_ev_row(e, (int)(as - e->apps), "io", names, as->posted, sim_now(e), volume);
 }
 
 /* One allocations.csv row: application, [t0, t1), resource count, resource names. */
+struct al_item { /* what al_res_item reads */
+  const ios_platform_t *p;
+  const app_state_t *as;
+};
+
 static const char *al_res_item(int i, void *ctx) {
-  return sim_res_name(((const app_state_t *)ctx)->res[i]);
+  const struct al_item *it = ctx;
+  return sim_res_name(it->p, it->as->res[i]);
 }
 
-void sim_al_row(const app_state_t *as, double t0, double t1) {
+void sim_al_row(const engine_t *e, const app_state_t *as, double t0, double t1) {
   if (al_out.f == NULL || !(t1 >= t0)) return;
   ios_csv_field(al_out.f, as->a->name);
   fprintf(al_out.f, ",%.17g,%.17g,%d,", t0, t1, as->n);
-  ios_csv_list(al_out.f, as->n, al_res_item, (void *)as, ';');
+  struct al_item it = {e->p, as};
+  ios_csv_list(al_out.f, as->n, al_res_item, &it, ';');
   fputc('\n', al_out.f);
 }
 
@@ -255,14 +266,14 @@ static int timeline_wanted(const ios_sim_config_t *s) {
 
 /* events.csv (output.events) or timeline.bin, and allocations.csv, written through temporary files renamed when the
  * run has finished (close_traces), removed if it fails (release_engine). */
-int sim_open_traces(const ios_sim_config_t *s) {
+int sim_open_traces(engine_t *e, const ios_sim_config_t *s) {
   tl_free();
   if (s->out_dir == NULL) return IOS_OK; /* a run without an output directory (the SimGrid plugin without output.dir) */
   if (s->events) {
     if (ios_fs_stage(&ev_out, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
     fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", ev_out.f);
   } else if (timeline_wanted(s)) {
-    int rc = tl_open(s);
+    int rc = tl_open(e, s);
     if (rc != IOS_OK) return rc;
   }
   if (ios_fs_stage(&al_out, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
@@ -281,8 +292,8 @@ int sim_close_traces(void) {
 /* ---------------------------------------------------------------- SimGrid's Paje trace (docs/trace.md) */
 
 /* Application j's link variable: "b" + its name, the name SimGrid gives the link variable of tracing category NAME. */
-static void trace_variable(int j, char *out, size_t n) {
-  snprintf(out, n, "b%s", E.apps[j].a->name);
+static void trace_variable(engine_t *e, int j, char *out, size_t n) {
+  snprintf(out, n, "b%s", e->apps[j].a->name);
 }
 
 /* A colour per application, hues spread by the golden ratio ("R G B", each from 0 to 1, as Paje writes them). */
@@ -294,19 +305,19 @@ static void trace_color(int j, char *out, size_t n) {
   snprintf(out, n, "%.3f %.3f %.3f", c[0], c[1], c[2]);
 }
 
-int sim_trace_setup(const ios_sim_config_t *s) {
+int sim_trace_setup(engine_t *e, const ios_sim_config_t *s) {
   int rc = ios_sg_trace_status();
   if (rc != IOS_OK) return rc;
-  E.trace = ios_sg_tracing();
-  if (E.trace && E.napps > 1000) /* measured: 24,000 applications took 336 s instead of 2 s (docs/trace.md) */
+  e->trace = ios_sg_tracing();
+  if (e->trace && e->napps > 1000) /* measured: 24,000 applications took 336 s instead of 2 s (docs/trace.md) */
     XBT_WARN("tracing %d applications: SimGrid's tracer looks each variable up among all of a link's at every "
              "event, so this run will be much slower than untraced (docs/trace.md)",
-             E.napps);
-  for (int j = 0; E.trace && j < E.napps; j++) {
+             e->napps);
+  for (int j = 0; e->trace && j < e->napps; j++) {
     char var[300], color[64];
-    trace_variable(j, var, sizeof var);
+    trace_variable(e, j, var, sizeof var);
     if (strcmp(var, "bandwidth") == 0 || strcmp(var, "bandwidth_used") == 0) {
-      ios_diag_set(s->file, E.apps[j].a->name,
+      ios_diag_set(s->file, e->apps[j].a->name,
                    "its trace variable would be '%s', a variable SimGrid's tracer already gives every link: rename "
                    "the application",
                    var);
@@ -318,20 +329,20 @@ int sim_trace_setup(const ios_sim_config_t *s) {
   return IOS_OK;
 }
 
-void sim_trace_segment(const transfer_t *t, double bytes) {
-  double t1 = sim_now();
-  if (!E.trace || !(t1 > t->seg_start) || !(bytes > 0)) return;
+void sim_trace_segment(engine_t *e, const transfer_t *t, double bytes) {
+  double t1 = sim_now(e);
+  if (!e->trace || !(t1 > t->seg_start) || !(bytes > 0)) return;
   char var[300];
-  trace_variable(t->app, var, sizeof var);
-  sg_host_t to = t->res < 0 ? E.p->pfs.host : E.p->res[t->res].host;
+  trace_variable(e, t->app, var, sizeof var);
+  sg_host_t to = t->res < 0 ? e->p->pfs.host : e->p->res[t->res].host;
   ios_sg_trace_flow(t->host, to, var, t->seg_start, t1, bytes / (t1 - t->seg_start));
 }
 
-void sim_trace_running(void) {
-  for (int r = 0; E.trace && r <= E.nres; r++)
-    for (int i = 0; E.res[r].r != NULL && i < E.res[r].nactive; i++) {
-      const transfer_t *t = E.res[r].active[i];
-      if (t->rate > 0) sim_trace_segment(t, t->seg_rem0 - ios_tr_remaining(t));
+void sim_trace_running(engine_t *e) {
+  for (int r = 0; e->trace && r <= e->nres; r++)
+    for (int i = 0; e->res[r].r != NULL && i < e->res[r].nactive; i++) {
+      const transfer_t *t = e->res[r].active[i];
+      if (t->rate > 0) sim_trace_segment(e, t, t->seg_rem0 - ios_tr_remaining(t));
     }
 }
 
