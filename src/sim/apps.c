@@ -45,10 +45,10 @@ int sim_app_advance(engine_t *e, app_state_t *as, double *sleep_s) {
     } else
       as->posted_op = 0; /* its operation is complete (or empty) */
   }
-  if (e->s->external && !as->ext_end) { /* it runs its own code until it posts again or ends */
+  if (e->s->external && !as->ext.end) { /* it runs its own code until it posts again or ends */
     as->state = ST_WORK;
-    if (as->ext_waiting) {
-      as->ext_waiting = 0;
+    if (as->ext.waiting) {
+      as->ext.waiting = 0;
       e->s->external_done(j, e->s->external_ctx);
     }
     return APP_WAIT;

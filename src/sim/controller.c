@@ -247,10 +247,10 @@ static void take_snapshot(engine_t *e, int end) {
 
 static void on_post(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
-  if (as->pending) sim_apply_alloc(e, as); /* a re-arbitration applies from the next I/O operation */
+  if (as->q.pending) sim_apply_alloc(e, as); /* a re-arbitration applies from the next I/O operation */
   double volume = as->a->phases[as->phase].value;
   int reads = as->a->phases[as->phase].is_io == IOS_PHASE_READ;
-  if (as->stripe != NULL) {
+  if (as->st.policy != NULL) {
     sim_striping_place(e, j, volume);
     as->nleft = as->ntransfers;
     as->op_active = 1;
@@ -314,7 +314,7 @@ static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
 static void on_app_end(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
   e->apps_left--;
-  if (as->has_alloc) sim_al_row(e, as, as->alloc_since, sim_now(e));
+  if (as->q.has_alloc) sim_al_row(e, as, as->q.alloc_since, sim_now(e));
   if (e->s->queue) sim_queue_job_ended(e, as);
 }
 

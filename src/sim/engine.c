@@ -30,10 +30,10 @@ XBT_LOG_NEW_CATEGORY(iosim, "iosim: I/O resource sharing simulator");
 static void release_engine(engine_t *e, int napps, int nres) {
   for (int j = 0; e->apps != NULL && j < napps; j++) {
     free(e->apps[j].res);
-    free(e->apps[j].ost_used);
+    free(e->apps[j].st.ost_used);
     free(e->apps[j].t);
-    free(e->apps[j].next_res);
-    free(e->apps[j].hosts);
+    free(e->apps[j].q.next_res);
+    free(e->apps[j].q.hosts);
   }
   for (int i = 0; e->res != NULL && i <= nres; i++)
     free(e->res[i].active);
@@ -125,10 +125,10 @@ static app_state_t *external_app(engine_t *e, int app, int what) {
     return NULL;
   }
   app_state_t *as = &e->apps[app];
-  const char *why = what == 0 && as->ext_begun   ? "it has already begun"
-                    : what > 0 && !as->ext_begun ? "it has not begun: begin it first"
-                    : as->ext_end                ? "it has ended"
-                    : what > 0 && (as->ext_waiting || as->state == ST_IO)
+  const char *why = what == 0 && as->ext.begun   ? "it has already begun"
+                    : what > 0 && !as->ext.begun ? "it has not begun: begin it first"
+                    : as->ext.end                ? "it has ended"
+                    : what > 0 && (as->ext.waiting || as->state == ST_IO)
                         ? "an I/O operation of it is in progress: wait for its completion"
                         : NULL;
   if (why != NULL) {
@@ -159,8 +159,8 @@ int ios_engine_app_begin(int app, const int *hosts) {
       return IOS_EINVAL;
     }
   }
-  memcpy(as->hosts, hosts, sizeof *hosts * (size_t)as->a->nodes);
-  as->ext_begun = 1;
+  memcpy(as->q.hosts, hosts, sizeof *hosts * (size_t)as->a->nodes);
+  as->ext.begun = 1;
   external_wake(e, CAL_BEGIN, app);
   return IOS_OK;
 }
@@ -169,7 +169,7 @@ int ios_engine_app_post(int app) {
   engine_t *e = &engine;
   app_state_t *as = external_app(e, app, 1);
   if (as == NULL) return IOS_EINVAL;
-  as->ext_waiting = 1;
+  as->ext.waiting = 1;
   external_wake(e, CAL_APP, app);
   return IOS_OK;
 }
@@ -178,7 +178,7 @@ int ios_engine_app_end(int app) {
   engine_t *e = &engine;
   app_state_t *as = external_app(e, app, 2);
   if (as == NULL) return IOS_EINVAL;
-  as->ext_end = 1;
+  as->ext.end = 1;
   external_wake(e, CAL_APP, app);
   return IOS_OK;
 }

@@ -37,13 +37,42 @@ enum { ST_WAITING, ST_WORK, ST_IO, ST_DONE };
 
 typedef ios_transfer_t transfer_t;
 
+/** The job queue's part of an application record (queue.c; IPDPS'21 §5.3), and the plugin's compute hosts. */
+typedef struct {
+  int started;        /* 1 once the job has compute nodes */
+  int *hosts;         /* [nodes] compute host indices while running (queue mode, external applications), else NULL */
+  int has_alloc;      /* an allocation has been applied */
+  int pending;        /* next_n/next_res wait for the next I/O operation */
+  int next_n;         /* resources of the pending allocation */
+  int *next_res;      /* [max(N,1)] its resource indices (queue mode), else NULL */
+  double alloc_since; /* s: when the current allocation was applied (allocations.csv) */
+} app_queue_t;
+
+/** Striping's part of an application record (striping.c; TAPP-IO §III): each I/O operation's files are placed by
+ * `policy`, or policy is NULL. */
+typedef struct {
+  const ios_striping_policy_t *policy;
+  const ios_params_t *params;
+  int layout;              /* 0 file-per-process, 1 single shared file */
+  unsigned char *ost_used; /* [nres] whether any of its files had a stripe on OST k, else NULL */
+} app_striping_t;
+
+/** An external application's part (ios_sim_config_t.external: the SimGrid plugin, engine.c). */
+typedef struct {
+  int begun;   /* ios_engine_app_begin was called */
+  int waiting; /* its caller waits for the operation it posted */
+  int end;     /* ios_engine_app_end was called */
+} app_external_t;
+
+/** One application's record: its run (every module), then one part per concern, each read and written by its module
+ * only (q: queue.c, and setup/engine for the plugin's hosts; st: striping.c, read by the controller and results; ext:
+ * engine.c's external applications, read by apps.c). */
 typedef struct {
   const ios_app_t *a;
-  int n;                   /* resources allocated */
-  int *res;                /* [n] resource indices */
-  unsigned char *ost_used; /* [nres] a striped job: whether any of its files had a stripe on OST k, else NULL */
-  double b;                /* dedicated bandwidth b_j(n) */
-  double cap;              /* per-transfer cap b_j(n)/n */
+  int n;      /* resources allocated */
+  int *res;   /* [n] resource indices */
+  double b;   /* dedicated bandwidth b_j(n) */
+  double cap; /* per-transfer cap b_j(n)/n */
   sg_host_t host;
   int state, phase;
   double phase_start, posted;
@@ -58,24 +87,11 @@ typedef struct {
   int iter_count;   /* iterations counted in ω */
   transfer_t *t;    /* [max(n,1)] reused by every operation ([max(N,1)] with a queue) */
   double ded_io;    /* s: Σ volume/b over completed operations (b of each operation's allocation) */
-  /* job queue */
-  int started;        /* 1 once the job has compute nodes */
-  int *hosts;         /* [nodes] compute host indices while running (queue mode), else NULL */
-  int has_alloc;      /* an allocation has been applied */
-  int pending;        /* next_n/next_res wait for the next I/O operation */
-  int next_n;         /* resources of the pending allocation */
-  int *next_res;      /* [max(N,1)] its resource indices (queue mode), else NULL */
-  double alloc_since; /* s: when the current allocation was applied (allocations.csv) */
-  int host0;          /* index of its first compute host (without a queue) */
-  int tcap;           /* transfers t[] can hold */
-  /* striping (TAPP-IO): each I/O operation's files are placed by this policy, or NULL */
-  const ios_striping_policy_t *stripe;
-  const ios_params_t *stripe_params;
-  int layout;
-  /* external applications (ios_sim_config_t.external) */
-  int ext_begun;   /* ios_engine_app_begin was called */
-  int ext_waiting; /* its caller waits for the operation it posted */
-  int ext_end;     /* ios_engine_app_end was called */
+  int host0;        /* index of its first compute host (without a queue) */
+  int tcap;         /* transfers t[] can hold */
+  app_queue_t q;
+  app_striping_t st;
+  app_external_t ext;
 } app_state_t;
 
 typedef struct {

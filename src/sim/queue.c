@@ -36,22 +36,22 @@ void sim_queue_free(void) {
 }
 
 void sim_queue_job_ended(engine_t *e, const app_state_t *as) {
-  for (int i = 0; as->hosts != NULL && !e->s->external && i < as->a->nodes; i++)
-    Q.free_hosts[Q.nfree++] = as->hosts[i];
+  for (int i = 0; as->q.hosts != NULL && !e->s->external && i < as->a->nodes; i++)
+    Q.free_hosts[Q.nfree++] = as->q.hosts[i];
   Q.running_changed = 1;
 }
 
 /* Makes the pending allocation the application's own (its resources, b_j(n) and per-transfer cap). */
 void sim_apply_alloc(engine_t *e, app_state_t *as) {
   int j = (int)(as - e->apps);
-  if (as->has_alloc) sim_al_row(e, as, as->alloc_since, sim_now(e));
-  as->n = as->next_n;
-  memcpy(as->res, as->next_res, sizeof *as->res * (size_t)as->n);
+  if (as->q.has_alloc) sim_al_row(e, as, as->q.alloc_since, sim_now(e));
+  as->n = as->q.next_n;
+  memcpy(as->res, as->q.next_res, sizeof *as->res * (size_t)as->n);
   as->b = ios_profile_bw(&e->profiles[j], as->n);
   as->cap = as->b / (as->n > 0 ? as->n : 1);
-  as->has_alloc = 1;
-  as->pending = 0;
-  as->alloc_since = sim_now(e);
+  as->q.has_alloc = 1;
+  as->q.pending = 0;
+  as->q.alloc_since = sim_now(e);
 }
 
 /* Allocation and placement over the running jobs (IPDPS'21 §5.3); jobs without resources yet get theirs at once, the
@@ -65,7 +65,7 @@ static void rearbitrate(engine_t *e) {
     return;
   }
   for (int j = 0; j < e->napps; j++)
-    if (e->apps[j].started && e->apps[j].state != ST_DONE) sel[k++] = j;
+    if (e->apps[j].q.started && e->apps[j].state != ST_DONE) sel[k++] = j;
   int rc = k > 0 && sim_fault(SIM_FAULT_ARBITRATION) ? IOS_ENOMEM
            : k > 0                                   ? ios_arbitrate(e->s, e->p, e->w, e->app_views, sel, k,
                                                                      IOS_STREAM_REARBITRATION + 2 * (uint64_t)Q.arbitrations++, n, &res)
@@ -77,11 +77,11 @@ static void rearbitrate(engine_t *e) {
   }
   for (int i = 0, off = 0; i < k; off += n[i], i++) {
     app_state_t *as = &e->apps[sel[i]];
-    if (Q.keep_running && as->has_alloc) continue;
-    as->next_n = n[i];
-    memcpy(as->next_res, res + off, sizeof *res * (size_t)n[i]);
-    as->pending = 1;
-    if (!as->has_alloc) sim_apply_alloc(e, as);
+    if (Q.keep_running && as->q.has_alloc) continue;
+    as->q.next_n = n[i];
+    memcpy(as->q.next_res, res + off, sizeof *res * (size_t)n[i]);
+    as->q.pending = 1;
+    if (!as->q.has_alloc) sim_apply_alloc(e, as);
   }
   free(sel);
   free(n);
@@ -89,8 +89,8 @@ static void rearbitrate(engine_t *e) {
 }
 
 void sim_queue_begin(engine_t *e, app_state_t *as) {
-  as->host = e->p->compute[as->hosts[0]];
-  as->started = 1;
+  as->host = e->p->compute[as->q.hosts[0]];
+  as->q.started = 1;
   as->start = sim_now(e);
   rearbitrate(e); /* at once: an operation it posts at the same date uses its allocation */
   Q.running_changed = 0;
@@ -108,9 +108,9 @@ void sim_schedule_jobs(engine_t *e) {
     app_state_t *as = &e->apps[Q.waiting[q]];
     if (as->a->nodes <= Q.nfree) {
       for (int i = 0; i < as->a->nodes; i++)
-        as->hosts[i] = Q.free_hosts[--Q.nfree];
-      as->host = e->p->compute[as->hosts[0]];
-      as->started = 1;
+        as->q.hosts[i] = Q.free_hosts[--Q.nfree];
+      as->host = e->p->compute[as->q.hosts[0]];
+      as->q.started = 1;
       as->start = sim_now(e);
       go[ngo++] = Q.waiting[q];
       memmove(Q.waiting + q, Q.waiting + q + 1, sizeof *Q.waiting * (size_t)(Q.nwaiting - q - 1));

@@ -77,8 +77,8 @@ int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p,
   collect_window(e, last);
   double horizon = r->complete ? last : e->t_end, pool = 0;
   for (int j = 0; j < w->napps; j++) /* allocations of jobs stopped at the window's end */
-    if (e->apps[j].has_alloc && e->apps[j].state != ST_DONE)
-      sim_al_row(e, &e->apps[j], e->apps[j].alloc_since, horizon);
+    if (e->apps[j].q.has_alloc && e->apps[j].state != ST_DONE)
+      sim_al_row(e, &e->apps[j], e->apps[j].q.alloc_since, horizon);
   for (int i = 0; i < p->nres; i++) {
     if (e->res[i].nactive > 0) e->res[i].busy_time += horizon - e->res[i].busy_since;
     r->res[i].busy_time = e->res[i].busy_time;
@@ -91,11 +91,11 @@ int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p,
   r->platform_limited_share = e->seg_bytes > 0 ? e->limited_bytes / e->seg_bytes : NAN;
   ios_metrics_compute(w, e->profiles, p->nres, pool, p->ncompute, p->nic_bw, r);
   for (int j = 0; j < e->napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */
-    if (e->apps[j].ost_used != NULL) {
+    if (e->apps[j].st.ost_used != NULL) {
       ios_app_result_t *ar = &r->apps[j];
       ar->n_resources = 0;
       for (int k = 0; k < e->nres; k++)
-        if (e->apps[j].ost_used[k]) ar->resources[ar->n_resources++] = k;
+        if (e->apps[j].st.ost_used[k]) ar->resources[ar->n_resources++] = k;
     }
   r->wall_time_s = ios_clock_s() - e->wall0;
   int rc = sim_close_traces();

@@ -96,7 +96,7 @@ static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const io
   /* while SimGrid's tracer records the run, every byte goes through SimGrid (docs/trace.md) */
   int direct = !s->flows_simgrid && !e->trace && !s->replay && !s->sharing->uncapped;
   for (int j = 0; direct && j < e->napps; j++)
-    direct = e->apps[j].stripe == NULL;
+    direct = e->apps[j].st.policy == NULL;
   for (int r = 0; direct && r < p->nres; r++) /* a read route of its own: SimGrid decides (reads never direct) */
     for (int j = 0; direct && p->res[r].read_host != NULL && j < e->napps; j++)
       for (int k = 0; direct && k < e->apps[j].a->nphases; k++)
@@ -239,8 +239,8 @@ static void place_app(engine_t *e, const ios_sim_config_t *s, const ios_platform
   as->host = p->compute[h];
   as->host0 = h;
   as->start = ios_app_start(as->a);
-  as->started = as->has_alloc = 1;
-  as->alloc_since = as->start;
+  as->q.started = as->q.has_alloc = 1;
+  as->q.alloc_since = as->start;
 }
 
 /* Application j's state from its allocation (n resources at placed[0..n)), and its result's resources. */
@@ -250,7 +250,7 @@ static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_
   as->a = &e->w->apps[j];
   as->n = e->alloc_n[j];
   int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
-  if (as->stripe != NULL) { /* its (writer, OST) flows, and the OSTs its files cover (resources) */
+  if (as->st.policy != NULL) { /* its (writer, OST) flows, and the OSTs its files cover (resources) */
     long flows = sim_striping_room(s, p, as);
     if (room < flows) room = (int)flows;
     if (room < p->nres) room = p->nres;
@@ -259,14 +259,14 @@ static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_
   as->res = malloc(sizeof *as->res * (size_t)room);
   as->t = calloc((size_t)room, sizeof *as->t);
   if (s->queue) {
-    as->next_res = malloc(sizeof *as->next_res * (size_t)room);
-    as->hosts = malloc(sizeof *as->hosts * (size_t)as->a->nodes);
+    as->q.next_res = malloc(sizeof *as->q.next_res * (size_t)room);
+    as->q.hosts = malloc(sizeof *as->q.hosts * (size_t)as->a->nodes);
   }
   ios_app_result_t *ar = &e->r->apps[j];
   ar->resources = malloc(sizeof *ar->resources * (size_t)room); /* a queued job's last allocation may be larger */
-  if (as->stripe != NULL) as->ost_used = calloc((size_t)(p->nres > 0 ? p->nres : 1), 1);
-  if (!as->res || !as->t || (s->queue && (!as->next_res || !as->hosts)) || !ar->resources ||
-      (as->stripe != NULL && !as->ost_used))
+  if (as->st.policy != NULL) as->st.ost_used = calloc((size_t)(p->nres > 0 ? p->nres : 1), 1);
+  if (!as->res || !as->t || (s->queue && (!as->q.next_res || !as->q.hosts)) || !ar->resources ||
+      (as->st.policy != NULL && !as->st.ost_used))
     return IOS_ENOMEM;
   memcpy(as->res, placed, sizeof *as->res * (size_t)as->n);
   as->b = ios_profile_bw(&e->profiles[j], as->n);

@@ -75,20 +75,20 @@ int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platfor
     const ios_app_t *a = &w->apps[j];
     const char *pname = a->striping[0] != '\0' ? a->striping : s->striping != NULL ? s->striping->name : NULL;
     if (pname == NULL) continue;
-    if ((as->stripe = ios_striping_find(pname)) == NULL) {
+    if ((as->st.policy = ios_striping_find(pname)) == NULL) {
       char names[128];
       ios_diag_set(s->file, a->name, "unknown striping policy '%s': use one of %s", pname,
                    ios_policy_names(IOS_FAMILY_STRIPING, names, sizeof names));
       return IOS_EINVAL;
     }
-    if (as->stripe == s->striping)
-      as->stripe_params = &s->striping_params;
+    if (as->st.policy == s->striping)
+      as->st.params = &s->striping_params;
     else {
-      ios_params_defaults(as->stripe->nparams, as->stripe->params, &S.app_stripe_params[j]);
-      as->stripe_params = &S.app_stripe_params[j];
+      ios_params_defaults(as->st.policy->nparams, as->st.policy->params, &S.app_stripe_params[j]);
+      as->st.params = &S.app_stripe_params[j];
     }
-    as->layout = a->layout >= 0 ? a->layout : s->striping_layout;
-    if (a->shared_files > 1 && as->layout == 0) {
+    as->st.layout = a->layout >= 0 ? a->layout : s->striping_layout;
+    if (a->shared_files > 1 && as->st.layout == 0) {
       ios_diag_set(s->file, "striping.layout",
                    "application %s writes %d shared files (the ior generator's shared_files) but its layout is fpp "
                    "(file per process): set striping.layout to \"ssf\" or shared_files to 1",
@@ -117,9 +117,9 @@ long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const
     if (nseen == 64) return every;
     seen[nseen++] = v;
     ios_stripe_job_t job = {.nwriters = ios_app_writers(a),
-                            .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
+                            .layout = as->st.layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
                             .bytes_per_writer = v / ios_app_writers(a),
-                            .shared_files = as->layout ? a->shared_files : 0};
+                            .shared_files = as->st.layout ? a->shared_files : 0};
     ios_stripe_state_t st;
     ios_stripe_placement_t pl = {0};
     ios_stripe_flow_t *flows = NULL;
@@ -127,7 +127,7 @@ long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const
     int n = 0;
     ios_rng_seed(&rng, s->seed, IOS_STREAM_STRIPING);
     int rc = ios_stripe_state_init(&st, &S.topo);
-    if (rc == IOS_OK) rc = as->stripe->place(&S.topo, &job, as->stripe_params, &rng, &st, &pl);
+    if (rc == IOS_OK) rc = as->st.policy->place(&S.topo, &job, as->st.params, &rng, &st, &pl);
     if (rc == IOS_OK) rc = ios_stripe_flows(&S.topo, &job, &pl, &flows, &n);
     free(flows);
     ios_stripe_placement_free(&pl);
@@ -149,24 +149,24 @@ void sim_striping_place(engine_t *e, int j, double volume) {
   }
   for (int w = 0; w < nw; w++) {
     int node = (int)((long long)w * as->a->nodes / nw);
-    clients[w] = as->hosts != NULL ? as->hosts[node] : as->host0 + node;
+    clients[w] = as->q.hosts != NULL ? as->q.hosts[node] : as->host0 + node;
   }
   ios_stripe_job_t job = {.nwriters = nw,
-                          .layout = as->layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
+                          .layout = as->st.layout ? IOS_LAYOUT_SSF : IOS_LAYOUT_FPP,
                           .bytes_per_writer = volume / nw,
                           .writer_client = clients,
-                          .shared_files = as->layout ? as->a->shared_files : 0};
+                          .shared_files = as->st.layout ? as->a->shared_files : 0};
   ios_stripe_placement_t pl = {0};
   ios_stripe_flow_t *flows = NULL;
   int nflows = 0;
   int rc = sim_fault(SIM_FAULT_STRIPING)
                ? IOS_ENOMEM
-               : as->stripe->place(&S.topo, &job, as->stripe_params, &S.stripe_rng,
-                                   S.app_stripe_state != NULL ? &S.app_stripe_state[j] : &S.stripe_state, &pl);
+               : as->st.policy->place(&S.topo, &job, as->st.params, &S.stripe_rng,
+                                      S.app_stripe_state != NULL ? &S.app_stripe_state[j] : &S.stripe_state, &pl);
   if (rc == IOS_OK) rc = ios_stripe_flows(&S.topo, &job, &pl, &flows, &nflows);
   if (rc == IOS_OK && nflows > as->tcap) rc = IOS_EINTERNAL;
   if (rc != IOS_OK) {
-    sim_fail(rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->stripe->name, sim_now(e),
+    sim_fail(rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->st.policy->name, sim_now(e),
              as->a->name, ios_strerror(rc));
     free(clients);
     free(flows);
@@ -180,7 +180,7 @@ void sim_striping_place(engine_t *e, int j, double volume) {
     t->res = flows[i].ost;
     t->volume = flows[i].bytes;
     t->host = stripe_source(e, flows[i].client, flows[i].router); /* the node, or its host via that router */
-    as->ost_used[flows[i].ost] = 1;
+    as->st.ost_used[flows[i].ost] = 1;
   }
   free(flows);
   free(clients);
