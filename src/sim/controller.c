@@ -266,7 +266,7 @@ static void on_post(engine_t *e, int j) {
     }
     return;
   }
-  int n = as->n;
+  int n = as->n, nsrc = sim_app_nodes(e, as);
   as->ntransfers = n > 0 ? n : 1;
   as->nleft = as->ntransfers;
   as->op_active = 1;
@@ -276,6 +276,8 @@ static void on_post(engine_t *e, int j) {
     t->app = j;
     t->res = n > 0 ? as->res[i] : -1;
     t->host = as->host;
+    t->nsrc = nsrc; /* its bytes leave from every node of the job, each its part (the flow path's legs) */
+    t->src = nsrc > 1 ? as->nodes : NULL;
     ios_tr_reset(t, volume / as->ntransfers);
     t->cap = as->cap;
     res_state_t *rs = &e->res[t->res < 0 ? e->nres : t->res];

@@ -11,7 +11,7 @@
  *                allocation and placement over the running jobs; a job's new resources apply from its next operation
  *   striping.c   TAPP-IO striping of a striped job's operations
  *   traces.c     events.csv / timeline.bin, allocations.csv, SimGrid's trace
- *   transfer.c   the transfer layer (ios_transfer.h, docs/engine.md): SimGrid flows re-rated in place, or the direct
+ *   transfer*.c  the transfer layer (ios_transfer.h, docs/engine.md): SimGrid flows re-rated in place, or the direct
  *                path where no link can bind the sharing policy's rates
  * The applications' and resources' records (engine_state.h) are the run's shared model. */
 #include "engine_state.h"
@@ -31,9 +31,12 @@ static void release_engine(engine_t *e, int napps, int nres) {
   for (int j = 0; e->apps != NULL && j < napps; j++) {
     free(e->apps[j].res);
     free(e->apps[j].st.ost_used);
+    for (int i = 0; e->apps[j].t != NULL && i < e->apps[j].tcap; i++)
+      ios_tr_forget(&e->apps[j].t[i]);
     free(e->apps[j].t);
     free(e->apps[j].q.next_res);
     free(e->apps[j].q.hosts);
+    free(e->apps[j].nodes);
   }
   for (int i = 0; e->res != NULL && i <= nres; i++)
     free(e->res[i].active);

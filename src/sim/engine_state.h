@@ -88,6 +88,7 @@ typedef struct {
   transfer_t *t;    /* [max(n,1)] reused by every operation ([max(N,1)] with a queue) */
   double ded_io;    /* s: Σ volume/b over completed operations (b of each operation's allocation) */
   int host0;        /* index of its first compute host (without a queue) */
+  sg_host_t *nodes; /* [a->nodes] the compute hosts its I/O leaves from (sim_app_nodes), or NULL (one node) */
   int tcap;         /* transfers t[] can hold */
   app_queue_t q;
   app_striping_t st;
@@ -250,6 +251,10 @@ void sim_schedule_jobs(engine_t *e);
 void sim_on_submit(engine_t *e, int j);
 
 /* apps.c: the applications' steps */
+/** The compute hosts application `as` runs on now, into as->nodes (its nodes in order: its queue's hosts, else its
+ * consecutive block from host0). @return how many its I/O leaves from: a.nodes, or 1 (a replayed request, one node, or
+ * no room), when as->host alone is used. */
+int sim_app_nodes(engine_t *e, app_state_t *as);
 int sim_app_advance(engine_t *e, app_state_t *as, double *sleep_s);
 /** An application and its start (s), sorted by sim_cmp_start: by start, then by index. */
 typedef struct {

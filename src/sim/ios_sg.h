@@ -54,6 +54,11 @@ void ios_flow_leave(ios_flow_t *flow, double bytes, double rate);
  * when the flow cannot be paused (several members, a latency, already paused or over): stop it instead. */
 int ios_flow_pause(ios_flow_t *flow);
 
+/** Gives a flow of one member the weight `w` (0 < w <= 1) in SimGrid's max-min (its variable's sharing penalty 1/w):
+ * on a shared link it gets w times the share of a flow of weight 1. A flow whose route has a latency gets SimGrid's own
+ * weight once the latency is paid (CM02), which replaces this one. Ignored on a flow of several members or one over. */
+void ios_flow_weigh(ios_flow_t *flow, double w);
+
 /** Resumes a paused flow at `rate` bytes/s from the current date (no latency is paid again). */
 void ios_flow_resume(ios_flow_t *flow, double rate);
 

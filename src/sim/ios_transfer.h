@@ -16,6 +16,9 @@
  *    the same bytes, share one flow of weight k (a flow group, ios_flow_join): SimGrid's max-min treats it exactly as
  *    k flows, at the cost of one (a checkpoint of 75,000 writers is about a thousand flows); a member given another
  *    rate leaves its group. IOSIM_FLOW_GROUPS=0 turns groups off (the benchmark's side-by-side).
+ *    A transfer whose bytes leave from several nodes (nsrc > 1: a job's I/O from all its nodes) is carried by one
+ *    flow per distinct route from them (its legs, each with its nodes' part of the bytes and of the rate, weighing
+ *    that part in max-min), or by one flow when every node has the same route (transfer_flow.c).
  *  - direct: when no link can bind the rates the sharing policy gives (ios_tr_direct_possible), SimGrid's max-min
  *    would give every flow exactly its rate, so the layer computes what it would: remaining bytes = remaining at the
  *    segment's start − rate × elapsed time, completion date = segment start + remaining / rate. The controller
@@ -35,17 +38,19 @@ extern "C" {
 /** One transfer. The engine owns it (one per resource part of an application's operation, reused by every
  * operation) and fills the public fields; the fields below `private` belong to the transfer layer. */
 typedef struct ios_transfer {
-  int app, res;       /**< application index; resource index (-1: the PFS, direct access) */
-  double volume;      /**< bytes of this transfer */
-  double cap;         /**< bytes/s: the application's cap on it */
-  double rate;        /**< bytes/s: its current rate (0 = waiting) */
-  sg_host_t host;     /**< where its bytes leave from: the application's node, or a striped job's writer's node */
-  sg_host_t dest;     /**< where they go: its resource's host (a disk's reads: its read host) */
-  unsigned gen;       /**< bumped at every new rate: a completion reported for an older rate is stale */
-  int slot;           /**< the engine's: index in its resource's list of pending transfers, -1 when not pending */
-  double seg_start;   /**< s: start of the current segment */
-  double seg_rem0;    /**< bytes remaining when the current segment started */
-  int seg_capped;     /**< the rate of the current segment was set by a policy that decides rates itself */
+  int app, res;   /**< application index; resource index (-1: the PFS, direct access) */
+  double volume;  /**< bytes of this transfer */
+  double cap;     /**< bytes/s: the application's cap on it */
+  double rate;    /**< bytes/s: its current rate (0 = waiting) */
+  sg_host_t host; /**< where its bytes leave from: the application's first node, or a striped job's writer's node */
+  int nsrc;       /**< the nodes its bytes leave from, in equal parts (>= 1; 0 counts as 1: `host` alone) */
+  const sg_host_t *src; /**< [nsrc] those nodes when nsrc > 1 (borrowed from the engine), else NULL */
+  sg_host_t dest;       /**< where they go: its resource's host (a disk's reads: its read host) */
+  unsigned gen;         /**< bumped at every new rate: a completion reported for an older rate is stale */
+  int slot;             /**< the engine's: index in its resource's list of pending transfers, -1 when not pending */
+  double seg_start;     /**< s: start of the current segment */
+  double seg_rem0;      /**< bytes remaining when the current segment started */
+  int seg_capped;       /**< the rate of the current segment was set by a policy that decides rates itself */
   double latency;     /**< s: the engine's: the route latency from host to the resource, which a flow pays once when it
                            starts (flow path; 0 on the direct path) */
   double seg_latency; /**< s: the latency the current segment paid (a segment that started a flow), else 0 */
@@ -62,6 +67,11 @@ typedef struct ios_transfer {
   int leader;                       /**< flow path: it started its flow (SimGrid reports the group's end to it) */
   int paused;                       /**< flow path: its flow is paused at rate 0 (ios_flow_pause) */
   unsigned long long route_key;     /**< flow path: its route's identity when it started its flow (grouping) */
+  struct ios_transfer *legs;        /**< flow path: [nlegs] a transfer from several nodes: one leg per distinct route */
+  int nlegs, legcap;                /**< flow path: its legs, and the room of `legs` (owned by the transfer layer) */
+  int legs_left;                    /**< flow path: legs whose last byte has not arrived */
+  struct ios_transfer *parent;      /**< flow path: a leg's transfer, else NULL */
+  double share;                     /**< flow path: a leg's part of its transfer's bytes and rate (its nodes / nsrc) */
 } ios_transfer_t;
 
 /** What the transfer layer tells the engine. Every callback is required; `ctx` is the one given to ios_tr_init. */
@@ -96,6 +106,9 @@ typedef struct {
   void (*cancel)(ios_flow_t *flow);
   void (*release)(ios_flow_t *flow);
   void (*reap)(void);
+  /** Gives a flow of one member the weight `w` (0 < w <= 1) in max-min sharing (a leg of a transfer from several
+   * nodes: its legs together weigh as one flow). */
+  void (*weigh)(ios_flow_t *flow, double w);
 } ios_tr_flows_t;
 
 /** SimGrid's flows (src/sim/sg_glue.cpp through ios_sg.h). */
@@ -122,6 +135,9 @@ void ios_tr_stop(ios_transfer_t *t);
 
 /** Ends the run's transfer layer (frees the direct path's heap, the flows, the completions not collected). */
 void ios_tr_fini(void);
+
+/** Frees what the transfer layer holds for `t` (its legs), before the engine frees it. */
+void ios_tr_forget(ios_transfer_t *t);
 
 /** Makes `t` a new transfer of `volume` bytes, waiting (rate 0). */
 void ios_tr_reset(ios_transfer_t *t, double volume);

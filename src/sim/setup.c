@@ -102,10 +102,13 @@ static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const io
       for (int k = 0; direct && k < e->apps[j].a->nphases; k++)
         direct = e->apps[j].a->phases[k].is_io != IOS_PHASE_READ;
   if (direct) {
-    /* the (host, resource) pairs transfers can use, grouped by resource: each application's first node to its
-     * resources (the PFS when it has none); with a job queue, any compute node to any resource */
+    /* the (host, resource) pairs transfers can use, grouped by resource: every node of each application to its
+     * resources (the PFS when it has none: a job's I/O leaves from all its nodes); with a job queue, any compute node
+     * to any resource */
     int nres = p->nres + (p->has_pfs ? 1 : 0), hosts = s->queue ? p->ncompute : e->napps, npairs = 0;
-    size_t most = (size_t)hosts * (size_t)(nres > 0 ? nres : 1) + 1;
+    size_t most = 1;
+    for (int h = 0; h < hosts; h++) /* an upper bound: each host (queue) or each application's nodes, every resource */
+      most += (size_t)(s->queue || s->replay ? 1 : e->apps[h].a->nodes) * (size_t)(nres > 0 ? nres : 1);
     sg_host_t *from = malloc(sizeof *from * most), *res_hosts = malloc(sizeof *res_hosts * (size_t)(nres + 1));
     int *to = malloc(sizeof *to * most);
     double *cap = malloc(sizeof *cap * (size_t)(nres + 1));
@@ -120,8 +123,15 @@ static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const io
           uses = e->apps[h].res[i] == r;
         uses |= !s->queue && r == p->nres && e->apps[h].n == 0;
         if (!uses) continue;
-        from[npairs] = s->queue ? p->compute[h] : e->apps[h].host;
-        to[npairs++] = r;
+        if (s->queue || s->replay) {
+          from[npairs] = s->queue ? p->compute[h] : e->apps[h].host;
+          to[npairs++] = r;
+          continue;
+        }
+        for (int k = 0; k < e->apps[h].a->nodes; k++) {
+          from[npairs] = p->compute[e->apps[h].host0 + k];
+          to[npairs++] = r;
+        }
       }
     }
     if (ok > 0) ok = ios_tr_direct_possible(npairs, from, to, res_hosts, cap);
@@ -258,6 +268,10 @@ static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_
   as->tcap = room;
   as->res = malloc(sizeof *as->res * (size_t)room);
   as->t = calloc((size_t)room, sizeof *as->t);
+  if (as->a->nodes > 1 && !s->replay && as->nodes == NULL) {
+    as->nodes = malloc(sizeof *as->nodes * (size_t)as->a->nodes);
+    if (as->nodes == NULL) return IOS_ENOMEM;
+  }
   if (s->queue) {
     as->q.next_res = malloc(sizeof *as->q.next_res * (size_t)room);
     as->q.hosts = malloc(sizeof *as->q.hosts * (size_t)as->a->nodes);

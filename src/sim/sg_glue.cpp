@@ -207,6 +207,11 @@ extern "C" int ios_flow_pause(ios_flow_t *flow) {
   return 0;
 }
 
+extern "C" void ios_flow_weigh(ios_flow_t *flow, double w) {
+  if (flow->ended || flow->cancelled || flow->members != 1 || !(w > 0) || w > 1) return;
+  flow->action->set_sharing_penalty(1.0 / w);
+}
+
 extern "C" void ios_flow_resume(ios_flow_t *flow, double rate) {
   if (!flow->paused) return;
   flow->action->set_last_update();

@@ -50,7 +50,14 @@ void ios_tr_stop(ios_transfer_t *t) {
   path->stop(t);
 }
 
+void ios_tr_forget(ios_transfer_t *t) {
+  free(t->legs);
+  t->legs = NULL;
+  t->nlegs = t->legcap = t->legs_left = 0;
+}
+
 void ios_tr_reset(ios_transfer_t *t, double volume) {
+  t->nlegs = t->legs_left = 0;
   t->volume = volume;
   t->remaining = volume;
   t->rate = 0;

@@ -29,6 +29,7 @@ const ios_tr_flows_t ios_tr_sg_flows = {
     .cancel = ios_flow_cancel,
     .release = ios_flow_release,
     .reap = ios_flows_reap,
+    .weigh = ios_flow_weigh,
 };
 
 static struct {
@@ -57,8 +58,26 @@ static int cmp_due(const void *pa, const void *pb) {
   return tr_earlier(a, b) ? -1 : tr_earlier(b, a) ? 1 : 0;
 }
 
+/* A leg's flow has ended: its flow goes back. @return its transfer when that was its last leg, else NULL. */
+static ios_transfer_t *leg_done(ios_transfer_t *leg) {
+  F.fl->release(leg->flow);
+  F.running--;
+  F.carried--;
+  leg->flow = NULL;
+  leg->leader = 0;
+  leg->remaining = 0;
+  leg->finish = INFINITY;
+  ios_transfer_t *t = leg->parent;
+  return --t->legs_left == 0 ? t : NULL;
+}
+
 static int report_flows(void) {
-  int n = F.ndue;
+  int n = 0;
+  for (int i = 0; i < F.ndue; i++) { /* a leg's end completes its transfer once its last leg has ended */
+    ios_transfer_t *t = F.due[i];
+    if (t->parent != NULL) t = leg_done(t);
+    if (t != NULL) F.due[n++] = t;
+  }
   if (n > 1) qsort(F.due, (size_t)n, sizeof *F.due, cmp_due);
   for (int i = 0; i < n; i++) { /* a group's flow once, by its leader */
     ios_transfer_t *t = F.due[i];
@@ -69,10 +88,12 @@ static int report_flows(void) {
   }
   for (int i = 0; i < n; i++) {
     ios_transfer_t *t = F.due[i];
-    t->flow = NULL;
-    t->next_member = NULL;
-    t->leader = 0;
-    F.carried--;
+    if (t->nlegs == 0) { /* legs were given back by leg_done */
+      t->flow = NULL;
+      t->next_member = NULL;
+      t->leader = 0;
+      F.carried--;
+    }
     t->remaining = 0;
     t->finish = INFINITY;
     tr_segment_end(t, t->seg_rem0, 1);
@@ -210,7 +231,7 @@ int ios_tr_route(sg_host_t from, sg_host_t to, unsigned long long *key, double *
  * one once it has started its flow (*slot, @return 0). @return -1 when out of memory. */
 static int group_join(ios_transfer_t *t, double r, ios_transfer_t ***slot) {
   *slot = NULL;
-  if (!F.grouping || t->latency != 0) return 0;
+  if (!F.grouping || t->latency != 0 || t->parent != NULL) return 0;
   double lat;
   if (ios_tr_route(t->host, t->dest, &t->route_key, &lat) != 0) return -1;
   if (lat != 0) return 0;
@@ -241,7 +262,7 @@ static int group_join(ios_transfer_t *t, double r, ios_transfer_t ***slot) {
 }
 
 /* `rem`: flow_remaining(t), when the caller has it, else NAN. */
-static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
+static int one_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
   if (r == t->rate && (t->flow != NULL || r == 0)) return 0;
   if (t->flow != NULL && !t->paused) { /* its segment ends now (a paused one's ended when it paused) */
     if (isnan(rem)) rem = flow_remaining(t);
@@ -283,7 +304,8 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
     return -2;
   }
   t->leader = 1;
-  t->seg_latency = t->latency; /* a new flow pays its route's latency once */
+  if (t->parent != NULL) F.fl->weigh(t->flow, t->share); /* its transfer's legs weigh as one flow together */
+  t->seg_latency = t->latency;                           /* a new flow pays its route's latency once */
   F.running++;
   F.started++;
   if (slot != NULL) { /* later transfers of this date may join it */
@@ -293,7 +315,101 @@ static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
   return 1;
 }
 
+/* ---------------------------------------------------------------- a transfer from several nodes: its legs
+ * A transfer whose bytes leave from nsrc > 1 nodes (each its equal part) is carried by one leg per distinct route from
+ * those nodes to its destination: the nodes with the same route (the same links, the same latency) are one leg, with
+ * their part of the bytes and of the rate (share = their count / nsrc). Legs never join flow groups, and each weighs
+ * `share` in SimGrid's max-min, so that a transfer weighs as one flow on a link its legs share, as a transfer from one
+ * node does. When every node has the same route (a platform whose nodes have no link of their own on the I/O route)
+ * the transfer is one flow from its first node, exactly as a transfer from one node. The transfer ends when its last
+ * leg has ended; its rate, segments and completion are the transfer's, the legs are the layer's own. */
+
+/* The legs of t (nsrc > 1) for its `remaining` bytes: one per distinct route. @return 0, or -1 when out of memory. */
+static int legs_make(ios_transfer_t *t) {
+  if (t->legcap < t->nsrc) {
+    ios_transfer_t *l = realloc(t->legs, sizeof *l * (size_t)t->nsrc);
+    if (l == NULL) return -1;
+    t->legs = l;
+    t->legcap = t->nsrc;
+  }
+  int nl = 0;
+  for (int i = 0; i < t->nsrc; i++) {
+    unsigned long long key;
+    double lat;
+    if (ios_tr_route(t->src[i], t->dest, &key, &lat) != 0) return -1;
+    int k = 0;
+    while (k < nl && !(t->legs[k].route_key == key && t->legs[k].latency == lat))
+      k++;
+    if (k == nl) {
+      memset(&t->legs[nl], 0, sizeof t->legs[nl]);
+      ios_transfer_t *l = &t->legs[nl++];
+      l->app = t->app;
+      l->res = t->res;
+      l->host = t->src[i];
+      l->dest = t->dest;
+      l->latency = lat;
+      l->route_key = key;
+      l->parent = t;
+      l->slot = l->heap = -1;
+    }
+    t->legs[k].share += 1.0; /* nodes on this route, made a fraction below */
+  }
+  if (nl == 1) { /* one route for every node: one flow from the first, as a transfer from one node */
+    t->nlegs = 0;
+    return 0;
+  }
+  double given = 0;
+  for (int k = 0; k < nl; k++) {
+    ios_transfer_t *l = &t->legs[k];
+    l->share /= t->nsrc;
+    l->volume = l->remaining = k + 1 < nl ? t->remaining * l->share : t->remaining - given; /* bytes add up exactly */
+    given += l->remaining;
+    l->finish = INFINITY;
+  }
+  t->nlegs = t->legs_left = nl;
+  return 0;
+}
+
+/* Bytes of t still to move over its legs. */
+static double legs_remaining(const ios_transfer_t *t) {
+  double rem = 0;
+  for (int k = 0; k < t->nlegs; k++) {
+    const ios_transfer_t *l = &t->legs[k];
+    rem += l->flow != NULL ? flow_remaining(l) : l->remaining;
+  }
+  return rem;
+}
+
+static int flow_set_rate(ios_transfer_t *t, double r, int capped, double rem) {
+  if (t->nsrc <= 1 || (t->nlegs == 0 && t->flow != NULL)) return one_set_rate(t, r, capped, rem);
+  if (t->nlegs == 0) { /* not started yet */
+    if (!(r > 0)) return one_set_rate(t, r, capped, rem);
+    if (legs_make(t) != 0) return -1;
+    if (t->nlegs == 0) return one_set_rate(t, r, capped, rem);
+  } else {
+    if (r == t->rate) return 0;
+    if (t->rate > 0) { /* its segment ends now */
+      if (isnan(rem)) rem = legs_remaining(t);
+      if (rem <= 0) return 0; /* its last leg ends at this very date: ios_tr_complete_due reports it */
+      t->remaining = rem;
+      tr_segment_end(t, t->seg_rem0 - rem, 0);
+    }
+  }
+  t->gen++;
+  t->rate = r;
+  if (r > 0) tr_segment_begin(t, r, capped);
+  for (int k = 0; k < t->nlegs; k++) {
+    ios_transfer_t *l = &t->legs[k];
+    if (l->finish == INFINITY && l->flow == NULL && l->remaining <= 0) continue; /* ended */
+    int rc = one_set_rate(l, r * l->share, capped, NAN);
+    if (rc < 0) return rc;
+  }
+  return r > 0 ? 1 : 0;
+}
+
 static void flows_stop(ios_transfer_t *t) {
+  for (int k = 0; k < t->nlegs; k++)
+    if (t->legs[k].flow != NULL) flow_stop(&t->legs[k]);
   if (t->flow != NULL) flow_stop(t);
 }
 
@@ -310,6 +426,7 @@ static int flows_pending(void) {
 }
 
 static double flows_remaining_of(const ios_transfer_t *t) {
+  if (t->nlegs > 0) return t->rate > 0 ? legs_remaining(t) : t->remaining;
   return t->flow != NULL ? flow_remaining(t) : t->remaining;
 }
 

@@ -55,6 +55,7 @@ void tr_segment_begin(ios_transfer_t *t, double r, int capped);
 
 /** The hooks, with their context. */
 static inline void tr_segment_end(const ios_transfer_t *t, double bytes, int done) {
+  if (t->parent != NULL) return; /* a leg's segments are its transfer's */
   tr.hooks->segment_end(tr.ctx, t, bytes, done);
 }
 static inline void tr_completed(ios_transfer_t *t, unsigned gen) {
