@@ -191,7 +191,8 @@ static void decide(res_state_t *rs) {
                            .t = K.views,
                            .t_begin = E.t_begin,
                            .t_end = isnan(E.t_end) ? INFINITY : E.t_end};
-  int rc = sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : E.sharing->share(&view, E.sharing_params, K.rates);
+  int rc =
+      sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : E.sharing->share(E.sharing->ctx, &view, E.sharing_params, K.rates);
   if (rc != IOS_OK) {
     sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", E.sharing->name, sim_now(),
              rs->r->name, ios_strerror(rc));
