@@ -162,6 +162,9 @@ const std::string field_list = std::string(IOSIM_TRANSFER_VIEW_FIELDS(IOSIM_PY_N
 #define IOSIM_PY_INTEGER(ID, name, ctype, integer, lo, open, nan, def) integer != 0,
 const bool field_integer[IOSIM_T_NFIELDS] = {IOSIM_TRANSFER_VIEW_FIELDS(IOSIM_PY_INTEGER)};
 #undef IOSIM_PY_INTEGER
+const std::string share_doc = "One sharing decision on a resource of `capacity` bytes/s: the rate (bytes/s) of each "
+                              "transfer (dicts with the fields " +
+                              field_list + ").";
 
 // A share view from a list of transfer dicts (keys: iosim_transfer_field_name's; missing ones at their defaults).
 std::unique_ptr<iosim_share_view_t, void (*)(iosim_share_view_t *)>
@@ -418,9 +421,7 @@ PYBIND11_MODULE(iosim, m) {
         py::arg("counts"), py::arg("params") = py::dict(), py::arg("seed") = 0,
         "One placement decision: the resource indices of each application, given its count.");
   m.def("share", &share, py::arg("policy"), py::arg("capacity"), py::arg("transfers"), py::arg("now") = 0.0,
-        py::arg("window") = py::none(), py::arg("params") = py::dict(),
-        "One sharing decision on a resource of `capacity` bytes/s: the rate (bytes/s) of each transfer (dicts with "
-        "the fields app, cap, remaining, posted, seq, b, parts, release, progress, omega, nodes).");
+        py::arg("window") = py::none(), py::arg("params") = py::dict(), share_doc.c_str());
   m.def("stripe", &stripe, py::arg("policy"), py::arg("servers"), py::arg("osts_per_server"), py::arg("routers"),
         py::arg("clients"), py::arg("writers"), py::arg("bytes_per_writer"), py::arg("shared_files") = 0,
         py::arg("params") = py::dict(), py::arg("seed") = 0,
