@@ -10,6 +10,10 @@
 #include "ios_profile.h"
 #include "ios_rng.h"
 
+/* The one declaration of the transfer view's fields: a public header of pure preprocessor lines, reached by its path
+ * in the source tree so that this layer sees that header only (not libiosim's API). */
+#include "../include/iosim/transfer_view.h"
+
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -89,6 +93,12 @@ typedef enum {
   IOS_NFAMILIES
 } ios_family_t;
 
+/* Only the sharing family takes a context (ios_sharing_policy_t.ctx): it is the one family with policies added at
+ * run time (iosim_sharing_register, Python's iosim.register_sharing), which need their function and user data at each
+ * call. The other four have built-in policies only, and what those carry between decisions is already an argument
+ * (the random stream `rng`; storage's round-robin cursors in its ios_storage_ctx_t; striping's usage counters in
+ * its state), so a context there would be a pointer no caller fills. */
+
 /** Allocation family: how many resources each application gets. */
 typedef struct {
   IOS_POLICY_DESCRIPTOR;
@@ -108,23 +118,13 @@ typedef struct {
   int (*place)(const ios_pool_view_t *in, const int *n, const ios_params_t *p, ios_rng_t *rng, int *res_out);
 } ios_placement_policy_t;
 
-/** One pending transfer on a resource, as the sharing policy sees it (RR-9502 §3.1.2, §4). An application's I/O
- * operation over n resources is n transfers of equal volume, one per resource; in RR-9502's model n = 1. */
+/** One pending transfer on a resource, as the sharing policy sees it (RR-9502 §3.1.2, §4): its fields (app, cap,
+ * remaining, posted, seq, b, parts, release, progress, omega, nodes), their units and meaning are declared once in
+ * include/iosim/transfer_view.h, which libiosim's public field ids and the Python module expand too. */
 typedef struct {
-  int app;          /**< application index (stable within a run) */
-  double cap;       /**< bytes/s: the most this transfer may get (b_j(n)/n, or b_i = min(p_i·b, B)) */
-  double remaining; /**< bytes still to transfer (V_i of RR-9502 §4) */
-  double posted;    /**< s: posting time R_i of its I/O operation */
-  long seq;         /**< posting order, breaks ties between equal posting times */
-  /* What yield-based strategies use (RR-9502 §3.3, Eq. 6): y_i(t) = progress / (t − release). */
-  double b;        /**< b_i, bytes/s: the application's bandwidth with all its resources (normalises volumes) */
-  int parts;       /**< n >= 1: transfers of the operation; this one at rate r moves the application's progress at
-                        n·r / b_i per second when its other parts get the same rate (exact for n = 1) */
-  double release;  /**< τ_i, s (negative for an application released before the simulation start) */
-  double progress; /**< s: W_i(t) + V_i(t)/b_i at `now`, history and the current operation included */
-  double omega;    /**< s: ω_i, the mean iteration length (work + V/b_i) over the completed I/O operations that
-                        followed a work phase (RR-9502 §4.2); NAN before the first */
-  int nodes;       /**< p_i, compute nodes */
+#define IOS_TRANSFER_MEMBER(ID, name, ctype, integer, lo, open, nan, def) ctype name;
+  IOSIM_TRANSFER_VIEW_FIELDS(IOS_TRANSFER_MEMBER)
+#undef IOS_TRANSFER_MEMBER
 } ios_transfer_view_t;
 
 /** Snapshot of one resource given to a sharing policy. */
@@ -140,8 +140,11 @@ typedef struct {
 typedef struct {
   IOS_POLICY_DESCRIPTOR;
   /** Writes rate_out[i] in [0, t[i].cap] bytes/s with sum <= capacity (policies that cap nothing write cap and
-   * let SimGrid's max-min share decide; they set `uncapped`). Returns IOS_OK. */
-  int (*share)(const ios_share_view_t *in, const ios_params_t *p, double *rate_out);
+   * let SimGrid's max-min share decide; they set `uncapped`). Returns IOS_OK. `ctx` is the descriptor's own `ctx`,
+   * which every caller passes (`s->share(s->ctx, in, p, rate_out)`): the built-in policies ignore it; a policy
+   * registered at run time (src/lib/share.c) finds its function and user data there. */
+  int (*share)(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out);
+  void *ctx;    /**< what `share` receives as ctx (NULL for the built-in policies); borrowed, lives as the policy */
   int uncapped; /**< 1 when rates may exceed the resource capacity in sum (max-min decides) */
   int cap_only; /**< 1 when `share` always gives every transfer its cap, whatever the others (it only delegates to
                      SimGrid's max-min): the engine then starts each transfer at its cap when posted and does not
@@ -171,13 +174,11 @@ const ios_policy_t *ios_policy_find(ios_family_t f, const char *name);
  * an "unknown policy" message lists. @return buf. */
 char *ios_policy_names(ios_family_t f, char *buf, size_t n);
 
-/** The most sharing policies ios_sharing_register adds to a process. */
-#define IOS_SHARING_RUNTIME_MAX 32
-
 /** Adds sharing policy `p` to the family after the built-in ones (libiosim's iosim_sharing_register, src/lib/share.c):
- * ios_policy_list, ios_policy_find and the scenario reader then see it. `p` must stay valid until the process ends.
- * Not thread-safe. @return IOS_OK, IOS_EINVAL (its name or alias is the name or alias of a policy of the family) or
- * IOS_ENOMEM (IOS_SHARING_RUNTIME_MAX already added). */
+ * ios_policy_list, ios_policy_find and the scenario reader then see it. `p` (and what its ctx points to) must stay
+ * valid until the process ends; the list grows as needed (no fixed cap). Not thread-safe.
+ * @return IOS_OK, IOS_EINVAL (no share function, or its name or alias is the name or alias of a policy of the
+ * family) or IOS_ENOMEM (the list could not grow). */
 int ios_sharing_register(const ios_sharing_policy_t *p);
 
 /** Typed look-ups by name or alias; NULL when unknown. */

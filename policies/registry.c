@@ -5,6 +5,7 @@
 #include "ios_striping.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern const ios_allocation_policy_t ios_allocation_fixed, ios_allocation_static, ios_allocation_random,
@@ -46,10 +47,11 @@ static const ios_policy_t *const storage[] = {P(ios_storage_random), P(ios_stora
 static const ios_policy_t *const striping[] = {P(ios_striping_lustre_default), P(ios_striping_optimized),
                                                P(ios_striping_bpio), NULL};
 
-/* The sharing family grows at run time (ios_sharing_register): its built-in table, then the added policies. */
+/* The sharing family grows at run time (ios_sharing_register): its built-in table, then the added policies, in a
+ * NULL-terminated list that doubles when full (never freed: the policies live as long as the process). */
 #define NSHARING (sizeof sharing / sizeof sharing[0] - 1)
-static const ios_policy_t *sharing_all[NSHARING + IOS_SHARING_RUNTIME_MAX + 1];
-static int sharing_added = -1; /* policies added; -1 until sharing_all holds the built-in ones */
+static const ios_policy_t **sharing_all; /* [sharing_cap]; NULL until the first policy is added */
+static size_t sharing_n, sharing_cap;    /* policies listed (built-in ones included), entries allocated */
 
 static const struct {
   const char *name, *description;
@@ -77,7 +79,7 @@ int ios_family_find(const char *name) {
 }
 
 const ios_policy_t *const *ios_policy_list(ios_family_t f) {
-  if (f == IOS_FAMILY_SHARING && sharing_added >= 0) return sharing_all;
+  if (f == IOS_FAMILY_SHARING && sharing_all != NULL) return sharing_all;
   return f >= 0 && f < IOS_NFAMILIES ? families[f].list : NULL;
 }
 
@@ -86,14 +88,20 @@ int ios_sharing_register(const ios_sharing_policy_t *p) {
   if (ios_policy_find(IOS_FAMILY_SHARING, p->name) != NULL ||
       (p->alias != NULL && ios_policy_find(IOS_FAMILY_SHARING, p->alias) != NULL))
     return IOS_EINVAL;
-  if (sharing_added < 0) {
-    for (size_t i = 0; i < NSHARING; i++)
-      sharing_all[i] = sharing[i];
-    sharing_added = 0;
+  if (sharing_all == NULL || sharing_n + 2 > sharing_cap) { /* room for p and the NULL after it */
+    size_t cap = sharing_cap > 0 ? 2 * sharing_cap : 2 * (NSHARING + 1);
+    const ios_policy_t **grown = realloc(sharing_all, sizeof *grown * cap);
+    if (grown == NULL) return IOS_ENOMEM;
+    if (sharing_all == NULL) {
+      for (size_t i = 0; i < NSHARING; i++)
+        grown[i] = sharing[i];
+      sharing_n = NSHARING;
+    }
+    sharing_all = grown;
+    sharing_cap = cap;
   }
-  if (sharing_added >= IOS_SHARING_RUNTIME_MAX) return IOS_ENOMEM;
-  sharing_all[NSHARING + (size_t)sharing_added++] = P(*p);
-  sharing_all[NSHARING + (size_t)sharing_added] = NULL;
+  sharing_all[sharing_n++] = P(*p);
+  sharing_all[sharing_n] = NULL;
   return IOS_OK;
 }
 

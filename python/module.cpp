@@ -154,6 +154,18 @@ std::vector<std::vector<int>> place(const std::string &policy, const std::vector
   return out;
 }
 
+// The transfer view's fields (iosim/transfer_view.h, listed in id order): their names, comma-separated, and which
+// are integers.
+#define IOSIM_PY_NAME(ID, name, ctype, integer, lo, open, nan, def) ", " #name
+const std::string field_list = std::string(IOSIM_TRANSFER_VIEW_FIELDS(IOSIM_PY_NAME)).substr(2);
+#undef IOSIM_PY_NAME
+#define IOSIM_PY_INTEGER(ID, name, ctype, integer, lo, open, nan, def) integer != 0,
+const bool field_integer[IOSIM_T_NFIELDS] = {IOSIM_TRANSFER_VIEW_FIELDS(IOSIM_PY_INTEGER)};
+#undef IOSIM_PY_INTEGER
+const std::string share_doc = "One sharing decision on a resource of `capacity` bytes/s: the rate (bytes/s) of each "
+                              "transfer (dicts with the fields " +
+                              field_list + ").";
+
 // A share view from a list of transfer dicts (keys: iosim_transfer_field_name's; missing ones at their defaults).
 std::unique_ptr<iosim_share_view_t, void (*)(iosim_share_view_t *)>
 make_view(double capacity, const py::list &transfers, double now, py::object window) {
@@ -168,8 +180,7 @@ make_view(double capacity, const py::list &transfers, double now, py::object win
         f++;
       if (f == IOSIM_T_NFIELDS) {
         std::string msg =
-            "transfer " + std::to_string(i) + ": unknown field '" + key +
-            "': the fields are app, cap, remaining, posted, seq, b, parts, release, progress, omega, nodes";
+            "transfer " + std::to_string(i) + ": unknown field '" + key + "': the fields are " + field_list;
         PyErr_SetString(error_type.ptr(), msg.c_str());
         throw py::error_already_set();
       }
@@ -230,8 +241,8 @@ int py_share(const iosim_share_view_t *view, const iosim_params_t *params, doubl
       py::dict t;
       for (int f = 0; f < IOSIM_T_NFIELDS; f++) {
         double x = iosim_share_view_get(view, i, f);
-        bool integer = f == IOSIM_T_APP || f == IOSIM_T_SEQ || f == IOSIM_T_PARTS || f == IOSIM_T_NODES;
-        t[iosim_transfer_field_name(f)] = integer ? py::object(py::int_((long long)x)) : py::object(py::float_(x));
+        t[iosim_transfer_field_name(f)] =
+            field_integer[f] ? py::object(py::int_((long long)x)) : py::object(py::float_(x));
       }
       transfers.append(t);
     }
@@ -410,9 +421,7 @@ PYBIND11_MODULE(iosim, m) {
         py::arg("counts"), py::arg("params") = py::dict(), py::arg("seed") = 0,
         "One placement decision: the resource indices of each application, given its count.");
   m.def("share", &share, py::arg("policy"), py::arg("capacity"), py::arg("transfers"), py::arg("now") = 0.0,
-        py::arg("window") = py::none(), py::arg("params") = py::dict(),
-        "One sharing decision on a resource of `capacity` bytes/s: the rate (bytes/s) of each transfer (dicts with "
-        "the fields app, cap, remaining, posted, seq, b, parts, release, progress, omega, nodes).");
+        py::arg("window") = py::none(), py::arg("params") = py::dict(), share_doc.c_str());
   m.def("stripe", &stripe, py::arg("policy"), py::arg("servers"), py::arg("osts_per_server"), py::arg("routers"),
         py::arg("clients"), py::arg("writers"), py::arg("bytes_per_writer"), py::arg("shared_files") = 0,
         py::arg("params") = py::dict(), py::arg("seed") = 0,

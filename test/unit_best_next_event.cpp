@@ -48,7 +48,7 @@ std::vector<double> share(const ios_sharing_policy_t *pol, double now, double ca
   ios_params_t p;
   ios_params_defaults(pol->nparams, pol->params, &p);
   std::vector<double> rates(t.size(), -1.0);
-  EXPECT_EQ(pol->share(&v, &p, rates.data()), IOS_OK);
+  EXPECT_EQ(pol->share(pol->ctx, &v, &p, rates.data()), IOS_OK);
   return rates;
 }
 
@@ -508,11 +508,11 @@ TEST(BestNextEvent, RejectsBadArguments) {
   ios_params_defaults(pol->nparams, pol->params, &p);
   ios_share_view_t v{};
   double r = -1;
-  EXPECT_EQ(pol->share(nullptr, &p, &r), IOS_EINVAL);
-  EXPECT_EQ(pol->share(&v, &p, nullptr), IOS_EINVAL);
+  EXPECT_EQ(pol->share(pol->ctx, nullptr, &p, &r), IOS_EINVAL);
+  EXPECT_EQ(pol->share(pol->ctx, &v, &p, nullptr), IOS_EINVAL);
   v.ntransfers = -1;
-  EXPECT_EQ(pol->share(&v, &p, &r), IOS_EINVAL);
+  EXPECT_EQ(pol->share(pol->ctx, &v, &p, &r), IOS_EINVAL);
   v.ntransfers = 0;
-  EXPECT_EQ(pol->share(&v, &p, &r), IOS_OK);
+  EXPECT_EQ(pol->share(pol->ctx, &v, &p, &r), IOS_OK);
   EXPECT_EQ(r, -1);
 }

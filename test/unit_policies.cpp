@@ -70,7 +70,7 @@ std::vector<double> share(const ios_sharing_policy_t *pol, double capacity, cons
   ios_params_t p;
   ios_params_defaults(pol->nparams, pol->params, &p);
   std::vector<double> rates(t.size(), -1.0);
-  EXPECT_EQ(pol->share(&v, &p, rates.data()), IOS_OK);
+  EXPECT_EQ(pol->share(pol->ctx, &v, &p, rates.data()), IOS_OK);
   return rates;
 }
 
@@ -709,7 +709,7 @@ TEST_P(EverySharingPolicy, RatesWithinCapsAndCapacity) {
     v.ntransfers = k;
     v.t = t.data();
     std::vector<double> rate(k, -1.0);
-    ASSERT_EQ(pol->share(&v, &p, rate.data()), IOS_OK) << "trial " << trial;
+    ASSERT_EQ(pol->share(pol->ctx, &v, &p, rate.data()), IOS_OK) << "trial " << trial;
     double sum = 0.0;
     for (int i = 0; i < k; i++) {
       EXPECT_TRUE(std::isfinite(rate[i])) << "trial " << trial << " transfer " << i;

@@ -59,7 +59,7 @@ std::vector<double> share(const char *name, double capacity, const std::vector<T
   ios_params_t p;
   ios_params_defaults(pol->nparams, pol->params, &p);
   std::vector<double> rates(t.size(), -1.0);
-  EXPECT_EQ(pol->share(&v, &p, rates.data()), IOS_OK) << name;
+  EXPECT_EQ(pol->share(pol->ctx, &v, &p, rates.data()), IOS_OK) << name;
   return rates;
 }
 
@@ -503,7 +503,7 @@ TEST(SharingRR9502, RatesWithinCapsCapacityAndWorkConserving) {
       v.t = t.data();
       v.t_end = ios_rng_below(&rng, 2) == 0 ? INFINITY : now + 100.0 * ios_rng_uniform(&rng);
       std::vector<double> rate(k, -1.0);
-      ASSERT_EQ(pol->share(&v, &p, rate.data()), IOS_OK) << name << " trial " << trial;
+      ASSERT_EQ(pol->share(pol->ctx, &v, &p, rate.data()), IOS_OK) << name << " trial " << trial;
       double sum = 0.0;
       for (int i = 0; i < k; i++) {
         EXPECT_TRUE(std::isfinite(rate[i])) << name << " trial " << trial << " transfer " << i;
@@ -554,7 +554,7 @@ TEST(SharingGreedyYield, ReferenceTiesByApplicationIndex) {
     ASSERT_STREQ(pol->params[ties].name, "ties") << name;
     p.v[ties] = 1.0;
     std::vector<double> r(3, -1.0);
-    ASSERT_EQ(pol->share(&v, &p, r.data()), IOS_OK);
+    ASSERT_EQ(pol->share(pol->ctx, &v, &p, r.data()), IOS_OK);
     EXPECT_DOUBLE_EQ(r[0], 7.0) << name;
     EXPECT_DOUBLE_EQ(r[1], 3.0) << name;
     EXPECT_DOUBLE_EQ(r[2], 0.0) << name;

@@ -15,8 +15,9 @@ static int newer(const ios_transfer_view_t *a, const ios_transfer_view_t *b) {
 
 /* k rounds: each grants the newest transfer not yet served min(cap, what is left of B). O(k^2): a resource rarely has
  * more than a few dozen pending transfers. rate_out[i] < 0 marks "not yet served". */
-static int lcfs_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
-  (void)p; /* no parameters */
+static int lcfs_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* no context: a built-in policy (policies/ios_policy.h) */
+  (void)p;   /* no parameters */
   for (int i = 0; i < in->ntransfers; i++)
     rate_out[i] = -1.0;
   double left = in->capacity; /* bytes/s not yet granted */

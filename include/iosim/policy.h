@@ -15,6 +15,7 @@
 #define IOSIM_POLICY_H
 
 #include "iosim/common.h"
+#include "iosim/transfer_view.h"
 
 #include <stdint.h>
 
@@ -180,24 +181,21 @@ IOSIM_API int iosim_place(const iosim_policy_t *policy, const iosim_params_t *pa
  * receives one (read-only) at each decision. */
 typedef struct iosim_share_view iosim_share_view_t;
 
-/** The fields of a transfer i of a share view (RR-9502 §3.3, §4; src: policies/ios_policy.h). */
+/** The fields of a transfer i of a share view, by id (RR-9502 §3.3, §4): IOSIM_T_APP (0), IOSIM_T_CAP,
+ * IOSIM_T_REMAINING, IOSIM_T_POSTED, IOSIM_T_SEQ, IOSIM_T_B, IOSIM_T_PARTS, IOSIM_T_RELEASE, IOSIM_T_PROGRESS,
+ * IOSIM_T_OMEGA, IOSIM_T_NODES (10), then IOSIM_T_NFIELDS (11). Their meaning, units, accepted values and defaults are
+ * declared once, in iosim/transfer_view.h (IOSIM_TRANSFER_VIEW_FIELDS), which a caller may expand too. */
+// clang-format off
 enum {
-  IOSIM_T_APP = 0,       /**< application index (an integer, stable within a run); default i */
-  IOSIM_T_CAP = 1,       /**< bytes/s: the most this transfer may get (b_j(n)/n); default B */
-  IOSIM_T_REMAINING = 2, /**< bytes still to transfer (V_i of RR-9502 §4); default 0 */
-  IOSIM_T_POSTED = 3,    /**< s: when its I/O operation was posted (R_i); default now */
-  IOSIM_T_SEQ = 4,       /**< posting order (an integer), breaks ties of equal posting dates; default i */
-  IOSIM_T_B = 5,         /**< b_i, bytes/s: the application's bandwidth with all its resources; default B */
-  IOSIM_T_PARTS = 6,     /**< n >= 1: transfers of its operation (an integer); default 1 */
-  IOSIM_T_RELEASE = 7,   /**< τ_i, s: the application's release date; default 0 */
-  IOSIM_T_PROGRESS = 8,  /**< s: W_i(t) + V_i(t)/b_i (RR-9502 Eq. 6 numerator); default 0 */
-  IOSIM_T_OMEGA = 9,     /**< s: ω_i, its mean iteration length so far (RR-9502 §4.2); default NAN (none yet) */
-  IOSIM_T_NODES = 10,    /**< p_i, its compute nodes (an integer); default 1 */
-  IOSIM_T_NFIELDS = 11
+#define IOSIM_T_ID(ID, name, ctype, integer, lo, open, nan, def) IOSIM_T_##ID,
+  IOSIM_TRANSFER_VIEW_FIELDS(IOSIM_T_ID)
+#undef IOSIM_T_ID
+  IOSIM_T_NFIELDS
 };
+// clang-format on
 
 /** The field's name ("app", "cap", "remaining", "posted", "seq", "b", "parts", "release", "progress", "omega",
- * "nodes"), or NULL out of range. */
+ * "nodes": the names in IOSIM_TRANSFER_VIEW_FIELDS), or NULL out of range. */
 IOSIM_API const char *iosim_transfer_field_name(int field);
 
 /** A view of one resource of bandwidth `capacity` bytes/s (> 0) at date `now` s with `ntransfers` (>= 1) transfers
@@ -247,9 +245,10 @@ typedef int (*iosim_share_fn)(const iosim_share_view_t *view, const iosim_params
  * name it ("sharing": {"policy": NAME, PARAM: VALUE}) and `iosim_policy_find(IOSIM_SHARING, name)` finds it. Every
  * string is copied. At each decision the simulator checks the rates the function returns: finite, in [0, cap_i] (up
  * to a relative 1e-9) and, without IOSIM_SHARING_UNCAPPED, summing to at most B; a rate refused, or a failing call,
- * stops the run with an error naming the policy, the date and the value. At most 32 policies per process; not
- * thread-safe (register before running anything).
- * @return the policy, or NULL with iosim_error() (a bad or taken name, too many policies or parameters). */
+ * stops the run with an error naming the policy, the date and the value. Any number of policies per process (each
+ * keeps a record of its function and user data until the process ends); not thread-safe (register before running
+ * anything). @return the policy, or NULL with iosim_error() (a bad or taken name, too many parameters, out of
+ * memory). */
 IOSIM_API const iosim_policy_t *iosim_sharing_register(const char *name, const char *description, const char *source,
                                                        int flags, int nparams, const char *const *param_names,
                                                        const double *param_defaults, iosim_share_fn fn, void *user);

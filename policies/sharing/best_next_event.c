@@ -510,7 +510,8 @@ static void set_rates(const ctx_t *x, double left, double *rate) {
       rate[a[i].view] *= left / sum;
 }
 
-static int bne_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int bne_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   (void)p;
   if (in == NULL || rate_out == NULL || in->ntransfers < 0 || (in->ntransfers > 0 && in->t == NULL)) return IOS_EINVAL;
   int n = in->ntransfers;

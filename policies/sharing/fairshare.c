@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-static int fairshare_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int fairshare_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   (void)p;
   double demand = 0.0;
   for (int i = 0; i < in->ntransfers; i++)

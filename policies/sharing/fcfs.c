@@ -8,7 +8,8 @@ static int before(const ios_transfer_view_t *a, const ios_transfer_view_t *b) {
   return a->posted < b->posted || (a->posted == b->posted && a->seq < b->seq);
 }
 
-static int fcfs_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int fcfs_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   (void)p;
   int k = in->ntransfers;
   int *order = malloc(sizeof *order * (size_t)(k > 0 ? k : 1));

@@ -7,7 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-static int greedy_com_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int greedy_com_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   (void)p;
   int k = in->ntransfers;
   ios_greedy_entry_t *e = malloc(sizeof *e * (size_t)(k > 0 ? k : 1));

@@ -42,11 +42,13 @@ static int greedy_share(const ios_share_view_t *in, const ios_params_t *p, int t
   return rc;
 }
 
-static int greedy_yield_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int greedy_yield_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   return greedy_share(in, p, 0, rate_out);
 }
 
-static int periodic_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int periodic_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   return greedy_share(in, p, 1, rate_out);
 }
 

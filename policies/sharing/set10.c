@@ -152,7 +152,8 @@ static void share_remaining(const ios_share_view_t *in, const sets_t *S, double 
   }
 }
 
-static int set10_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int set10_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   (void)p;
   sets_t S;
   if (sets_alloc(&S, in->ntransfers) != IOS_OK) return IOS_ENOMEM;

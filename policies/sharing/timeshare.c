@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-static int timeshare_share(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+static int timeshare_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  (void)ctx; /* built-in: no context (policies/ios_policy.h) */
   (void)p;
   int k = in->ntransfers;
   double sum = 0.0;

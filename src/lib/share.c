@@ -2,8 +2,11 @@
  * and sharing policies registered at run time (a function, its user data and a descriptor), which the registry
  * (policies/registry.c) then lists beside the built-in ones so that a scenario can name them.
  *
- * The engine calls a sharing policy through its descriptor's `share(view, params, rates)`, which carries no user data:
- * each registered policy gets one of IOS_SHARING_RUNTIME_MAX fixed entry points (slot k calls registered[k]). */
+ * The engine calls a sharing policy through its descriptor: `share(ctx, view, params, rates)`. Every registered policy
+ * has the same entry point, registered_share, and its descriptor's ctx points to its record (function, user data).
+ *
+ * The transfer view's fields are those of include/iosim/transfer_view.h: the names, defaults, checks, setter and getter
+ * below expand IOSIM_TRANSFER_VIEW_FIELDS. */
 #include "ios_lib.h"
 
 #include "ios_diag.h"
@@ -16,11 +19,21 @@
 
 /* ------------------------------------------------------------------------------------------------------- share views
  */
-static const char *const field_names[IOSIM_T_NFIELDS] = {"app",   "cap",     "remaining", "posted", "seq",  "b",
-                                                         "parts", "release", "progress",  "omega",  "nodes"};
+/* Each field's name and the values iosim_share_view_set accepts (iosim/transfer_view.h). */
+static const struct {
+  const char *name;
+  int integer; /* 1: an integer */
+  double lo;   /* the lowest value accepted (-INFINITY: none) */
+  int open;    /* 1: lo itself refused */
+  int nan;     /* 1: NAN accepted (not known yet) */
+} fields[IOSIM_T_NFIELDS] = {
+#define FIELD(ID, name, ctype, integer, lo, open, nan, def) [IOSIM_T_##ID] = {#name, integer, lo, open, nan},
+    IOSIM_TRANSFER_VIEW_FIELDS(FIELD)
+#undef FIELD
+};
 
 const char *iosim_transfer_field_name(int field) {
-  return field >= 0 && field < IOSIM_T_NFIELDS ? field_names[field] : NULL;
+  return field >= 0 && field < IOSIM_T_NFIELDS ? fields[field].name : NULL;
 }
 
 iosim_share_view_t *iosim_share_view_new(double now, double capacity, int ntransfers) {
@@ -39,17 +52,9 @@ iosim_share_view_t *iosim_share_view_new(double now, double capacity, int ntrans
     return NULL;
   }
   for (int i = 0; i < ntransfers; i++)
-    v->own[i] = (ios_transfer_view_t){.app = i,
-                                      .cap = capacity,
-                                      .remaining = 0,
-                                      .posted = now,
-                                      .seq = i,
-                                      .b = capacity,
-                                      .parts = 1,
-                                      .release = 0,
-                                      .progress = 0,
-                                      .omega = NAN,
-                                      .nodes = 1};
+#define DEFAULT(ID, name, ctype, integer, lo, open, nan, def) .name = (def),
+    v->own[i] = (ios_transfer_view_t){IOSIM_TRANSFER_VIEW_FIELDS(DEFAULT)};
+#undef DEFAULT
   v->v = (ios_share_view_t){
       .now = now, .capacity = capacity, .ntransfers = ntransfers, .t = v->own, .t_begin = 0, .t_end = INFINITY};
   return v;
@@ -61,54 +66,26 @@ int iosim_share_view_set(iosim_share_view_t *view, int i, int field, double valu
                         "iosim_share_view_set: transfer %d, field %d: out of range (transfers 0..%d, "
                         "fields 0..%d), or a view received by a registered policy (read-only)",
                         i, field, view != NULL ? view->v.ntransfers - 1 : -1, IOSIM_T_NFIELDS - 1);
-  int integer = field == IOSIM_T_APP || field == IOSIM_T_SEQ || field == IOSIM_T_PARTS || field == IOSIM_T_NODES;
-  double lo = field == IOSIM_T_PARTS || field == IOSIM_T_NODES                              ? 1
-              : field == IOSIM_T_POSTED || field == IOSIM_T_RELEASE || field == IOSIM_T_SEQ ? -INFINITY
-                                                                                            : 0;
-  int ok = field == IOSIM_T_OMEGA ? (isnan(value) || (isfinite(value) && value >= 0)) : isfinite(value) && value >= lo;
-  if (ok && integer) ok = value == floor(value) && fabs(value) < 2147483647.0;
-  if (ok && field == IOSIM_T_B) ok = value > 0;
-  if (!ok)
+  int ok = (isfinite(value) && (fields[field].open ? value > fields[field].lo : value >= fields[field].lo)) ||
+           (fields[field].nan && isnan(value));
+  if (ok && fields[field].integer && !isnan(value)) ok = value == floor(value) && fabs(value) < 2147483647.0;
+  if (!ok) {
+    char lo[40] = "";
+    if (isfinite(fields[field].lo))
+      snprintf(lo, sizeof lo, " %s %g", fields[field].open ? ">" : ">=", fields[field].lo);
     return ios_lib_fail(IOSIM_EINVAL, "iosim_share_view_set: transfer %d: %s = %g: give a finite%s value%s%s", i,
-                        field_names[field], value, integer ? " integer" : "",
-                        lo == 1   ? " >= 1"
-                        : lo == 0 ? (field == IOSIM_T_B ? " > 0" : " >= 0")
-                                  : "",
-                        field == IOSIM_T_OMEGA ? " (or NAN: no iteration completed yet)" : "");
+                        fields[field].name, value, fields[field].integer ? " integer" : "", lo,
+                        fields[field].nan ? " (or NAN: not known yet)" : "");
+  }
   ios_transfer_view_t *t = &view->own[i];
   switch (field) {
-  case IOSIM_T_APP:
-    t->app = (int)value;
+#define SET(ID, name, ctype, integer, lo, open, nan, def)                                                              \
+  case IOSIM_T_##ID:                                                                                                   \
+    t->name = (ctype)value;                                                                                            \
     break;
-  case IOSIM_T_CAP:
-    t->cap = value;
-    break;
-  case IOSIM_T_REMAINING:
-    t->remaining = value;
-    break;
-  case IOSIM_T_POSTED:
-    t->posted = value;
-    break;
-  case IOSIM_T_SEQ:
-    t->seq = (long)value;
-    break;
-  case IOSIM_T_B:
-    t->b = value;
-    break;
-  case IOSIM_T_PARTS:
-    t->parts = (int)value;
-    break;
-  case IOSIM_T_RELEASE:
-    t->release = value;
-    break;
-  case IOSIM_T_PROGRESS:
-    t->progress = value;
-    break;
-  case IOSIM_T_OMEGA:
-    t->omega = value;
-    break;
+    IOSIM_TRANSFER_VIEW_FIELDS(SET)
+#undef SET
   default:
-    t->nodes = (int)value;
     break;
   }
   return IOSIM_OK;
@@ -129,28 +106,11 @@ double iosim_share_view_get(const iosim_share_view_t *view, int i, int field) {
   if (view == NULL || i < 0 || i >= view->v.ntransfers) return NAN;
   const ios_transfer_view_t *t = &view->v.t[i];
   switch (field) {
-  case IOSIM_T_APP:
-    return t->app;
-  case IOSIM_T_CAP:
-    return t->cap;
-  case IOSIM_T_REMAINING:
-    return t->remaining;
-  case IOSIM_T_POSTED:
-    return t->posted;
-  case IOSIM_T_SEQ:
-    return (double)t->seq;
-  case IOSIM_T_B:
-    return t->b;
-  case IOSIM_T_PARTS:
-    return t->parts;
-  case IOSIM_T_RELEASE:
-    return t->release;
-  case IOSIM_T_PROGRESS:
-    return t->progress;
-  case IOSIM_T_OMEGA:
-    return t->omega;
-  case IOSIM_T_NODES:
-    return t->nodes;
+#define GET(ID, name, ctype, integer, lo, open, nan, def)                                                              \
+  case IOSIM_T_##ID:                                                                                                   \
+    return (double)t->name;
+    IOSIM_TRANSFER_VIEW_FIELDS(GET)
+#undef GET
   default:
     return NAN;
   }
@@ -194,7 +154,8 @@ int iosim_share(const iosim_policy_t *policy, const iosim_params_t *params, cons
   double *rates = malloc(sizeof *rates * (size_t)view->v.ntransfers);
   if (rates == NULL) return ios_lib_fail(IOSIM_ENOMEM, "iosim_share: out of memory");
   ios_diag_set(NULL, NULL, "%s", "");
-  int rc = ((const ios_sharing_policy_t *)p)->share(&view->v, v, rates);
+  const ios_sharing_policy_t *s = (const ios_sharing_policy_t *)p;
+  int rc = s->share(s->ctx, &view->v, v, rates);
   if (rc == IOS_OK)
     memcpy(rates_out, rates, sizeof *rates * (size_t)view->v.ntransfers);
   else
@@ -205,15 +166,15 @@ int iosim_share(const iosim_policy_t *policy, const iosim_params_t *params, cons
 
 /* ------------------------------------------------------------------------------------------ policies added at run time
  */
+/* A policy registered at run time: what the registry lists (desc, whose ctx points back to this record) and the
+ * user's function and data. Lives until the process ends. */
 typedef struct {
-  ios_sharing_policy_t desc; /* what the registry lists; desc.share is this slot's entry point */
+  ios_sharing_policy_t desc; /* desc.share = registered_share, desc.ctx = this record */
   ios_param_spec_t params[IOS_MAX_PARAMS];
   iosim_share_fn fn;
   void *user;
 } registered_t;
 
-static registered_t *registered[IOS_SHARING_RUNTIME_MAX];
-static int nregistered;
 /* Records why a registered policy's decision is refused in ios_diag_message(), which the engine's message on the
  * failed decision quotes. @return IOS_EINVAL. */
 static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -236,9 +197,10 @@ int iosim_share_fail(const iosim_share_view_t *view, const char *message) {
   return IOSIM_EINVAL;
 }
 
-/* Slot k's decision: the user's function, then its rates checked (include/iosim/policy.h, iosim_sharing_register). */
-static int call_slot(int k, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
-  const registered_t *r = registered[k];
+/* A registered policy's decision (ctx: its registered_t): the user's function, then its rates checked
+ * (include/iosim/policy.h, iosim_sharing_register). */
+static int registered_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
+  const registered_t *r = ctx;
   iosim_share_view_t view = {.v = *in, .own = NULL, .fail = NULL};
   iosim_params_t params = {.policy = (const ios_policy_t *)&r->desc, .v = *p};
   for (int i = 0; i < in->ntransfers; i++)
@@ -268,23 +230,6 @@ static int call_slot(int k, const ios_share_view_t *in, const ios_params_t *p, d
   }
   return IOS_OK;
 }
-
-// clang-format off
-#define SLOT(k)                                                                                                        \
-  static int slot##k(const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {                           \
-    return call_slot(k, in, p, rate_out);                                                                              \
-  }
-SLOT(0) SLOT(1) SLOT(2) SLOT(3) SLOT(4) SLOT(5) SLOT(6) SLOT(7) SLOT(8) SLOT(9) SLOT(10) SLOT(11) SLOT(12) SLOT(13)
-SLOT(14) SLOT(15) SLOT(16) SLOT(17) SLOT(18) SLOT(19) SLOT(20) SLOT(21) SLOT(22) SLOT(23) SLOT(24) SLOT(25) SLOT(26)
-SLOT(27) SLOT(28) SLOT(29) SLOT(30) SLOT(31)
-// clang-format on
-#undef SLOT
-
-            static int (*const slots[IOS_SHARING_RUNTIME_MAX])(const ios_share_view_t *, const ios_params_t *,
-                                                               double *) = {
-                slot0,  slot1,  slot2,  slot3,  slot4,  slot5,  slot6,  slot7,  slot8,  slot9,  slot10,
-                slot11, slot12, slot13, slot14, slot15, slot16, slot17, slot18, slot19, slot20, slot21,
-                slot22, slot23, slot24, slot25, slot26, slot27, slot28, slot29, slot30, slot31};
 
 static int valid_name(const char *s) {
   if (s == NULL || s[0] == '\0' || strlen(s) > 64) return 0;
@@ -325,13 +270,6 @@ const iosim_policy_t *iosim_sharing_register(const char *name, const char *descr
                  name);
     return NULL;
   }
-  if (nregistered >= IOS_SHARING_RUNTIME_MAX) {
-    ios_lib_fail(IOSIM_EINVAL,
-                 "iosim_sharing_register: '%s': %d sharing policies are registered already, the most "
-                 "a process holds",
-                 name, IOS_SHARING_RUNTIME_MAX);
-    return NULL;
-  }
   if (nparams < 0 || nparams > IOS_MAX_PARAMS || (nparams > 0 && (param_names == NULL || param_defaults == NULL))) {
     ios_lib_fail(IOSIM_EINVAL,
                  "iosim_sharing_register: '%s' with %d parameters: give 0..%d, with their names and "
@@ -368,17 +306,15 @@ const iosim_policy_t *iosim_sharing_register(const char *name, const char *descr
   }
   r->desc.nparams = nparams;
   r->desc.params = r->params;
-  r->desc.share = slots[nregistered];
+  r->desc.share = registered_share;
+  r->desc.ctx = r;
   r->desc.uncapped = (flags & IOSIM_SHARING_UNCAPPED) != 0;
   r->fn = fn;
   r->user = user;
-  registered[nregistered] = r;
   if (!ok || ios_sharing_register(&r->desc) != IOS_OK) {
-    registered[nregistered] = NULL;
     registered_free(r);
     ios_lib_fail(IOSIM_ENOMEM, "iosim_sharing_register: '%s': out of memory", name);
     return NULL;
   }
-  nregistered++;
   return (const iosim_policy_t *)&r->desc;
 }

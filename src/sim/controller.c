@@ -194,7 +194,8 @@ static void decide(engine_t *e, res_state_t *rs) {
                            .t = K.views,
                            .t_begin = e->t_begin,
                            .t_end = isnan(e->t_end) ? INFINITY : e->t_end};
-  int rc = sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : e->sharing->share(&view, e->sharing_params, K.rates);
+  int rc =
+      sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : e->sharing->share(e->sharing->ctx, &view, e->sharing_params, K.rates);
   if (rc != IOS_OK) {
     sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", e->sharing->name, sim_now(e),
              rs->r->name, ios_strerror(rc));

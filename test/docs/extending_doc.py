@@ -38,7 +38,7 @@ int main(void) {
   for (int k = 0; k < 2; k++) {
     ios_params_t p = {{fractions[k]}};
     double r[3];
-    if (s->share(&in, &p, r) != IOS_OK) return 4;
+    if (s->share(s->ctx, &in, &p, r) != IOS_OK) return 4;
     printf("%s %g %.17g %.17g %.17g\n", s->name, fractions[k], r[0], r[1], r[2]);
   }
   return 0;

@@ -17,7 +17,7 @@ static int check(double now, double capacity, int n, const ios_transfer_view_t *
   ios_share_view_t view = {
       .now = now, .capacity = capacity, .ntransfers = n, .t = t, .t_begin = 0.0, .t_end = INFINITY};
   double rate[3];
-  if (tutorial_sharing_lcfs.share(&view, NULL, rate) != IOS_OK) {
+  if (tutorial_sharing_lcfs.share(tutorial_sharing_lcfs.ctx, &view, NULL, rate) != IOS_OK) {
     printf("t=%g s: share() failed\n", now);
     return 1;
   }
