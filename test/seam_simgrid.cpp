@@ -158,6 +158,25 @@ TEST(Seam, PauseKeepsTheBytesAndResumeStartsFromTheResumptionAtTheNewRate) {
   EXPECT_NEAR(end_of(q), 5.0, kDate);
 }
 
+/* (2, alone) The same pause and resumption with no other flow on L: P has 7.5e8 bytes left at t = 1, paused until 3,
+ * then 5e8 B/s: it ends at 3 + 1.5 = 4.5 s. Nothing else re-solves SimGrid's max-min between the pause and the
+ * resumption here. */
+TEST(Seam, PauseAndResumeAloneOnTheLink) {
+  Net n = platform();
+  ios_flow_t *p = nullptr;
+  double at3 = NAN;
+  plan.emplace(0.0, [&] { p = ios_flow_start(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
+  plan.emplace(1.0, [&] { ASSERT_EQ(ios_flow_pause(p), 0); });
+  plan.emplace(3.0, [&] {
+    ios_flow_resume(p, 5e8);
+    at3 = ios_flow_remaining(p);
+  });
+  run();
+  ASSERT_NE(p, nullptr);
+  EXPECT_NEAR(at3, 7.5e8, kBytes);
+  EXPECT_NEAR(end_of(p), 4.5, kDate);
+}
+
 /* (3) Group penalties. G: a flow of k = 3 members of 1e9 bytes each (ios_flow_start, then 2 ios_flow_join), no bound
  * of its own; S: a single flow of 5e8 bytes; both on L from t = 0. One variable of weight k gets k/(k+1) of L:
  *   0 -> 1: G 3/4 x 1e9 = 7.5e8 B/s, S 2.5e8: G has 3e9 - 7.5e8 = 2.25e9 bytes left, S 2.5e8.
