@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <iosim/common.h>
 #include <iosim/plugin.h>
+#include <iosim/policy.h>
 #include <simgrid/s4u.hpp>
 
 #include <cmath>
@@ -87,7 +88,22 @@ TEST(PluginInit, NamesABadConfigValue) {
   EXPECT_EQ(iosim_plugin_init("{\"sharing\": {\"policy\": \"no-such-policy\"}}"), IOSIM_PLUGIN_EINVAL);
   EXPECT_TRUE(error_mentions("no-such-policy")) << iosim_plugin_error();
   EXPECT_EQ(iosim_plugin_init("{}"), IOSIM_PLUGIN_OK) << iosim_plugin_error(); /* a bad call leaves it usable */
-  EXPECT_EQ(iosim_plugin_init("{}"), IOSIM_PLUGIN_EINVAL);                     /* once per process */
+}
+
+/* As SimGrid's plugins (sg_host_energy_plugin_init): a repeated init is a no-op when it gives the same config (the
+ * same JSON, whatever its spacing; NULL and "{}" alike), and refused, naming the first config, when it asks for
+ * another: one plugin per process, configured once. */
+TEST(PluginInit, RepeatedWithTheSameConfigIsANoOpAndWithAnotherRefused) {
+  engine();
+  ASSERT_EQ(iosim_plugin_init("{\"sharing\": {\"policy\": \"fcfs\"}}"), IOSIM_PLUGIN_OK) << iosim_plugin_error();
+  EXPECT_EQ(iosim_plugin_init("{ \"sharing\" : { \"policy\" : \"fcfs\" } }"), IOSIM_PLUGIN_OK) << iosim_plugin_error();
+  EXPECT_STREQ(iosim_plugin_error(), "");
+  EXPECT_EQ(iosim_plugin_init("{\"sharing\": {\"policy\": \"fairshare\"}}"), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("already initialised with another config")) << iosim_plugin_error();
+  EXPECT_TRUE(error_mentions("fcfs")) << iosim_plugin_error();
+  EXPECT_EQ(iosim_plugin_init(nullptr), IOSIM_PLUGIN_EINVAL); /* the defaults are another config */
+  /* the first config still holds: a declared application runs under it */
+  EXPECT_NE(iosim_app_declare("A", 1, 0, 0), nullptr) << iosim_plugin_error();
 }
 
 TEST(PluginDeclare, ChecksNamesAndNodes) {
@@ -186,7 +202,15 @@ TEST(PluginRun, CallsOutOfOrderAreRefusedWithTheirReason) {
     EXPECT_TRUE(error_mentions("not begun")) << iosim_plugin_error();
     const char *bad[] = {"io0"};
     EXPECT_EQ(iosim_app_begin(a, bad), IOSIM_PLUGIN_EINVAL);
-    EXPECT_TRUE(error_mentions("not a compute host")) << iosim_plugin_error();
+    /* the message says what the host is, which hosts are compute hosts and how a program finds them */
+    EXPECT_TRUE(error_mentions("host 'io0' (1 of 1) is a host of role 'ionode', not a compute host"))
+        << iosim_plugin_error();
+    EXPECT_TRUE(error_mentions("4 compute hosts (c0, c1, c2, c3)")) << iosim_plugin_error();
+    EXPECT_TRUE(error_mentions("role is 'compute'")) << iosim_plugin_error();
+    EXPECT_TRUE(error_mentions("Host::get_property(\"role\")")) << iosim_plugin_error();
+    const char *unknown[] = {"c9"};
+    EXPECT_EQ(iosim_app_begin(a, unknown), IOSIM_PLUGIN_EINVAL);
+    EXPECT_TRUE(error_mentions("host 'c9' (1 of 1) is not a host of the platform")) << iosim_plugin_error();
     const char *good[] = {"c0"};
     ASSERT_EQ(iosim_app_begin(a, good), 0) << iosim_plugin_error();
     EXPECT_EQ(iosim_app_begin(a, good), IOSIM_PLUGIN_EINVAL);
@@ -215,6 +239,16 @@ TEST(PluginRun, AnApplicationThatNeverEndsMakesTheResultsIncomplete) {
   EXPECT_EQ(iosim_plugin_finish(), IOSIM_PLUGIN_EINVAL);
   EXPECT_TRUE(error_mentions("forgotten")) << iosim_plugin_error();
   EXPECT_TRUE(error_mentions("iosim_app_end")) << iosim_plugin_error();
+  /* no metric of a failed run: an error naming the failure, the value untouched (not 0, NaN or a partial result) */
+  double v = 42;
+  EXPECT_EQ(iosim_plugin_metric("makespan_s", &v), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("the run failed")) << iosim_plugin_error();
+  EXPECT_TRUE(error_mentions("forgotten")) << iosim_plugin_error();
+  EXPECT_EQ(iosim_app_metric(a, "io_time_s", &v), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("the run failed")) << iosim_plugin_error();
+  EXPECT_EQ(v, 42);
+  EXPECT_EQ(iosim_plugin_finish(), IOSIM_PLUGIN_EINVAL); /* again: the same answer */
+  EXPECT_TRUE(error_mentions("forgotten")) << iosim_plugin_error();
 }
 
 /* IOSIM_FAULT=sharing:1 makes the sharing policy's first decision fail (as out of memory): the run stops, the actor
@@ -233,42 +267,157 @@ TEST(PluginRun, APolicyFailureLetsTheWaitingActorsGo) {
   sg4::Engine::get_instance()->run();
   EXPECT_NE(iosim_plugin_finish(), 0);
   EXPECT_TRUE(error_mentions("sharing")) << iosim_plugin_error();
+  double v = 42;
+  EXPECT_EQ(iosim_app_metric(a, "end_s", &v), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("the run failed")) << iosim_plugin_error();
+  EXPECT_EQ(iosim_plugin_metric("events", &v), IOSIM_PLUGIN_EINVAL);
+  EXPECT_EQ(v, 42);
   unsetenv("IOSIM_FAULT");
 }
 
-/* With output.dir the plugin writes what `iosim run` writes: results.json (its platform named as the program's) and
- * apps.csv with the application's row; the run is test OwnComputationCountsAsWork's. */
-TEST(PluginRun, WritesTheRunOutputsWhenAskedTo) {
-  const char *tmp = getenv("TMPDIR");
-  std::string dir = std::string(tmp != nullptr ? tmp : "/tmp") + "/plugin-out-" + std::to_string(getpid());
+/* The results are collected when SimGrid's run ends (Engine::on_simulation_end), as SimGrid's plugins report theirs:
+ * no iosim_plugin_finish is needed; called later, it reads them and returns 0. The run is
+ * TwoApplicationsOnTheirOwnIONodes': A's write 0 -> 4 and read 4 -> 5, B's write 1 -> 3 on the other I/O node. */
+TEST(PluginRun, ResultsAreCollectedWhenSimGridsRunEndsWithoutFinish) {
   engine();
-  std::string config = "{\"allocation\": {\"policy\": \"fixed\", \"n\": 2}, \"output\": {\"dir\": \"" + dir + "\"}}";
-  ASSERT_EQ(iosim_plugin_init(config.c_str()), 0) << iosim_plugin_error();
-  iosim_app_t *a = iosim_app_declare("solo", 1, 2e9, 4);
-  sg4::Actor::create("solo", sg4::Host::by_name("c3"), [a] {
-    const char *h[] = {"c3"};
+  ASSERT_EQ(iosim_plugin_init("{\"allocation\": {\"policy\": \"fixed\", \"n\": 1}}"), 0) << iosim_plugin_error();
+  iosim_app_t *a = iosim_app_declare("A", 2, 5e9, 0), *b = iosim_app_declare("B", 2, 2e9, 0);
+  ASSERT_TRUE(a && b);
+  double v = 42;
+  EXPECT_EQ(iosim_plugin_metric("makespan_s", &v), IOSIM_PLUGIN_EINVAL); /* before the run: none */
+  EXPECT_TRUE(error_mentions("no results")) << iosim_plugin_error();
+  sg4::Actor::create("A", sg4::Host::by_name("c0"), [a] {
+    const char *h[] = {"c0", "c1"};
     ASSERT_EQ(iosim_app_begin(a, h), 0) << iosim_plugin_error();
-    sg4::this_actor::execute(3e9);
-    ASSERT_EQ(iosim_app_write(a, 2e9), 0) << iosim_plugin_error();
-    sg4::this_actor::execute(1e9);
+    ASSERT_EQ(iosim_app_write(a, 4e9), 0) << iosim_plugin_error();
+    ASSERT_EQ(iosim_app_read(a, 1e9), 0) << iosim_plugin_error();
+    double during = 42;
+    EXPECT_EQ(iosim_plugin_metric("makespan_s", &during), IOSIM_PLUGIN_EINVAL); /* during the run: none yet */
+    EXPECT_TRUE(error_mentions("has not ended")) << iosim_plugin_error();
+    EXPECT_EQ(iosim_plugin_finish(), IOSIM_PLUGIN_EINVAL); /* from an actor, during the run: refused */
+    EXPECT_TRUE(error_mentions("while SimGrid runs")) << iosim_plugin_error();
     ASSERT_EQ(iosim_app_end(a), 0) << iosim_plugin_error();
   });
+  sg4::Actor::create("B", sg4::Host::by_name("c2"), [b] {
+    sg4::this_actor::sleep_for(1);
+    const char *h[] = {"c2", "c3"};
+    ASSERT_EQ(iosim_app_begin(b, h), 0) << iosim_plugin_error();
+    ASSERT_EQ(iosim_app_write(b, 2e9), 0) << iosim_plugin_error();
+    ASSERT_EQ(iosim_app_end(b), 0) << iosim_plugin_error();
+  });
   sg4::Engine::get_instance()->run();
-  ASSERT_EQ(iosim_plugin_finish(), 0) << iosim_plugin_error();
-  auto slurp = [](const std::string &path) {
-    std::string s;
-    if (FILE *f = fopen(path.c_str(), "r")) {
-      char buf[4096];
-      size_t n;
-      while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        s.append(buf, n);
-      fclose(f);
-    }
-    return s;
-  };
-  std::string results = slurp(dir + "/results.json"), apps = slurp(dir + "/apps.csv");
-  EXPECT_NE(results.find("the SimGrid program's platform"), std::string::npos) << results.substr(0, 400);
-  EXPECT_NE(apps.find("\nsolo,"), std::string::npos) << apps;
-  std::string rm = "rm -rf '" + dir + "'";
-  EXPECT_EQ(system(rm.c_str()), 0);
+  EXPECT_DOUBLE_EQ(app_value(a, "end_s"), 5);
+  EXPECT_DOUBLE_EQ(app_value(b, "start_s"), 1);
+  EXPECT_DOUBLE_EQ(app_value(b, "end_s"), 3);
+  EXPECT_DOUBLE_EQ(run_value("makespan_s"), 5);
+  EXPECT_DOUBLE_EQ(run_value("total_io_time_s"), 7);
+  EXPECT_EQ(iosim_plugin_finish(), 0) << iosim_plugin_error(); /* still legal: it reads what was collected */
+  EXPECT_DOUBLE_EQ(run_value("makespan_s"), 5);
+}
+
+/* A sharing policy that gives every transfer no bandwidth: an operation under it never completes. */
+int starve(const iosim_share_view_t *view, const iosim_params_t *, double *rates, void *) {
+  for (int i = 0; i < iosim_share_view_count(view); i++)
+    rates[i] = 0;
+  return 0;
+}
+
+/* A deadlock: application A's actor waits in iosim_app_write for an operation that the sharing policy (`starve`)
+ * never lets move; application B's actor waits forever for a message nobody sends (something else than iosim).
+ * At t = 0 no actor can go on and no activity will end. The plugin's watch finds it before SimGrid would (SimGrid 3.32
+ * kills every actor right after its Engine::on_deadlock signal): A's call returns -1 with the reason, at t = 0, and the
+ * run's results are the error, naming the deadlock, its date, A as waiting for iosim and B as waiting on something
+ * else. A's actor then ends without iosim_app_end; B's still waits: SimGrid finds its own deadlock and kills it. */
+TEST(PluginRun, ADeadlockLetsTheActorsWaitingInThePluginGoWithAnError) {
+  engine();
+  ASSERT_NE(
+      iosim_sharing_register("starve", "no bandwidth for anyone", "test", 0, 0, nullptr, nullptr, starve, nullptr),
+      nullptr)
+      << iosim_error();
+  ASSERT_EQ(iosim_plugin_init("{\"sharing\": {\"policy\": \"starve\"}}"), 0) << iosim_plugin_error();
+  iosim_app_t *a = iosim_app_declare("A", 1, 0, 0), *b = iosim_app_declare("B", 1, 0, 0);
+  ASSERT_TRUE(a && b);
+  static bool a_returned = false;
+  static double a_date = NAN;
+  sg4::Actor::create("A", sg4::Host::by_name("c0"), [a] {
+    const char *h[] = {"c0"};
+    ASSERT_EQ(iosim_app_begin(a, h), 0) << iosim_plugin_error();
+    int rc = iosim_app_write(a, 1e9);
+    a_returned = true;
+    a_date = sg4::Engine::get_clock();
+    EXPECT_EQ(rc, IOSIM_PLUGIN_EINVAL);
+    EXPECT_TRUE(error_mentions("the run stopped: deadlock at t = 0 s")) << iosim_plugin_error();
+    EXPECT_TRUE(error_mentions("waiting for an I/O operation of iosim: A")) << iosim_plugin_error();
+  });
+  sg4::Actor::create("B", sg4::Host::by_name("c1"), [b] {
+    const char *h[] = {"c1"};
+    ASSERT_EQ(iosim_app_begin(b, h), 0) << iosim_plugin_error();
+    sg4::Mailbox::by_name("nobody-sends-here")->get<int>();
+    ADD_FAILURE() << "B received a message nobody sent";
+  });
+  sg4::Engine::get_instance()->run();
+  EXPECT_TRUE(a_returned) << "the actor waiting in iosim_app_write was killed instead of let go";
+  EXPECT_EQ(a_date, 0.0);
+  EXPECT_DOUBLE_EQ(sg4::Engine::get_clock(), 0.0);
+  double v = 42;
+  EXPECT_EQ(iosim_plugin_metric("makespan_s", &v), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("the run failed")) << iosim_plugin_error();
+  EXPECT_EQ(v, 42);
+  EXPECT_EQ(iosim_plugin_finish(), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("deadlock at t = 0 s")) << iosim_plugin_error();
+  EXPECT_TRUE(error_mentions("waiting for an I/O operation of iosim: A")) << iosim_plugin_error();
+  EXPECT_TRUE(error_mentions("waiting on something else: B")) << iosim_plugin_error();
+}
+
+/* The same deadlock found later: A's operation starves while B computes 2 s (2 Gflop at 1 Gflop/s), then waits
+ * forever for a message. The watch sees B's computation still to end at t = 0 and lets SimGrid go on; at t = 2, once
+ * B's actor has run and blocked, nothing is left: A's call returns the error at t = 2. */
+TEST(PluginRun, ADeadlockAfterOtherActivityIsFoundWhenItHappens) {
+  engine();
+  ASSERT_NE(
+      iosim_sharing_register("starve", "no bandwidth for anyone", "test", 0, 0, nullptr, nullptr, starve, nullptr),
+      nullptr)
+      << iosim_error();
+  ASSERT_EQ(iosim_plugin_init("{\"sharing\": {\"policy\": \"starve\"}}"), 0) << iosim_plugin_error();
+  iosim_app_t *a = iosim_app_declare("A", 1, 0, 0), *b = iosim_app_declare("B", 1, 0, 0);
+  ASSERT_TRUE(a && b);
+  static double a_date = NAN;
+  sg4::Actor::create("A", sg4::Host::by_name("c0"), [a] {
+    const char *h[] = {"c0"};
+    ASSERT_EQ(iosim_app_begin(a, h), 0) << iosim_plugin_error();
+    EXPECT_EQ(iosim_app_write(a, 1e9), IOSIM_PLUGIN_EINVAL);
+    a_date = sg4::Engine::get_clock();
+    EXPECT_TRUE(error_mentions("deadlock at t = 2 s")) << iosim_plugin_error();
+    EXPECT_TRUE(error_mentions("waiting on something else: B")) << iosim_plugin_error();
+  });
+  sg4::Actor::create("B", sg4::Host::by_name("c1"), [b] {
+    const char *h[] = {"c1"};
+    ASSERT_EQ(iosim_app_begin(b, h), 0) << iosim_plugin_error();
+    sg4::this_actor::execute(2e9);
+    sg4::Mailbox::by_name("nobody-sends-here")->get<int>();
+  });
+  sg4::Engine::get_instance()->run();
+  EXPECT_EQ(a_date, 2.0);
+  EXPECT_EQ(iosim_plugin_finish(), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("deadlock at t = 2 s")) << iosim_plugin_error();
+}
+
+/* A deadlock with no actor waiting in the plugin: application A's actor begins, then waits forever for a message.
+ * SimGrid finds it (Engine::on_deadlock) and kills the actor; the run's error names A. */
+TEST(PluginRun, ADeadlockOutsideThePluginIsTheRunsError) {
+  engine();
+  ASSERT_EQ(iosim_plugin_init(nullptr), 0) << iosim_plugin_error();
+  iosim_app_t *a = iosim_app_declare("A", 1, 0, 0);
+  ASSERT_NE(a, nullptr);
+  sg4::Actor::create("A", sg4::Host::by_name("c0"), [a] {
+    const char *h[] = {"c0"};
+    ASSERT_EQ(iosim_app_begin(a, h), 0) << iosim_plugin_error();
+    ASSERT_EQ(iosim_app_write(a, 1e9), 0) << iosim_plugin_error(); /* 1 GB at 1 GB/s: 0 -> 1 */
+    sg4::Mailbox::by_name("nobody-sends-here")->get<int>();
+  });
+  sg4::Engine::get_instance()->run();
+  EXPECT_DOUBLE_EQ(sg4::Engine::get_clock(), 1.0);
+  EXPECT_EQ(iosim_plugin_finish(), IOSIM_PLUGIN_EINVAL);
+  EXPECT_TRUE(error_mentions("deadlock at t = 1 s")) << iosim_plugin_error();
+  EXPECT_TRUE(error_mentions("waiting on something else: A")) << iosim_plugin_error();
 }

@@ -7,7 +7,14 @@
  * decided again whenever an application begins or ends: IPDPS'21 §5.3), splits each operation over the application's
  * resources, and gives each transfer its rate (the sharing policy, RR-9502 §3-4) as SimGrid flows that share the
  * platform's links with the program's own communications. The program's actors keep computing and communicating as
- * they like between their operations. At the end the plugin reports iosim's metrics (RR-9549 §3.3, RR-9502 §3.2).
+ * they like between their operations. When SimGrid's run ends the plugin collects iosim's metrics (RR-9549 §3.3,
+ * RR-9502 §3.2), which the program reads after Engine::run() returns.
+ *
+ * Lifecycle, as SimGrid's own plugins (src/plugins/host_energy.cpp in SimGrid's tree): iosim_plugin_init connects the
+ * plugin to SimGrid's engine signals once; the run starts with SimGrid's (Engine::on_simulation_start), the results are
+ * collected when it ends (Engine::on_simulation_end, once no actor is left), and a deadlock (found by the plugin while
+ * actors wait in it, or by SimGrid: Engine::on_deadlock) is recorded as the run's error. iosim_plugin_finish is
+ * optional.
  *
  * The platform carries iosim's roles as host properties (role=compute|ionode|ost|pfs..., the resources' "link" and
  * the compute hosts' "nic_bw": platforms/README.md), or the config gives `platform_roles` rules that set them.
@@ -44,8 +51,11 @@ typedef struct iosim_app iosim_app_t;
  *   "knowledge", "platform_roles", and "output": {"dir": DIR} to also write results.json, apps.csv, resources.csv and
  *   allocations.csv there at iosim_plugin_finish. NULL or "{}": the scenario defaults. Transfers are always SimGrid
  *   flows (engine.flows "simgrid"); a periodic sharing policy needs its δ given (no window to derive it from).
- * @return 0; -1 with iosim_plugin_error() for a bad config, a platform without iosim's roles, a second call, or a call
- *   before the platform is loaded or after the simulation started. */
+ * A repeated call with the same config (the same JSON, whatever its spacing; NULL is "{}") is a no-op returning 0, as
+ * SimGrid's plugins' inits are; with another config it is refused: one plugin per process, configured by its first
+ * successful init. A failed call leaves the plugin uninitialised (it may be called again).
+ * @return 0; -1 with iosim_plugin_error() for a bad config, a platform without iosim's roles, another config after a
+ *   successful init, or a first call before the platform is loaded or after the simulation started. */
 IOSIM_API int iosim_plugin_init(const char *config_json);
 
 /** Declares an application, after iosim_plugin_init and before the simulation runs.
@@ -56,15 +66,24 @@ IOSIM_API int iosim_plugin_init(const char *config_json);
  * @return the application, or NULL with iosim_plugin_error(). */
 IOSIM_API iosim_app_t *iosim_app_declare(const char *name, int nodes, double volume_bytes, double work_s);
 
-/** From an actor: the application begins now on the named compute hosts (hosts[0 .. nodes), distinct, each with role
- * compute). The allocation and placement policies decide again over the running applications.
- * @return 0, or -1 (unknown or repeated host, application already begun, plugin not running). */
+/** From an actor: the application begins now on the named compute hosts. The allocation and placement policies decide
+ * again over the running applications.
+ * @param hosts [nodes] (the `nodes` of iosim_app_declare) host names, borrowed for the call: the compute nodes the
+ *   application runs on, its Q_j (RR-9549 §3.1), distinct. A compute host is a host of the platform whose "role"
+ *   property is "compute", in the platform XML or set by the config's "platform_roles" (platforms/README.md); the
+ *   program lists them with simgrid::s4u::Engine::get_all_hosts() and Host::get_property("role"). They are where the
+ *   application's transfers leave from (the route to each I/O resource starts there, its NIC bandwidth is the
+ *   "nic_bw" property) and what the policies count as its nodes; the program's actors may run anywhere.
+ * @return 0, or -1 (a host unknown or of another role, with the compute hosts in the message; a host repeated; the
+ *   application already begun; the plugin not running). */
 IOSIM_API int iosim_app_begin(iosim_app_t *app, const char *const *hosts);
 
 /** From an actor: one synchronous I/O operation of `bytes` (>= 0) written (iosim_app_write) or read (iosim_app_read)
  * by the whole application, split over its allocated resources; blocks the calling actor until it completes. The time
  * since the application began or its last operation ended counts as its compute time.
- * @return 0, or -1 (not begun, ended, another operation of it in progress, bytes negative or not finite). */
+ * @return 0, or -1 (not begun, ended, another operation of it in progress, bytes negative or not finite; or the run
+ *   stopped while it waited: a policy failed, or a deadlock — the operation could not move and no other actor or
+ *   activity was left to change that — with the reason). */
 IOSIM_API int iosim_app_write(iosim_app_t *app, double bytes);
 IOSIM_API int iosim_app_read(iosim_app_t *app, double bytes);
 
@@ -72,21 +91,26 @@ IOSIM_API int iosim_app_read(iosim_app_t *app, double bytes);
  * @return 0, or -1. */
 IOSIM_API int iosim_app_end(iosim_app_t *app);
 
-/** After SimGrid's run has returned: collects the results (and writes the output files when the config gave
- * output.dir). Applications that never ended leave the results incomplete (an error).
- * @return 0; -1 when an application did not end or a policy failed during the run; -3 when the outputs cannot be
- *   written. Calling it again returns what the first call returned. */
+/** After SimGrid's run has returned: the status of the results the plugin collected when the run ended (and of the
+ * output files, written then when the config gave output.dir). Optional: the metrics are readable without it. After a
+ * run stopped with actors still alive (Engine::run_until), it collects the results itself. Calling it again returns
+ * the same status (and sets the same message).
+ * @return 0; -1 when an application did not end, the run deadlocked (the message names the date and the
+ *   applications it caught), a policy failed during the run, or the call comes from an actor during the run; -3 when
+ *   the outputs could not be written. */
 IOSIM_API int iosim_plugin_finish(void);
 
-/** After iosim_plugin_finish: one global metric by its name in results.json (docs/outputs.md): "makespan_s",
+/** After SimGrid's run: one global metric by its name in results.json (docs/outputs.md): "makespan_s",
  * "total_io_time_s", "mean_io_stretch", "mean_io_slowdown", "utilization", "efficiency", "io_load", "min_yield",
  * "aggregate_bandwidth_Bps", "machine_idle_time", "events", "rate_changes", "flows".
- * @return 0 with *value set (s, bytes/s, or a count), or -1 for an unknown name or no results yet. */
+ * @return 0 with *value set (s, bytes/s, or a count); -1 with *value untouched for an unknown name, no results yet
+ *   (SimGrid's run has not ended), or a failed run (iosim_plugin_finish's status is not 0: the message says why). */
 IOSIM_API int iosim_plugin_metric(const char *name, double *value);
 
-/** After iosim_plugin_finish: one of the application's results by its column name in apps.csv (docs/outputs.md):
+/** After SimGrid's run: one of the application's results by its column name in apps.csv (docs/outputs.md):
  * "start_s", "end_s", "io_time_s", "io_volume_bytes", "work_time_s", "n_resources", "bandwidth_Bps", "io_slowdown",
- * "io_stretch", "yield". @return 0 with *value set, or -1 for an unknown name or no results yet. */
+ * "io_stretch", "yield". @return 0 with *value set; -1 with *value untouched for an unknown name, no results yet, or a
+ * failed run (as iosim_plugin_metric). */
 IOSIM_API int iosim_app_metric(const iosim_app_t *app, const char *name, double *value);
 
 /** The message of the last error of this process's plugin calls ("" when none); valid until the next call. The

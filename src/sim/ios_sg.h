@@ -1,6 +1,11 @@
 /* iosim — SimGrid glue of the simulation: rate-capped flows, thin wrappers over SimGrid's installed C++ API (s4u, and
  * the maximum rate of a flow's max-min variable through kernel/resource/Action.hpp) that the SimGrid 3.32 C API
- * lacks. Only src/sim/ touches SimGrid activities (see shared notes simgrid-3.32.md, docs/engine.md). */
+ * lacks. Only src/sim/ touches SimGrid activities (see shared notes simgrid-3.32.md, docs/engine.md).
+ *
+ * This header is iosim's one seam with SimGrid's internals: every use of what lies beyond SimGrid's public s4u and C
+ * API (kernel actions and models, kernel timers, simcalls) is in its implementation, src/sim/sg_glue.cpp, which is
+ * built for SimGrid 3.32 only (checked when CMake configures and when the file compiles). test/seam_simgrid.cpp
+ * (ctest -L seam) fails if one of the behaviours relied on changes; docs/engine.md, "The SimGrid seam", lists them. */
 #ifndef IOS_SG_H
 #define IOS_SG_H
 
@@ -111,6 +116,20 @@ void ios_sg_wake_at(double date);
 
 /** No step any more, and the pending wake-up is removed (SimGrid's clock stops with the last flow). */
 void ios_sg_drive_stop(void);
+
+/** Runs fn(ctx) in SimGrid's maestro and returns what it returns: from an actor, as one simcall answered at once
+ * (the actor resumes at the same date); from the maestro, directly. For code that changes state SimGrid's maestro
+ * owns (the engine's, on the flow path) from an actor of the program (the SimGrid plugin, src/lib/plugin.cpp). */
+int ios_sg_in_maestro(int (*fn)(void *ctx), void *ctx);
+
+/** Deadlock watch, for a caller whose actors wait on iosim (the SimGrid plugin): after each step of ios_sg_drive at
+ * which waiting() > 0, no flow moves and no wake-up is set, SimGrid's state is examined once every actor that can run
+ * at the current date has run (released() > 0 — actors the caller let go that have not run yet — means some can).
+ * When no timer is set and no activity of any SimGrid model will end, SimGrid would declare a deadlock next and kill
+ * every actor (SimGrid 3.32: Engine::on_deadlock, then EngineImpl::run kills them): stalled() is called first, in the
+ * maestro, so that the caller can let its waiting actors go with an error, at the same date. A re-check at the date
+ * runs a short-lived actor ("iosim-deadlock-watch"). Until ios_sg_drive_stop; the functions are the caller's. */
+void ios_sg_stall_watch(int (*waiting)(void), int (*released)(void), void (*stalled)(void));
 
 /** Declares, in SimGrid's tracer (which must trace the platform: ios_sg_tracing), a variable of every link named
  * `variable`, drawn in `color` ("R G B", each from 0 to 1). */

@@ -1,5 +1,29 @@
-/* iosim — SimGrid glue (see ios_sg.h). SimGrid's installed C++ API only (s4u, kernel/resource/Action.hpp). */
+/* iosim — SimGrid glue (see ios_sg.h): the one file that uses SimGrid beyond its public s4u and C API. Installed
+ * headers only (s4u, kernel/resource/Action.hpp and Model.hpp, kernel/Timer.hpp, simix.hpp), never SimGrid's private
+ * ones. What it relies on, each guarded by a case of test/seam_simgrid.cpp (ctest -L seam; docs/engine.md, "The
+ * SimGrid seam"):
+ *  - the network model is found by name ("Network...") among Engine::get_all_models(), and a communication's
+ *    kernel Action is the newest entry of that model's started-action set right after Comm::start (ActionLookup);
+ *  - Action::set_bound on a running action moves its max-min bound, the bytes already moved kept (ActionLookup,
+ *    RateChangeKeepsBytes); Action::set_remains sets the exact fractional byte count;
+ *  - suspend() brings the remaining bytes to the current date and freezes them; resume() with set_last_update() and
+ *    set_last_value(0) first restarts from the resumption date at the new bound, not from the suspension (PauseResume);
+ *  - set_sharing_penalty(1/k) makes one variable weigh k flows on every link (GroupPenalty), and CM02 gives a route
+ *    without latency a penalty of 0 that set_sharing_penalty(1) replaces (all cases);
+ *  - the network model's finished-action set holds the date's finished actions before Activity::on_completion reports
+ *    them, and a kernel Timer at the current date set from Engine::on_time_advance runs before those reports
+ *    (CollectBeforeReport);
+ *  - the route's latency is paid once, when the communication starts (LatencyOnce);
+ *  - simgrid::kernel::actor::simcall_answered runs code in the maestro from an actor (InMaestro).
+ * An upgrade of SimGrid must re-check these (the version check below stops the build until someone has). */
 #include "ios_sg.h"
+
+#include <simgrid/config.h> /* SG_BEGIN_DECL, which simgrid/version.h uses */
+#include <simgrid/version.h>
+#if SIMGRID_VERSION_MAJOR != 3 || SIMGRID_VERSION_MINOR != 32
+#error "src/sim/sg_glue.cpp uses SimGrid 3.32's internals and was tested with 3.32 only: build against SimGrid 3.32 \
+(Debian 12's libsimgrid-dev), or port this file to the new version and make ctest -L seam pass (docs/engine.md)"
+#endif
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/instr.h>
@@ -63,6 +87,17 @@ struct Driver {
 };
 Driver D;
 
+/* The deadlock watch (ios_sg_stall_watch): the caller's view of its waiting actors, and the probe's state. */
+struct Watch {
+  int (*waiting)(void) = nullptr;  /* actors waiting in the caller for a completion */
+  int (*released)(void) = nullptr; /* actors it has let go that have not run yet */
+  void (*stalled)(void) = nullptr;
+  double date = -1; /* the date of the last re-check by an actor, and how many at that date */
+  int rechecks = 0;
+};
+Watch W;
+void probe();
+
 void arm() {
   if (!D.driving || D.armed || D.stepping) return;
   D.armed = true;
@@ -72,7 +107,49 @@ void arm() {
     D.stepping = true;
     D.step();
     D.stepping = false;
+    if (W.stalled != nullptr) probe();
   });
+}
+
+/* Whether a flow of iosim's moves: started, not paused, not yet reported done. */
+bool a_flow_moves();
+
+/* SimGrid's kernel: whether some action of any model has ended and is not handled yet (its actor runs at this date),
+ * and whether some action is still running (it will end, or its latency be paid, at a later date). */
+void kernel_actions(bool &ended, bool &running) {
+  ended = running = false;
+  for (auto *m : sg4::Engine::get_instance()->get_all_models()) {
+    ended = ended || !m->get_finished_action_set()->empty() || !m->get_failed_action_set()->empty();
+    for (auto const &a : *m->get_started_action_set())
+      if (!a.is_suspended()) running = true;
+  }
+}
+
+/* The watch's probe, in the maestro: with actors waiting in the caller, no flow of iosim's moving and no wake-up set,
+ * is there anything left that SimGrid will run? Work still to do at this date (an actor the caller let go, an action
+ * ended and not handled, a timer) is re-checked once every actor runnable at this date has run: a short-lived actor
+ * sets the probe as a timer at the date from a simcall, and a timer set by an actor runs only after SimGrid has run
+ * every actor it can at the date. Nothing at this date and nothing later: SimGrid would declare a deadlock next, so
+ * the caller is told first, while its actors can still return from their calls. */
+void probe() {
+  if (W.stalled == nullptr || !D.driving || W.waiting() == 0 || D.wake != nullptr || a_flow_moves()) return;
+  if (D.armed) return; /* the step of this date comes first, and probes after it */
+  double now = sg4::Engine::get_clock();
+  double next_timer = simgrid::kernel::timer::Timer::next();
+  bool ended, running;
+  kernel_actions(ended, running);
+  if (W.released() > 0 || ended || (next_timer >= 0 && next_timer <= now)) {
+    if (W.date == now && W.rechecks >= 4) return; /* no end in sight at this date: SimGrid's own check decides */
+    W.rechecks = W.date == now ? W.rechecks + 1 : 1;
+    W.date = now;
+    sg4::Actor::create("iosim-deadlock-watch", sg4::Engine::get_instance()->get_all_hosts().front(), [] {
+      simgrid::kernel::actor::simcall_answered(
+          [] { simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [] { probe(); }); });
+    });
+    return;
+  }
+  if (running || next_timer >= 0) return; /* something ends later: the step at that date probes again */
+  W.stalled();
 }
 /* the flow of an activity, on the activities iosim started (an extension slot of SimGrid's Activity) */
 size_t flow_slot = 0;
@@ -88,6 +165,12 @@ void on_activity_end(sg4::Activity const &a) {
     f->reported = true; /* not collected by a step (none at this date): its report wakes one */
     G.done(f, f->data);
   }
+}
+
+bool a_flow_moves() {
+  for (auto const &[activity, f] : G.running)
+    if (!f->paused && !f->reported && !f->cancelled) return true;
+  return false;
 }
 
 double bound_for(const ios_flow *f, double rate) {
@@ -299,6 +382,7 @@ extern "C" void ios_flows_fini(void) {
   G.released.clear();
   G.running.clear();
   G.done = nullptr;
+  W = Watch{};
   D.driving = false;
   D.wake = nullptr;
 }
@@ -349,4 +433,15 @@ extern "C" void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *vari
     simgrid::instr::add_link_variable(l->get_name(), variable, rate, t0);
     simgrid::instr::sub_link_variable(l->get_name(), variable, rate, t1);
   }
+}
+
+extern "C" int ios_sg_in_maestro(int (*fn)(void *ctx), void *ctx) {
+  return simgrid::kernel::actor::simcall_answered([fn, ctx] { return fn(ctx); }); /* in the maestro: runs directly */
+}
+
+extern "C" void ios_sg_stall_watch(int (*waiting)(void), int (*released)(void), void (*stalled)(void)) {
+  W = Watch{};
+  W.waiting = waiting;
+  W.released = released;
+  W.stalled = stalled;
 }
