@@ -422,10 +422,12 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
   }
   int napps = w->napps - base;
   if (rc == IOS_OK && nbad > 0 && (!opt->skip_bad || napps == 0)) {
-    ios_diag_set(npaths == 1 ? NULL : "workload.darshan", NULL,
-                 "%d of %d Darshan logs refused (each listed above on standard error), the first: %s; fix or remove "
-                 "them, or skip them with \"skip_bad\": true in workload.darshan (iosim generate darshan --skip-bad)%s",
-                 nbad, npaths, why, napps == 0 ? ", though none is left to replay" : "");
+    ios_diag_set(
+        npaths == 1 ? NULL : "workload.darshan", NULL,
+        "%d of %d Darshan logs refused (each listed above on standard error), the first: %s; %s", nbad, npaths, why,
+        napps == 0 ? "none is left to replay: give readable logs"
+                   : "fix or remove them, or replay the others: --skip-bad (iosim run, iosim generate darshan) "
+                     "or \"skip_bad\": true in workload.darshan");
     rc = IOS_EINVAL;
   } else if (rc == IOS_OK && nbad > 0) {
     ios_diag_warn("workload.darshan", "skip_bad",
