@@ -1,6 +1,6 @@
-/* iosim — Darshan logs, the container: header, compressed regions, job, executable, mount table and name records
- * (see ios_darshan.h; the layout follows darshan-logutils.h and include/darshan-log-format.h of darshan-hpc/darshan).
- */
+/* iosim — Darshan logs, the top of the reader: header, job, executable, mount table and name records (see
+ * ios_darshan.h; the layout follows darshan-logutils.c and include/darshan-log-format.h of darshan-hpc/darshan). It
+ * calls darshan_records.c for the module records and darshan_region.c for the regions; neither calls it back. */
 #include "darshan_records.h"
 #include "darshan_region.h"
 #include "ios_diag.h"

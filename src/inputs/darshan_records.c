@@ -1,7 +1,8 @@
-/* iosim — Darshan logs, the module records: POSIX, MPI-IO and STDIO counters (summed over records, with
+/* iosim — Darshan logs, the module records: POSIX, MPI-IO, STDIO, DFS and DAOS counters (summed over records, with
  * darshan-parser --perf's time by the slowest rank), LUSTRE layouts and DXT traces, each in every record version the
- * supported formats hold (see ios_darshan.h; layouts from include/darshan-{posix,mpiio,stdio,lustre,dxt}-log-format.h
- * of darshan-hpc/darshan and their older versions). */
+ * supported formats hold (see ios_darshan.h; layouts from include/darshan-{posix,mpiio,stdio,dfs,daos,lustre,dxt}-
+ * log-format.h of darshan-hpc/darshan, their older versions and the up-conversions of darshan-*-logutils.c). Reads
+ * through darshan_region.c; called by darshan_format.c only. */
 #include "darshan_records.h"
 #include "darshan_region.h"
 #include "ios_diag.h"

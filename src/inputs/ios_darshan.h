@@ -164,9 +164,14 @@ typedef struct ios_darshan_info {
 /** Builds one application per log (release = its start time minus the earliest start among them; nodes; processes;
  * phases from DXT or from the counters; io_resources or given OSTs from the Lustre layouts) for platform `p` (NULL:
  * no platform; io_resources are then not capped to a pool and "recorded" is refused), appended to `w` (on failure `w`
- * may hold some of them: the caller frees it); `info` [npaths] (NULL: not wanted) receives what each log measured.
- * @return IOS_OK or an IOS_E* code with ios_diag_message() naming the
- * log. */
+ * may hold some of them: the caller frees it); `info` [npaths] (NULL: not wanted) receives what each application's
+ * log measured, in the order of the applications. Warns on standard error (ios_diag_warn) about every module a log
+ * flags incomplete (naming it and what is used instead: MPI-IO for an incomplete POSIX, the counters for a
+ * truncated DXT trace) and about format 3.20 (runtime 3.2.0's corrupted counters). Of several logs, every one that
+ * cannot be read (IOS_EINVAL, IOS_EIO) is listed on standard error ("iosim: refused: ..." or "skipped"); then, unless
+ * opt->skip_bad, IOS_EINVAL with ios_diag_message() counting them and naming the first; with skip_bad, the others
+ * are built and the count printed (IOS_EINVAL when none is left). One log alone fails with its own message.
+ * @return IOS_OK or an IOS_E* code with ios_diag_message() naming the log. */
 int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          ios_workload_t *w, struct ios_darshan_info *info);
 
