@@ -2,7 +2,8 @@
 // ($IOSIM_DATA_DIR/darshan-logs) replayed as a queue on a generated Lustre platform (deploy/darshan-logs.json), each
 // log one row of apps.csv whose volume and release come from darshan-parser's values
 // (test/fixtures/darshan/*.expect) and whose I/O time is computed by hand; a log's recorded OSTs used as they are;
-// `iosim generate darshan` giving the same workload as JSON; a damaged log refused with exit 2.
+// `iosim generate darshan` giving the same workload as JSON; a damaged log refused with exit 2; every bad log of a
+// directory listed, and skipped with --skip-bad.
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>
@@ -159,4 +160,48 @@ TEST(EngineDarshan, DamagedLogExitsTwoNamingTheFileAndRegion) {
   Process gen = run_iosim({"generate", "darshan", tmp.file("text")}, tmp.path());
   EXPECT_EQ(gen.exit_code, 2) << gen.err;
   EXPECT_NE(gen.err.find("c.darshan: header"), std::string::npos) << gen.err;
+}
+
+TEST(EngineDarshan, EveryRefusedLogIsListedAndSkipBadReplaysTheRest) {
+  // System: a directory of four logs: sample-goodost and sample-dxt-simple as they are, sample-goodost cut short by
+  // 1,000 bytes (bad.darshan) and a text file (text.darshan).
+  // Expectations: `iosim run` and `iosim generate darshan` exit 2, listing both bad files (each on its own "refused"
+  // line) and "2 of 4 Darshan logs refused"; with --skip-bad (run: = workload.darshan.skip_bad=true on the scenario's
+  // short form "darshan": "logs"; generate: the flag) both exit 0, say "skipped 2 of 4" and replay the two good logs:
+  // apps.csv holds 2 rows, the JSON 2 applications.
+  std::string dir = logs_dir();
+  TempDir tmp;
+  std::string good = read_text(dir + "/sample-goodost.darshan");
+  ASSERT_GT(good.size(), 2000u) << "set IOSIM_DATA_DIR to the folder holding darshan-logs/";
+  tmp.write("logs/sample-goodost.darshan", good);
+  tmp.write("logs/sample-dxt-simple.darshan", read_text(dir + "/sample-dxt-simple.darshan"));
+  tmp.write("logs/bad.darshan", good.substr(0, good.size() - 1000));
+  tmp.write("logs/text.darshan", "not a log\n");
+  std::string scenario = tmp.write("s.json", R"({
+      "platform": {"kind": "oss-ost", "compute": 8, "servers": 1, "osts_per_server": 4},
+      "workload": {"darshan": "logs"}})");
+  for (std::string cmd : {"run", "generate"}) {
+    std::vector<std::string> args =
+        cmd == "run" ? std::vector<std::string>{"run", scenario, "--out", tmp.file("out")}
+                     : std::vector<std::string>{"generate", "darshan", tmp.file("logs"), "-o", tmp.file("w.json")};
+    Process p = run_iosim(args, tmp.path());
+    EXPECT_EQ(p.exit_code, 2) << cmd << ": " << p.err;
+    EXPECT_NE(p.err.find("iosim: refused: " + tmp.file("logs/bad.darshan") + ": header, module slot"),
+              std::string::npos)
+        << cmd << ": " << p.err;
+    EXPECT_NE(p.err.find("iosim: refused: " + tmp.file("logs/text.darshan") + ": header"), std::string::npos)
+        << cmd << ": " << p.err;
+    EXPECT_NE(p.err.find("2 of 4 Darshan logs refused"), std::string::npos) << cmd << ": " << p.err;
+    args.push_back("--skip-bad");
+    Process q = run_iosim(args, tmp.path());
+    ASSERT_EQ(q.exit_code, 0) << cmd << ": " << q.err;
+    EXPECT_NE(q.err.find("skipped 2 of 4 Darshan logs"), std::string::npos) << cmd << ": " << q.err;
+  }
+  SimRun out;
+  parse_outputs(tmp.file("out"), out);
+  ASSERT_EQ(out.apps.size(), 2u);
+  EXPECT_EQ(out.apps[0].name, "sample-dxt-simple");
+  EXPECT_EQ(out.apps[1].name, "sample-goodost");
+  EXPECT_NE(read_text(tmp.file("w.json")).find("\"name\": \"sample-goodost\""), std::string::npos);
+  EXPECT_NE(read_text(tmp.file("w.json")).find("\"name\": \"sample-dxt-simple\""), std::string::npos);
 }

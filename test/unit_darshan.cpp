@@ -4,13 +4,12 @@
 // see test/fixtures/darshan/README.md); synthetic logs of both byte orders and the three compressions, built here with
 // hand-chosen counters; and truncated, corrupt and foreign files, which must be refused (IOS_EINVAL) naming the file
 // and the region.
+#include "darshan_log_writer.h"
 #include "ios_darshan.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
 
-#include <bzlib.h>
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -239,46 +238,8 @@ TEST(DarshanReader, MatchesDarshanParserOnEverySampleLog) {
 
 namespace {
 
-// Writes integers in little- or big-endian order.
-struct Bytes {
-  bool big;
-  std::string s;
-  void u64(uint64_t v) {
-    for (int i = 0; i < 8; i++)
-      s.push_back((char)(v >> (8 * (big ? 7 - i : i))));
-  }
-  void u32(uint32_t v) {
-    for (int i = 0; i < 4; i++)
-      s.push_back((char)(v >> (8 * (big ? 3 - i : i))));
-  }
-  void f64(double d) {
-    uint64_t v;
-    std::memcpy(&v, &d, 8);
-    u64(v);
-  }
-};
-
-// Compresses `raw` as `comp` (0 zlib, 1 bzip2, 2 none); zlib data is cut into `streams` streams back to back, as
-// Darshan's ranks write them.
-std::string compress(const std::string &raw, int comp, int streams = 1) {
-  if (comp == 2) return raw;
-  std::string out;
-  size_t part = (raw.size() + streams - 1) / streams;
-  for (size_t at = 0; at < raw.size(); at += part) {
-    std::string piece = raw.substr(at, part);
-    std::vector<char> buf(piece.size() * 2 + 1024);
-    if (comp == 0) {
-      uLongf n = buf.size();
-      compress2((Bytef *)buf.data(), &n, (const Bytef *)piece.data(), piece.size(), 6);
-      out.append(buf.data(), n);
-    } else {
-      unsigned n = buf.size();
-      BZ2_bzBuffToBuffCompress(buf.data(), &n, piece.data(), piece.size(), 9, 0, 0);
-      out.append(buf.data(), n);
-    }
-  }
-  return out;
-}
+using darshan_writer::Bytes;
+using darshan_writer::compress;
 
 // A log of format 3.`minor` with one job, two names and three POSIX (version 4) records:
 //   rank 0, file 1: 1 open, 2 reads, 3 writes, 1000 B read, 5000 B written, read [1.5, 2.5] s, write [3, 4] s,
@@ -432,9 +393,9 @@ TEST(DarshanReader, ForeignFilesAreRefusedNamingTheHeader) {
   std::string v2 = log;
   v2.replace(0, 4, "2.05");
   refused(v2, "format version 2.05", "a Darshan 2 log");
-  std::string v300 = log;
-  v300.replace(0, 4, "3.00");
-  refused(v300, "darshan-convert", "a Darshan 3.0 log");
+  std::string v305 = log;
+  v305.replace(0, 4, "3.05");
+  refused(v305, "format version 3.05", "a format no Darshan wrote");
   std::string magic = log;
   put_u64(magic, 8, 12345);
   refused(magic, "bad magic number", "a wrong magic number");

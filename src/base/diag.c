@@ -33,17 +33,14 @@ static void append(size_t *len, const char *s, size_t max) {
   message[*len] = '\0';
 }
 
-void ios_diag_set(const char *file, const char *where, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+/* Formats "file: where: body" into message[]. */
+static void compose(const char *file, const char *where, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
   int need = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
   char *body = need >= 0 ? malloc((size_t)need + 1) : NULL;
-  if (body != NULL) {
-    va_start(ap, fmt);
-    vsnprintf(body, (size_t)need + 1, fmt, ap);
-    va_end(ap);
-  }
+  if (body != NULL) vsnprintf(body, (size_t)need + 1, fmt, again);
+  va_end(again);
   size_t len = 0;
   message[0] = '\0';
   if (file != NULL) {
@@ -56,6 +53,28 @@ void ios_diag_set(const char *file, const char *where, const char *fmt, ...) {
   }
   append(&len, body != NULL ? body : fmt, MESSAGE_MAX);
   free(body);
+}
+
+void ios_diag_set(const char *file, const char *where, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  compose(file, where, fmt, ap);
+  va_end(ap);
+}
+
+void ios_diag_warn(const char *file, const char *where, const char *fmt, ...) {
+  char kept[MESSAGE_MAX];
+  memcpy(kept, message, sizeof kept);
+  va_list ap;
+  va_start(ap, fmt);
+  compose(file, where, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "iosim: warning: %s\n", message);
+  memcpy(message, kept, sizeof kept);
+}
+
+void ios_diag_report(const char *label) {
+  fprintf(stderr, "iosim: %s: %s\n", label, message);
 }
 
 const char *ios_diag_message(void) {

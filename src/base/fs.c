@@ -1,10 +1,11 @@
-/* iosim — files: the one atomic writer and mkdir -p (see ios_fs.h). */
+/* iosim — files: the one atomic writer, the whole-file reader and mkdir -p (see ios_fs.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "ios_fs.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,5 +105,54 @@ const char *ios_fs_display_path(const char *path, char *buf, size_t n) {
   if (real != NULL && lc > 0 && strncmp(real, cwd, lc) == 0 && real[lc] == '/') shown = real + lc + 1;
   snprintf(buf, n, "%s", shown);
   free(real);
+  return buf;
+}
+
+/* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
+#define READ_MAX ((long)1 << 28)
+
+FILE *ios_open_input(const char *path) {
+  FILE *f = fopen(path, "rb");
+  struct stat st;
+  if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
+  return f;
+}
+
+char *ios_read_file(const char *path, long *len_out) {
+  FILE *f = ios_open_input(path);
+  if (f == NULL) return NULL;
+  char *buf = NULL;
+  long len = 0, cap = 0;
+  int err = 0;
+  for (;;) { /* read until EOF: also works for pipes and devices, whose size is unknown */
+    if (len + 1 >= cap) {
+      long ncap = cap ? 2 * cap : 65536;
+      char *nb = ncap <= READ_MAX + 1 ? realloc(buf, (size_t)ncap) : NULL;
+      if (nb == NULL) {
+        err = ncap <= READ_MAX + 1 ? ENOMEM : EFBIG;
+        break;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t got = fread(buf + len, 1, (size_t)(cap - 1 - len), f);
+    len += (long)got;
+    if (got == 0) {
+      if (ferror(f)) err = errno != 0 ? errno : EIO;
+      break;
+    }
+  }
+  fclose(f);
+  if (err != 0) {
+    free(buf);
+    errno = err;
+    return NULL;
+  }
+  buf[len] = '\0';
+  if (len_out != NULL) *len_out = len;
   return buf;
 }

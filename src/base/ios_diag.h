@@ -12,6 +12,15 @@ void ios_diag_set(const char *file, const char *where, const char *fmt, ...) __a
 /** The last message recorded ("" when none). Borrowed; valid until the next ios_diag_set. */
 const char *ios_diag_message(void);
 
+/** Prints "iosim: warning: FILE: WHERE: message" on standard error, one line (as ios_diag_set shapes it), for input
+ * that is read but not as the user may expect; the message should say what iosim does instead. Leaves
+ * ios_diag_message() as it was. */
+void ios_diag_warn(const char *file, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** Prints "iosim: LABEL: " and the current message (ios_diag_message()) on standard error, one line: for a reader
+ * that goes on after an input it refused (label "refused", "skipped") and reports them all at the end. */
+void ios_diag_report(const char *label);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
 /* iosim — files: the one atomic writer every output goes through (platforms, workloads, campaign files, run
- * outputs, traces written during a run) and mkdir -p. */
+ * outputs, traces written during a run), the whole-file reader every input goes through, and mkdir -p. */
 #ifndef IOS_FS_H
 #define IOS_FS_H
 
@@ -42,6 +42,14 @@ void ios_fs_discard(ios_fs_staged_t *s);
  * directory when it lies below it, else absolute; `path` itself when it cannot be resolved. Written to buf (n bytes).
  * @return buf. */
 const char *ios_fs_display_path(const char *path, char *buf, size_t n);
+
+/** Opens an input file for reading ("rb"); a directory is refused with errno EISDIR (fopen would accept it and the
+ * first read would fail with a misleading error). @return NULL (errno set) on failure. */
+FILE *ios_open_input(const char *path);
+
+/** Reads a whole file (at most 256 MiB; also a pipe or a device) into a NUL-terminated buffer the caller frees.
+ * @return NULL (errno set: EISDIR for a directory, EFBIG when too large) on failure. */
+char *ios_read_file(const char *path, long *len_out);
 
 /** mkdir -p: creates `dir` and its missing parents (mode 0777 before the umask). @return 0, or -1 with errno set. */
 int ios_mkdirs(const char *dir);

@@ -1,6 +1,7 @@
 /* iosim — campaign files (see ios_campaign.h and docs/campaigns.md). */
 #include "ios_campaign.h"
 #include "ios_diag.h"
+#include "ios_fs.h"
 #include "ios_point_inputs.h"
 #include "ios_scenario.h"
 #include "ios_value.h"

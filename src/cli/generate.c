@@ -37,12 +37,12 @@ static const ios_gen_kind_t *find_kind(const char *name) {
   return k != NULL && k->build != NULL ? k : NULL;
 }
 
-enum { OPT_SEED = IOS_OPT_FIRST_FREE, OPT_UNIT };
+enum { OPT_SEED = IOS_OPT_FIRST_FREE, OPT_UNIT, OPT_SKIP_BAD };
 
 /* ---------------------------------------------------------------- iosim generate darshan */
 
 static const char darshan_help[] =
-    "iosim generate darshan LOG|DIR... [--set option=value]... [-o FILE.json]\n"
+    "iosim generate darshan LOG|DIR... [--set option=value]... [--skip-bad] [-o FILE.json]\n"
     "  The workload of Darshan logs (a log, a directory of *.darshan logs, several), one application per log, as an\n"
     "  iosim JSON workload (standard output without -o); per log, what it measured goes to standard error.\n"
     "  The same as a scenario's \"workload\": {\"darshan\": ...} (docs/darshan.md). Options:\n"
@@ -52,6 +52,8 @@ static const char darshan_help[] =
     "      phases           auto    (string) auto (DXT when the log has a trace, else the counters) or counters\n"
     "      osts             count   (string) count: io_resources = the job's distinct OSTs; none: the allocation "
     "decides\n"
+    "      skip_bad         false   (bool)   skip the logs that cannot be read (each listed), replay the rest\n"
+    "  --skip-bad is --set skip_bad=true. Without it, any log refused fails the command (exit 2) once all are listed.\n"
     "  example: iosim generate darshan ../shared/datasets/darshan-logs -o darshan.json\n";
 
 /* The JSON workload: name, nodes, release, io_resources, phases {"work": s}, {"read": B}, {"write": B}. */
@@ -78,6 +80,7 @@ static int write_darshan_json(FILE *f, void *ctx) {
 static int generate_darshan(int argc, char **argv) {
   static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
                                        {"set", required_argument, NULL, IOS_OPT_SET},
+                                       {"skip-bad", no_argument, NULL, OPT_SKIP_BAD},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   cJSON *spec = cJSON_CreateObject(), *logs = cJSON_AddArrayToObject(spec, "logs");
@@ -91,12 +94,14 @@ static int generate_darshan(int argc, char **argv) {
       rc = item != NULL && cJSON_AddItemToArray(logs, item) ? IOS_OK : IOS_ENOMEM;
     } else if (opt == IOS_OPT_SET) {
       rc = ios_args_add_set(spec, optarg, "iosim generate darshan", "ranks_per_node=24");
+    } else if (opt == OPT_SKIP_BAD) {
+      rc = ios_args_add_set(spec, "skip_bad=true", "iosim generate darshan", "ranks_per_node=24");
     } else if (opt == 'o') {
       path = optarg;
     } else {
       ios_diag_set("command line", argv[optind - 1], "%s: write %s",
                    opt == ':' ? "needs a value" : "unexpected argument",
-                   "iosim generate darshan LOG|DIR... [--set option=value]... [-o FILE.json]");
+                   "iosim generate darshan LOG|DIR... [--set option=value]... [--skip-bad] [-o FILE.json]");
       rc = IOS_EINVAL;
     }
   }

@@ -16,6 +16,8 @@ static const char run_usage[] =
     "  -o, --out DIR          output directory (run; sets output.dir)\n"
     "      --set key=value    override a scenario field (dotted key; the value read as JSON, else a string)\n"
     "      --trace            also write trace.paje, a Paje trace of the run (= --set output.trace=true)\n"
+    "      --skip-bad         a Darshan workload replays the logs it can read, skipping (and counting) the others\n"
+    "                         (= --set workload.darshan.skip_bad=true; docs/darshan.md)\n"
     "      --cfg=name:value   a SimGrid setting (network/model, network/crosstraffic and contexts/stack-size only at\n"
     "                         iosim's values); --cfg=help lists SimGrid's settings\n"
     "      --log=setting      a SimGrid logging setting, e.g. --log=root.thres:critical\n"
@@ -42,6 +44,7 @@ static int parse_run(int argc, char **argv, const char *cmd, run_args_t *a) {
   static const struct option opts[] = {{"out", required_argument, NULL, 'o'},
                                        {"set", required_argument, NULL, IOS_OPT_SET},
                                        {"trace", no_argument, NULL, IOS_OPT_FIRST_FREE},
+                                       {"skip-bad", no_argument, NULL, IOS_OPT_FIRST_FREE + 1},
                                        {"cfg", required_argument, NULL, IOS_OPT_CFG},
                                        {"log", required_argument, NULL, IOS_OPT_LOG},
                                        {"help", no_argument, NULL, 'h'},
@@ -59,6 +62,9 @@ static int parse_run(int argc, char **argv, const char *cmd, run_args_t *a) {
       break;
     case IOS_OPT_FIRST_FREE: /* --trace */
       a->sets[a->nsets++] = "output.trace=true";
+      break;
+    case IOS_OPT_FIRST_FREE + 1: /* --skip-bad */
+      a->sets[a->nsets++] = "workload.darshan.skip_bad=true";
       break;
     case 'o': {
       size_t n = strlen(optarg) + 16;

@@ -1,168 +1,39 @@
-/* iosim — Darshan logs, the container: header, compressed regions, job, executable, mount table and name records
- * (see ios_darshan.h; the layout follows darshan-logutils.h and include/darshan-log-format.h of darshan-hpc/darshan).
- */
-#include "darshan_internal.h"
+/* iosim — Darshan logs, the top of the reader: header, job, executable, mount table and name records (see
+ * ios_darshan.h; the layout follows darshan-logutils.c and include/darshan-log-format.h of darshan-hpc/darshan). It
+ * calls darshan_records.c for the module records and darshan_region.c for the regions; neither calls it back. */
+#include "darshan_records.h"
+#include "darshan_region.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
-#include "ios_scenario.h"
+#include "ios_fs.h"
 
-#include <bzlib.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #define DZ_MAGIC 6567223
-/* Largest decompressed region: a zlib stream expands at most ~1000 times, so a 256 MiB log could otherwise ask for
- * 256 GiB. */
-#define DZ_REGION_MAX ((size_t)1 << 28)
-
-const char *const dz_module_names[DZ_NKNOWN] = {"POSIX module",  "MPI-IO module",    "STDIO module",
-                                                "LUSTRE module", "DXT_POSIX module", "DXT_MPIIO module"};
-
-uint64_t dz_u64(const dz_src_t *s, const unsigned char *p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++)
-    v |= (uint64_t)p[s->swap ? 7 - i : i] << (8 * i);
-  return v;
-}
-
-uint32_t dz_u32(const dz_src_t *s, const unsigned char *p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; i++)
-    v |= (uint32_t)p[s->swap ? 3 - i : i] << (8 * i);
-  return v;
-}
-
-int64_t dz_i64(const dz_src_t *s, const unsigned char *p) {
-  uint64_t u = dz_u64(s, p);
-  int64_t v;
-  memcpy(&v, &u, sizeof v);
-  return v;
-}
-
-double dz_f64(const dz_src_t *s, const unsigned char *p) {
-  uint64_t u = dz_u64(s, p);
-  double v;
-  memcpy(&v, &u, sizeof v);
-  return v;
-}
-
-/* Appends room to a growing output buffer; IOS_EINVAL past DZ_REGION_MAX. */
-static int grow(dz_buf_t *b, size_t *cap, const dz_src_t *s, const char *what) {
-  if (*cap >= DZ_REGION_MAX) {
-    ios_diag_set(s->label, what, "decompresses to more than %zu MiB: the log is corrupt (or not one iosim can hold)",
-                 DZ_REGION_MAX >> 20);
-    return IOS_EINVAL;
-  }
-  size_t ncap = *cap ? 2 * *cap : 65536;
-  unsigned char *d = realloc(b->data, ncap);
-  if (d == NULL) return IOS_ENOMEM;
-  b->data = d;
-  *cap = ncap;
-  return IOS_OK;
-}
-
-static int corrupt(const dz_src_t *s, const char *what, const char *why) {
-  ios_diag_set(s->label, what,
-               "%s: the log is truncated or corrupt (darshan-parser cannot read it either); give a complete log", why);
-  return IOS_EINVAL;
-}
-
-/* zlib: the region holds one or more complete zlib streams back to back. */
-static int inflate_region(const dz_src_t *s, const unsigned char *in, size_t inlen, const char *what, dz_buf_t *out) {
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (inflateInit(&z) != Z_OK) return IOS_ENOMEM;
-  size_t cap = 0;
-  int rc = IOS_OK;
-  z.next_in = (unsigned char *)in;
-  while (rc == IOS_OK) {
-    size_t left = inlen - (size_t)(z.next_in - in);
-    z.avail_in = left > UINT_MAX ? UINT_MAX : (unsigned)left;
-    if (out->len == cap && (rc = grow(out, &cap, s, what)) != IOS_OK) break;
-    size_t room = cap - out->len;
-    z.next_out = out->data + out->len;
-    z.avail_out = room > UINT_MAX ? UINT_MAX : (unsigned)room;
-    unsigned before = z.avail_out;
-    int zr = inflate(&z, Z_NO_FLUSH);
-    out->len += before - z.avail_out;
-    if (zr == Z_STREAM_END) {
-      if ((size_t)(z.next_in - in) == inlen) break; /* the last stream */
-      inflateReset(&z);
-    } else if (zr == Z_BUF_ERROR && z.avail_out > 0) {
-      rc = corrupt(s, what, "the compressed data ends in the middle of a stream");
-    } else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-      rc = zr == Z_MEM_ERROR ? IOS_ENOMEM : corrupt(s, what, "the zlib data is invalid");
-    }
-  }
-  inflateEnd(&z);
-  return rc;
-}
-
-/* bzip2: likewise, one or more bzip2 streams. */
-static int bunzip_region(const dz_src_t *s, const unsigned char *in, size_t inlen, const char *what, dz_buf_t *out) {
-  bz_stream z;
-  memset(&z, 0, sizeof z);
-  if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK) return IOS_ENOMEM;
-  size_t cap = 0, used = 0;
-  int rc = IOS_OK;
-  while (rc == IOS_OK) {
-    size_t left = inlen - used;
-    z.next_in = (char *)(in + used);
-    z.avail_in = left > UINT_MAX ? UINT_MAX : (unsigned)left;
-    if (out->len == cap && (rc = grow(out, &cap, s, what)) != IOS_OK) break;
-    size_t room = cap - out->len;
-    z.next_out = (char *)(out->data + out->len);
-    z.avail_out = room > UINT_MAX ? UINT_MAX : (unsigned)room;
-    unsigned before_out = z.avail_out, before_in = z.avail_in;
-    int br = BZ2_bzDecompress(&z);
-    out->len += before_out - z.avail_out;
-    used += before_in - z.avail_in;
-    if (br == BZ_STREAM_END) {
-      if (used == inlen) break;
-      BZ2_bzDecompressEnd(&z);
-      memset(&z, 0, sizeof z);
-      if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK) return IOS_ENOMEM;
-    } else if (br != BZ_OK) {
-      rc = br == BZ_MEM_ERROR ? IOS_ENOMEM : corrupt(s, what, "the bzip2 data is invalid");
-    } else if (used == inlen && z.avail_out > 0) {
-      rc = corrupt(s, what, "the compressed data ends in the middle of a stream");
-    }
-  }
-  BZ2_bzDecompressEnd(&z);
-  return rc;
-}
-
-int dz_region(const dz_src_t *s, uint64_t off, uint64_t len, const char *what, dz_buf_t *out) {
-  out->data = NULL;
-  out->len = 0;
-  if (len == 0) return IOS_OK;
-  const unsigned char *in = s->data + off; /* the header check made off + len <= s->len */
-  int rc;
-  if (s->comp == 2) {
-    out->data = malloc((size_t)len);
-    if (out->data == NULL) return IOS_ENOMEM;
-    memcpy(out->data, in, (size_t)len);
-    out->len = (size_t)len;
-    rc = IOS_OK;
-  } else {
-    rc = s->comp == 0 ? inflate_region(s, in, (size_t)len, what, out) : bunzip_region(s, in, (size_t)len, what, out);
-  }
-  if (rc != IOS_OK) {
-    free(out->data);
-    out->data = NULL;
-    out->len = 0;
-  }
-  return rc;
-}
 
 /* ---------------------------------------------------------------- header */
 
-/* The slot of each known module in the header's module map, per format version: H5D was inserted at 4 in 3.20
- * and PNETCDF_VAR at 6 in 3.41, shifting the modules after them (darshan_module_id). */
+/* Darshan's module numbering (darshan_module_id of include/darshan-log-format.h, format 3.41), for warnings. */
+static const char *const module_ids[] = {"NULL",        "POSIX", "MPI-IO", "H5F",     "H5D",       "PNETCDF_FILE",
+                                         "PNETCDF_VAR", "BG/Q",  "LUSTRE", "STDIO",   "DXT_POSIX", "DXT_MPIIO",
+                                         "MDHIM",       "APXC",  "APMPI",  "HEATMAP", "DFS",       "DAOS"};
+
+const char *ios_darshan_module_name(int id) {
+  return id >= 0 && id < (int)(sizeof module_ids / sizeof *module_ids) ? module_ids[id] : NULL;
+}
+
+/* The module id (format 3.41's numbering) of header slot `slot` in format 3.`minor`: H5D was inserted at 4 in 3.20
+ * and PNETCDF_VAR at 6 in 3.41, shifting the modules after them (darshan-logutils.c does the same shift). */
+static int module_id(int minor, int slot) {
+  int id = slot + (minor < 20 && slot >= 4);
+  return id + (minor < 41 && id >= 6);
+}
+
+/* The slot of each known module in the header's module map, per format version (-1: the format has none): the
+ * inverse of module_id. DFS and DAOS (Darshan 3.4.7) exist in format 3.41 only. */
 static void module_slots(int minor, int slot[DZ_NKNOWN]) {
   int shift = (minor >= 20) + (minor >= 41);
   slot[DZ_POSIX] = 1;
@@ -171,6 +42,8 @@ static void module_slots(int minor, int slot[DZ_NKNOWN]) {
   slot[DZ_STDIO] = 7 + shift;
   slot[DZ_DXT_POSIX] = 8 + shift;
   slot[DZ_DXT_MPIIO] = 9 + shift;
+  slot[DZ_DFS] = minor >= 41 ? 16 : -1;
+  slot[DZ_DAOS] = minor >= 41 ? 17 : -1;
 }
 
 /* Reads the version string: "3.MM" then NUL bytes. */
@@ -180,16 +53,16 @@ static int read_version(dz_src_t *s, char version[8]) {
       d[4] != '\0') {
     ios_diag_set(s->label, "header",
                  "does not start with a Darshan format version such as \"3.10\": not a Darshan log; give a .darshan "
-                 "file written by Darshan 3.1 or later");
+                 "file written by Darshan 3.0 or later");
     return IOS_EINVAL;
   }
   memcpy(version, d, 5);
   version[5] = version[6] = version[7] = '\0';
   int minor = (d[2] - '0') * 10 + (d[3] - '0');
-  if (d[0] != '3' || (minor != 10 && minor != 20 && minor != 21 && minor != 41)) {
+  if (d[0] != '3' || (minor != 0 && minor != 10 && minor != 20 && minor != 21 && minor != 41)) {
     ios_diag_set(s->label, "header",
-                 "Darshan format version %s is not one iosim reads (3.10, 3.20, 3.21, 3.41): convert the log with "
-                 "darshan-convert from Darshan 3.4 or later",
+                 "Darshan format version %s is not one iosim reads (3.00, 3.10, 3.20, 3.21, 3.41, those of Darshan "
+                 "3.0 to 3.5): give a log written by Darshan 3.0 or later (Darshan 2's logs have another format)",
                  version);
     return IOS_EINVAL;
   }
@@ -213,7 +86,9 @@ static int check_map(const dz_src_t *s, uint64_t off, uint64_t len, size_t heade
 /* Reads the uncompressed header: byte order, compression, partial flags and every region's place. */
 static int read_header(dz_src_t *s, ios_darshan_log_t *log) {
   if (read_version(s, log->version) != IOS_OK) return IOS_EINVAL;
-  int wide = s->minor >= 41; /* 64 module slots and a 64-bit partial flag since 3.41, 16 and 32-bit before */
+  /* 64 module slots and a 64-bit partial flag since 3.41, 16 and 32-bit before: 3.00 to 3.21 share one header
+   * layout (darshan-logutils.c reads them all through the structure of 3.00) */
+  int wide = s->minor >= 41;
   size_t nslots = wide ? 64 : 16, header = wide ? 1328 : 360;
   size_t o_partial = wide ? 24 : 20, o_name = wide ? 32 : 24, o_map = o_name + 16, o_ver = o_map + 16 * nslots;
   if (s->len < header) {
@@ -240,7 +115,6 @@ static int read_header(dz_src_t *s, ios_darshan_log_t *log) {
                  s->comp);
     return IOS_EINVAL;
   }
-  s->partial = wide ? dz_u64(s, s->data + o_partial) : dz_u32(s, s->data + o_partial);
   s->name_off = dz_u64(s, s->data + o_name);
   s->name_len = dz_u64(s, s->data + o_name + 8);
   if (check_map(s, s->name_off, s->name_len, header, "name records") != IOS_OK) return IOS_EINVAL;
@@ -252,13 +126,20 @@ static int read_header(dz_src_t *s, ios_darshan_log_t *log) {
     if (check_map(s, off, len, header, what) != IOS_OK) return IOS_EINVAL;
     if (len > 0 && (first == 0 || off < first)) first = off;
   }
+  uint64_t partial = wide ? dz_u64(s, s->data + o_partial) : dz_u32(s, s->data + o_partial);
+  for (size_t i = 0; i < nslots; i++)
+    if ((partial >> i) & 1) {
+      int id = module_id(s->minor, (int)i);
+      if (id < 64) log->partial_modules |= (uint64_t)1 << id;
+    }
   int slot[DZ_NKNOWN];
   module_slots(s->minor, slot);
   for (int m = 0; m < DZ_NKNOWN; m++) {
+    if (slot[m] < 0) continue;
     s->mod_off[m] = dz_u64(s, s->data + o_map + 16 * (size_t)slot[m]);
     s->mod_len[m] = dz_u64(s, s->data + o_map + 16 * (size_t)slot[m] + 8);
     s->mod_ver[m] = dz_u32(s, s->data + o_ver + 4 * (size_t)slot[m]);
-    s->mod_partial[m] = slot[m] < 64 && (s->partial >> slot[m]) & 1;
+    s->mod_partial[m] = (partial >> slot[m]) & 1;
   }
   /* the job region runs from the header to the next region (the name records when present) */
   s->job_off = header;
@@ -367,23 +248,31 @@ static int read_job(const dz_src_t *s, ios_darshan_log_t *log) {
   return rc;
 }
 
-/* The name records: (record id, NUL-terminated path) pairs. Only counted and checked: records are matched by id. */
+/* The name records: (record id, NUL-terminated path) pairs; in format 3.00, (record id, 32-bit path length, path
+ * without NUL) (darshan-logutils.c, darshan_log_get_namerecs_3_00). Only counted and checked: records are matched by
+ * id. */
 static int read_names(const dz_src_t *s, ios_darshan_log_t *log) {
   dz_buf_t b;
   int rc = dz_region(s, s->name_off, s->name_len, "name records", &b);
   if (rc != IOS_OK) return rc;
   size_t pos = 0;
   while (pos < b.len) {
-    const unsigned char *nul = b.len - pos > 8 ? memchr(b.data + pos + 8, '\0', b.len - pos - 8) : NULL;
-    if (nul == NULL) {
+    size_t next = 0;
+    if (s->minor == 0) {
+      uint64_t n = b.len - pos >= 12 ? dz_u32(s, b.data + pos + 8) : 0;
+      if (b.len - pos >= 12 && n <= b.len - pos - 12) next = pos + 12 + (size_t)n;
+    } else {
+      const unsigned char *nul = b.len - pos > 8 ? memchr(b.data + pos + 8, '\0', b.len - pos - 8) : NULL;
+      if (nul != NULL) next = (size_t)(nul - b.data) + 1;
+    }
+    if (next == 0) {
       free(b.data);
       ios_diag_set(s->label, "name records",
-                   "record %d is cut short (no terminating NUL): the log is truncated or "
-                   "corrupt; give a complete log",
-                   log->nnames + 1);
+                   "record %d is cut short (%s): the log is truncated or corrupt; give a complete log", log->nnames + 1,
+                   s->minor == 0 ? "its path runs past the region" : "no terminating NUL");
       return IOS_EINVAL;
     }
-    pos = (size_t)(nul - b.data) + 1;
+    pos = next;
     log->nnames++;
   }
   free(b.data);

@@ -1,8 +1,10 @@
-/* iosim — Darshan logs, the module records: POSIX, MPI-IO and STDIO counters (summed over records, with
+/* iosim — Darshan logs, the module records: POSIX, MPI-IO, STDIO, DFS and DAOS counters (summed over records, with
  * darshan-parser --perf's time by the slowest rank), LUSTRE layouts and DXT traces, each in every record version the
- * supported formats hold (see ios_darshan.h; layouts from include/darshan-{posix,mpiio,stdio,lustre,dxt}-log-format.h
- * of darshan-hpc/darshan and their older versions). */
-#include "darshan_internal.h"
+ * supported formats hold (see ios_darshan.h; layouts from include/darshan-{posix,mpiio,stdio,dfs,daos,lustre,dxt}-
+ * log-format.h of darshan-hpc/darshan, their older versions and the up-conversions of darshan-*-logutils.c). Reads
+ * through darshan_region.c; called by darshan_format.c only. */
+#include "darshan_records.h"
+#include "darshan_region.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
 
@@ -12,28 +14,50 @@
 #include <string.h>
 
 /* Where the counters a record version holds are: integer counters then double counters after the 16-byte base record
- * (id, rank). -1 = absent; MPI-IO's operation counts are sums of several counters. */
+ * (id, rank), then `tail` bytes this reader skips (DFS and DAOS: pool and container UUIDs, DAOS: the object id).
+ * -1 = absent; operation counts are sums of several counters. */
 typedef struct {
-  int ncounters, nfcounters;
-  int opens[2], reads[4], writes[4], bytes_read, bytes_written;
+  int ncounters, nfcounters, tail;
+  int opens[3], reads[4], writes[4], bytes_read, bytes_written;
   int read_start, read_end, write_start, write_end, read_time, write_time, meta_time, slowest;
 } layout_t;
 
-/* POSIX 3 (Darshan 3.1) lacks FILENOS, DUPS (after OPENS) and the three RENAME counters (after FDSYNCS) of POSIX 4. */
-static const layout_t posix_v3 = {64, 17, {0, -1}, {1, -1, -1, -1}, {2, -1, -1, -1}, 9, 10, 1, 5, 2, 6, 8, 9, 10, 14};
-static const layout_t posix_v4 = {69, 17, {0, -1}, {3, -1, -1, -1}, {4, -1, -1, -1}, 14, 15, 1, 5, 2, 6, 8, 9, 10, 14};
+/* POSIX 1 (Darshan 3.0) holds four STDIO counters (FOPENS first) after its sixth counter, and 15 doubles: POSIX 2
+ * (Darshan 3.1.0) dropped the four, POSIX 3 added F_CLOSE_START_TIMESTAMP and F_OPEN_END_TIMESTAMP after
+ * F_WRITE_START_TIMESTAMP; POSIX 4 added FILENOS, DUPS (after OPENS) and three RENAME counters (after FDSYNCS)
+ * (darshan-posix-logutils.c's up-conversion). */
+static const layout_t posix_v1 = {68, 15, 0, {0, -1, -1}, {1, -1, -1, -1}, {2, -1, -1, -1}, 13, 14, 1, 3, 2, 4,
+                                  6,  7,  8, 12};
+static const layout_t posix_v2 = {64, 15, 0, {0, -1, -1}, {1, -1, -1, -1}, {2, -1, -1, -1}, 9, 10, 1, 3, 2, 4,
+                                  6,  7,  8, 12};
+static const layout_t posix_v3 = {64, 17, 0,  {0, -1, -1}, {1, -1, -1, -1}, {2, -1, -1, -1}, 9, 10, 1, 5, 2, 6,
+                                  8,  9,  10, 14};
+static const layout_t posix_v4 = {69, 17, 0,  {0, -1, -1}, {3, -1, -1, -1}, {4, -1, -1, -1}, 14, 15, 1, 5, 2, 6,
+                                  8,  9,  10, 14};
 /* MPI-IO 1-2 lack F_CLOSE_START_TIMESTAMP and F_OPEN_END_TIMESTAMP (after F_WRITE_START_TIMESTAMP) of MPI-IO 3. */
-static const layout_t mpiio_v2 = {51, 15, {0, 1}, {2, 4, 6, 8}, {3, 5, 7, 9}, 14, 15, 1, 3, 2, 4, 6, 7, 8, 12};
-static const layout_t mpiio_v3 = {51, 17, {0, 1}, {2, 4, 6, 8}, {3, 5, 7, 9}, 14, 15, 1, 5, 2, 6, 8, 9, 10, 14};
+static const layout_t mpiio_v2 = {51, 15, 0, {0, 1, -1}, {2, 4, 6, 8}, {3, 5, 7, 9}, 14, 15, 1, 3, 2, 4, 6, 7, 8, 12};
+static const layout_t mpiio_v3 = {51, 17, 0, {0, 1, -1}, {2, 4, 6, 8}, {3, 5, 7, 9}, 14, 15, 1, 5, 2, 6, 8, 9, 10, 14};
 /* STDIO 1 lacks FDOPENS (after OPENS); both keep META, WRITE, READ times first among the doubles. */
-static const layout_t stdio_v1 = {13, 15, {0, -1}, {1, -1, -1, -1}, {2, -1, -1, -1}, 6, 5, 6, 10, 5, 9, 2, 1, 0, 12};
-static const layout_t stdio_v2 = {14, 15, {0, -1}, {2, -1, -1, -1}, {3, -1, -1, -1}, 7, 6, 6, 10, 5, 9, 2, 1, 0, 12};
+static const layout_t stdio_v1 = {13, 15, 0, {0, -1, -1}, {1, -1, -1, -1}, {2, -1, -1, -1}, 6, 5, 6, 10, 5, 9,
+                                  2,  1,  0, 12};
+static const layout_t stdio_v2 = {14, 15, 0, {0, -1, -1}, {2, -1, -1, -1}, {3, -1, -1, -1}, 7, 6, 6, 10, 5, 9,
+                                  2,  1,  0, 12};
+/* DFS 1 (include/darshan-dfs-log-format.h): READS, READXS, WRITES, WRITEXS (non-blocking calls are counted in them
+ * too); 15 doubles as MPI-IO 3's; two 16-byte UUIDs. DAOS 1 (darshan-daos-log-format.h): object, array and key-value
+ * calls; likewise, then the 16-byte object id. */
+static const layout_t dfs_v1 = {52, 15, 32, {0, 1, -1}, {4, 5, -1, -1}, {6, 7, -1, -1}, 14, 15, 1, 5, 2, 6,
+                                8,  9,  10, 14};
+static const layout_t daos_v1 = {64, 15, 48, {0, 9, 17}, {1, 10, 18, -1}, {2, 11, 19, -1}, 24, 25, 1, 5, 2, 6,
+                                 8,  9,  10, 14};
 
 /* The layout of module m at version v, or NULL when this reader does not know that version. */
 static const layout_t *layout_of(int m, uint32_t v) {
-  if (m == DZ_POSIX) return v == 3 ? &posix_v3 : v == 4 ? &posix_v4 : NULL;
+  static const layout_t *const posix[] = {&posix_v1, &posix_v2, &posix_v3, &posix_v4};
+  if (m == DZ_POSIX) return v >= 1 && v <= 4 ? posix[v - 1] : NULL;
   if (m == DZ_MPIIO) return v == 1 || v == 2 ? &mpiio_v2 : v == 3 ? &mpiio_v3 : NULL;
   if (m == DZ_STDIO) return v == 1 ? &stdio_v1 : v == 2 ? &stdio_v2 : NULL;
+  if (m == DZ_DFS) return v == 1 ? &dfs_v1 : NULL;
+  if (m == DZ_DAOS) return v == 1 ? &daos_v1 : NULL;
   return NULL;
 }
 
@@ -81,11 +105,16 @@ static double sum_of(const dz_src_t *s, const unsigned char *c, const int *idx, 
 /* Sums module m's counter records into mod; appends (id, bytes) to ids (room for every record). */
 static int read_counters(const dz_src_t *s, int m, ios_darshan_module_t *mod, id_bytes_t **ids, int *nids) {
   const layout_t *L = layout_of(m, s->mod_ver[m]);
-  if (L == NULL) return unknown_version(s, m, m == DZ_POSIX ? "3, 4" : m == DZ_MPIIO ? "1, 2, 3" : "1, 2");
+  if (L == NULL)
+    return unknown_version(s, m,
+                           m == DZ_POSIX   ? "1, 2, 3, 4"
+                           : m == DZ_MPIIO ? "1, 2, 3"
+                           : m == DZ_STDIO ? "1, 2"
+                                           : "1");
   dz_buf_t b;
   int rc = dz_region(s, s->mod_off[m], s->mod_len[m], dz_module_names[m], &b);
   if (rc != IOS_OK) return rc;
-  size_t size = 16 + 8 * (size_t)(L->ncounters + L->nfcounters), n = b.len / size;
+  size_t size = 16 + 8 * (size_t)(L->ncounters + L->nfcounters) + (size_t)L->tail, n = b.len / size;
   rank_time_t *unique = malloc(sizeof *unique * (n ? n : 1));
   id_bytes_t *more = realloc(*ids, sizeof **ids * ((size_t)*nids + n + 1));
   if (more != NULL) *ids = more;
@@ -98,6 +127,8 @@ static int read_counters(const dz_src_t *s, int m, ios_darshan_module_t *mod, id
   for (size_t r = 0; rc == IOS_OK && r < n; r++) {
     const unsigned char *rec = b.data + r * size, *c = rec + 16, *f = c + 8 * (size_t)L->ncounters;
     int64_t rank = dz_i64(s, rec + 8);
+    /* POSIX 1 records of files also opened with fopen mix STDIO counters in: darshan-util drops them */
+    if (m == DZ_POSIX && s->mod_ver[m] == 1 && dz_i64(s, c + 8 * 6) > 0) continue;
     double v[8] = {dz_f64(s, f + 8 * L->read_time),   dz_f64(s, f + 8 * L->write_time), dz_f64(s, f + 8 * L->meta_time),
                    dz_f64(s, f + 8 * L->slowest),     dz_f64(s, f + 8 * L->read_start), dz_f64(s, f + 8 * L->read_end),
                    dz_f64(s, f + 8 * L->write_start), dz_f64(s, f + 8 * L->write_end)};
@@ -117,7 +148,7 @@ static int read_counters(const dz_src_t *s, int m, ios_darshan_module_t *mod, id
     mod->bytes_written += bw;
     mod->reads += sum_of(s, c, L->reads, 4);
     mod->writes += sum_of(s, c, L->writes, 4);
-    mod->opens += sum_of(s, c, L->opens, 2);
+    mod->opens += sum_of(s, c, L->opens, 3);
     mod->read_time += v[0];
     mod->write_time += v[1];
     mod->meta_time += v[2];
@@ -279,6 +310,7 @@ static int read_dxt(const dz_src_t *s, int m, ios_darshan_log_t *log) {
   if (rc == IOS_OK) {
     log->dxt_module = m == DZ_DXT_POSIX ? IOS_DARSHAN_POSIX : IOS_DARSHAN_MPIIO;
     log->dxt_version = (int)v;
+    log->dxt_partial = s->mod_partial[m];
     if (nrec > 0) {
       qsort(hosts, nrec, sizeof *hosts, cmp_str);
       qsort(ranks, nrec, sizeof *ranks, cmp_i64);
@@ -311,9 +343,9 @@ static double bytes_of(const id_bytes_t *ids, int n, uint64_t id) {
 }
 
 int dz_read_modules(const dz_src_t *s, ios_darshan_log_t *log) {
-  static const int counter_modules[IOS_DARSHAN_NMODULES] = {DZ_POSIX, DZ_MPIIO, DZ_STDIO};
-  id_bytes_t *ids[IOS_DARSHAN_NMODULES] = {NULL, NULL, NULL};
-  int nids[IOS_DARSHAN_NMODULES] = {0, 0, 0}, rc = IOS_OK;
+  static const int counter_modules[IOS_DARSHAN_NMODULES] = {DZ_POSIX, DZ_MPIIO, DZ_STDIO, DZ_DFS, DZ_DAOS};
+  id_bytes_t *ids[IOS_DARSHAN_NMODULES] = {NULL};
+  int nids[IOS_DARSHAN_NMODULES] = {0}, rc = IOS_OK;
   for (int k = 0; k < IOS_DARSHAN_NMODULES && rc == IOS_OK; k++) {
     int m = counter_modules[k];
     if (s->mod_len[m] > 0) rc = read_counters(s, m, &log->module[k], &ids[k], &nids[k]);

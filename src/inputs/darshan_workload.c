@@ -19,7 +19,35 @@
 #define MAX_LOGS 1000000
 
 ios_darshan_options_t ios_darshan_options_default(void) {
-  return (ios_darshan_options_t){32, 0.01, 0, 0};
+  return (ios_darshan_options_t){32, 0.01, 0, 0, 0};
+}
+
+/* ---------------------------------------------------------------- which counters */
+
+/* The counter modules whose bytes reach the storage, each byte once (docs/darshan.md): the base module, STDIO, and
+ * DFS, or DAOS when the log has no DFS module (DFS files are DAOS arrays: DFS calls reach DAOS, so the two never add).
+ * The base module is POSIX; MPI-IO (whose calls reach the file system through POSIX, so the two never add either) in
+ * its place when POSIX is flagged incomplete and MPI-IO is not, or when the log has no POSIX module nor DFS or DAOS
+ * (MPI-IO then went to the file system through a driver Darshan does not see; with DFS or DAOS, it went through them);
+ * of two incomplete ones, the one that moved more bytes. *base receives IOS_DARSHAN_POSIX, IOS_DARSHAN_MPIIO or -1
+ * (none). @return how many modules `out` holds (at most 3). */
+static int sources(const ios_darshan_log_t *log, int *base, const ios_darshan_module_t *out[3]) {
+  const ios_darshan_module_t *P = &log->module[IOS_DARSHAN_POSIX], *M = &log->module[IOS_DARSHAN_MPIIO],
+                             *D = &log->module[log->module[IOS_DARSHAN_DFS].version > 0 ? IOS_DARSHAN_DFS
+                                                                                        : IOS_DARSHAN_DAOS];
+  *base = -1;
+  if (P->version > 0 && (!P->partial || M->version == 0))
+    *base = IOS_DARSHAN_POSIX;
+  else if (P->version > 0)
+    *base = !M->partial || M->bytes_read + M->bytes_written > P->bytes_read + P->bytes_written ? IOS_DARSHAN_MPIIO
+                                                                                               : IOS_DARSHAN_POSIX;
+  else if (M->version > 0 && D->version == 0)
+    *base = IOS_DARSHAN_MPIIO;
+  int n = 0;
+  if (*base >= 0) out[n++] = &log->module[*base];
+  if (log->module[IOS_DARSHAN_STDIO].version > 0) out[n++] = &log->module[IOS_DARSHAN_STDIO];
+  if (D->version > 0) out[n++] = D;
+  return n;
 }
 
 /* ---------------------------------------------------------------- phases */
@@ -57,27 +85,32 @@ static int add_io(builder_t *b, int kind, double bytes) {
   return rc == IOS_OK ? push(b, kind, bytes) : rc;
 }
 
-/* Phases from the counters. Per direction: volume V_d (the base module, POSIX or MPI-IO without POSIX, plus STDIO),
- * I/O time t_d (the time by the slowest rank, split between reads and writes by their cumulative times) and start
- * s_d (the first start of the module that moved most of V_d). The job runs [a] V_1 [b] V_2 [c], the directions in the
- * order they start, work a + b + c = runtime - t_1 - t_2: a = s_1, b = the time from s_1 to s_2 not spent in V_1, c
- * the rest (each clamped to what is left). */
+/* Phases from the counters. Per direction: volume V_d (the bytes of the modules of sources(): the base module, STDIO,
+ * DFS or DAOS), I/O time t_d (the time by the slowest rank, summed over those modules, split between reads and writes
+ * by their cumulative times) and start s_d (the first start of the module that moved most of V_d). The job runs [a]
+ * V_1 [b] V_2 [c], the directions in the order they start, work a + b + c = runtime - t_1 - t_2: a = s_1, b = the time
+ * from s_1 to s_2 not spent in V_1, c the rest (each clamped to what is left). */
 static int counter_phases(const ios_darshan_log_t *log, builder_t *b) {
-  const ios_darshan_module_t *base =
-      &log->module[log->module[IOS_DARSHAN_POSIX].version > 0 ? IOS_DARSHAN_POSIX : IOS_DARSHAN_MPIIO];
-  const ios_darshan_module_t *io = &log->module[IOS_DARSHAN_STDIO];
-  double vol[2] = {fmax(0, base->bytes_read) + fmax(0, io->bytes_read),
-                   fmax(0, base->bytes_written) + fmax(0, io->bytes_written)};
-  double cum[2] = {fmax(0, base->read_time) + fmax(0, io->read_time),
-                   fmax(0, base->write_time) + fmax(0, io->write_time)};
-  double t_io = fmax(0, base->time_by_slowest) + fmax(0, io->time_by_slowest), t[2], s[2];
+  const ios_darshan_module_t *src[3];
+  int base, n = sources(log, &base, src);
+  double vol[2] = {0, 0}, cum[2] = {0, 0}, t_io = 0, t[2], s[2];
+  for (int k = 0; k < n; k++) {
+    vol[0] += fmax(0, src[k]->bytes_read);
+    vol[1] += fmax(0, src[k]->bytes_written);
+    cum[0] += fmax(0, src[k]->read_time);
+    cum[1] += fmax(0, src[k]->write_time);
+    t_io += fmax(0, src[k]->time_by_slowest);
+  }
   for (int d = 0; d < 2; d++) {
     double share = cum[0] + cum[1] > 0 ? cum[d] / (cum[0] + cum[1]) : vol[d] / fmax(vol[0] + vol[1], 1);
     t[d] = vol[d] > 0 ? t_io * share : 0;
     /* the start of the module that moved most of the bytes (a few bytes of STDIO logging must not move it) */
-    double v_base = d == 0 ? base->bytes_read : base->bytes_written, v_io = d == 0 ? io->bytes_read : io->bytes_written;
-    s[d] = fmax(0, v_base >= v_io ? (d == 0 ? base->read_start : base->write_start)
-                                  : (d == 0 ? io->read_start : io->write_start));
+    const ios_darshan_module_t *most = NULL;
+    for (int k = 0; k < n; k++)
+      if (most == NULL ||
+          (d == 0 ? src[k]->bytes_read > most->bytes_read : src[k]->bytes_written > most->bytes_written))
+        most = src[k];
+    s[d] = most == NULL ? 0 : fmax(0, d == 0 ? most->read_start : most->write_start);
   }
   int first = vol[0] > 0 && (vol[1] <= 0 || s[0] <= s[1]) ? 0 : 1, second = 1 - first;
   double W = fmax(0, log->runtime - t[0] - t[1]), left = W;
@@ -141,7 +174,7 @@ int ios_darshan_app(const ios_darshan_log_t *log, const ios_darshan_options_t *o
     nodes = log->dxt_hosts;
   a->nodes = (int)fmin(fmax(nodes, 1), 10000000);
   builder_t b = {a, 0, 0};
-  *from_dxt = log->nsegments > 0 && !opt->phases_counters;
+  *from_dxt = log->nsegments > 0 && !opt->phases_counters && !log->dxt_partial; /* a truncated trace: the counters */
   int rc = *from_dxt ? dxt_phases(log, opt, &b) : counter_phases(log, &b);
   if (rc == IOS_OK) rc = flush_work(&b);
   if (rc == IOS_OK && a->nphases == 0) rc = push(&b, IOS_PHASE_WORK, 0); /* no I/O and no time: one empty phase */
@@ -262,10 +295,11 @@ static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options
 
 /* What the log measured, for `iosim generate darshan`. */
 static int fill_info(const ios_darshan_log_t *log, const ios_app_t *a, int dxt, ios_darshan_info_t *info) {
-  const ios_darshan_module_t *base =
-      &log->module[log->module[IOS_DARSHAN_POSIX].version > 0 ? IOS_DARSHAN_POSIX : IOS_DARSHAN_MPIIO];
-  *info = (ios_darshan_info_t){log->nprocs, log->runtime, 0, 0, base->time_by_slowest, dxt, 0};
-  info->time_by_slowest += log->module[IOS_DARSHAN_STDIO].time_by_slowest;
+  const ios_darshan_module_t *src[3];
+  int base, n = sources(log, &base, src);
+  *info = (ios_darshan_info_t){log->nprocs, log->runtime, 0, 0, 0, dxt, 0};
+  for (int k = 0; k < n; k++)
+    info->time_by_slowest += src[k]->time_by_slowest;
   for (int i = 0; i < a->nphases; i++) {
     if (a->phases[i].is_io == IOS_PHASE_READ) info->bytes_read += a->phases[i].value;
     if (a->phases[i].is_io == IOS_PHASE_WRITE) info->bytes_written += a->phases[i].value;
@@ -276,34 +310,132 @@ static int fill_info(const ios_darshan_log_t *log, const ios_app_t *a, int dxt, 
   return rc == IOS_EINVAL ? IOS_OK : rc;
 }
 
+/* What a module flagged incomplete means for the application made of the log. */
+static const char *partial_effect(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, int id, int base,
+                                  int dfs_daos) {
+  switch (id) {
+  case 1: /* POSIX */
+    if (base == IOS_DARSHAN_MPIIO)
+      return log->module[IOS_DARSHAN_MPIIO].partial
+                 ? "the volume comes from the MPI-IO module instead, incomplete too but fuller: a lower bound"
+                 : "the volume comes from the complete MPI-IO module instead";
+    return base == IOS_DARSHAN_POSIX ? "no other module records the same I/O (MPI-IO is absent or less complete): the "
+                                       "volume is a lower bound"
+                                     : "not used";
+  case 2: /* MPI-IO */
+    return base == IOS_DARSHAN_MPIIO ? "the volume comes from it, a lower bound (POSIX is absent or more incomplete)"
+                                     : "not used (the POSIX module gives the volume)";
+  case 8: /* LUSTRE */
+    return "some files have no layout: the OST count is a lower bound";
+  case 9: /* STDIO */
+    return "its bytes, added to the volume, are a lower bound (no other module records the same I/O)";
+  case 16: /* DFS */
+  case 17: /* DAOS */
+    return dfs_daos == id ? "its bytes, added to the volume, are a lower bound (no other module records the same I/O)"
+                          : "not used (the DFS module gives the volume)";
+  case 10: /* DXT_POSIX */
+  case 11: /* DXT_MPIIO */
+    if (log->nsegments == 0 || log->dxt_module != (id == 10 ? IOS_DARSHAN_POSIX : IOS_DARSHAN_MPIIO)) return "not used";
+    return opt->phases_counters ? "not used (phases: counters)"
+                                : "the trace is truncated: the phases come from the counters instead";
+  default:
+    return "not read by iosim";
+  }
+}
+
+/* Warns about what in `log` (read from `label`) the application cannot trust: modules flagged incomplete (named, with
+ * what is used instead) and the counters of runtime 3.2.0. */
+static void warn_log(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const char *label) {
+  if (strcmp(log->version, "3.20") == 0)
+    ios_diag_warn(label, "header",
+                  "format 3.20 is written by Darshan runtime 3.2.0, whose logs likely hold corrupted counter values "
+                  "(darshan-parser warns the same: bogus COMMON_ACCESS counters in the POSIX, MPI-IO and H5 modules, "
+                  "and possibly corrupted data before them); iosim does not read the COMMON_ACCESS counters but reads "
+                  "the volumes and times before them: check them against what the job did, or rerun it under Darshan "
+                  "3.2.1 or later");
+  const ios_darshan_module_t *src[3];
+  int base;
+  sources(log, &base, src);
+  int dfs_daos = log->module[IOS_DARSHAN_DFS].version > 0 ? 16 : 17;
+  for (int id = 0; id < 64; id++) {
+    if (!((log->partial_modules >> id) & 1)) continue;
+    const char *name = ios_darshan_module_name(id);
+    char where[48];
+    if (name != NULL)
+      snprintf(where, sizeof where, "%s module", name);
+    else
+      snprintf(where, sizeof where, "module %d", id);
+    ios_diag_warn(label, where,
+                  "flagged incomplete in the log's header (Darshan ran out of memory for its records at run time): "
+                  "%s",
+                  partial_effect(log, opt, id, base, dfs_daos));
+  }
+}
+
+/* Builds the application of log `path` at the end of `w` (started at *start). On IOS_EINVAL the application is
+ * removed again. */
+static int add_log(const char *path, const ios_darshan_options_t *opt, const ios_platform_t *p, ios_workload_t *w,
+                   ios_darshan_info_t *info, double *start) {
+  ios_darshan_log_t log;
+  int rc = ios_darshan_read(path, &log);
+  if (rc != IOS_OK) return rc;
+  char *name = app_name(path, w);
+  ios_app_t *a = name != NULL ? ios_workload_add(w) : NULL;
+  if (a == NULL) {
+    free(name);
+    ios_darshan_free(&log);
+    return IOS_ENOMEM;
+  }
+  a->name = name;
+  int dxt;
+  rc = ios_darshan_app(&log, opt, path, a, &dxt);
+  if (rc == IOS_OK) rc = job_resources(&log, opt, p, path, a);
+  if (rc == IOS_OK) a->processes = (int)log.nprocs;
+  if (rc == IOS_OK && info != NULL) rc = fill_info(&log, a, dxt, info);
+  if (rc == IOS_OK) warn_log(&log, opt, path);
+  *start = log.start_time;
+  ios_darshan_free(&log);
+  if (rc == IOS_EINVAL) { /* refused: this log only */
+    free(a->name);
+    free(a->phases);
+    free(a->given);
+    w->napps--;
+  }
+  return rc;
+}
+
 int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          ios_workload_t *w, ios_darshan_info_t *info) {
   double *start = malloc(sizeof *start * (size_t)(npaths > 0 ? npaths : 1)), first = INFINITY;
-  int base = w->napps, rc = start != NULL ? IOS_OK : IOS_ENOMEM;
+  int base = w->napps, rc = start != NULL ? IOS_OK : IOS_ENOMEM, nbad = 0;
+  char *why = NULL; /* the first refusal */
   for (int i = 0; i < npaths && rc == IOS_OK; i++) {
-    ios_darshan_log_t log;
-    rc = ios_darshan_read(paths[i], &log);
-    if (rc != IOS_OK) break;
-    char *name = app_name(paths[i], w);
-    ios_app_t *a = name != NULL ? ios_workload_add(w) : NULL;
-    int dxt;
-    if (a == NULL) {
-      free(name);
-      ios_darshan_free(&log);
-      rc = IOS_ENOMEM;
-      break;
+    int k = w->napps - base;
+    rc = add_log(paths[i], opt, p, w, info != NULL ? &info[k] : NULL, &start[k]);
+    if (rc == IOS_OK) {
+      first = fmin(first, start[k]);
+    } else if (rc == IOS_EINVAL || rc == IOS_EIO) { /* listed, and the others are read */
+      if (npaths > 1) ios_diag_report(opt->skip_bad ? "skipped" : "refused");
+      if (nbad++ == 0 && (why = strdup(ios_diag_message())) == NULL) rc = IOS_ENOMEM;
+      if (rc != IOS_ENOMEM && npaths > 1) rc = IOS_OK;
     }
-    a->name = name;
-    if (rc == IOS_OK) rc = ios_darshan_app(&log, opt, paths[i], a, &dxt);
-    if (rc == IOS_OK) rc = job_resources(&log, opt, p, paths[i], a);
-    if (rc == IOS_OK) a->processes = (int)log.nprocs;
-    if (rc == IOS_OK && info != NULL) rc = fill_info(&log, a, dxt, &info[i]);
-    start[i] = log.start_time;
-    first = fmin(first, log.start_time);
-    ios_darshan_free(&log);
   }
-  for (int i = 0; i < npaths && rc == IOS_OK; i++)
-    w->apps[base + i].release = start[i] - first;
+  int napps = w->napps - base;
+  if (rc == IOS_OK && nbad > 0 && (!opt->skip_bad || napps == 0)) {
+    ios_diag_set(
+        npaths == 1 ? NULL : "workload.darshan", NULL,
+        "%d of %d Darshan logs refused (each listed above on standard error), the first: %s; %s", nbad, npaths, why,
+        napps == 0 ? "none is left to replay: give readable logs"
+                   : "fix or remove them, or replay the others: --skip-bad (iosim run, iosim generate darshan) "
+                     "or \"skip_bad\": true in workload.darshan");
+    rc = IOS_EINVAL;
+  } else if (rc == IOS_OK && nbad > 0) {
+    ios_diag_warn("workload.darshan", "skip_bad",
+                  "skipped %d of %d Darshan logs (each listed above), replaying the other %d", nbad, npaths, napps);
+  }
+  for (int k = 0; k < napps && rc == IOS_OK; k++)
+    w->apps[base + k].release = start[k] - first;
+  free(why);
   free(start);
   return rc;
 }
@@ -383,7 +515,7 @@ void ios_darshan_paths_free(char **paths, int npaths) {
 
 /* Reads the options of the object form of workload.darshan. */
 static int read_options(const cJSON *o, const char *file, ios_darshan_options_t *opt) {
-  static const char *const keys[] = {"logs", "ranks_per_node", "merge_gap", "phases", "osts", NULL};
+  static const char *const keys[] = {"logs", "ranks_per_node", "merge_gap", "phases", "osts", "skip_bad", NULL};
   static const char *const phases[] = {"auto", "counters", NULL}, *const osts[] = {"count", "recorded", "none", NULL};
   static const ios_num_spec_t gap = {
       0, 1, 0, 0, IOS_UNIT_NONE, "a fraction of the run time in [0, 1]: DXT bursts closer than this merge"};
@@ -405,6 +537,9 @@ static int read_options(const cJSON *o, const char *file, ios_darshan_options_t 
                        "count: io_resources = the job's distinct OSTs; recorded: those very OSTs; none: the "
                        "allocation policy decides",
                        file, "workload.darshan.osts", &opt->osts) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "skip_bad")) != NULL &&
+      ios_value_bool(v, file, "workload.darshan.skip_bad", &opt->skip_bad) != IOS_OK)
     return IOS_EINVAL;
   return IOS_OK;
 }

@@ -5,11 +5,12 @@
  *
  * A log is a header (version string, magic number 6567223, compression, the offset and length of every region) and
  * regions compressed one by one: the job (uid, job id, start and end times, processes, metadata), the executable and
- * the mount table; the name records (record id -> file path); one region per module. Read here: POSIX, MPI-IO and
- * STDIO counters, the LUSTRE layouts (stripe size, stripe count, OSTs per file) and the DXT per-operation traces
- * (POSIX or MPI-IO); other modules are skipped. Format versions 3.10, 3.20, 3.21 and 3.41, either byte order, zlib,
- * bzip2 or no compression; module versions POSIX 3-4, MPI-IO 1-3, STDIO 1-2, LUSTRE 1-2, DXT POSIX 1-2,
- * DXT MPI-IO 1-3. */
+ * the mount table; the name records (record id -> file path); one region per module. Read here: POSIX, MPI-IO, STDIO,
+ * DFS and DAOS counters, the LUSTRE layouts (stripe size, stripe count, OSTs per file) and the DXT per-operation
+ * traces (POSIX or MPI-IO); other modules are skipped. Format versions 3.00, 3.10, 3.20, 3.21 and 3.41 (every format
+ * darshan-util reads), either byte order, zlib, bzip2 or no compression; module versions POSIX 1-4, MPI-IO 1-3,
+ * STDIO 1-2, DFS 1, DAOS 1, LUSTRE 1-2, DXT POSIX 1-2, DXT MPI-IO 1-3. The header's flags of modules that ran out of
+ * memory at run time (incomplete records) are kept (partial_modules). */
 #ifndef IOS_DARSHAN_H
 #define IOS_DARSHAN_H
 
@@ -24,8 +25,16 @@
 extern "C" {
 #endif
 
-/** The counter modules read (darshan_module_id differs between format versions; these do not). */
-enum { IOS_DARSHAN_POSIX = 0, IOS_DARSHAN_MPIIO = 1, IOS_DARSHAN_STDIO = 2, IOS_DARSHAN_NMODULES = 3 };
+/** The counter modules read (darshan_module_id differs between format versions; these do not). DFS is the DAOS file
+ * system's POSIX-like interface, DAOS the native object interface below it (both from Darshan 3.4.7, format 3.41). */
+enum {
+  IOS_DARSHAN_POSIX = 0,
+  IOS_DARSHAN_MPIIO = 1,
+  IOS_DARSHAN_STDIO = 2,
+  IOS_DARSHAN_DFS = 3,
+  IOS_DARSHAN_DAOS = 4,
+  IOS_DARSHAN_NMODULES = 5
+};
 
 /** What one counter module recorded, summed over its records (all files, all ranks). */
 typedef struct {
@@ -34,8 +43,9 @@ typedef struct {
   int nrecords;                  /**< records (one per file and rank; rank -1 = a file shared by every rank) */
   double bytes_read;             /**< bytes (BYTES_READ summed) */
   double bytes_written;          /**< bytes (BYTES_WRITTEN summed) */
-  double reads, writes;          /**< operations (MPI-IO: independent + collective + split + non-blocking) */
-  double opens;                  /**< opens (MPI-IO: independent + collective) */
+  double reads, writes;          /**< operations (MPI-IO: independent + collective + split + non-blocking; DFS:
+                                      read + readx; DAOS: object fetches + array reads + key-value gets, likewise) */
+  double opens;                  /**< opens (MPI-IO: independent + collective; DAOS: objects + arrays + key-values) */
   double read_time;              /**< s, cumulative over ranks (F_READ_TIME summed) */
   double write_time;             /**< s, cumulative over ranks */
   double meta_time;              /**< s, cumulative over ranks */
@@ -72,7 +82,7 @@ typedef struct {
 
 /** Everything read from one log. */
 typedef struct {
-  char version[8];    /**< format version string, "3.10" .. "3.41" */
+  char version[8];    /**< format version string, "3.00" .. "3.41" ("3.20": runtime 3.2.0, see ios_darshan_warn) */
   int compression;    /**< 0 zlib, 1 bzip2, 2 none */
   int byteswap;       /**< the log was written on a machine of the other byte order */
   int64_t uid, jobid; /**< as recorded */
@@ -85,6 +95,8 @@ typedef struct {
   int nmounts;
   ios_darshan_mount_t *mounts; /**< [nmounts] (owned) */
   int nnames;                  /**< name records */
+  uint64_t partial_modules;    /**< bit i set: module i (ios_darshan_module_name, Darshan's numbering of format 3.41,
+                                    whatever the log's format) is flagged incomplete in the header */
   ios_darshan_module_t module[IOS_DARSHAN_NMODULES];
   int lustre_version; /**< 0 when the log has no LUSTRE region */
   int nfiles;
@@ -92,6 +104,7 @@ typedef struct {
   int64_t fs_osts;           /**< OSTs of the file system (LUSTRE version 1's LUSTRE_OSTS, largest), 0 unknown */
   int dxt_module;            /**< whose DXT trace `segments` is: -1 none, IOS_DARSHAN_POSIX or IOS_DARSHAN_MPIIO */
   int dxt_version;           /**< that DXT module's format version */
+  int dxt_partial;           /**< that DXT module is flagged incomplete: the trace is truncated */
   int nsegments;
   ios_darshan_segment_t *segments; /**< [nsegments] (owned), in the log's order */
   int dxt_ranks;                   /**< distinct ranks in the trace */
@@ -109,6 +122,10 @@ int ios_darshan_parse(const unsigned char *data, size_t len, const char *label, 
 /** Frees what the log owns and zeroes it. */
 void ios_darshan_free(ios_darshan_log_t *log);
 
+/** The name of module `id` in Darshan's numbering of format 3.41 (darshan_module_id: 1 "POSIX", 2 "MPI-IO", ...,
+ * 10 "DXT_POSIX", 16 "DFS", 17 "DAOS"), or NULL past the modules Darshan knows. Static. */
+const char *ios_darshan_module_name(int id);
+
 /** How logs become applications (workload.darshan, docs/darshan.md). */
 typedef struct {
   int ranks_per_node;  /**< compute nodes = ceil(nprocs / ranks_per_node) when the log does not tell (default 32) */
@@ -116,6 +133,8 @@ typedef struct {
   int phases_counters; /**< 1: phases from the counters even when a DXT trace exists */
   int osts;            /**< 0 "count": io_resources = the distinct OSTs of the job's files; 1 "recorded": the job
                             uses those very OSTs (resources ost<ID>); 2 "none": the scenario's allocation decides */
+  int skip_bad;        /**< 1: logs that cannot be read are skipped (listed, counted) and the rest replayed; 0: any
+                            such log fails the whole workload, after all of them are listed (default 0) */
 } ios_darshan_options_t;
 
 /** The defaults above. */
@@ -145,9 +164,14 @@ typedef struct ios_darshan_info {
 /** Builds one application per log (release = its start time minus the earliest start among them; nodes; processes;
  * phases from DXT or from the counters; io_resources or given OSTs from the Lustre layouts) for platform `p` (NULL:
  * no platform; io_resources are then not capped to a pool and "recorded" is refused), appended to `w` (on failure `w`
- * may hold some of them: the caller frees it); `info` [npaths] (NULL: not wanted) receives what each log measured.
- * @return IOS_OK or an IOS_E* code with ios_diag_message() naming the
- * log. */
+ * may hold some of them: the caller frees it); `info` [npaths] (NULL: not wanted) receives what each application's
+ * log measured, in the order of the applications. Warns on standard error (ios_diag_warn) about every module a log
+ * flags incomplete (naming it and what is used instead: MPI-IO for an incomplete POSIX, the counters for a
+ * truncated DXT trace) and about format 3.20 (runtime 3.2.0's corrupted counters). Of several logs, every one that
+ * cannot be read (IOS_EINVAL, IOS_EIO) is listed on standard error ("iosim: refused: ..." or "skipped"); then, unless
+ * opt->skip_bad, IOS_EINVAL with ios_diag_message() counting them and naming the first; with skip_bad, the others
+ * are built and the count printed (IOS_EINVAL when none is left). One log alone fails with its own message.
+ * @return IOS_OK or an IOS_E* code with ios_diag_message() naming the log. */
 int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          ios_workload_t *w, struct ios_darshan_info *info);
 

@@ -104,19 +104,11 @@ ios_num_spec_t ios_scenario_param_spec(const ios_param_spec_t *ps);
 /** Frees what the scenario owns. */
 void ios_scenario_free(ios_scenario_t *s);
 
-/** Opens an input file for reading ("rb"); a directory is refused with errno EISDIR (fopen would accept it and the
- * first read would fail with a misleading error). @return NULL (errno set) on failure. */
-FILE *ios_open_input(const char *path);
-
 /** Opens a file of the public datasets (ios_open_input). On failure sets ios_diag_message() on `path` and `field`
  * (the scenario field that names the data): "cannot read the WHAT (reason); " where the datasets folder is and which
  * rule chose it (ios_data_dir_describe), then the fix (`make data`, IOSIM_DATA_DIR to a folder holding FOLDER/, or
  * FIELD). @return the file, or NULL (the caller returns IOS_EIO). */
 FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder);
-
-/** Reads a whole file (at most 256 MiB; also a pipe or a device) into a NUL-terminated buffer the caller frees.
- * @return NULL (errno set: EISDIR for a directory, EFBIG when too large) on failure. */
-char *ios_read_file(const char *path, long *len_out);
 
 /** Expands ${IOSIM_DATA_DIR} in a path into a newly allocated string, with the datasets folder of ios_data_dir().
  * @return NULL with ios_diag_message() set (naming `file` and `field`, the folders tried and `make data`) when the

@@ -66,20 +66,6 @@ const char *const ios_scenario_path_fields[] = {"platform",
                                                 "workload.darshan.logs",
                                                 NULL};
 
-/* Largest input file read into memory (scenarios, campaigns, JSON workloads). */
-#define READ_MAX ((long)1 << 28)
-
-FILE *ios_open_input(const char *path) {
-  FILE *f = fopen(path, "rb");
-  struct stat st;
-  if (f != NULL && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
-    errno = EISDIR;
-    return NULL;
-  }
-  return f;
-}
-
 FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder) {
   FILE *f = ios_open_input(path);
   if (f == NULL) {
@@ -90,41 +76,6 @@ FILE *ios_open_dataset(const char *path, const char *field, const char *what, co
     errno = err;
   }
   return f;
-}
-
-char *ios_read_file(const char *path, long *len_out) {
-  FILE *f = ios_open_input(path);
-  if (f == NULL) return NULL;
-  char *buf = NULL;
-  long len = 0, cap = 0;
-  int err = 0;
-  for (;;) { /* read until EOF: also works for pipes and devices, whose size is unknown */
-    if (len + 1 >= cap) {
-      long ncap = cap ? 2 * cap : 65536;
-      char *nb = ncap <= READ_MAX + 1 ? realloc(buf, (size_t)ncap) : NULL;
-      if (nb == NULL) {
-        err = ncap <= READ_MAX + 1 ? ENOMEM : EFBIG;
-        break;
-      }
-      buf = nb;
-      cap = ncap;
-    }
-    size_t got = fread(buf + len, 1, (size_t)(cap - 1 - len), f);
-    len += (long)got;
-    if (got == 0) {
-      if (ferror(f)) err = errno != 0 ? errno : EIO;
-      break;
-    }
-  }
-  fclose(f);
-  if (err != 0) {
-    free(buf);
-    errno = err;
-    return NULL;
-  }
-  buf[len] = '\0';
-  if (len_out != NULL) *len_out = len;
-  return buf;
 }
 
 char *ios_expand_path(const char *path, const char *file, const char *field) {

@@ -60,6 +60,17 @@ static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *d
       cJSON_Delete(value);
       return IOS_EINVAL;
     }
+    if ((cJSON_IsString(child) || cJSON_IsArray(child)) && strcmp(tok, "darshan") == 0 &&
+        cur == cJSON_GetObjectItemCaseSensitive(user, "workload")) {
+      /* workload.darshan.OPTION on the short forms (a path, a list): the object form {"logs": ...} keeps the logs */
+      cJSON *logs = cJSON_DetachItemViaPointer(cur, child), *obj = cJSON_CreateObject();
+      if (obj == NULL || !cJSON_AddItemToObject(obj, "logs", logs) || !cJSON_AddItemToObject(cur, tok, obj)) {
+        cJSON_Delete(obj);
+        cJSON_Delete(value);
+        return IOS_ENOMEM;
+      }
+      child = obj;
+    }
     if (child == NULL || !cJSON_IsObject(child)) {
       child = cJSON_CreateObject();
       if (child == NULL ||

@@ -2,6 +2,7 @@
 #include "ios_workload.h"
 #include "ios_darshan.h"
 #include "ios_diag.h"
+#include "ios_fs.h"
 #include "ios_gen.h"
 #include "ios_units.h"
 #include "ios_value.h"

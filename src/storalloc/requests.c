@@ -4,6 +4,7 @@
 #include "requests_internal.h"
 #include "ios_csv.h"
 #include "ios_diag.h"
+#include "ios_fs.h"
 #include "ios_scenario.h"
 #include "ios_units.h"
 

@@ -12,6 +12,7 @@
 #include "ios_gen_kernels.h"
 #include "ios_datasets.h"
 #include "ios_diag.h"
+#include "ios_fs.h"
 #include "ios_gen.h"
 #include "ios_scenario.h"
 
