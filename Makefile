@@ -1,5 +1,5 @@
 # Thin wrapper around CMake. `make run`: install deps, build, run the default scenario.
-# `make test`: install deps, build (normal + ASan/UBSan), run the whole suite with ctest.
+# `make test`: install deps, build (normal + ASan/UBSan), run the whole suite with ctest, check the work tree is clean.
 DEBS := libsimgrid-dev libcjson-dev pybind11-dev python3-dev python3-simgrid libfast-float-dev zlib1g-dev libbz2-dev libgtest-dev cmake g++ make pkg-config clang-format python3 python3-pandas python3-matplotlib python3-tabulate python3-plotly chromium chromium-driver python3-selenium help2man groff-base slurm-wlm munge pajeng
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -30,9 +30,12 @@ install: build  # the iosim command and its files, libiosim (.so, .a), include/i
 format-check: deps
 	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' '*.cpp' 2>/dev/null || find src policies test -name '*.[ch]' -o -name '*.cpp')
 
+# ... and then checks that the suite left the work tree clean: `git status --porcelain` empty (test/tree_check.sh).
 test: format-check build build-asan
+	test/tree_check.sh record build/tree-before.txt
 	cd build && ctest --output-on-failure -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS) -LE slow
+	test/tree_check.sh check build/tree-before.txt
 
 bench: build
 	IOSIM_CROSSCHECK_DIR=$${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502} analysis/bench_rr9502.py

@@ -8,7 +8,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <deque>
 #include <pthread.h>
 #include <memory>
 #include <string>
@@ -51,6 +54,15 @@ struct Params {
       std::string name = py::str(item.first);
       if (py::isinstance<py::str>(item.second)) {
         if (iosim_params_parse(p, name.c_str(), item.second.cast<std::string>().c_str()) < 0) fail();
+      } else if (py::isinstance<py::bool_>(item.second) ||
+                 !(py::isinstance<py::int_>(item.second) || py::isinstance<py::float_>(item.second))) {
+        iosim_params_free(p);
+        p = nullptr;
+        PyErr_SetString(error_type.ptr(), ("parameter '" + name + "' = " + std::string(py::repr(item.second)) +
+                                           " of policy '" + iosim_policy_name(policy) +
+                                           "': give a number, or a text with its unit (e.g. \"5min\", \"1.2GiB/s\")")
+                                              .c_str());
+        throw py::error_already_set();
       } else if (iosim_params_set(p, name.c_str(), item.second.cast<double>()) < 0) {
         fail();
       }
@@ -89,8 +101,65 @@ py::list policies(const std::string &family) {
   return out;
 }
 
+[[noreturn]] void fail(const std::string &msg) {
+  PyErr_SetString(error_type.ptr(), msg.c_str());
+  throw py::error_already_set();
+}
+
+// An application's field read as a number (a Python int or float, not a bool), else iosim.Error naming the call, the
+// application, the field, the value and the fix.
+double app_number(const char *fn, size_t j, const py::handle &v, const char *field, const char *example) {
+  if (py::isinstance<py::bool_>(v) || !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
+    fail(std::string("iosim.") + fn + ": apps[" + std::to_string(j) + "]['" + field +
+         "'] = " + std::string(py::repr(v)) + ": give a number, e.g. " + example);
+  return v.cast<double>();
+}
+
+// Checks the application dicts of iosim.allocate and iosim.place: each a dict of the known keys, with nodes and
+// profile; else iosim.Error naming the call, the application, the key and the fix.
+void check_apps(const char *fn, const py::list &apps) {
+  static const char *const keys[] = {"nodes", "volume", "work", "profile", "requested_n", "processes"};
+  size_t j = 0;
+  for (auto item : apps) {
+    std::string where = std::string("iosim.") + fn + ": apps[" + std::to_string(j) + "]";
+    if (!py::isinstance<py::dict>(item))
+      fail(where + " = " + std::string(py::repr(item)) +
+           ": give a dict {\"nodes\": Q_j, \"volume\": bytes, \"work\": s, \"profile\": {n: bytes/s}}");
+    py::dict a = item.cast<py::dict>();
+    for (auto kv : a) {
+      std::string key = py::str(kv.first);
+      if (std::find_if(std::begin(keys), std::end(keys), [&](const char *k) { return key == k; }) == std::end(keys))
+        fail(where + ": unknown key '" + key +
+             "': the keys are nodes, volume, work, profile (required: nodes, profile), requested_n, processes");
+    }
+    for (const char *need : {"nodes", "profile"})
+      if (!a.contains(need))
+        fail(where + ": no '" + need + "': give " +
+             (std::string(need) == "nodes" ? "its compute node count Q_j, e.g. \"nodes\": 16"
+                                           : "its bandwidth profile b_j(n) in bytes/s, e.g. \"profile\": {1: 4e8, 2: "
+                                             "7.5e8, 4: 1.4e9} (RR-9549 §3.2.1)"));
+    app_number(fn, j, a["nodes"], "nodes", "16");
+    for (const char *k : {"volume", "work", "requested_n", "processes"})
+      if (a.contains(k)) app_number(fn, j, a[k], k, "0");
+    if (!py::isinstance<py::dict>(a["profile"]) || py::len(a["profile"]) == 0)
+      fail(where + "['profile'] = " + std::string(py::repr(a["profile"])) +
+           ": give a non-empty dict {n: bytes/s}, e.g. {1: 4e8, 2: 7.5e8, 4: 1.4e9}");
+    for (auto pt : a["profile"].cast<py::dict>()) {
+      std::string key = py::str(pt.first);
+      bool integer = py::isinstance<py::int_>(pt.first) && !py::isinstance<py::bool_>(pt.first);
+      if (py::isinstance<py::str>(pt.first)) // {"1": 4e8}, as json.load gives it
+        integer = !key.empty() && key.size() < 10 && std::all_of(key.begin(), key.end(), ::isdigit);
+      if (!integer)
+        fail(where + "['profile']: key " + std::string(py::repr(pt.first)) +
+             ": give resource counts n as ints (or their text), e.g. {1: 4e8, 2: 7.5e8}");
+      app_number(fn, j, pt.second, "profile", "{1: 4e8}");
+    }
+    j++;
+  }
+}
+
 // A pool from capacities, the machine's node count and applications given as dicts: nodes, volume (bytes), work (s),
-// profile {n: bytes/s}, and optionally requested_n and processes.
+// profile {n: bytes/s}, and optionally requested_n and processes (checked first by check_apps).
 std::unique_ptr<iosim_pool_t, void (*)(iosim_pool_t *)> make_pool(const std::vector<double> &capacity, int total_nodes,
                                                                   const py::list &apps) {
   std::unique_ptr<iosim_pool_t, void (*)(iosim_pool_t *)> pool(
@@ -120,6 +189,7 @@ std::vector<int> allocate(const std::string &policy, const std::vector<double> &
                           const py::list &apps, const py::dict &params, uint64_t seed) {
   const iosim_policy_t *p = policy_of("allocation", policy);
   Params v(p, params);
+  check_apps("allocate", apps);
   auto pool = make_pool(capacity, total_nodes, apps);
   std::unique_ptr<iosim_rng_t, void (*)(iosim_rng_t *)> rng(check(iosim_rng_new(seed, IOSIM_STREAM_ALLOCATION)),
                                                             iosim_rng_free);
@@ -133,6 +203,7 @@ std::vector<std::vector<int>> place(const std::string &policy, const std::vector
                                     uint64_t seed) {
   const iosim_policy_t *p = policy_of("placement", policy);
   Params v(p, params);
+  check_apps("place", apps);
   auto pool = make_pool(capacity, total_nodes, apps);
   if (counts.size() != py::len(apps)) {
     PyErr_SetString(error_type.ptr(), "place: give one count per application");
@@ -164,7 +235,10 @@ const bool field_integer[IOSIM_T_NFIELDS] = {IOSIM_TRANSFER_VIEW_FIELDS(IOSIM_PY
 #undef IOSIM_PY_INTEGER
 const std::string share_doc = "One sharing decision on a resource of `capacity` bytes/s: the rate (bytes/s) of each "
                               "transfer (dicts with the fields " +
-                              field_list + ").";
+                              field_list +
+                              "). A policy that leaves the share to SimGrid's max-min (maxmin) returns the "
+                              "caps, which may sum above the capacity: iosim.UncappedWarning then says so, "
+                              "with the max-min rates on this resource alone.";
 
 // A share view from a list of transfer dicts (keys: iosim_transfer_field_name's; missing ones at their defaults).
 std::unique_ptr<iosim_share_view_t, void (*)(iosim_share_view_t *)>
@@ -394,6 +468,140 @@ struct Scenario {
   }
 };
 
+// ------------------------------------------------------------------------------- sharing above the capacity, said
+// A sharing policy that leaves the share to SimGrid's max-min (maxmin, or one registered uncapped) gives every transfer
+// its cap: its "rates" are caps on the transfers' flows, and in a simulation SimGrid's max-min divides the resource.
+// The rates max-min gives on this one resource alone (water-filling: the smallest caps served in full, the rest of B
+// in equal parts; RR-9549 §3.1's capacity sharing), for the warning below.
+std::vector<double> maxmin_on_one_resource(double capacity, const std::vector<double> &caps) {
+  std::vector<size_t> order(caps.size());
+  for (size_t i = 0; i < order.size(); i++)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return caps[a] < caps[b]; });
+  std::vector<double> rates(caps.size());
+  double left = capacity;
+  for (size_t k = 0; k < order.size(); k++) {
+    double fair = left / (double)(order.size() - k);
+    rates[order[k]] = std::min(caps[order[k]], fair);
+    left -= rates[order[k]];
+  }
+  return rates;
+}
+
+py::object uncapped_warning;
+
+// iosim.share, and a warning (iosim.UncappedWarning) when the rates sum above the capacity: iosim_share returns the
+// policy's decision as it is, and only a policy that leaves the share to SimGrid's max-min may sum above B.
+std::vector<double> share_said(const std::string &policy, double capacity, const py::list &transfers, double now,
+                               py::object window, const py::dict &params) {
+  size_t i = 0;
+  for (auto item : transfers) { // the values' types here; their ranges by iosim_share_view_set
+    std::string where = "iosim.share: transfers[" + std::to_string(i++) + "]";
+    if (!py::isinstance<py::dict>(item))
+      fail(where + " = " + std::string(py::repr(item)) +
+           ": give a dict of its fields, e.g. {\"cap\": 8e8, \"posted\": 0}");
+    for (auto kv : item.cast<py::dict>())
+      if (py::isinstance<py::bool_>(kv.second) ||
+          !(py::isinstance<py::int_>(kv.second) || py::isinstance<py::float_>(kv.second)))
+        fail(where + "[" + std::string(py::repr(kv.first)) + "] = " + std::string(py::repr(kv.second)) +
+             ": give a number (bytes, bytes/s, s or a count: docs/library.md, the IOSIM_T_* fields)");
+  }
+  if (!window.is_none()) {
+    bool ok = py::isinstance<py::sequence>(window) && !py::isinstance<py::str>(window) && py::len(window) == 2;
+    for (size_t k = 0; ok && k < 2; k++) {
+      py::object x = window[py::int_(k)];
+      ok = !py::isinstance<py::bool_>(x) && (py::isinstance<py::int_>(x) || py::isinstance<py::float_>(x));
+    }
+    if (!ok)
+      fail("iosim.share: window = " + std::string(py::repr(window)) +
+           ": give (t_begin, t_end) in s, e.g. (0, 1000) or (0, math.inf)");
+  }
+  std::vector<double> rates = share(policy, capacity, transfers, now, window, params);
+  double sum = 0;
+  for (double r : rates)
+    sum += r;
+  if (sum > capacity * (1 + 1e-9)) {
+    char head[256];
+    std::snprintf(head, sizeof head, "%.6g B/s in all on a resource of %.6g B/s", sum, capacity);
+    std::string mm;
+    for (double r : maxmin_on_one_resource(capacity, rates)) {
+      char x[32];
+      std::snprintf(x, sizeof x, "%s%.6g", mm.empty() ? "" : ", ", r);
+      mm += x;
+    }
+    std::string msg = "iosim.share: policy '" + policy + "' gave " + head +
+                      ": it leaves the share to SimGrid's max-min, so these are the transfers' caps (each its "
+                      "application's cap), not their rates; in a simulation each transfer gets min(cap, its max-min "
+                      "fair share) of the links it crosses, here on this resource alone [" +
+                      mm + "] B/s (docs/library.md, \"Python\")";
+    if (PyErr_WarnEx(uncapped_warning.ptr(), msg.c_str(), 1) < 0) throw py::error_already_set();
+  }
+  return rates;
+}
+
+// ---------------------------------------------------------------------------------------- every bad input typed
+// Every function and method of the module raises iosim.Error on bad input: the TypeError of arguments of the wrong
+// type (pybind11's "incompatible function arguments"), a KeyError, IndexError, ValueError or OverflowError of a value,
+// and a failed conversion (pybind11's cast_error, a RuntimeError) become iosim.Error with the call's name, the
+// original exception as its __cause__. Other exceptions (KeyboardInterrupt, MemoryError, iosim.Error) pass.
+bool input_error(py::error_already_set &e) {
+  if (e.matches(error_type)) return false;
+  return e.matches(PyExc_TypeError) || e.matches(PyExc_ValueError) || e.matches(PyExc_LookupError) ||
+         e.matches(PyExc_OverflowError) || e.type().ptr() == PyExc_RuntimeError;
+}
+
+std::deque<std::string> wrapped_strings; // names and docstrings of the wrappers, alive as long as the module
+
+[[noreturn]] void reraise_typed(py::error_already_set &e, const std::string &call) {
+  std::string msg =
+      call + ": " + std::string(py::str(e.value())) + " (help(" + call + "); docs/library.md, \"Python\")";
+  py::raise_from(e, error_type.ptr(), msg.c_str());
+  throw py::error_already_set();
+}
+
+// `fn` (a function of the module or of one of its classes) behind a wrapper that types its errors, with its name and
+// its docstring (its signature included).
+py::cpp_function typed(py::object fn, const std::string &call, const std::string &name, py::object cls) {
+  wrapped_strings.push_back(name);
+  const char *cname = wrapped_strings.back().c_str();
+  py::object d = fn.attr("__doc__");
+  wrapped_strings.push_back(d.is_none() ? std::string() : d.cast<std::string>());
+  const char *cdoc = wrapped_strings.back().c_str();
+  auto body = [fn, call](py::args args, py::kwargs kwargs) -> py::object {
+    try {
+      return fn(*args, **kwargs);
+    } catch (py::error_already_set &e) {
+      if (!input_error(e)) throw;
+      reraise_typed(e, call);
+    }
+  };
+  py::options o;
+  o.disable_function_signatures(); // the docstring carries the wrapped function's own signature
+  if (cls.is_none()) return py::cpp_function(body, py::name(cname), py::doc(cdoc));
+  return py::cpp_function(body, py::name(cname), py::doc(cdoc), py::is_method(cls));
+}
+
+void type_errors(py::module_ &m) {
+  for (auto item : m.attr("__dict__").cast<py::dict>()) {
+    std::string name = py::str(item.first);
+    if (name.rfind("_", 0) == 0) continue;
+    py::object v = py::reinterpret_borrow<py::object>(item.second);
+    if (PyCFunction_Check(v.ptr())) {
+      m.attr(name.c_str()) = typed(v, "iosim." + name, name, py::none());
+    } else if (PyType_Check(v.ptr()) && !PyType_IsSubtype((PyTypeObject *)v.ptr(), (PyTypeObject *)PyExc_Exception) &&
+               !PyType_IsSubtype((PyTypeObject *)v.ptr(), (PyTypeObject *)PyExc_Warning)) {
+      for (auto member : v.attr("__dict__").cast<py::dict>()) {
+        std::string mname = py::str(member.first);
+        if (mname != "__init__" && mname.rfind("_", 0) == 0) continue;
+        if (!PyInstanceMethod_Check(member.second.ptr())) continue;
+        py::object f = py::reinterpret_borrow<py::object>(PyInstanceMethod_GET_FUNCTION(member.second.ptr()));
+        std::string call = "iosim." + name + (mname == "__init__" ? "" : "." + mname);
+        setattr(v, mname.c_str(), typed(f, call, mname, v));
+      }
+    }
+  }
+}
+
 } // namespace
 
 PYBIND11_MODULE(iosim, m) {
@@ -401,6 +609,8 @@ PYBIND11_MODULE(iosim, m) {
   error_type = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
   static py::exception<Error> exc(m, "Error", PyExc_RuntimeError);
   error_type = exc;
+  exc.attr("__doc__") = "The exception of every bad input and failed call: the message names the value and the fix "
+                        "(docs/library.md, \"Python\").";
   m.attr("__version__") = iosim_version(nullptr, nullptr, nullptr);
   m.def(
       "families",
@@ -420,7 +630,13 @@ PYBIND11_MODULE(iosim, m) {
   m.def("place", &place, py::arg("policy"), py::arg("capacity"), py::arg("total_nodes"), py::arg("apps"),
         py::arg("counts"), py::arg("params") = py::dict(), py::arg("seed") = 0,
         "One placement decision: the resource indices of each application, given its count.");
-  m.def("share", &share, py::arg("policy"), py::arg("capacity"), py::arg("transfers"), py::arg("now") = 0.0,
+  uncapped_warning = py::reinterpret_borrow<py::object>(PyErr_NewExceptionWithDoc(
+      "iosim.UncappedWarning",
+      "iosim.share: the policy's rates sum above the resource's capacity: it leaves the share to SimGrid's max-min, "
+      "and its rates are the transfers' caps (docs/library.md, \"Python\").",
+      PyExc_UserWarning, nullptr));
+  m.attr("UncappedWarning") = uncapped_warning;
+  m.def("share", &share_said, py::arg("policy"), py::arg("capacity"), py::arg("transfers"), py::arg("now") = 0.0,
         py::arg("window") = py::none(), py::arg("params") = py::dict(), share_doc.c_str());
   m.def("stripe", &stripe, py::arg("policy"), py::arg("servers"), py::arg("osts_per_server"), py::arg("routers"),
         py::arg("clients"), py::arg("writers"), py::arg("bytes_per_writer"), py::arg("shared_files") = 0,
@@ -450,4 +666,5 @@ PYBIND11_MODULE(iosim, m) {
            "Runs the scenario (iosim run) in a forked child and returns its results.");
   pthread_atfork(nullptr, nullptr, child_after_fork);
   if (iosim_py_add_plugin != nullptr) iosim_py_add_plugin(m);
+  type_errors(m); // last: every function and method, the plugin face's too
 }

@@ -242,8 +242,8 @@ TEST_P(CrossCheck, DirectPathEqualsSimgridFlows) {
   // the event and rate-change counts to 1e-3 (identical but for best-next-event) — except fairshare, whose schedule is
   // chaotic in the rounding of event dates (file comment: one ulp of B moves MinYield by up to 4e-2): there the three
   // objectives agree within 4e-2; and best-next-event, within 1e-8 (1e-6 for the other metrics, below). On all 39
-  // instances (analysis/flows_exactness.py --set all, docs/engine.md) one more exception lies outside this selection:
-  // greedy-yield with its default ties on w1.1 seed 3 (MinYield 6.3e-4 apart), a flip at its 1e-12 yield-tie
+  // instances (analysis/maintainers/flows_exactness.py --set all, docs/engine.md) one more exception lies outside this
+  // selection: greedy-yield with its default ties on w1.1 seed 3 (MinYield 6.3e-4 apart), a flip at its 1e-12 yield-tie
   // threshold — rescaling that instance by 1e-12 moves MinYield over 5.9e-4 on one path alone, and with `ties: 1`
   // the two paths are identical.
   const Config &c = GetParam();
@@ -267,8 +267,8 @@ TEST_P(CrossCheck, DirectPathEqualsSimgridFlows) {
         continue;
       }
       /* best-next-event derives its rates from the remaining bytes, which the two paths round differently: over the
-         39 instances (analysis/flows_exactness.py) its objectives drift by up to 2.4e-9 and its mean ρ_con by
-         2.4e-7; platform_limited_share is a share of bytes, ~1e-14 of rounding on both paths: compared absolutely */
+         39 instances (analysis/maintainers/flows_exactness.py) its objectives drift by up to 2.4e-9 and its mean ρ_con
+         by 2.4e-7; platform_limited_share is a share of bytes, ~1e-14 of rounding on both paths: compared absolutely */
       double tol = chaotic ? 4e-2 : c.strategy == "best-next-event" ? (objective ? 1e-8 : 1e-6) : 1e-9;
       if (std::string(m->string) == "platform_limited_share") {
         EXPECT_LE(std::abs(a - b), 1e-9) << ref.instance << " " << m->string;

@@ -4,7 +4,9 @@
  * links with the jobs' own messages.
  *
  * usage: s4u-batch PLATFORM.xml ['{"sharing": {"policy": "fairshare"}}']
- * Prints each job's dates and I/O time and the run's metrics; README.md computes them by hand. */
+ * Prints each job's dates and I/O time and the run's metrics; README.md computes them by hand. Like any SimGrid
+ * program it logs through SimGrid's XBT (its own category s4u_batch: each job's end, on stderr), and it builds with
+ * `pkg-config --cflags --libs iosim` or CMake's iosim::iosim alone (SimGrid comes with them). */
 #include <iosim/plugin.h>
 #include <simgrid/s4u.hpp>
 
@@ -14,6 +16,8 @@
 #include <vector>
 
 namespace sg4 = simgrid::s4u;
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(s4u_batch, "the s4u-batch example: its jobs' ends");
 
 struct Job {
   std::string name;
@@ -58,6 +62,7 @@ static void rank0(Job *job, std::vector<sg4::Host *> hosts, sg4::Mailbox *done) 
     go->put(&payload, 0);
   }
   if (iosim_app_end(job->app) != 0) fail("iosim_app_end");
+  XBT_INFO("job %s ends", job->name.c_str());
   done->put(job, 0);
 }
 

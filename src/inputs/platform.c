@@ -1,7 +1,8 @@
 /* iosim — platform loading and validation (see ios_platform.h). */
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "ios_platform.h"
-#include "ios_platform_parts.h"
+#include "platform_disks.h"
+#include "platform_roles.h"
 #include "ios_platgen.h"
 #include "ios_csv.h"
 #include "ios_diag.h"
@@ -27,9 +28,6 @@
 
 const char *const ios_simgrid_config[] = {"network/model:CM02", "network/crosstraffic:0", NULL};
 
-const char *const ios_platform_roles[] = {"compute",    "ionode",  "oss",  "ost",  "pfs",
-                                          "controller", "storage", "disk", "none", NULL};
-
 /* Natural order: "c2" < "c10". */
 static int natural_cmp(const void *pa, const void *pb) {
   const char *a = sg_host_get_name(*(const sg_host_t *)pa), *b = sg_host_get_name(*(const sg_host_t *)pb);
@@ -47,35 +45,6 @@ static int natural_cmp(const void *pa, const void *pb) {
     }
   }
   return (unsigned char)*a - (unsigned char)*b;
-}
-
-/* A link's bandwidth (bytes/s) for `host`'s property `prop`, or an error naming the host, the link, its value and
- * the fix. */
-int ios_platform_link_capacity(const char *file, const char *host, const char *prop, const char *link, double *bw) {
-  double v = ios_sg_link_bandwidth(link); /* -1 when no link has that name */
-  int found = v != -1.0;
-  if (!found) { /* a link whose bandwidth is -1 B/s also gives -1 */
-    size_t n = sg_link_count();
-    sg_link_t *all = sg_link_list();
-    for (size_t i = 0; all != NULL && i < n && !found; i++)
-      found = strcmp(sg_link_get_name(all[i]), link) == 0;
-    free(all);
-  }
-  if (!found) {
-    ios_diag_set(file, host,
-                 "its \"%s\" property names '%s', which is not a link of the platform: name an existing <link id=...>",
-                 prop, link);
-    return IOS_EINVAL;
-  }
-  if (!(v >= IOS_MIN_BANDWIDTH) || !isfinite(v)) { /* below, simulated times overflow to infinity */
-    ios_diag_set(file, host,
-                 "its \"%s\" property names link '%s', whose bandwidth is %g B/s: give <link id=\"%s\" "
-                 "bandwidth=...> a finite bandwidth of at least 0.001 B/s (e.g. \"1.25GBps\")",
-                 prop, link, v, link);
-    return IOS_EINVAL;
-  }
-  *bw = v;
-  return IOS_OK;
 }
 
 static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {

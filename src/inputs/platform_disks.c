@@ -1,11 +1,11 @@
 /* iosim — SimGrid <disk> elements of the I/O resources (a WRENCH-style storage host): a disk behind a resource
- * bounds its transfers (see ios_platform_parts.h ios_platform_disks_apply). iosim moves every byte as a network flow
+ * bounds its transfers (see platform_disks.h ios_platform_disks_apply). iosim moves every byte as a network flow
  * (docs/engine.md), so the bound is put on the resource's capacity link: its bandwidth becomes the disks' total write
  * bandwidth when that is lower. */
 #include "ios_diag.h"
 #include "ios_errors.h"
 #include "ios_platform.h"
-#include "ios_platform_parts.h"
+#include "platform_disks.h"
 #include "ios_sg_platform.h"
 
 #include <simgrid/disk.h>

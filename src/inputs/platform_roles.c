@@ -1,16 +1,52 @@
-/* iosim — the scenario's platform_roles: iosim's role, link and nic_bw properties given to the hosts of a platform
- * written for another tool (see ios_platform.h ios_platform_roles_check). */
+/* iosim — the host properties of a platform (platform_roles.h): iosim's roles, the scenario's platform_roles (the role,
+ * link and nic_bw properties given to the hosts of a platform written for another tool; see ios_platform.h
+ * ios_platform_roles_check) and the capacity link a host's property names. Uses no other platform file. */
 #include "ios_diag.h"
 #include "ios_platform.h"
-#include "ios_platform_parts.h"
+#include "ios_sg_platform.h"
+#include "platform_roles.h"
 #include "ios_units.h"
 #include "ios_value.h"
 
 #include <fnmatch.h>
+#include <math.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *const ios_platform_roles[] = {"compute",    "ionode",  "oss",  "ost",  "pfs",
+                                          "controller", "storage", "disk", "none", NULL};
+
+/* A link's bandwidth (bytes/s) for `host`'s property `prop`, or an error naming the host, the link, its value and
+ * the fix. */
+int ios_platform_link_capacity(const char *file, const char *host, const char *prop, const char *link, double *bw) {
+  double v = ios_sg_link_bandwidth(link); /* -1 when no link has that name */
+  int found = v != -1.0;
+  if (!found) { /* a link whose bandwidth is -1 B/s also gives -1 */
+    size_t n = sg_link_count();
+    sg_link_t *all = sg_link_list();
+    for (size_t i = 0; all != NULL && i < n && !found; i++)
+      found = strcmp(sg_link_get_name(all[i]), link) == 0;
+    free(all);
+  }
+  if (!found) {
+    ios_diag_set(file, host,
+                 "its \"%s\" property names '%s', which is not a link of the platform: name an existing <link id=...>",
+                 prop, link);
+    return IOS_EINVAL;
+  }
+  if (!(v >= IOS_MIN_BANDWIDTH) || !isfinite(v)) { /* below, simulated times overflow to infinity */
+    ios_diag_set(file, host,
+                 "its \"%s\" property names link '%s', whose bandwidth is %g B/s: give <link id=\"%s\" "
+                 "bandwidth=...> a finite bandwidth of at least 0.001 B/s (e.g. \"1.25GBps\")",
+                 prop, link, v, link);
+    return IOS_EINVAL;
+  }
+  *bw = v;
+  return IOS_OK;
+}
 
 static const char *const rule_keys[] = {"hosts", "property", "value", "role", "link", "nic_bw"};
 

@@ -2,7 +2,7 @@
  * ios_platform_storage). */
 #include "ios_diag.h"
 #include "ios_platform.h"
-#include "ios_platform_parts.h"
+#include "platform_roles.h"
 #include "ios_units.h"
 
 #include <math.h>

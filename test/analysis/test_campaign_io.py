@@ -127,7 +127,8 @@ class FigureStyleTest(unittest.TestCase):
             (x, p, s) for x in (4, 8) for p in ("fairshare", "fcfs") for s in (1, 2))]
         df = figures.pd.DataFrame(rows, columns=["index", "platform.ionodes", "sharing.policy", "seed", "status",
                                                  "min_yield"])  # both policies exactly equal
-        figures.metric_vs_param(df, "platform.ionodes", "min_yield", "sharing.policy", "x.png")
+        figures.metric_vs_param(df, "platform.ionodes", "min_yield", "sharing.policy",
+                                os.path.join(self.dir, "x.png"))
         ax = self.saved[-1].axes[0]
         lines = {ln.get_label(): ln for ln in ax.get_lines() if not ln.get_label().startswith("_")}
         self.assertEqual(sorted(lines), ["fairshare", "fcfs"])
@@ -151,7 +152,7 @@ class FigureStyleTest(unittest.TestCase):
         with open(os.path.join(self.dir, "results.json"), "w") as f:
             f.write('{"window": {"begin_s": 2, "end_s": 8, "kind": "steady-state"},'
                     ' "scenario": {"sharing": {"policy": "fcfs"}}}')
-        figures.gantt(ev, rs, "g.png")
+        figures.gantt(ev, rs, os.path.join(self.dir, "g.png"))
         fig = self.saved[-1]
         self.assertNotIn("Gantt chart of", fig._suptitle.get_text())
         self.assertIn("sharing fcfs", fig._suptitle.get_text())

@@ -115,6 +115,7 @@ class IdenticalPoliciesTest(unittest.TestCase):
 class UnitsAndBoxesTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="iosim-report-traps-")
+        self.png = os.path.join(self.tmp, "x.png")  # never written (_save is replaced), but in the test's folder if it were
         self.saved = []
         self.orig_save = figures._save
 
@@ -139,9 +140,9 @@ class UnitsAndBoxesTest(unittest.TestCase):
 
     def test_bandwidth_axis_in_gb_per_s(self):
         df = self.frame([1e9, 2e9])
-        figures.metric_vs_param(df, "platform.pfs_bw", "min_yield", "sharing.policy", "x.png")
-        figures.boxplot_per_policy(df, "min_yield", "sharing.policy", "x.png", by="platform.pfs_bw")
-        figures.ratio_to_baseline(df, "min_yield", "sharing.policy", "fairshare", ["platform.pfs_bw", "seed"], "x.png",
+        figures.metric_vs_param(df, "platform.pfs_bw", "min_yield", "sharing.policy", self.png)
+        figures.boxplot_per_policy(df, "min_yield", "sharing.policy", self.png, by="platform.pfs_bw")
+        figures.ratio_to_baseline(df, "min_yield", "sharing.policy", "fairshare", ["platform.pfs_bw", "seed"], self.png,
                                   x="platform.pfs_bw")
         self.assertEqual(len(self.saved), 3)
         for fig in self.saved:
@@ -176,14 +177,14 @@ class UnitsAndBoxesTest(unittest.TestCase):
         df = self.frame(["250MBps", "1.25GBps"])
         self.assertEqual(figures.column_header("platform.ionode_bw", df["platform.pfs_bw"]),
                          "I/O node bandwidth [platform.ionode_bw]")
-        figures.metric_vs_param(df, "platform.pfs_bw", "min_yield", "sharing.policy", "x.png")
+        figures.metric_vs_param(df, "platform.pfs_bw", "min_yield", "sharing.policy", self.png)
         ax = self.saved[0].axes[0]
         self.assertEqual(ax.get_xlabel(), "PFS bandwidth")
         self.assertEqual(sorted(t.get_text() for t in ax.get_xticklabels()), ["1.25GBps", "250MBps"])
 
     def test_zero_height_boxes_are_coloured(self):
         df = self.frame([1e9, 2e9])
-        figures.boxplot_per_policy(df, "min_yield", "sharing.policy", "x.png", by="platform.pfs_bw")
+        figures.boxplot_per_policy(df, "min_yield", "sharing.policy", self.png, by="platform.pfs_bw")
         ax = self.saved[0].axes[0]
         colors = dict(zip(["fairshare", "fcfs"], figures._colors(2)))
         bands = [c for c in ax.collections if isinstance(c, LineCollection) and c.get_linewidth()[0] >= 5]

@@ -1,5 +1,5 @@
 """Tests of analysis/tappio_paired.py (a striping policy against a baseline, seed by seed) and
-analysis/divergence_by.py (first_divergence.py's lines counted by a swept setting), on hand-made inputs.
+analysis/maintainers/divergence_by.py (first_divergence.py's lines counted by a swept setting), on hand-made inputs.
 
 tappio_paired: the job `ior` moves 8 GB. File per process, 8 writers: optimized-striping takes 4, 2, 2 s (2, 4,
 4 GB/s) for seeds 1-3, bpio 2, 2, 4 s (4, 4, 2 GB/s): seed 1 +100 %, seed 2 equal, seed 3 −50 %. Shared file, 8
@@ -97,7 +97,7 @@ class DivergenceByTest(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def run_script(self, *args):
-        return subprocess.run([sys.executable, os.path.join(ROOT, "analysis", "divergence_by.py"), *args],
+        return subprocess.run([sys.executable, os.path.join(ROOT, "analysis", "maintainers", "divergence_by.py"), *args],
                               capture_output=True, text=True)
 
     def test_counts(self):

@@ -4,8 +4,8 @@ engine.flows=auto (the direct path where no link can bind the policy's rates) an
 a SimGrid flow); prints, per strategy, the largest relative difference of every metric of results.json, the events and
 rate changes, and the wall times of both paths (docs/engine.md).
 
-Usage: analysis/flows_exactness.py [--jobs N] [--set extended|base|all] [--strategy NAME] [--limit K] [--csv FILE]
-       analysis/flows_exactness.py --from-csv FILE... (the table again from saved runs)
+Usage: analysis/maintainers/flows_exactness.py [--jobs N] [--set extended|base|all] [--strategy NAME] [--limit K] [--csv FILE]
+       analysis/maintainers/flows_exactness.py --from-csv FILE... (the table again from saved runs)
 Environment: IOSIM_BIN (default build/iosim), IOSIM_CROSSCHECK_DIR (default ../shared/crosscheck/rr9502).
 The flow path is the slow one (up to a minute per fairshare window): all 39 instances take about an hour of CPU.
 """
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STRATEGIES = ["fcfs", "fairshare", "greedy-yield", "greedy-com", "lookahead-greedy-yield", "set10",
               "periodic-greedy-yield", "best-next-event"]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""analysis/first_divergence.py's campaign lines counted by a swept setting.
+"""analysis/maintainers/first_divergence.py's campaign lines counted by a swept setting.
 
-usage: analysis/divergence_by.py FIRST_DIVERGENCE_OUTPUT SWEEP_DIR COLUMN [--app NAME]
+usage: analysis/maintainers/divergence_by.py FIRST_DIVERGENCE_OUTPUT SWEEP_DIR COLUMN [--app NAME]
 
 FIRST_DIVERGENCE_OUTPUT is what `first_divergence.py --campaigns OLD NEW` printed (a file, or - for stdin);
 SWEEP_DIR one of the two sweeps (its runs.csv maps each run_id to its settings); COLUMN a column of runs.csv (e.g.

@@ -3,7 +3,7 @@
 
 usage: outputs_diff.py OLD_DIR NEW_DIR [--tol REL] [--ignore GLOB]... [--all]
 
-Unlike analysis/compare_outputs.py (which wants the same files, columns and keys), this compares only what both trees
+Unlike analysis/maintainers/compare_outputs.py (which wants the same files, columns and keys), this compares only what both trees
 hold and lists the rest apart, so that a binary with new output columns can be compared with an older one:
 - files in one tree only (e.g. timeline.bin, new in NEW): listed as "only in old/new";
 - CSV files: columns matched by header name; columns of one side only listed as new/removed; rows matched by the
@@ -14,7 +14,7 @@ Wall-time fields (a name holding "wall") are skipped. Runs of a sweep (runs/<has
 Prints one row per (file, metric) whose largest relative difference |a - b| / max(|a|, |b|) exceeds --tol (default
 1e-9; --all: every compared metric), with where it is largest and both values, then the structural differences, then
 a summary. Exit 0 when no shared metric differs beyond --tol, 1 otherwise, 2 on bad arguments.
-Used by analysis/flows_before_after.py (docs/engine.md "Exactness").
+Used by analysis/maintainers/flows_before_after.py (docs/engine.md "Exactness").
 """
 import argparse
 import csv

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Every deploy/ scenario (and the two small sweeps of analysis/same_outputs.sh) with an OLD and a NEW iosim binary,
-# compared metric by metric across output formats that grew in between (analysis/outputs_diff.py: new columns, keys
-# and files listed apart), and each differing scenario's first divergence located (analysis/first_divergence.py:
+# Every deploy/ scenario (and the two small sweeps of analysis/maintainers/same_outputs.sh) with an OLD and a NEW iosim binary,
+# compared metric by metric across output formats that grew in between (analysis/maintainers/outputs_diff.py: new columns, keys
+# and files listed apart), and each differing scenario's first divergence located (analysis/maintainers/first_divergence.py:
 # the order of simultaneous completions, or values). docs/engine.md "Exactness".
 # Usage (from the repository root, IOSIM_DATA_DIR set):
-#   analysis/deploy_before_after.sh [--set KEY=VALUE]... [--keep DIR] OLD_IOSIM NEW_IOSIM
+#   analysis/maintainers/deploy_before_after.sh [--set KEY=VALUE]... [--keep DIR] OLD_IOSIM NEW_IOSIM
 # --set adds a scenario setting to every run (e.g. --set engine.flows=simgrid); --keep DIR keeps both output trees
 # there (DIR/old, DIR/new). Environment given to NEW only: NEW_ENV="IOSIM_FLOW_RERATE=restart IOSIM_FLOW_GROUPS=0"
 # (the NEW flow path re-rating by cancel + restart, without flow groups). Exit 0 when no shared metric differs beyond

@@ -4,9 +4,9 @@ instance and strategy run on the flow path (engine.flows=simgrid) with an OLD an
 direct path; prints per strategy the largest relative difference of every shared results.json metric, OLD flows vs
 NEW flows and NEW flows vs NEW direct, and FairShare's chaos measured the same way (docs/engine.md "Exactness").
 
-Usage: analysis/flows_before_after.py --old OLD_IOSIM [--new NEW_IOSIM] [--set base|extended|all] [--strategy S]...
+Usage: analysis/maintainers/flows_before_after.py --old OLD_IOSIM [--new NEW_IOSIM] [--set base|extended|all] [--strategy S]...
            [--limit K] [--jobs N] --csv FILE [--variants] [--chaos]
-       analysis/flows_before_after.py --from-csv FILE... [--strategy S]...
+       analysis/maintainers/flows_before_after.py --from-csv FILE... [--strategy S]...
 Runs (the `run` column of the CSV):
   old-flows, new-flows, new-direct          every (instance, strategy);
   new-flows-restart, new-flows-nogroups     with --variants: NEW re-rating by cancel + restart
@@ -33,10 +33,11 @@ import tempfile
 import threading
 import time
 
-from crosscheck_rr9502 import scaled_copy  # the instance with every duration and volume scaled (--perturb)
-from flows_exactness import instances, num, rel  # the sample files of the sets; metrics compared
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # analysis/: crosscheck_rr9502
+from crosscheck_rr9502 import scaled_copy  # noqa: E402  the instance with every duration and volume scaled (--perturb)
+from flows_exactness import instances, num, rel  # noqa: E402  the sample files of the sets; metrics compared
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STRATEGIES = ["fcfs", "fairshare", "greedy-yield", "greedy-com", "lookahead-greedy-yield", "set10",
               "periodic-greedy-yield", "best-next-event"]
 HEAD = ["min_yield", "efficiency", "utilization"]

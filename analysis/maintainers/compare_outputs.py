@@ -3,7 +3,7 @@
 
 usage: compare_outputs.py OLD_DIR NEW_DIR [--tol REL] [--ignore GLOB]...
 
-Both trees hold the same files (e.g. what analysis/same_outputs.sh writes with two binaries). For every pair:
+Both trees hold the same files (e.g. what analysis/maintainers/same_outputs.sh writes with two binaries). For every pair:
 - CSV files: rows are matched by their text columns (names, kinds, resources) in order of appearance, so that two
   runs listing the same rows in another order compare equal; numeric cells are compared by relative difference
   |a - b| / max(|a|, |b|) (absolute below 1e-300);
@@ -100,7 +100,7 @@ def normalised(text, root):
 
 
 def load_json(path, root):
-    """A results.json, wall times included or blanked to W (analysis/same_outputs.sh)."""
+    """A results.json, wall times included or blanked to W (analysis/maintainers/same_outputs.sh)."""
     return json.loads(re.sub(r'(": *)W\b', r"\1null", normalised(open(path).read(), root)))
 
 

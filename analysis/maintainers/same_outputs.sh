@@ -2,10 +2,10 @@
 # Do two iosim binaries give the same outputs? Runs every deploy/ scenario, `iosim` alone, check, a bad path, the
 # platform kinds, the generators, `iosim policies` and two small sweeps with each binary, strips wall times and
 # temporary names, and compares the two output trees byte for byte (diff -r). Exit 0 when identical.
-# Usage (from the repository root, IOSIM_DATA_DIR set): analysis/same_outputs.sh [--numeric] [--set KEY=VALUE]...
+# Usage (from the repository root, IOSIM_DATA_DIR set): analysis/maintainers/same_outputs.sh [--numeric] [--set KEY=VALUE]...
 # OLD_IOSIM NEW_IOSIM. e.g. build the commit before a refactoring in a worktree and compare its build/iosim with the
 # current one. --set adds a scenario setting to every run (e.g. --set engine.flows=simgrid: every deploy/ scenario on
-# the SimGrid flow path); --numeric compares the two trees number by number (analysis/compare_outputs.py: rows matched
+# the SimGrid flow path); --numeric compares the two trees number by number (analysis/maintainers/compare_outputs.py: rows matched
 # by name, relative differences up to 1e-9 accepted, platform.xml skipped) instead of byte for byte.
 set -uo pipefail
 numeric=0

@@ -2,10 +2,10 @@
 # Do two iosim binaries give the same results on every RR-9502 cross-check window? Runs all 39 windows of
 # ../shared/crosscheck/rr9502 (instances/ and extended/instances/) under the eight strategies with each binary and
 # compares apps.csv byte for byte and results.json's metrics and counts. Prints the count of identical runs; exit 0
-# when all are. Usage: analysis/same_rr9502.sh OLD_IOSIM NEW_IOSIM (env IOSIM_CROSSCHECK_DIR).
+# when all are. Usage: analysis/maintainers/same_rr9502.sh OLD_IOSIM NEW_IOSIM (env IOSIM_CROSSCHECK_DIR).
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 OLD_IOSIM NEW_IOSIM" >&2; exit 2; }
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir=${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502}
 work=$(mktemp -d "${TMPDIR:-/tmp}/iosim-same-rr9502-XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -5,7 +5,7 @@ run took (counts.transfers of results.json), and the largest difference |a − b
 metric (wall times left out) between the traced run and each of the other two (0 when identical; the metric named when not; the floor 1
 keeps metrics that are zero to rounding, such as a ρ_con of −5e-15, from reading as large relative changes).
 
-usage: analysis/trace_paths.py [--only NAME ...]
+usage: analysis/maintainers/trace_paths.py [--only NAME ...]
 Environment: IOSIM_BIN (default build/iosim), IOSIM_DATA_DIR, IOSIM_CROSSCHECK_DIR (default
 ../shared/crosscheck/rr9502: rr9502-window runs the cross-check instance w0.8-nH20-b0.5-s0.5_seed1.txt).
 Storage scenarios are replays whose flows are always SimGrid's: they have no engine.flows run ("—").
@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(binary, scenario, extra, out):
