@@ -84,12 +84,14 @@ def _window_quantiles(starts, ends, bws, day_starts, days, q):
     return out, count
 
 
-def rolling(d, days=30, q=0.5, fit_c=True):
+def rolling(d, days=30, q=0.5, fit_c=True, background=None):
     """The rolling calibration of every job of d (one or several file systems): a DataFrame on d.index with
     p (the configuration's P, NaN when the window has no run of the configuration or of a coarser group of
     tokio_model.FALLBACKS), level (0 = its configuration), capacity (C of its file system, NaN when not fitted or
     the window has fewer than 5 jobs), window_jobs, window_start and window_end (s). The window of a job starting on
-    UTC day D is the jobs that started in [D - days, D) and ended before D."""
+    UTC day D is the jobs that started in [D - days, D) and ended before D. C is fitted against `background` (a
+    column of d, bytes/s: e.g. "prev_bg", the background a prediction will see) or, when None, each window job's
+    measured background (tokio_model.background)."""
     out = pd.DataFrame(np.nan, index=d.index,
                        columns=["p", "level", "capacity", "window_jobs", "window_start", "window_end"])
     day0 = np.floor(d["start"].to_numpy() / DAY) * DAY
@@ -111,7 +113,8 @@ def rolling(d, days=30, q=0.5, fit_c=True):
         s, e = g["start"].to_numpy(), g["end"].to_numpy()
         gd = np.floor(s / DAY) * DAY
         codes = pd.factorize(g["cls"])[0]
-        bw, r = g["bw"].to_numpy(), tokio_model.background(g).to_numpy()
+        bw = g["bw"].to_numpy()
+        r = (tokio_model.background(g) if background is None else g[background].fillna(0)).to_numpy()
         for hi in np.unique(gd):
             w = np.flatnonzero((s >= hi - days * DAY) & (e < hi))
             today = g.index[gd == hi]

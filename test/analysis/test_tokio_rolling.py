@@ -1,8 +1,11 @@
 """Tests of the predictors before the job runs (analysis/tokio_rolling.py) on hand-made jobs whose every prediction
 is computed by hand in the comments."""
 
+import gzip
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -10,6 +13,8 @@ sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+import tokio_data  # noqa: E402
+import tokio_prediction  # noqa: E402
 import tokio_rolling as tr  # noqa: E402
 
 DAY = 86400.0
@@ -102,6 +107,69 @@ class RollingTest(unittest.TestCase):
         self.assertAlmostEqual(s["p25"], 0.075, places=12)
         self.assertEqual(s["within_25"], 0.75)
         self.assertEqual(s["jobs"], 4)
+
+
+class PredictionTest(unittest.TestCase):
+    """analysis/tokio_prediction.py on a hand-made Edison year: configuration ior write (1 TiB) on scratch1 (24 OSTs)
+    at 20 GB/s and on scratch3 (36 OSTs) at 30 GB/s, on June 1-4 (first half) and October 1-4 (held out), except
+    scratch1's October 4 run at 10 GB/s."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(self.dir, "tokio-abc"))
+        rows = []
+        for first in (1496275200, 1506816000):  # 2017-06-01, 2017-10-01
+            for k in range(4):
+                for fs, osts, gbps in (("scratch1", 24, 20.0), ("scratch3", 36, 30.0)):
+                    if fs == "scratch1" and first == 1506816000 and k == 3:
+                        gbps = 10.0
+                    start = first + 86400 * k + (0 if fs == "scratch1" else 3600)
+                    rows.append({"_datetime_start": start, "_datetime_end": start + 100, "_file_system": fs,
+                                 "darshan_app": "/bin/ior", "darshan_nprocs": 2048,
+                                 "darshan_agg_perf_by_slowest_posix": gbps * 1e9 / 1048576.0,
+                                 "darshan_tot_bytes_read_posix": 0, "darshan_tot_bytes_written_posix": 2**40,
+                                 "fs_tot_bytes_read": 0, "fs_tot_bytes_written": 2**40, "fshealth_ost_count": osts,
+                                 "fs_frac_missing": 0.0})
+        with gzip.open(os.path.join(self.dir, "tokio-abc", tokio_data.FILES["edison"]), "wt") as f:
+            pd.DataFrame(rows).to_csv(f)
+        self.env = os.environ.get("IOSIM_DATA_DIR")
+        os.environ["IOSIM_DATA_DIR"] = self.dir
+
+    def tearDown(self):
+        if self.env is None:
+            os.environ.pop("IOSIM_DATA_DIR", None)
+        else:
+            os.environ["IOSIM_DATA_DIR"] = self.env
+        shutil.rmtree(self.dir)
+
+    def test_end_to_end(self):
+        # October 1 has no run in its 30-day window: left out of every predictor. October 2-4: every predictor
+        # says 20 GB/s on scratch1 (persistence: the median of June's 4 runs and October's earlier ones, all 20) and
+        # 30 on scratch3: APE 0 on 5 jobs, 1.0 on scratch1's October 4 (20 predicted, 10 measured). Over the 6 jobs:
+        # median APE 0, bias 0, p90 (linear) 0.5.
+        out = os.path.join(self.dir, "out")
+        self.assertEqual(tokio_prediction.main(["--out", out, "--systems", "edison"]), 0)
+        for name in ("prediction.md", "scores.csv", "scores_app_month.csv", "jobs.csv", "heavy.csv", "whatif.csv",
+                     "interference.png"):
+            self.assertTrue(os.path.isfile(os.path.join(out, name)), name)
+        s = pd.read_csv(os.path.join(out, "scores.csv")).set_index("predictor")
+        for m in ("persist", "rolling", "frozen", "iosim"):
+            self.assertEqual(s.loc[m, "jobs"], 6, m)
+            self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
+            self.assertAlmostEqual(s.loc[m, "p90"], 0.5, places=12, msg=m)
+            self.assertAlmostEqual(s.loc[m, "bias"], 0.0, places=12, msg=m)
+        # the what-if: measured medians 30 / 20 = 1.5 (scratch1's October: 20, 20, 20, 10 -> 20), OST scaling
+        # 36 / 24 = 1.5; the reverse 2/3 both
+        w = pd.read_csv(os.path.join(out, "whatif.csv")).set_index("from")
+        self.assertAlmostEqual(w.loc["scratch1+2", "measured_gain"], 1.5, places=12)
+        self.assertAlmostEqual(w.loc["scratch1+2", "ost_scaling_gain"], 1.5, places=12)
+        self.assertAlmostEqual(w.loc["scratch3", "measured_gain"], 2 / 3, places=12)
+        self.assertAlmostEqual(w.loc["scratch3", "ost_scaling_gain"], 2 / 3, places=12)
+        with open(os.path.join(out, "prediction.md")) as f:
+            self.assertIn("largest relative gap", f.read())
+
+    def test_bad_days_exits_2(self):
+        self.assertEqual(tokio_prediction.main(["--out", os.path.join(self.dir, "o"), "--days", "0"]), 2)
 
 
 if __name__ == "__main__":
