@@ -16,6 +16,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import pandas as pd  # noqa: E402
 
+import whatif_band  # noqa: E402
+
 BIN = os.environ.get("IOSIM_BIN") or os.path.join(ROOT, "build", "iosim")
 DATA = os.environ.get("IOSIM_DATA_DIR") or os.path.join(ROOT, "..", "shared", "datasets")
 MIB = 1048576.0
@@ -160,6 +162,24 @@ class CalibrateTest(unittest.TestCase):
         p = iosim("check", scenario, "--set", f"calibration={bad}")
         self.assertEqual(p.returncode, 2)
         self.assertIn("window.newest_measurement", p.stderr)
+
+
+class WhatifBandTest(unittest.TestCase):
+    def test_band_by_hand(self):
+        # P = 6 GB/s on 24 OSTs -> 9 GB/s on 36; p75 APE 0.125 -> [9 / 1.125, 9 / 0.875] = [8.00, 10.29]; p90 APE
+        # 1.5 -> [3.60, inf]; the same configuration on scratch3: 8.5 GB/s
+        cal = {"format": "iosim-calibration/1",
+               "window": {"first_measurement": "a", "newest_measurement": "b"},
+               "file_systems": [{"fs": "s1", "osts": 24, "configurations": [{"key": "x/s1/ior", "bandwidth_Bps": 6e9}]},
+                                {"fs": "s3", "osts": 36, "configurations": [{"key": "x/s3/ior",
+                                                                             "bandwidth_Bps": 8.5e9}]}],
+               "held_out_error": {"per_file_system": [{"fs": "s1", "p75": 0.125, "p90": 1.5, "median_ape": 0.05,
+                                                       "jobs": 10}]}}
+        rows, e, n0 = whatif_band.answer(cal, "s1", 36, "", "s3")
+        self.assertEqual(n0, 24)
+        self.assertEqual(rows, [["x/s1/ior", "6.00", "9.00", "8.00 .. 10.29", "3.60 .. inf", "8.50"]])
+        with self.assertRaises(whatif_band.InputError):
+            whatif_band.answer(cal, "s9", 36)
 
 
 if __name__ == "__main__":
