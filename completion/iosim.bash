@@ -32,7 +32,7 @@ _iosim_policies() { # _iosim_policies IOSIM FAMILY
 _iosim() {
   local IFS=$' \t\n'
   local iosim=${COMP_WORDS[0]}
-  local cmds="run check policies platform generate sweep merge report view data"
+  local cmds="run check policies platform generate sweep merge report view calibrate data"
   local families="allocation placement sharing storage striping"
   # Join the words bash split at = and : (COMP_WORDBREAKS): words[] is the line as typed, cur its last word.
   local -a words=()

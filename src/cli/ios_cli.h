@@ -48,6 +48,18 @@ int ios_cli_report(int argc, char **argv);
  * campaign) with the interpreter of `iosim report`. */
 int ios_cli_view(int argc, char **argv);
 
+/** `iosim calibrate (--tokio SUMMARY... | --darshan DIR|LOG...) [options]` (src/cli/calibrate.c): the calibration
+ * file of a site's measurements, fitted by analysis/calibrate.py of ios_cli_home() (Darshan logs read here first). */
+int ios_cli_calibrate(int argc, char **argv);
+
+/** The staleness rule of the calibration a scenario names (its "calibration" field, docs/validation.md): reads the
+ * file (a calibration iosim calibrate wrote, format "iosim-calibration/1") and, when its window.newest_measurement is
+ * more than its stale_after_days before `now` (s since the epoch), prints a warning naming the file, the date and
+ * the fix on stderr, else one line on stdout with its age. No "calibration" in `scenario_json` (the resolved
+ * scenario): nothing. @return IOS_OK; IOS_EIO (unreadable) or IOS_EINVAL (not a calibration file) with
+ * ios_diag_message() naming the file and the field. */
+int ios_cli_calibration_check(const char *scenario_json, double now);
+
 /** Runs analysis/SCRIPT of ios_cli_home() with argv[1..argc-1] under ios_cli_python() and waits for it. @return its
  * exit code, 1 when it could not be started. */
 int ios_cli_run_script(const char *script, int argc, char **argv);

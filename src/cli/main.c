@@ -17,6 +17,7 @@ static const char usage_text[] =
     "       iosim sweep CAMPAIGN [--jobs N] [-o DIR] [--set key=value]... [--seeds N] [--shard I/N] [--emit-slurm]\n"
     "       iosim merge DIR... [-o DIR]   combine shard outputs into one runs.csv\n"
     "       iosim report DIR [options]    figures and a Markdown report of a campaign (analysis/report.py)\n"
+    "       iosim calibrate --tokio CSV...|--darshan DIR [--days N] [-o FILE]   fit a calibration file\n"
     "       iosim view DIR [DIR...] [-o OUT]   an HTML page of runs side by side, or of a campaign\n"
     "       iosim data fetch|verify|list|dir [options]   the public datasets: fetch and check them, or locate them\n"
     "       iosim help scenario           every scenario key with its type, default, unit and meaning\n"
@@ -45,6 +46,7 @@ static const struct {
                 {"merge", ios_cli_merge},
                 {"report", ios_cli_report},
                 {"view", ios_cli_view},
+                {"calibrate", ios_cli_calibrate},
                 {"data", ios_cli_data}};
 
 /* `iosim help TOPIC`: scenario (every scenario key), or a command's --help. */

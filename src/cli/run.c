@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char run_usage[] =
     "usage: iosim run SCENARIO [options]     simulate a scenario, write results.json, apps.csv... and a summary\n"
@@ -119,7 +120,13 @@ int ios_cli_run(int argc, char **argv, int check) {
     const int flags = IOSIM_RUN_PRINT | IOSIM_RUN_IN_PROCESS;
     const char *const *sg = (const char *const *)args.sg.flags;
     rc = check ? iosim_scenario_check(s, flags, args.sg.n, sg) : iosim_scenario_run(s, flags, args.sg.n, sg, NULL);
+    /* the calibration the scenario names: stale or not (docs/validation.md, "iosim calibrate") */
+    int crc = check && rc == IOSIM_OK ? ios_cli_calibration_check(iosim_scenario_json(s), (double)time(NULL)) : 0;
     iosim_scenario_free(s);
+    if (crc != 0) {
+      run_args_free(&args);
+      return ios_cli_exit_code(crc);
+    }
   }
   run_args_free(&args);
   return prc >= 0 ? prc : exit_code(rc);

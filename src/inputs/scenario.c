@@ -36,6 +36,7 @@ const char ios_scenario_defaults_json[] =
     "\"knowledge\": {\"profiles\": \"exact\", \"fit_over\": \"dataset\", \"degree\": 3, \"flat\": 0.2, \"noise\": 0},"
     "\"storage\": null,"
     "\"striping\": null,"
+    "\"calibration\": null,"
     "\"seed\": 1,"
     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true, \"trace\": false}"
     "}";
@@ -54,6 +55,7 @@ const ios_scenario_null_field_t ios_scenario_null_fields[] = {
      "(docs/scenario.md)"},
     {"storage", 4, "a storage-allocation object (docs/storalloc.md)"},
     {"striping", 4, "a striping object, e.g. {\"policy\": \"bpio\", \"layout\": \"fpp\"}"},
+    {"calibration", 1, "a calibration file path (string) written by iosim calibrate (docs/validation.md)"},
     {NULL, 0, NULL},
 };
 
@@ -64,6 +66,7 @@ const char *const ios_scenario_path_fields[] = {"platform",
                                                 "workload.generator.data",
                                                 "workload.darshan",
                                                 "workload.darshan.logs",
+                                                "calibration",
                                                 NULL};
 
 FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder) {

@@ -48,6 +48,8 @@ static const struct {
     {"knowledge.noise", "", "sigma of the log-normal noise on the volumes and times policies see"},
     {"storage", "", "a storage-allocation object (StorAlloc, docs/storalloc.md)"},
     {"striping", "", "a striping object {\"policy\": \"bpio\", \"layout\": \"fpp\"} (TAPP-IO)"},
+    {"calibration", "",
+     "a calibration file of iosim calibrate; iosim check warns when it is stale (docs/validation.md)"},
     {"seed", "", "the random seed of every random stream"},
     {"output.dir", "", "where results.json, apps.csv, resources.csv, allocations.csv go"},
     {"output.events", "", "also write events.csv (every work phase, transfer and I/O operation)"},

@@ -32,7 +32,7 @@ expect() {
   fi
 }
 
-expect " " "check data generate merge platform policies report run sweep view"
+expect " " "calibrate check data generate merge platform policies report run sweep view"
 expect "s" "sweep"
 expect "-" "--help --version"
 expect "run --" "--cfg --help --log --out --set --skip-bad --trace --version"

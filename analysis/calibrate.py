@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""iosim calibrate: the parameters iosim's file-system model uses, fitted on a site's own measurements over a rolling
+window, written as a calibration file (JSON) that a scenario names (docs/validation.md, "iosim calibrate").
+
+    iosim calibrate --tokio SUMMARY.csv[.gz]... [--days 30] [--until DATE] [--stale-after DAYS] [-o FILE]
+    iosim calibrate --darshan DIR|LOG... [same options]        (the iosim binary reads the logs, then runs this)
+    analysis/calibrate.py --jobs-csv FILE --source TEXT [...]  (the table the binary writes for --darshan)
+
+Inputs. --tokio: TOKIO-ABC summaries (NERSC/tokio-abcutils; columns of analysis/tokio_data.py), each job with the
+bytes its file system served during its run (the background). --jobs-csv: one measured job per row, columns log,
+start, end (s since the epoch), nprocs, bytes_read, bytes_written (bytes), io_time_s (the I/O time by the slowest
+rank, s), osts (distinct OSTs of the job's files, 0 unknown), fs_osts (the file system's OSTs, 0 unknown), exe.
+
+The window: the jobs that started at or after UNTIL - DAYS days and ended by UNTIL (default UNTIL: the end of the
+newest measurement). A configuration is (file system, application, direction, processes, volume in GiB).
+
+Fitted parameters (bandwidths in bytes/s):
+- TOKIO-ABC: the contention model of analysis/tokio_model.py on the window: q (the quantile of a configuration's
+  bandwidths that is its P) and the file system's capacity C minimising the window's median APE of
+  min(P, max(C - r, C / 2)), r the measured background; per-OST capacity c = C / N (N the file system's OSTs);
+  per-configuration efficiency e = P / C.
+- Darshan (no server-side data, so no background): P = the median of the configuration's bandwidths; c = the largest
+  bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c).
+
+The held-out error (field held_out_error): every job of the input predicted by the same calibration refitted each
+day on the DAYS days before it (analysis/tokio_rolling.py), with only data older than the job: APE quantiles and
+bias of the bandwidth, the band a what-if answer made with this calibration carries. Exit 2 with the fix on bad input.
+"""
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+
+from campaign_io import InputError, cli, np, pd
+import tokio_data
+import tokio_model
+import tokio_rolling as tr
+
+FORMAT = "iosim-calibration/1"
+JOBS_COLUMNS = ["log", "start", "end", "nprocs", "bytes_read", "bytes_written", "io_time_s", "osts", "fs_osts", "exe"]
+
+
+def iso(t):
+    """s since the epoch -> "YYYY-MM-DDTHH:MM:SSZ"."""
+    return dt.datetime.fromtimestamp(float(t), dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_date(text, what):
+    """"YYYY-MM-DD" or an ISO 8601 time (UTC unless it says) -> s since the epoch."""
+    try:
+        t = pd.Timestamp(text)
+    except (ValueError, TypeError):
+        raise InputError(f"{what} {text!r}: not a date; fix: give YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ") from None
+    t = t.tz_localize("UTC") if t.tzinfo is None else t
+    return t.timestamp()
+
+
+def tokio_jobs(paths):
+    """The kept jobs of TOKIO-ABC summaries (tokio_data.tidy): the system is the file name's part before
+    "-summaries" (else "site")."""
+    parts = []
+    for p in paths:
+        base = os.path.basename(p)
+        system = base.split("-summaries")[0] if "-summaries" in base else "site"
+        raw = tokio_data.read_summary(p, "mira")  # read without an index column; Cori's and Edison's leading one:
+        raw = raw.drop(columns=[c for c in raw.columns if str(c).startswith("Unnamed: ")])  # dropped
+        d, _ = tokio_data.tidy(raw, system, p)
+        if d.empty:
+            raise InputError(f"{p}: no job with a parallel file system, server-side counters and bytes; fix: give "
+                             "TOKIO-ABC summaries (tokio_data.py says which rows are kept)")
+        parts.append(d)
+    return pd.concat(parts, ignore_index=True)
+
+
+def darshan_jobs(path):
+    """Jobs of the --jobs-csv table (one Darshan log per row) in tokio_data.jobs()'s columns; no background."""
+    try:
+        t = pd.read_csv(path)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not a readable CSV ({e}); fix: the table `iosim calibrate --darshan` writes") \
+            from None
+    missing = [c for c in JOBS_COLUMNS if c not in t.columns]
+    if missing:
+        raise InputError(f"{path}: column(s) {', '.join(missing)} missing; fix: give columns {', '.join(JOBS_COLUMNS)}")
+    vol = t["bytes_read"].astype(float) + t["bytes_written"].astype(float)
+    keep = (vol > 0) & (t["io_time_s"].astype(float) > 0)
+    if not keep.any():
+        raise InputError(f"{path}: no log moved bytes in a positive I/O time; fix: give logs of jobs that did I/O")
+    t, vol = t[keep], vol[keep]
+    exe = t["exe"].fillna("").astype(str).str.split().str[0].fillna("").str.rsplit("/", n=1).str[-1]
+    d = pd.DataFrame({
+        "system": "darshan",
+        "fs": np.where(t["fs_osts"] > 0, "lustre-" + t["fs_osts"].astype(int).astype(str) + "-osts", "fs"),
+        "app": exe.where(exe != "", t["log"]),
+        "direction": np.where(t["bytes_written"] > t["bytes_read"], "write", "read"),
+        "nprocs": t["nprocs"].astype(float), "volume": vol, "bw": vol / t["io_time_s"].astype(float),
+        "start": t["start"].astype(float), "window": (t["end"] - t["start"]).astype(float).clip(lower=1.0),
+        "fs_bytes": vol, "osts": t["osts"].astype(float), "fs_osts": t["fs_osts"].astype(float), "log": t["log"]})
+    d["cls"] = (d["system"] + "/" + d["fs"] + "/" + d["app"] + "/" + d["direction"] + "/" +
+                d["nprocs"].astype(int).astype(str) + "/" + (d["volume"] / 2**30).round().astype(int).astype(str)
+                + "GiB")
+    return d.reset_index(drop=True)
+
+
+def fit(window, kind):
+    """The parameters of one file system fitted on `window` (its jobs): a dict (see the module's doc)."""
+    if kind == "tokio":
+        c = tokio_model.calibrate(window, "contention")
+        q, cap = c["q"], c["capacity"]
+        n = float(window["osts"].max())
+        p, _ = tokio_model.peaks(window, window, q)
+        err = c["train_median_ape"]
+        ost = cap / n
+        eff = p / cap
+    else:
+        q = 0.5
+        p, _ = tokio_model.peaks(window, window, q)
+        known = window[window["osts"] > 0]
+        # no Lustre layout in the window: P only (capacity, per-OST capacity and efficiencies null)
+        ost = float((known["bw"] / known["osts"]).max()) if len(known) else float("nan")
+        n = float(window["fs_osts"].max()) if window["fs_osts"].max() > 0 else float(window["osts"].max())
+        cap = ost * n if n > 0 else float("nan")
+        eff = p / (window["osts"] * ost).where(window["osts"] > 0)
+        err = float(tokio_model.ape(p, window["bw"]).median())
+    confs = []
+    for cls, g in window.groupby("cls", sort=True):
+        r = g.iloc[0]
+        confs.append({"key": cls, "app": r["app"], "direction": r["direction"], "nprocs": int(r["nprocs"]),
+                      "volume_B": float(g["volume"].median()), "runs": int(len(g)),
+                      "osts": int(g["osts"].max()), "bandwidth_Bps": float(p[g.index[0]]),
+                      "efficiency": float(eff[g.index[0]])})
+    return {"system": window["system"].iloc[0], "fs": window["fs"].iloc[0], "osts": int(n), "q": q,
+            "capacity_Bps": float(cap), "ost_capacity_Bps": float(ost), "jobs": int(len(window)),
+            "fit_median_ape": float(err), "configurations": confs}
+
+
+def held_out(d, days, kind, qs):
+    """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it."""
+    parts = []
+    for (s, f), g in tr.with_end(d).groupby(["system", "fs"], sort=False):
+        g = g.copy()
+        roll = tr.rolling(g, days, qs.get((s, f), 0.5), fit_c=(kind == "tokio"))
+        if kind == "tokio":
+            g["prev_bg"] = tr.previous_background(g)
+            cap = roll["capacity"].fillna(1e18)
+            g["pred"] = np.minimum(roll["p"], np.maximum(cap - g["prev_bg"].fillna(0), cap / 2))
+        else:
+            g["pred"] = roll["p"]
+        parts.append(g)
+    g = pd.concat(parts)
+    out = {"method": f"each job predicted by this calibration refitted each UTC day on the {days:g} days before it "
+                     "(only jobs that ended before that day); APE = |predicted - measured| / measured of the "
+                     "bandwidth; bias = median of predicted / measured - 1",
+           **tr.error_stats(g["pred"], g["bw"])}
+    out["per_file_system"] = [{"system": s, "fs": f, **tr.error_stats(x["pred"], x["bw"])}
+                              for (s, f), x in g.groupby(["system", "fs"], sort=False)]
+    return out
+
+
+def nan_to_null(v):
+    """`v` (dicts, lists, numbers) with every NaN as None (JSON null)."""
+    if isinstance(v, dict):
+        return {k: nan_to_null(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [nan_to_null(x) for x in v]
+    return None if isinstance(v, float) and v != v else v
+
+
+def run(args):
+    if bool(args.tokio) == bool(args.jobs_csv):
+        raise InputError("give --tokio SUMMARY.csv... or --darshan DIR (--jobs-csv FILE), one of them; fix: e.g. "
+                         "iosim calibrate --tokio cori-summaries.csv.gz -o cori.json")
+    if not args.days > 0:
+        raise InputError(f"--days {args.days}: not a positive number of days; fix: e.g. --days 30")
+    kind = "tokio" if args.tokio else "darshan"
+    if kind == "tokio":
+        d = tokio_jobs(args.tokio)
+        source = {"kind": "tokio-abc", "paths": [os.path.abspath(p) for p in args.tokio]}
+    else:
+        d = darshan_jobs(args.jobs_csv)
+        source = {"kind": "darshan", "paths": args.source or [os.path.abspath(args.jobs_csv)]}
+    ends = d["start"] + d["window"]
+    until = parse_date(args.until, "--until") if args.until else float(ends.max())
+    lo = until - args.days * tr.DAY
+    win = d[(d["start"] >= lo) & (ends <= until)]
+    if win.empty:
+        raise InputError(f"no measured job in the window {iso(lo)} .. {iso(until)}; fix: a later --until (the data "
+                         f"span {iso(d['start'].min())} .. {iso(ends.max())}) or a longer --days")
+    fss, qs = [], {}
+    for (s, f), g in win.groupby(["system", "fs"], sort=True):
+        r = fit(g, kind)
+        qs[(s, f)] = r["q"]
+        fss.append(r)
+    wend = win["start"] + win["window"]
+    cal = {
+        "format": FORMAT,
+        "source": {**source, "jobs": int(len(d))},
+        "window": {"days": args.days, "from": iso(lo), "until": iso(until),
+                   "first_measurement": iso(win["start"].min()),
+                   "newest_measurement": iso(wend.max()), "jobs": int(len(win))},
+        "stale_after_days": args.stale_after if args.stale_after is not None else args.days,
+        "file_systems": fss,
+        "held_out_error": held_out(d[d["start"] + d["window"] <= until], args.days, kind, qs),
+    }
+    out = args.out
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(nan_to_null(cal), f, indent=1, allow_nan=False)
+    os.replace(out + ".tmp", out)
+    h = cal["held_out_error"]
+    fit_text = "; ".join((f"{r['fs']}: C {r['capacity_Bps'] / 1e9:.3g} GB/s ({r['ost_capacity_Bps'] / 1e9:.3g} per "
+                          "OST), " if r["capacity_Bps"] is not None and r["capacity_Bps"] == r["capacity_Bps"]
+                          else f"{r['fs']}: no OST data, ") + f"{len(r['configurations'])} configurations"
+                         for r in fss)
+    band = (f"held-out median APE {100 * h['median_ape']:.1f} % (p90 {100 * h['p90']:.1f} %, {h['jobs']} jobs)"
+            if h["jobs"] else "no held-out job (no configuration ran twice)")
+    return (f"{out}: {kind} calibration, {len(win)} jobs from {cal['window']['first_measurement']} to "
+            f"{cal['window']['newest_measurement']}; {fit_text}; {band}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tokio", nargs="+", metavar="SUMMARY", help="TOKIO-ABC summary CSVs (.csv or .csv.gz)")
+    ap.add_argument("--jobs-csv", metavar="FILE", help="one measured job per row (iosim calibrate --darshan)")
+    ap.add_argument("--source", nargs="*", help="the paths the --jobs-csv table was read from (recorded)")
+    ap.add_argument("--days", type=float, default=30.0, help="the window (days, default 30)")
+    ap.add_argument("--until", help="the window's end (YYYY-MM-DD, UTC; default: the newest measurement's end)")
+    ap.add_argument("--stale-after", type=float, help="days after its newest measurement when iosim check calls the "
+                    "calibration stale (default: --days)")
+    ap.add_argument("-o", "--out", default="calibration.json", help="the calibration file (default calibration.json)")
+    args = ap.parse_args(argv)
+    return cli("iosim calibrate", lambda: run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

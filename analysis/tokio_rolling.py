@@ -1,0 +1,173 @@
+"""Predictors of a TOKIO-ABC job's bandwidth that use only what was measured before the job started, and the
+rolling calibration a site would run from its own monitoring (docs/validation.md, "Prediction before the job runs").
+
+Every function takes rows of tokio_data.jobs() (one file system or several; the columns of that module's doc) plus
+"end" = start + window (s since the epoch). Bandwidths are bytes/s; times are s since the epoch (UTC).
+
+- persistence(d, runs): the median bandwidth of the same configuration's last `runs` runs that ended before the job
+  started;
+- rolling(d, days, q): per UTC day D, P of every configuration is the q-quantile of its bandwidths over the jobs that
+  started in [D - days, D) and ended before D; the file system's capacity C is fitted on the same window (the C of
+  the grid minimising the window's median APE of min(P, max(C - r, C / 2)), r each job's measured background), so P,
+  C and the per-configuration efficiency P / C are recalibrated every day from data older than every job of the day;
+- previous_background(d): the background rate r (bytes/s) of the last job of the same file system that ended before
+  the job started, the only background known before the start;
+- noise_floor(d): for each job, the mean of its configuration's previous and next runs (each within `gap` days), and
+  the APE of that interpolation: how much consecutive runs of one configuration scatter.
+- interference(p, r, k): P / (1 + r / K), the sharing model of "Contention where it binds": a job slowed by every
+  byte/s of others' traffic, at any load (K per file system, bytes/s), unlike max-min, which slows it only once the
+  others take more than C - P.
+"""
+
+from campaign_io import np, pd
+import tokio_model
+
+DAY = 86400.0
+CAPACITIES = np.logspace(9, 13, 121)  # C grid, bytes/s (1 GB/s .. 10 TB/s)
+
+
+def with_end(d):
+    """d with its "end" column (start + window), sorted by start."""
+    d = d.copy()
+    d["end"] = d["start"] + d["window"]
+    return d.sort_values("start", kind="stable")
+
+
+def persistence(d, runs=7):
+    """Series on d.index: the median bandwidth of the last `runs` runs of the same configuration (cls) that ended
+    before the job started (NaN for a configuration's first run)."""
+    out = pd.Series(np.nan, index=d.index)
+    for _, g in d.groupby("cls", sort=False):
+        g = g.sort_values("start", kind="stable")
+        ends, bws, starts = g["end"].to_numpy(), g["bw"].to_numpy(), g["start"].to_numpy()
+        order = np.argsort(ends, kind="stable")
+        ends_sorted, bws_by_end = ends[order], bws[order]
+        for idx, s in zip(g.index, starts):
+            n = int(np.searchsorted(ends_sorted, s, side="left"))  # runs ended strictly before s
+            if n:
+                out[idx] = float(np.median(bws_by_end[max(0, n - runs):n]))
+    return out
+
+
+def previous_background(d):
+    """Series on d.index: tokio_model.background() of the last job of the same file system that ended before the
+    job started (NaN when none did)."""
+    out = pd.Series(np.nan, index=d.index)
+    r_all = tokio_model.background(d)
+    for _, g in d.groupby(["system", "fs"], sort=False):
+        order = np.argsort(g["end"].to_numpy(), kind="stable")
+        ends, r = g["end"].to_numpy()[order], r_all[g.index].to_numpy()[order]
+        n = np.searchsorted(ends, g["start"].to_numpy(), side="left")
+        vals = np.where(n > 0, r[np.maximum(n - 1, 0)], np.nan)
+        out[g.index] = vals
+    return out
+
+
+def fit_capacity(p, r, meas, grid=CAPACITIES):
+    """The C of `grid` minimising the median APE of min(p, max(C - r, C / 2)) against `meas` (arrays), and that
+    median APE. Ties keep the largest C (the fewest jobs slowed)."""
+    pred = np.minimum(p[None, :], np.maximum(grid[:, None] - r[None, :], grid[:, None] / 2))
+    err = np.median(np.abs(pred - meas[None, :]) / meas[None, :], axis=1)
+    best = np.flatnonzero(err <= err.min() + 1e-12)[-1]
+    return float(grid[best]), float(err[best])
+
+
+def _window_quantiles(starts, ends, bws, day_starts, days, q):
+    """For each day start D of `day_starts` (s): the q-quantile of `bws` over the runs with start >= D - days and
+    end < D (NaN when none), and how many runs that is. Arrays of one group, any order."""
+    out, count = np.full(len(day_starts), np.nan), np.zeros(len(day_starts), dtype=int)
+    for i, hi in enumerate(day_starts):
+        sel = bws[(starts >= hi - days * DAY) & (ends < hi)]
+        count[i] = len(sel)
+        if len(sel):
+            out[i] = np.quantile(sel, q)
+    return out, count
+
+
+def rolling(d, days=30, q=0.5, fit_c=True, background=None):
+    """The rolling calibration of every job of d (one or several file systems): a DataFrame on d.index with
+    p (the configuration's P, NaN when the window has no run of the configuration or of a coarser group of
+    tokio_model.FALLBACKS), level (0 = its configuration), capacity (C of its file system, NaN when not fitted or
+    the window has fewer than 5 jobs), window_jobs, window_start and window_end (s). The window of a job starting on
+    UTC day D is the jobs that started in [D - days, D) and ended before D. C is fitted against `background` (a
+    column of d, bytes/s: e.g. "prev_bg", the background a prediction will see) or, when None, each window job's
+    measured background (tokio_model.background)."""
+    out = pd.DataFrame(np.nan, index=d.index,
+                       columns=["p", "level", "capacity", "window_jobs", "window_start", "window_end"])
+    day0 = np.floor(d["start"].to_numpy() / DAY) * DAY
+    out["window_start"], out["window_end"] = day0 - days * DAY, day0
+    for lvl, keys in enumerate(tokio_model.FALLBACKS):
+        for _, g in d.groupby(keys if len(keys) > 1 else keys[0], sort=False):
+            todo = out.loc[g.index, "p"].isna().to_numpy()
+            if not todo.any():
+                continue
+            gd = np.floor(g["start"].to_numpy() / DAY) * DAY
+            days_u, inv = np.unique(gd, return_inverse=True)
+            qv, _ = _window_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u, days, q)
+            v = qv[inv]
+            fill = todo & ~np.isnan(v)
+            idx = g.index[fill]
+            out.loc[idx, "p"] = v[fill]
+            out.loc[idx, "level"] = lvl
+    for _, g in d.groupby(["system", "fs"], sort=False):
+        s, e = g["start"].to_numpy(), g["end"].to_numpy()
+        gd = np.floor(s / DAY) * DAY
+        codes = pd.factorize(g["cls"])[0]
+        bw = g["bw"].to_numpy()
+        r = (tokio_model.background(g) if background is None else g[background].fillna(0)).to_numpy()
+        for hi in np.unique(gd):
+            w = np.flatnonzero((s >= hi - days * DAY) & (e < hi))
+            today = g.index[gd == hi]
+            out.loc[today, "window_jobs"] = len(w)
+            if not fit_c or len(w) < 5:
+                continue
+            pw = np.empty(len(w))  # each window job's P: its configuration's q-quantile within the window
+            for c in np.unique(codes[w]):
+                m = codes[w] == c
+                pw[m] = np.quantile(bw[w][m], q)
+            out.loc[today, "capacity"] = fit_capacity(pw, r[w], bw[w])[0]
+    return out
+
+
+def noise_floor(d, gap=3.0):
+    """Series on d.index: |(b_prev + b_next) / 2 - b| / b, b_prev and b_next the bandwidths of the same
+    configuration's previous and next runs when each started within `gap` days of the job (NaN otherwise)."""
+    out = pd.Series(np.nan, index=d.index)
+    for _, g in d.groupby("cls", sort=False):
+        g = g.sort_values("start", kind="stable")
+        s, b = g["start"].to_numpy(), g["bw"].to_numpy()
+        if len(g) < 3:
+            continue
+        ok = (s[1:-1] - s[:-2] <= gap * DAY) & (s[2:] - s[1:-1] <= gap * DAY)
+        e = np.abs((b[:-2] + b[2:]) / 2 - b[1:-1]) / b[1:-1]
+        out[g.index[1:-1]] = np.where(ok, e, np.nan)
+    return out
+
+
+def interference(p, r, k):
+    """P / (1 + r / K): the job's bandwidth under a background r when every byte/s of others' traffic costs it a
+    share (arrays or Series, bytes/s; K > 0)."""
+    return p / (1.0 + r / float(k))
+
+
+def fit_interference(p, r, meas, grid=CAPACITIES):
+    """The K of `grid` minimising the median APE of interference(p, r, K) against `meas` (arrays), and that error."""
+    pred = p[None, :] / (1.0 + r[None, :] / grid[:, None])
+    err = np.median(np.abs(pred - meas[None, :]) / meas[None, :], axis=1)
+    best = int(np.argmin(err))
+    return float(grid[best]), float(err[best])
+
+
+def error_stats(pred, meas):
+    """Scores of predictions against measurements (Series; rows where either is NaN are left out): jobs, median APE,
+    bias (median of pred / meas - 1, signed), APE quantiles p25, p75, p90, within 25 % (fractions)."""
+    ok = pred.notna() & meas.notna()
+    pred, meas = pred[ok].astype(float), meas[ok].astype(float)
+    e = (pred - meas).abs() / meas
+    return {"jobs": int(len(e)),
+            "median_ape": float(e.median()) if len(e) else float("nan"),
+            "bias": float((pred / meas - 1).median()) if len(e) else float("nan"),
+            "p25": float(e.quantile(0.25)) if len(e) else float("nan"),
+            "p75": float(e.quantile(0.75)) if len(e) else float("nan"),
+            "p90": float(e.quantile(0.90)) if len(e) else float("nan"),
+            "within_25": float((e <= 0.25).mean()) if len(e) else float("nan")}

@@ -1,0 +1,186 @@
+"""Tests of `iosim calibrate` (src/cli/calibrate.c, analysis/calibrate.py) and of the staleness rule of `iosim check`,
+through the iosim binary ($IOSIM_BIN, which ctest sets; else build/iosim): a hand-made TOKIO-ABC summary whose
+capacity and efficiencies are known, the sample Darshan logs (the numbers of docs/darshan.md's table), and scenarios
+naming a stale, a fresh and a broken calibration."""
+
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+import pandas as pd  # noqa: E402
+
+import whatif_band  # noqa: E402
+
+BIN = os.environ.get("IOSIM_BIN") or os.path.join(ROOT, "build", "iosim")
+DATA = os.environ.get("IOSIM_DATA_DIR") or os.path.join(ROOT, "..", "shared", "datasets")
+MIB = 1048576.0
+JUNE = 1496275200  # 2017-06-01 00:00 UTC
+
+
+def row(day, bw, background, app="/bin/ior", nprocs=64, volume=6e11):
+    """A TOKIO-ABC row: a write of `volume` bytes at bw (bytes/s), so over volume / bw s, while the servers also
+    served background (bytes/s) of others' traffic; 10 OSTs."""
+    window = volume / bw
+    return {"_datetime_start": JUNE + day * 86400, "_datetime_end": JUNE + day * 86400 + window,
+            "_file_system": "scratch9", "darshan_app": app, "darshan_nprocs": nprocs,
+            "darshan_agg_perf_by_slowest_posix": bw / MIB, "darshan_tot_bytes_read_posix": 0,
+            "darshan_tot_bytes_written_posix": volume, "fs_tot_bytes_read": 0,
+            "fs_tot_bytes_written": volume + background * window, "fshealth_ost_count": 10, "fs_frac_missing": 0.0}
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def iosim(*args):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=600)
+
+
+class CalibrateTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="calibrate-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_tokio_summary_with_known_capacity(self):
+        # A file system of C = 10 GB/s over 10 OSTs (1 GB/s each). Configuration A demands 6 GB/s; under a
+        # background r it gets min(6, max(10 - r, 5)) GB/s (max-min, tokio_model.contention): r = 0 -> 6,
+        # r = 4.1, 4.3, 4.5, 4.7, 4.9 -> 5.9, 5.7, 5.5, 5.3, 5.1. Configuration B gets 3 GB/s alone (twice).
+        # The fit (tokio_model.calibrate: q from 0.5 up, C up its grid, the first with the lowest median APE of the 8
+        # jobs) stops at q = 0.5, P_A = the median of A's 6 bandwidths = (5.7 + 5.5) / 2 = 5.6, and C = 10^10: there
+        # min(5.6, 10 - r) is exact for r = 4.5, 4.7, 4.9, and B (P = 3) for both runs: 5 of 8 exact, median APE 0;
+        # every smaller C of the grid misses those 3 slowed jobs (10 - r differs) and so has 4 or fewer exact jobs,
+        # a median above 0. So: capacity 10 GB/s, per OST 1 GB/s, efficiencies 5.6 / 10 = 0.56 and 3 / 10 = 0.3.
+        g = 1e9
+        rows = [row(d, bw * g, r * g) for d, (bw, r) in enumerate([(6, 0), (5.9, 4.1), (5.7, 4.3), (5.5, 4.5),
+                                                                   (5.3, 4.7), (5.1, 4.9)])]
+        rows += [row(d, 3 * g, 0, app="/bin/vpicio_uni", nprocs=32) for d in range(2)]
+        csv = os.path.join(self.tmp, "site-summaries.csv")
+        pd.DataFrame(rows).to_csv(csv)  # with a leading index column, as Cori's and Edison's
+        out = os.path.join(self.tmp, "cal.json")
+        p = iosim("calibrate", "--tokio", csv, "--days", "30", "--stale-after", "10", "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        cal = read_json(out)
+        self.assertEqual(cal["format"], "iosim-calibration/1")
+        self.assertEqual(cal["source"]["kind"], "tokio-abc")
+        self.assertEqual(cal["source"]["jobs"], 8)
+        fs = cal["file_systems"][0]
+        self.assertEqual((fs["fs"], fs["osts"], fs["jobs"]), ("scratch9", 10, 8))
+        self.assertAlmostEqual(fs["capacity_Bps"] / 1e10, 1.0, places=12)
+        self.assertAlmostEqual(fs["ost_capacity_Bps"] / 1e9, 1.0, places=12)
+        self.assertLess(fs["fit_median_ape"], 1e-8)  # 0 but for the float noise of r = (server bytes - volume) / time
+        eff = {c["app"]: c for c in fs["configurations"]}
+        self.assertEqual(fs["q"], 0.5)
+        self.assertAlmostEqual(eff["ior"]["efficiency"], 0.56, places=12)
+        self.assertAlmostEqual(eff["ior"]["bandwidth_Bps"], 5.6e9, delta=1e-3)
+        self.assertAlmostEqual(eff["vpicio_uni"]["efficiency"], 0.3, places=12)
+        self.assertEqual((eff["ior"]["runs"], eff["vpicio_uni"]["runs"]), (6, 2))
+        # window: ends with the newest measurement (A on day 5: 6e11 B at 5.1 GB/s, 117.6 s), 30 days back
+        self.assertEqual(cal["window"]["newest_measurement"], "2017-06-06T00:01:57Z")
+        self.assertEqual(cal["window"]["first_measurement"], "2017-06-01T00:00:00Z")
+        self.assertEqual(cal["window"]["from"], "2017-05-07T00:01:57Z")
+        self.assertEqual(cal["stale_after_days"], 10)
+        # held-out: each job predicted from the days before its own: A's days 1..5 and B's day 1 (day 0 has no
+        # earlier data)
+        h = cal["held_out_error"]
+        self.assertEqual(h["jobs"], 6)
+        self.assertTrue(0 <= h["p25"] <= h["median_ape"] <= h["p75"] <= h["p90"])
+        # an --until before every measurement: exit 2 naming the window
+        p = iosim("calibrate", "--tokio", csv, "--until", "2017-01-01", "-o", out)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("no measured job in the window", p.stderr)
+
+    def test_darshan_directory(self):
+        # docs/darshan.md's table: sample (24 OSTs) 24535.282 MiB/s, sample-goodost (24 OSTs) 13066.344 MiB/s,
+        # sample-badost (24 OSTs) 673.292 MiB/s: the per-OST capacity is the largest bandwidth per OST,
+        # 24535.282 / 24 MiB/s; goodost's efficiency 13066.344 / 24535.282 = 0.53255
+        logs = os.path.join(DATA, "darshan-logs")
+        self.assertTrue(os.path.isdir(logs), f"{logs}: the sample Darshan logs are missing (make data)")
+        out = os.path.join(self.tmp, "cal.json")
+        p = iosim("calibrate", "--darshan", logs, "--days", "100000", "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        cal = read_json(out)
+        self.assertEqual(cal["source"]["kind"], "darshan")
+        self.assertEqual(len(cal["source"]["paths"]), 6)
+        fs = {f["fs"]: f for f in cal["file_systems"]}["lustre-24-osts"]
+        self.assertAlmostEqual(fs["ost_capacity_Bps"] / (24535.282 * MIB / 24), 1.0, delta=1e-7)
+        eff = {c["key"].split("/")[4]: c["efficiency"] for c in fs["configurations"]}
+        self.assertAlmostEqual(eff["48"], 13066.344 / 24535.282, delta=1e-7)
+        self.assertEqual(cal["window"]["first_measurement"][:10], "2017-03-20")
+        self.assertEqual(os.listdir(self.tmp), ["cal.json"])  # the logs' table was removed
+
+    def test_bad_input(self):
+        p = iosim("calibrate", "--darshan")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--darshan", p.stderr)
+        p = iosim("calibrate", "--darshan", os.path.join(self.tmp, "none.darshan"))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("none.darshan", p.stderr)
+        p = iosim("calibrate", "--tokio", os.path.join(self.tmp, "none.csv"))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("none.csv", p.stderr)
+
+    def write_cal(self, newest, stale_after=30):
+        path = os.path.join(self.tmp, f"cal-{len(os.listdir(self.tmp))}.json")
+        with open(path, "w") as f:
+            json.dump({"format": "iosim-calibration/1", "window": {"newest_measurement": newest},
+                       "stale_after_days": stale_after}, f)
+        return path
+
+    def test_check_says_when_the_calibration_is_stale(self):
+        scenario = os.path.join(ROOT, "deploy", "default.json")
+        old = self.write_cal("2017-11-30T02:22:46Z")
+        p = iosim("check", scenario, "--set", f"calibration={old}")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("is stale", p.stderr)
+        self.assertIn("2017-11-30T02:22:46Z", p.stderr)
+        # newest measurement 2 days ago, stale after 30 days: fresh, its age printed (2.0 days, give or take the
+        # seconds between writing the file and the check)
+        two_days = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        fresh = self.write_cal(two_days)
+        p = iosim("check", scenario, "--set", f"calibration={fresh}")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("stale:", p.stderr)
+        self.assertIn("2.0 days old", p.stdout)
+        # stale after 1 day: the same file is stale
+        p = iosim("check", scenario, "--set", f"calibration={self.write_cal(two_days, 1)}")
+        self.assertIn("is stale", p.stderr)
+        # not a calibration file: exit 2 naming the field
+        p = iosim("check", scenario, "--set", f"calibration={scenario}")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("format", p.stderr)
+        bad = self.write_cal("June 2017")
+        p = iosim("check", scenario, "--set", f"calibration={bad}")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("window.newest_measurement", p.stderr)
+
+
+class WhatifBandTest(unittest.TestCase):
+    def test_band_by_hand(self):
+        # P = 6 GB/s on 24 OSTs -> 9 GB/s on 36; p75 APE 0.125 -> [9 / 1.125, 9 / 0.875] = [8.00, 10.29]; p90 APE
+        # 1.5 -> [3.60, inf]; the same configuration on scratch3: 8.5 GB/s
+        cal = {"format": "iosim-calibration/1",
+               "window": {"first_measurement": "a", "newest_measurement": "b"},
+               "file_systems": [{"fs": "s1", "osts": 24, "configurations": [{"key": "x/s1/ior", "bandwidth_Bps": 6e9}]},
+                                {"fs": "s3", "osts": 36, "configurations": [{"key": "x/s3/ior",
+                                                                             "bandwidth_Bps": 8.5e9}]}],
+               "held_out_error": {"per_file_system": [{"fs": "s1", "p75": 0.125, "p90": 1.5, "median_ape": 0.05,
+                                                       "jobs": 10}]}}
+        rows, e, n0 = whatif_band.answer(cal, "s1", 36, "", "s3")
+        self.assertEqual(n0, 24)
+        self.assertEqual(rows, [["x/s1/ior", "6.00", "9.00", "8.00 .. 10.29", "3.60 .. inf", "8.50"]])
+        with self.assertRaises(whatif_band.InputError):
+            whatif_band.answer(cal, "s9", 36)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,176 @@
+"""Tests of the predictors before the job runs (analysis/tokio_rolling.py) on hand-made jobs whose every prediction
+is computed by hand in the comments."""
+
+import gzip
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import tokio_data  # noqa: E402
+import tokio_prediction  # noqa: E402
+import tokio_rolling as tr  # noqa: E402
+
+DAY = 86400.0
+T0 = 1496275200.0  # 2017-06-01 00:00 UTC
+
+
+def job(day, bw, cls="a", fs="s1", volume=100.0, fs_bytes=None, window=100.0, hour=1.0):
+    """A job of configuration `cls` starting `hour` hours into day `day` after T0."""
+    return {"system": "x", "fs": fs, "app": "ior", "direction": "write", "nprocs": 1.0, "cls": cls, "bw": bw,
+            "volume": volume, "fs_bytes": volume if fs_bytes is None else fs_bytes, "window": window,
+            "start": T0 + day * DAY + hour * 3600}
+
+
+def frame(rows):
+    return tr.with_end(pd.DataFrame(rows))
+
+
+class RollingTest(unittest.TestCase):
+    def test_persistence_median_of_the_last_runs(self):
+        # runs of a on days 0..4 at 1, 5, 2, 8, 3: the job of day 4 sees days 1..3 with runs=3 -> median(5, 2, 8) = 5;
+        # day 0 has no earlier run; b (one run) has none either
+        d = frame([job(i, v) for i, v in enumerate([1.0, 5.0, 2.0, 8.0, 3.0])] + [job(4, 7.0, cls="b")])
+        p = tr.persistence(d, runs=3)
+        self.assertTrue(np.isnan(p.iloc[0]))
+        self.assertEqual(p.iloc[1], 1.0)  # day 1: only day 0
+        self.assertEqual(p.iloc[3], 2.0)  # day 3: median(1, 5, 2)
+        self.assertEqual(p.iloc[4], 5.0)
+        self.assertTrue(np.isnan(p.iloc[5]))
+
+    def test_a_run_still_going_is_not_used(self):
+        # day 0's run lasts 2 days (window 172800 s): it has not ended when day 1's run starts
+        d = frame([job(0, 4.0, window=2 * DAY), job(1, 6.0), job(3, 1.0)])
+        p = tr.persistence(d, runs=7)
+        self.assertTrue(np.isnan(p.iloc[1]))
+        self.assertEqual(p.iloc[2], 5.0)  # both ended before day 3: median(4, 6)
+
+    def test_rolling_window_quantile_and_capacity(self):
+        # a on days 0..9 at bw 10, 20, ..., 100; window of 3 days, q = 0.5: the job of day 5 sees days 2, 3, 4 ->
+        # median(30, 40, 50) = 40; day 0 sees nothing -> NaN; day 9 sees days 6, 7, 8 -> 80
+        d = frame([job(i, 10.0 * (i + 1)) for i in range(10)])
+        r = tr.rolling(d, days=3, q=0.5, fit_c=False)
+        self.assertTrue(np.isnan(r["p"].iloc[0]))
+        self.assertEqual(r["p"].iloc[5], 40.0)
+        self.assertEqual(r["p"].iloc[9], 80.0)
+        self.assertEqual(r["window_jobs"].iloc[5], 3)
+        self.assertEqual(r["window_end"].iloc[5], T0 + 5 * DAY)
+        # q = 1: the largest of the window, 50 on day 5
+        self.assertEqual(tr.rolling(d, days=3, q=1.0, fit_c=False)["p"].iloc[5], 50.0)
+
+    def test_fit_capacity_recovers_a_known_capacity(self):
+        # jobs demanding 6 against backgrounds 0, 2, 4, 5 on C = 8 get min(6, max(8 - r, 4)) = 6, 6, 4, 4 exactly;
+        # a grid holding 8 finds it with a zero error, larger capacities miss the slowed jobs
+        grid = np.array([4.0, 6.0, 8.0, 10.0, 16.0])
+        p, r = np.full(4, 6.0), np.array([0.0, 2.0, 4.0, 5.0])
+        c, err = tr.fit_capacity(p, r, np.array([6.0, 6.0, 4.0, 4.0]), grid)
+        self.assertEqual(c, 8.0)
+        self.assertEqual(err, 0.0)
+
+    def test_previous_background(self):
+        # job 0 (day 0): fs_bytes 300, volume 100, window 100 s -> r = 2 bytes/s; job 1 (day 1) sees it; job 0
+        # sees nothing; job 2 on another file system sees nothing
+        d = frame([job(0, 1.0, fs_bytes=300.0), job(1, 1.0), job(2, 1.0, fs="s2")])
+        pb = tr.previous_background(d)
+        self.assertTrue(np.isnan(pb.iloc[0]))
+        self.assertEqual(pb.iloc[1], 2.0)
+        self.assertTrue(np.isnan(pb.iloc[2]))
+
+    def test_noise_floor(self):
+        # runs on days 0, 1, 2, 10 at 4, 6, 10, 1: day 1's neighbours (4 + 10) / 2 = 7 -> |7 - 6| / 6; day 2's next
+        # run is 8 days later (> 3): NaN; the first and last runs have one neighbour: NaN
+        d = frame([job(0, 4.0), job(1, 6.0), job(2, 10.0), job(10, 1.0)])
+        n = tr.noise_floor(d, gap=3.0)
+        self.assertAlmostEqual(n.iloc[1], 1.0 / 6.0, places=15)
+        self.assertTrue(n.iloc[[0, 2, 3]].isna().all())
+
+    def test_interference_fit(self):
+        # measured = 10 / (1 + r / 20) for r = 0, 20, 60: 10, 5, 2.5; the grid holding 20 finds it exactly
+        grid = np.array([5.0, 10.0, 20.0, 40.0])
+        r = np.array([0.0, 20.0, 60.0])
+        k, err = tr.fit_interference(np.full(3, 10.0), r, np.array([10.0, 5.0, 2.5]), grid)
+        self.assertEqual((k, err), (20.0, 0.0))
+        self.assertEqual(tr.interference(10.0, 20.0, 20.0), 5.0)
+
+    def test_error_stats(self):
+        # predictions 11, 8, 10, 30 of 10, 10, 10, 10: APE 0.1, 0.2, 0, 2 -> median 0.15; ratios - 1: 0.1, -0.2, 0, 2
+        # -> bias median 0.05; p25 of (0, 0.1, 0.2, 2) linear = 0.075; within 25 %: 3 of 4
+        s = tr.error_stats(pd.Series([11.0, 8.0, 10.0, 30.0]), pd.Series([10.0] * 4))
+        self.assertAlmostEqual(s["median_ape"], 0.15, places=12)
+        self.assertAlmostEqual(s["bias"], 0.05, places=12)
+        self.assertAlmostEqual(s["p25"], 0.075, places=12)
+        self.assertEqual(s["within_25"], 0.75)
+        self.assertEqual(s["jobs"], 4)
+
+
+class PredictionTest(unittest.TestCase):
+    """analysis/tokio_prediction.py on a hand-made Edison year: configuration ior write (1 TiB) on scratch1 (24 OSTs)
+    at 20 GB/s and on scratch3 (36 OSTs) at 30 GB/s, on June 1-4 (first half) and October 1-4 (held out), except
+    scratch1's October 4 run at 10 GB/s."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(self.dir, "tokio-abc"))
+        rows = []
+        for first in (1496275200, 1506816000):  # 2017-06-01, 2017-10-01
+            for k in range(4):
+                for fs, osts, gbps in (("scratch1", 24, 20.0), ("scratch3", 36, 30.0)):
+                    if fs == "scratch1" and first == 1506816000 and k == 3:
+                        gbps = 10.0
+                    start = first + 86400 * k + (0 if fs == "scratch1" else 3600)
+                    rows.append({"_datetime_start": start, "_datetime_end": start + 100, "_file_system": fs,
+                                 "darshan_app": "/bin/ior", "darshan_nprocs": 2048,
+                                 "darshan_agg_perf_by_slowest_posix": gbps * 1e9 / 1048576.0,
+                                 "darshan_tot_bytes_read_posix": 0, "darshan_tot_bytes_written_posix": 2**40,
+                                 "fs_tot_bytes_read": 0, "fs_tot_bytes_written": 2**40, "fshealth_ost_count": osts,
+                                 "fs_frac_missing": 0.0})
+        with gzip.open(os.path.join(self.dir, "tokio-abc", tokio_data.FILES["edison"]), "wt") as f:
+            pd.DataFrame(rows).to_csv(f)
+        self.env = os.environ.get("IOSIM_DATA_DIR")
+        os.environ["IOSIM_DATA_DIR"] = self.dir
+
+    def tearDown(self):
+        if self.env is None:
+            os.environ.pop("IOSIM_DATA_DIR", None)
+        else:
+            os.environ["IOSIM_DATA_DIR"] = self.env
+        shutil.rmtree(self.dir)
+
+    def test_end_to_end(self):
+        # October 1 has no run in its 30-day window: left out of every predictor. October 2-4: every predictor
+        # says 20 GB/s on scratch1 (persistence: the median of June's 4 runs and October's earlier ones, all 20) and
+        # 30 on scratch3: APE 0 on 5 jobs, 1.0 on scratch1's October 4 (20 predicted, 10 measured). Over the 6 jobs:
+        # median APE 0, bias 0, p90 (linear) 0.5.
+        out = os.path.join(self.dir, "out")
+        self.assertEqual(tokio_prediction.main(["--out", out, "--systems", "edison"]), 0)
+        for name in ("prediction.md", "scores.csv", "scores_app_month.csv", "jobs.csv", "heavy.csv", "whatif.csv",
+                     "interference.png"):
+            self.assertTrue(os.path.isfile(os.path.join(out, name)), name)
+        s = pd.read_csv(os.path.join(out, "scores.csv")).set_index("predictor")
+        for m in ("persist", "rolling", "frozen", "iosim"):
+            self.assertEqual(s.loc[m, "jobs"], 6, m)
+            self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
+            self.assertAlmostEqual(s.loc[m, "p90"], 0.5, places=12, msg=m)
+            self.assertAlmostEqual(s.loc[m, "bias"], 0.0, places=12, msg=m)
+        # the what-if: measured medians 30 / 20 = 1.5 (scratch1's October: 20, 20, 20, 10 -> 20), OST scaling
+        # 36 / 24 = 1.5; the reverse 2/3 both
+        w = pd.read_csv(os.path.join(out, "whatif.csv")).set_index("from")
+        self.assertAlmostEqual(w.loc["scratch1+2", "measured_gain"], 1.5, places=12)
+        self.assertAlmostEqual(w.loc["scratch1+2", "ost_scaling_gain"], 1.5, places=12)
+        self.assertAlmostEqual(w.loc["scratch3", "measured_gain"], 2 / 3, places=12)
+        self.assertAlmostEqual(w.loc["scratch3", "ost_scaling_gain"], 2 / 3, places=12)
+        with open(os.path.join(out, "prediction.md")) as f:
+            self.assertIn("largest relative gap", f.read())
+
+    def test_bad_days_exits_2(self):
+        self.assertEqual(tokio_prediction.main(["--out", os.path.join(self.dir, "o"), "--days", "0"]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
