@@ -48,6 +48,23 @@ Net platform() {
   return n;
 }
 
+/* Every flow a test started, given back once the test is over (so that LeakSanitizer sees nothing left). */
+std::vector<ios_flow_t *> started;
+ios_flow_t *start_flow(sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data) {
+  ios_flow_t *f = ios_flow_start(from, to, bytes, rate, latency, data);
+  if (f != nullptr) started.push_back(f);
+  return f;
+}
+struct GiveFlowsBack : ::testing::Environment {
+  void TearDown() override {
+    for (ios_flow_t *f : started)
+      ios_flow_release(f);
+    started.clear();
+    ios_flows_fini();
+  }
+};
+const auto *give_back = ::testing::AddGlobalTestEnvironment(new GiveFlowsBack);
+
 struct Report {
   double date;
   bool in_step; /* reported by the step's ios_flows_collect, not by SimGrid's own completion report */
@@ -111,9 +128,9 @@ TEST(Seam, ActionLookupFindsEachFlowAndItsBoundApplies) {
   ios_flow_t *f1 = nullptr, *f2 = nullptr, *f3 = nullptr;
   double rem1 = NAN;
   plan.emplace(0.0, [&] {
-    f1 = ios_flow_start(n.a, n.b, 1e9, 2.5e8, 0, nullptr);
-    f2 = ios_flow_start(n.a, n.b, 5e8, 1e8, 0, nullptr);
-    f3 = ios_flow_start(n.a, n.b, 2e8, 4e8, 0, nullptr);
+    f1 = start_flow(n.a, n.b, 1e9, 2.5e8, 0, nullptr);
+    f2 = start_flow(n.a, n.b, 5e8, 1e8, 0, nullptr);
+    f3 = start_flow(n.a, n.b, 2e8, 4e8, 0, nullptr);
   });
   plan.emplace(1.0, [&] { rem1 = ios_flow_remaining(f1); });
   run();
@@ -136,8 +153,8 @@ TEST(Seam, PauseKeepsTheBytesAndResumeStartsFromTheResumptionAtTheNewRate) {
   ios_flow_t *p = nullptr, *q = nullptr;
   double at1 = NAN, at2 = NAN, at3 = NAN;
   plan.emplace(0.0, [&] {
-    p = ios_flow_start(n.a, n.b, 1e9, 2.5e8, 0, nullptr);
-    q = ios_flow_start(n.a, n.b, 4e9, INFINITY, 0, nullptr);
+    p = start_flow(n.a, n.b, 1e9, 2.5e8, 0, nullptr);
+    q = start_flow(n.a, n.b, 4e9, INFINITY, 0, nullptr);
   });
   plan.emplace(1.0, [&] {
     ASSERT_EQ(ios_flow_pause(p), 0);
@@ -165,7 +182,7 @@ TEST(Seam, PauseAndResumeAloneOnTheLink) {
   Net n = platform();
   ios_flow_t *p = nullptr;
   double at3 = NAN;
-  plan.emplace(0.0, [&] { p = ios_flow_start(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
+  plan.emplace(0.0, [&] { p = start_flow(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
   plan.emplace(1.0, [&] { ASSERT_EQ(ios_flow_pause(p), 0); });
   plan.emplace(3.0, [&] {
     ios_flow_resume(p, 5e8);
@@ -191,12 +208,12 @@ TEST(Seam, AGroupOfKMembersWeighsKFlowsAndAMemberLeavesWithItsExactBytes) {
   ios_flow_t *g = nullptr, *s = nullptr, *m = nullptr;
   double g_at1 = NAN, s_at1 = NAN, g_after_leave = NAN, m_start = NAN;
   plan.emplace(0.0, [&] {
-    g = ios_flow_start(n.a, n.b, 1e9, INFINITY, 0, nullptr);
+    g = start_flow(n.a, n.b, 1e9, INFINITY, 0, nullptr);
     ASSERT_NE(g, nullptr);
     EXPECT_EQ(ios_flow_join(g, 1e9, INFINITY), 0);
     EXPECT_EQ(ios_flow_join(g, 1e9, INFINITY), 0);
     EXPECT_EQ(ios_flow_join(g, 1e9, 1e8), -1); /* another rate: not the same transfer */
-    s = ios_flow_start(n.a, n.b, 5e8, INFINITY, 0, nullptr);
+    s = start_flow(n.a, n.b, 5e8, INFINITY, 0, nullptr);
   });
   plan.emplace(1.0, [&] {
     g_at1 = ios_flow_remaining(g);
@@ -205,7 +222,7 @@ TEST(Seam, AGroupOfKMembersWeighsKFlowsAndAMemberLeavesWithItsExactBytes) {
     double member = ios_flow_remaining(g) / ios_flow_members(g);
     ios_flow_leave(g, member, INFINITY);
     g_after_leave = ios_flow_remaining(g);
-    m = ios_flow_start(n.a, n.b, member, INFINITY, 0, nullptr);
+    m = start_flow(n.a, n.b, member, INFINITY, 0, nullptr);
     m_start = ios_flow_remaining(m);
   });
   run();
@@ -227,7 +244,7 @@ TEST(Seam, ANewRateMidFlowKeepsTheBytesMoved) {
   Net n = platform();
   ios_flow_t *f = nullptr;
   double before = NAN, after = NAN;
-  plan.emplace(0.0, [&] { f = ios_flow_start(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
+  plan.emplace(0.0, [&] { f = start_flow(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
   plan.emplace(2.0, [&] {
     before = ios_flow_remaining(f);
     ios_flow_set_rate(f, 5e8);
@@ -246,7 +263,7 @@ TEST(Seam, ANewRateMidFlowKeepsTheBytesMoved) {
 TEST(Seam, CollectReportsAFinishedFlowBeforeSimGridDoesAndOnce) {
   Net n = platform();
   ios_flow_t *f = nullptr;
-  plan.emplace(0.0, [&] { f = ios_flow_start(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
+  plan.emplace(0.0, [&] { f = start_flow(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
   run();
   ASSERT_NE(f, nullptr);
   EXPECT_NEAR(end_of(f), 4.0, kDate);
@@ -260,7 +277,7 @@ TEST(Seam, WithoutCollectSimGridsReportGivesTheFlowOnce) {
   Net n = platform();
   collect = false;
   ios_flow_t *f = nullptr;
-  plan.emplace(0.0, [&] { f = ios_flow_start(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
+  plan.emplace(0.0, [&] { f = start_flow(n.a, n.b, 1e9, 2.5e8, 0, nullptr); });
   run();
   ASSERT_NE(f, nullptr);
   EXPECT_NEAR(end_of(f), 4.0, kDate);
@@ -283,7 +300,7 @@ TEST(Seam, ALatencyRouteIsPaidOnceAtTheStart) {
   ios_flow_t *f = nullptr;
   double at_start = NAN, before = NAN;
   plan.emplace(0.0, [&] {
-    f = ios_flow_start(n.c, n.d, 1e9, 2.5e8, latency, nullptr);
+    f = start_flow(n.c, n.d, 1e9, 2.5e8, latency, nullptr);
     at_start = ios_flow_remaining(f);
   });
   plan.emplace(2.001, [&] {
