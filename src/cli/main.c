@@ -18,6 +18,8 @@ static const char usage_text[] =
     "       iosim merge DIR... [-o DIR]   combine shard outputs into one runs.csv\n"
     "       iosim report DIR [options]    figures and a Markdown report of a campaign (analysis/report.py)\n"
     "       iosim view DIR [DIR...] [-o OUT]   an HTML page of runs side by side, or of a campaign\n"
+    "       iosim compare RUN_DIR RUN_DIR... [--csv F] [--html F]   did it help: I/O and end times, change in %\n"
+    "       iosim whatif SCENARIO --vary key=v1,v2 [-o DIR]   run the base and each variant, then compare them\n"
     "       iosim data fetch|verify|list|dir [options]   the public datasets: fetch and check them, or locate them\n"
     "       iosim help scenario           every scenario key with its type, default, unit and meaning\n"
     "       iosim --version | COMMAND --help | help COMMAND\n"
@@ -45,6 +47,8 @@ static const struct {
                 {"merge", ios_cli_merge},
                 {"report", ios_cli_report},
                 {"view", ios_cli_view},
+                {"compare", ios_cli_compare},
+                {"whatif", ios_cli_whatif},
                 {"data", ios_cli_data}};
 
 /* `iosim help TOPIC`: scenario (every scenario key), or a command's --help. */
