@@ -90,11 +90,12 @@ double ios_reference_bandwidth(const ios_app_t *a, double nic_bw);
  * gaps of a job stream do not dilute them; a given or steady-state window is the one asked for, divided by its
  * length (RR-9502 §3.3 as published); io_spread and machine_idle_time divide by the makespan without idle gaps.
  aggregate_bandwidth_Bps is IPDPS'21 Eq. 2,
- * Σ_a V_a / T_io,a, summed over the applications running at the same time (their [start, end] overlap), the largest
- * such sum over the run: all applications when they run together, as in the paper's experiments; the overlapping jobs
- * of a queue or stream. NAN (null) when it exceeds the pool's capacity B: each application's mean rate over its own I/O
- * time, summed over I/O times that differ (phases that alternate, or jobs that end earlier), is then no bandwidth the
- * platform delivered. Each application's dedicated bandwidth b_i
+ * Σ_a V_a / T_io,a, over the applications of each busy period (a maximal interval in which some application runs),
+ * the largest over the periods: over every application when the run has no idle gap (the paper's experiments, job
+ * queues); one job's own when a stream's jobs never overlap. Each application's mean rate over its own I/O time, summed
+ over I/O times that differ (phases
+ * that alternate, or jobs that end earlier), can exceed what the platform delivers: the run's summary then prints n/a
+ * (ios_output_summary), results.json keeps the paper's value. Each application's dedicated bandwidth b_i
  * (ar->bandwidth) is raised to the bandwidth it saw, V_j / T_io,j, when that is higher (a job cannot be faster shared
  * than alone; the engine's b_j(n_j) can be lower for a striped job, whose files may spread over more OSTs than its
  * allocation): then y_i ≤ 1 and ρ_con ≥ 0.

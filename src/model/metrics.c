@@ -58,40 +58,9 @@ static int span_cmp(const void *x, const void *y) {
   return a->start < b->start ? -1 : a->start > b->start ? 1 : a->app - b->app;
 }
 
-typedef struct {
-  double t, rate; /* s; bytes/s: +V_a/runtime_a at a start, − at an end */
-} step_t;
-
-static int step_cmp(const void *x, const void *y) {
-  const step_t *a = x, *b = y;
-  if (a->t != b->t) return a->t < b->t ? -1 : 1;
-  return (a->rate > 0) - (b->rate > 0); /* ends before starts: a job that ends as another starts ran before it */
-}
-
-/* The largest Σ_a V_a / T_io,a over the applications running at the same time (IPDPS'21 Eq. 2 over each set of
- * concurrent applications; an application runs over its span [start, end]): sp[n] spans. 0 when none did I/O. */
-static double peak_aggregate(const ios_results_t *r, const span_t *sp, int n) {
-  step_t *st = malloc(sizeof *st * (size_t)(2 * n + 1));
-  if (st == NULL) return NAN;
-  int m = 0;
-  for (int i = 0; i < n; i++) {
-    double tio = r->apps[sp[i].app].io_time, v = r->apps[sp[i].app].io_volume;
-    if (!(tio > 0) || !(v > 0)) continue;
-    st[m++] = (step_t){sp[i].start, v / tio};
-    st[m++] = (step_t){sp[i].end, -v / tio};
-  }
-  qsort(st, (size_t)m, sizeof *st, step_cmp);
-  double run = 0, best = 0;
-  for (int i = 0; i < m; i++) {
-    run += st[i].rate;
-    if ((i + 1 == m || st[i + 1].t != st[i].t) && run > best) best = run; /* after every step at this date */
-  }
-  free(st);
-  return best;
-}
-
-/* The busy periods of r: sets r->busy_s, r->busy_run_s and r->busy_periods, and returns peak_aggregate. An
- * application not completed runs until t_end. */
+/* The busy periods of r: sets r->busy_s, r->busy_run_s and r->busy_periods, and returns the largest IPDPS'21 Eq. 2
+ * sum Σ V_a / T_io,a over the applications of one busy period (0 when none did I/O). An application not completed
+ * runs until t_end. */
 static double busy_periods(ios_results_t *r) {
   span_t *sp = malloc(sizeof *sp * (size_t)(r->napps > 0 ? r->napps : 1));
   int n = 0;
@@ -109,12 +78,16 @@ static double busy_periods(ios_results_t *r) {
     return NAN;
   }
   qsort(sp, (size_t)n, sizeof *sp, span_cmp);
-  double busy = 0, busy_run = 0;
+  double busy = 0, busy_run = 0, best = 0;
   int periods = 0;
   for (int i = 0; i < n;) {
-    double lo = sp[i].start, hi = sp[i].end;
-    for (; i < n && sp[i].start <= hi; i++) /* the period: every span that starts before it ends */
+    double lo = sp[i].start, hi = sp[i].end, agg = 0;
+    for (; i < n && sp[i].start <= hi; i++) { /* the period: every span that starts before it ends */
       hi = sp[i].end > hi ? sp[i].end : hi;
+      const ios_app_result_t *ar = &r->apps[sp[i].app];
+      if (ar->io_time > 0) agg += ar->io_volume / ar->io_time;
+    }
+    best = agg > best ? agg : best;
     busy_run += hi - lo;
     double a = lo > r->t_begin ? lo : r->t_begin, b = hi < r->t_end ? hi : r->t_end;
     if (b > a || (b == a && r->t_end == r->t_begin)) {
@@ -122,12 +95,11 @@ static double busy_periods(ios_results_t *r) {
       periods++;
     }
   }
-  double agg = peak_aggregate(r, sp, n);
   free(sp);
   r->busy_s = busy;
   r->busy_run_s = busy_run;
   r->busy_periods = periods;
-  return agg;
+  return best;
 }
 
 void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles, int nres, double pool, int ncompute,
@@ -207,9 +179,7 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
   r->io_spread = nres > 0 ? omax - omin : NAN;
   double span = r->busy_run_s < r->makespan_s ? r->busy_run_s : r->makespan_s; /* without a stream's idle gaps */
   r->machine_idle_time = span > 0 ? idle / (span * ncompute) : NAN;
-  /* Eq. 2 sums each application's mean rate over its own I/O time: over I/O times that differ that sum is not a
-   * bandwidth the platform delivered, and can exceed it; the metric does not apply then (ios_metrics.h) */
-  r->aggregate_bandwidth_Bps = pool > 0 && aggbw > pool * (1 + 1e-9) ? NAN : aggbw;
+  r->aggregate_bandwidth_Bps = aggbw;
 }
 
 double ios_occupancy(const ios_results_t *r, int i) {
