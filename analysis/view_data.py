@@ -208,6 +208,8 @@ def read_run(run_dir, label=None):
             "volume": _num(apath, no, "io_volume_bytes", r["io_volume_bytes"], allow_empty=True),
             "yield": _num(apath, no, "yield", r["yield"], allow_empty=True),
             "slowdown": _num(apath, no, "io_slowdown", r.get("io_slowdown", ""), allow_empty=True),
+            "stretch": _num(apath, no, "io_stretch", r.get("io_stretch", ""), allow_empty=True),
+            "ioTime": _num(apath, no, "io_time_s", r.get("io_time_s", ""), allow_empty=True),
         })
     names = [a["name"] for a in apps]
     spath = os.path.join(d, "resources.csv")

@@ -32,7 +32,7 @@ _iosim_policies() { # _iosim_policies IOSIM FAMILY
 _iosim() {
   local IFS=$' \t\n'
   local iosim=${COMP_WORDS[0]}
-  local cmds="run check policies platform generate sweep merge report view calibrate data"
+  local cmds="run check policies platform generate sweep merge report view compare whatif calibrate data"
   local families="allocation placement sharing storage striping"
   # Join the words bash split at = and : (COMP_WORDBREAKS): words[] is the line as typed, cur its last word.
   local -a words=()
@@ -73,7 +73,7 @@ _iosim() {
     -f | --family) cand=($families) ;;
     -o | --out | --mirror) [[ $cmd == platform || $cmd == generate ]] && files=1 || dirs=1 ;;
     --set)
-      if [[ $cmd == run || $cmd == check || $cmd == sweep ]]; then
+      if [[ $cmd == run || $cmd == check || $cmd == sweep || $cmd == whatif ]]; then
         local key=${cur%%=*} fam
         if [[ $cur == *=* ]]; then
           case $key in
@@ -94,14 +94,14 @@ _iosim() {
       fi
       ;;
     -j | --jobs | --seeds | --seed | --shard | --shards | --unit | --x | --policy | --metrics | --baseline | --gantt | \
-      --by-position | --title | --labels | --max-resources) ;; # a number or a column name: nothing to offer
+      --by-position | --title | --labels | --max-resources | --vary) ;; # a number or a column name: nothing to offer
     *)
       if [[ $cur == -* ]]; then
         cand=($(_iosim_options "$iosim" "$cmd") -h --help --version) # every subcommand takes these (docs/cli.md)
       else
         case $cmd in
-        run | check | sweep) files=1 ;;
-        merge | report | view) dirs=1 ;;
+        run | check | sweep | whatif) files=1 ;;
+        merge | report | view | compare) dirs=1 ;;
         platform)
           cand=($(_iosim_cache_get "help $iosim platform" "$iosim" platform --help | sed -nE 's/^  ([a-z0-9-]+): .*/\1/p'))
           ;;

@@ -45,7 +45,8 @@ double min_yield_of(const std::string &results_dir) {
 // check (no scenario, campaign or kind needed).
 TEST(engine_cli, HelpEverywhereExitsZero) {
   CliDir s;
-  for (const char *cmd : {"run", "check", "policies", "platform", "generate", "sweep", "merge", "report"})
+  for (const char *cmd :
+       {"run", "check", "policies", "platform", "generate", "sweep", "merge", "report", "compare", "whatif"})
     for (const char *flag : {"--help", "-h"}) {
       Process p = s.iosim({cmd, flag});
       EXPECT_EQ(p.exit_code, 0) << cmd << " " << flag << "\n" << p.err;

@@ -252,14 +252,29 @@
     }
     return s;
   }
+  /* A panel's layout. Its title goes above the figure as HTML (titleOf, set by draw), so that it wraps instead of
+   * being cut and the toolbar never covers it; the legend sits below the axis title: LEGEND_GAP px under the plot
+   * area, in a bottom margin that holds LEGEND_ROWS rows of entries. */
+  var LEGEND_GAP = 58, LEGEND_ROWS = 2;
   function baseLayout(title, ytitle, height) {
+    var m = { l: 70, r: 10, t: 28, b: LEGEND_GAP + 22 * LEGEND_ROWS };
+    var plotH = Math.max(40, height - m.t - m.b);
     return {
-      title: { text: title, font: { size: 13 }, x: 0, xanchor: "left" },
-      height: height, margin: { l: 70, r: 10, t: 30, b: 40 },
-      xaxis: { title: { text: "time (s)" }, range: curRange().slice(), zeroline: false },
-      yaxis: { title: { text: ytitle } }, hovermode: "x", showlegend: true,
-      legend: { orientation: "h", y: -0.25, font: { size: 10 } }
+      iosimTitle: title,
+      height: height, margin: m,
+      xaxis: { title: { text: "time (s)", standoff: 6 }, range: curRange().slice(), zeroline: false, automargin: false },
+      yaxis: { title: { text: ytitle }, automargin: true }, hovermode: "x", showlegend: true,
+      legend: { orientation: "h", y: -LEGEND_GAP / plotH, yanchor: "top", font: { size: 10 } }
     };
+  }
+  function titleOf(div, lay) {
+    if (lay.iosimTitle === undefined) return;
+    if (!div.iosimHead) {
+      div.iosimHead = el("div", { "class": "panel-title" });
+      div.parentNode.insertBefore(div.iosimHead, div);
+    }
+    div.iosimHead.textContent = lay.iosimTitle;
+    delete lay.iosimTitle;
   }
 
   // ------------------------------------------------------------------------------------------------ panels
@@ -282,7 +297,7 @@
         hovertemplate: a.name + ": %{customdata:.4f} GB/s<extra></extra>" });
     });
     var lay = baseLayout(res.name + " (" + res.kind + ")" + (sr.exact ? "" : " — mean rates per bin of " +
-      fmt((r[1] - r[0]) / (sr.x.length - 1), 3) + " s"), "bandwidth (GB/s)", 260);
+      fmt((r[1] - r[0]) / (sr.x.length - 1), 3) + " s"), "bandwidth (GB/s)", 330);
     lay.shapes = [cursorShape(cursor)].concat(windowShapes(run));
     if (res.capacity) {
       lay.shapes.push({ type: "line", xref: "paper", x0: 0, x1: 1, y0: res.capacity / GB, y1: res.capacity / GB,
@@ -324,7 +339,7 @@
     traces.unshift({ x: wx, y: wy, type: "scatter", mode: "lines", fill: "toself", name: "work phase",
       line: { width: 0, color: WORK_COLOUR }, fillcolor: WORK_COLOUR, hoverinfo: "skip" });
     var lay = baseLayout("Applications: work (grey), I/O pending (light), rate received (height = rate / b)",
-      "application", 80 + 38 * n + 60);
+      "application", 130 + 38 * n + 60);
     lay.yaxis = { tickvals: run.apps.map(function (a, j) { return n - 1 - j + H / 2; }),
       ticktext: run.apps.map(function (a) { return a.name; }), range: [-0.1, n], zeroline: false,
       title: { text: "application (row height = b)" } };
@@ -349,7 +364,7 @@
       t.customdata.push(al.n + " resource(s) from " + fmt(al.t0) + " to " + fmt(al.t1) + " s: " + list);
     });
     var lay = baseLayout("Allocation: the I/O resources each application holds (allocations.csv)", "application",
-      70 + 26 * run.apps.length + 50);
+      120 + 26 * run.apps.length + 50);
     lay.yaxis = { type: "category", categoryorder: "array",
       categoryarray: run.apps.map(function (a) { return a.name; }).reverse(), title: { text: "application" } };
     lay.barmode = "overlay";
@@ -368,6 +383,7 @@
 
   function draw(div, builder) {
     var tl = builder(div);
+    titleOf(div, tl[1]);
     Plotly.newPlot(div, tl[0], tl[1], CONFIG);
     div.iosimBuild = builder;
     figs.push(div);
@@ -397,6 +413,7 @@
       if (!d.isConnected) return;
       if (d.iosim && (d.iosim.kind === "resource" || d.iosim.kind === "apps")) {
         var tl = d.iosimBuild(d);
+        titleOf(d, tl[1]);
         Plotly.react(d, tl[0], tl[1], CONFIG);
       } else Plotly.relayout(d, { "xaxis.range": r.slice() });
     });
@@ -440,6 +457,159 @@
       rows.join("") + "</table>";
   }
 
+  // ------------------------------------------------------------------------------------------------ overview
+  /* The shown runs on one time axis of any length: the idle gaps in which no application of any shown run is running,
+   * when longer than GAP_MIN of the busy time, are compressed to GAP_SHARE of the axis each, a busy period keeps a
+   * width proportional to its length but at least MIN_SHARE (so a 1 s job years after the last one is a bar, not a
+   * hairline). {periods: [[t0, t1]...], toX(t), ticks} or null when there is no such gap (real time then). */
+  var GAP_MIN = 0.1, GAP_SHARE = 0.025, MIN_SHARE = 0.035, MAX_TICKS = 12;
+  function busyAxis() {
+    var spans = [];
+    shown.forEach(function (ri) {
+      var run = DATA.runs[ri], p = prepare(run);
+      run.apps.forEach(function (a) {
+        if (a.start !== null) spans.push([a.start, a.end !== null ? a.end : p.tmax]);
+      });
+    });
+    if (!spans.length) return null;
+    spans.sort(function (a, b) { return a[0] - b[0]; });
+    var raw = [];
+    spans.forEach(function (sp) {
+      var last = raw[raw.length - 1];
+      if (last && sp[0] <= last[1]) last[1] = Math.max(last[1], sp[1]);
+      else raw.push([sp[0], sp[1]]);
+    });
+    var busy = raw.reduce(function (s, q) { return s + (q[1] - q[0]); }, 0) || 1;
+    var periods = [raw[0].slice()];
+    for (var i = 1; i < raw.length; i++) { // short gaps stay in real time
+      var last = periods[periods.length - 1];
+      if (raw[i][0] - last[1] <= GAP_MIN * busy) last[1] = raw[i][1];
+      else periods.push(raw[i].slice());
+    }
+    if (periods.length < 2) return null;
+    var len = periods.map(function (q) { return q[1] - q[0]; }), tot = len.reduce(function (s, v) { return s + v; }, 0);
+    var w = len.map(function (v) { return Math.max(tot > 0 ? v / tot : 1, periods.length <= 25 ? MIN_SHARE : 0); });
+    var wsum = w.reduce(function (s, v) { return s + v; }, 0), gaps = periods.length - 1;
+    var scale = (1 - GAP_SHARE * gaps) / wsum;
+    if (scale <= 0) { // thousands of periods: gaps share half the axis
+      scale = 0.5 / wsum;
+    }
+    var gw = (1 - scale * wsum) / gaps, x0 = [], x = 0;
+    periods.forEach(function (q, k) {
+      x0.push(x);
+      x += w[k] * scale + (k < gaps ? gw : 0);
+    });
+    function toX(t) {
+      var k = upperBound(periods.map(function (q) { return q[0]; }), t) - 1;
+      if (k < 0) return 0;
+      var q = periods[k], pw = w[k] * scale;
+      if (t <= q[1]) return x0[k] + (q[1] > q[0] ? pw * (t - q[0]) / (q[1] - q[0]) : 0);
+      if (k === gaps) return x0[k] + pw;
+      return x0[k] + pw + gw * (t - q[1]) / (periods[k + 1][0] - q[1]);
+    }
+    var every = Math.ceil(periods.length / MAX_TICKS), tickvals = [], ticktext = [];
+    periods.forEach(function (q, k) {
+      if (k % every) return;
+      tickvals.push(x0[k]);
+      ticktext.push(fmtTime(q[0]));
+    });
+    var gapMarks = [];
+    for (i = 0; i < gaps; i++) gapMarks.push({ x: x0[i] + w[i] * scale + gw / 2, len: periods[i + 1][0] - periods[i][1] });
+    return { periods: periods, toX: toX, tickvals: tickvals, ticktext: ticktext, gaps: gapMarks };
+  }
+  function fmtTime(t) { // a date on the overview's axis: seconds, or days beyond two
+    return Math.abs(t) < 172800 ? fmt(t, 4) + " s" : fmt(t / 86400, 4) + " d";
+  }
+
+  function overview() {
+    var box = document.getElementById("overview");
+    if (!box) return;
+    box.innerHTML = "";
+    if (!shown.length || DATA.campaign) return;
+    var ax = busyAxis(), toX = ax ? ax.toX : function (t) { return t; };
+    var rows = [], base = [], width = [], colour = [], text = [], ids = [], hasStretch = false, smax = 2;
+    shown.forEach(function (ri) {
+      var run = DATA.runs[ri], p = prepare(run);
+      run.apps.forEach(function (a, j) {
+        if (a.start === null) return;
+        var end = a.end !== null ? a.end : p.tmax, x0 = toX(a.start), x1 = toX(end);
+        var s = a.stretch !== null && a.stretch !== undefined ? a.stretch : a.slowdown;
+        rows.push((shown.length > 1 ? run.label + " · " : "") + a.name);
+        base.push(x0);
+        width.push(Math.max(x1 - x0, ax ? 0.002 : (p.tmax - p.tmin) * 0.002));
+        colour.push(s === null || s === undefined ? null : s);
+        if (s !== null && s !== undefined) {
+          hasStretch = true;
+          smax = Math.max(smax, s);
+        }
+        text.push(esc(a.name) + (shown.length > 1 ? " (" + esc(run.label) + ")" : "") + "<br>" + fmt(a.start, 6) +
+          " – " + fmt(end, 6) + " s<br>I/O time " + fmt(a.ioTime, 4) + " s, I/O stretch " + fmt(a.stretch, 4) +
+          ", slowdown " + fmt(a.slowdown, 4) + "<br>click: its rates below");
+        ids.push([ri, j]);
+      });
+    });
+    box.appendChild(el("h2", {}, "Overview: each job from its start to its end, coloured by its I/O stretch"));
+    box.appendChild(el("p", { "class": "note" }, (ax ? "Idle gaps (no job of any run shown running) are cut: each " +
+      "is a narrow band marked with its length; dates are those of the runs. " : "") + "I/O stretch = the job's I/O " +
+      "time over the time its bytes take alone at its reference bandwidth (1 = as fast as alone; apps.csv " +
+      "io_stretch). Click a bar to zoom the panels below onto that job."));
+    var d = el("div", { "class": "fig", id: "overview-fig" });
+    box.appendChild(d);
+    var trace = { type: "bar", orientation: "h", y: rows, x: width, base: base, customdata: ids.map(function (q, k) { return k; }),
+      text: text, hovertemplate: "%{text}<extra></extra>", textposition: "none",
+      marker: { color: colour.map(function (c) { return c === null ? 1 : c; }), cmin: 1, cmax: smax,
+        colorscale: "YlOrRd", reversescale: true, showscale: hasStretch, line: { width: 0.5, color: "#555" },
+        colorbar: { title: { text: "I/O stretch", side: "right" }, thickness: 12, len: 1, y: 0.5, yanchor: "middle" } } };
+    var lay = { height: Math.max(180, 90 + 22 * rows.length), margin: { l: 10, r: 10, t: 10, b: 50 },
+      hovermode: "closest", showlegend: false, bargap: 0.25,
+      yaxis: { type: "category", autorange: "reversed", automargin: true, fixedrange: true },
+      xaxis: ax ? { tickvals: ax.tickvals, ticktext: ax.ticktext, range: [0, 1], showgrid: false, zeroline: false,
+        fixedrange: true, title: { text: "time (s or days since the first release; idle gaps cut)", standoff: 4 } }
+        : { title: { text: "time (s)", standoff: 4 }, zeroline: false, automargin: true },
+      shapes: [], annotations: [] };
+    if (ax) ax.gaps.forEach(function (g) {
+      lay.shapes.push({ type: "line", xref: "x", yref: "paper", x0: g.x, x1: g.x, y0: 0, y1: 1,
+        line: { color: "#999", width: 6, dash: "dot" }, opacity: 0.35 });
+      lay.annotations.push({ x: g.x, y: 1, xref: "x", yref: "paper", yanchor: "bottom", showarrow: false,
+        text: fmtTime(g.len).replace(" ", "\u00a0"), textangle: -90, font: { size: 9, color: "#666" } });
+    });
+    if (ax) lay.margin.t = 52;
+    Plotly.newPlot(d, [trace], lay, { displaylogo: false, responsive: true, displayModeBar: false });
+    d.on("plotly_click", function (ev) {
+      if (!ev.points.length) return;
+      var q = ids[ev.points[0].customdata];
+      zoomToJob(q[0], q[1]);
+    });
+  }
+
+  /* The panels zoomed onto job j of run ri (its start to its end, 3 % margins), the cursor at its start. */
+  function zoomToJob(ri, j) {
+    var run = DATA.runs[ri], a = run.apps[j], p = prepare(run);
+    var t0 = a.start, t1 = a.end !== null ? a.end : p.tmax, pad = Math.max((t1 - t0) * 0.03, 1e-6);
+    range = [t0 - pad, t1 + pad];
+    redrawAll();
+    setCursor(t0);
+    var e = document.getElementById("run-" + ri);
+    if (e && e.scrollIntoView) e.scrollIntoView();
+  }
+
+  /* The panels' first range: the whole runs, or for a stream (idle gaps cut in the overview) the job with the
+   * longest I/O time, so that its rates are drawn exactly rather than as bins of a years-long axis. */
+  function firstRange() {
+    var ax = busyAxis();
+    if (!ax) return null;
+    var best = null;
+    shown.forEach(function (ri) {
+      DATA.runs[ri].apps.forEach(function (a, j) {
+        if (a.start !== null && (best === null || (a.ioTime || 0) > best[2])) best = [ri, j, a.ioTime || 0];
+      });
+    });
+    if (best === null) return null;
+    var a = DATA.runs[best[0]].apps[best[1]], t1 = a.end !== null ? a.end : prepare(DATA.runs[best[0]]).tmax;
+    var pad = Math.max((t1 - a.start) * 0.03, 1e-6);
+    return [a.start - pad, t1 + pad];
+  }
+
   // ------------------------------------------------------------------------------------------------ runs
   function runTitle(run) {
     var p = run.policies;
@@ -474,6 +644,7 @@
     var box = document.getElementById("runs");
     box.innerHTML = "";
     box.style.gridTemplateColumns = "repeat(" + Math.max(1, shown.length) + ", minmax(0, 1fr))";
+    overview();
     shown.forEach(function (ri) {
       var run = DATA.runs[ri], col = el("div", { "class": "run", id: "run-" + ri });
       col.appendChild(el("h2", {}, runTitle(run)));
@@ -504,7 +675,7 @@
     if (add) {
       if (shown.indexOf(ri) < 0) shown.push(ri);
     } else shown = [ri];
-    range = null;
+    range = firstRange();
     renderRuns();
     var e = document.getElementById("run-" + ri);
     if (e && e.scrollIntoView) e.scrollIntoView();
@@ -610,13 +781,15 @@
     campaignSection();
     shown = DATA.campaign ? [] : DATA.runs.map(function (r, i) { return i; });
     if (DATA.campaign && DATA.runs.length) shown = [0];
-    cursor = fullRange()[0];
+    range = firstRange();
+    cursor = curRange()[0];
     renderRuns();
     window.iosimView.ready = true;
   }
 
   window.iosimView = { data: DATA, stateAt: stateAt, setCursor: setCursor, showRun: showRun, series: series,
-    prepare: prepare, cursor: function () { return cursor; }, figures: function () { return figs; },
+    prepare: prepare, cursor: function () { return cursor; }, busyAxis: busyAxis, zoomToJob: zoomToJob,
+    range: function () { return curRange(); }, figures: function () { return figs; },
     colourOf: colourOf, ready: false };
   start();
 })();

@@ -60,6 +60,17 @@ int ios_cli_calibrate(int argc, char **argv);
  * ios_diag_message() naming the file and the field. */
 int ios_cli_calibration_check(const char *scenario_json, double now);
 
+/** `iosim compare RUN_DIR RUN_DIR... [options]`: runs analysis/compare.py (per job and in total the I/O time and end
+ * time of the runs and their change in % against the first; table, --csv, --html). @return its exit code (2: bad
+ * input, runs not comparable). */
+int ios_cli_compare(int argc, char **argv);
+
+/** `iosim whatif SCENARIO --vary key=v1,v2[,...] [-o DIR] [--set key=value]... [--csv F] [--html F]`: validates
+ * then runs the base and one variant per value (--set key=value), each in a forked child through ios_cli_run (one
+ * SimGrid engine per process; each run's summary in DIR/RUN/summary.txt), then ios_cli_compare's script on them.
+ * @return 0, 2 bad input (nothing simulated), 1 a run failed, or compare's exit code. */
+int ios_cli_whatif(int argc, char **argv);
+
 /** Runs analysis/SCRIPT of ios_cli_home() with argv[1..argc-1] under ios_cli_python() and waits for it. @return its
  * exit code, 1 when it could not be started. */
 int ios_cli_run_script(const char *script, int argc, char **argv);

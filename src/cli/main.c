@@ -19,6 +19,8 @@ static const char usage_text[] =
     "       iosim report DIR [options]    figures and a Markdown report of a campaign (analysis/report.py)\n"
     "       iosim calibrate --tokio CSV...|--darshan DIR [--days N] [-o FILE]   fit a calibration file\n"
     "       iosim view DIR [DIR...] [-o OUT]   an HTML page of runs side by side, or of a campaign\n"
+    "       iosim compare RUN_DIR RUN_DIR... [--csv F] [--html F]   did it help: I/O and end times, change in %\n"
+    "       iosim whatif SCENARIO --vary key=v1,v2 [-o DIR]   run the base and each variant, then compare them\n"
     "       iosim data fetch|verify|list|dir [options]   the public datasets: fetch and check them, or locate them\n"
     "       iosim help scenario           every scenario key with its type, default, unit and meaning\n"
     "       iosim --version | COMMAND --help | help COMMAND\n"
@@ -47,6 +49,8 @@ static const struct {
                 {"report", ios_cli_report},
                 {"view", ios_cli_view},
                 {"calibrate", ios_cli_calibrate},
+                {"compare", ios_cli_compare},
+                {"whatif", ios_cli_whatif},
                 {"data", ios_cli_data}};
 
 /* `iosim help TOPIC`: scenario (every scenario key), or a command's --help. */

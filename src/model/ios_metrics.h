@@ -43,11 +43,17 @@ typedef struct {
 /** Results of one run. NAN marks a metric that does not apply (written as null). */
 typedef struct {
   int napps, nres;
-  ios_app_result_t *apps;  /**< [napps] (owned) */
-  ios_res_result_t *res;   /**< [nres] (owned) */
-  int complete;            /**< 1 when every application completed; 0 when stopped at the window's end */
-  double makespan_s;       /**< last completion − first start (window end when stopped) */
-  double t_begin, t_end;   /**< the window used for yields and objectives */
+  ios_app_result_t *apps; /**< [napps] (owned) */
+  ios_res_result_t *res;  /**< [nres] (owned) */
+  int complete;           /**< 1 when every application completed; 0 when stopped at the window's end */
+  double makespan_s;      /**< last completion − first start (window end when stopped) */
+  double t_begin, t_end;  /**< the window used for yields and objectives */
+  double busy_s;          /**< s: the busy time of the window, |[t_begin, t_end] ∩ ∪_j [start_j, end_j]|, the length
+                               the window metrics divide by (= t_end − t_begin unless no application ran for a while:
+                               a stream of jobs years apart); set by ios_metrics_compute */
+  double busy_run_s;      /**< s: |∪_j [start_j, end_j]|, the run's busy time (= makespan_s without idle gaps) */
+  int busy_periods;       /**< maximal intervals of the window in which some application was running (≥ 1 when any
+                               application ran in it) */
   const char *window_kind; /**< "steady-state" (automatic), "given" (scenario) or "whole-run"; "-v2" appended in v2 */
   double period_s;         /**< s: δ of a periodic sharing policy's extra decisions (RR-9502 §4.1), 0 = none */
   double min_yield, utilization, efficiency, io_pressure;
@@ -79,11 +85,29 @@ typedef struct {
 double ios_reference_bandwidth(const ios_app_t *a, double nic_bw);
 
 /** Computes the global metrics of r from its per-application and per-resource fields (filled by the engine).
+ On a whole-run window (r->window_kind "whole-run", set before the call) the window metrics (utilization,
+ * efficiency, io_pressure) divide by r->busy_s, the window's time with some application running, so that the idle
+ * gaps of a job stream do not dilute them; a given or steady-state window is the one asked for, divided by its
+ * length (RR-9502 §3.3 as published); io_spread and machine_idle_time divide by the makespan without idle gaps.
+ aggregate_bandwidth_Bps is IPDPS'21 Eq. 2,
+ * Σ_a V_a / T_io,a, over the applications of each busy period (a maximal interval in which some application runs),
+ * the largest over the periods: over every application when the run has no idle gap (the paper's experiments, job
+ * queues); one job's own when a stream's jobs never overlap. Each application's mean rate over its own I/O time, summed
+ over I/O times that differ (phases
+ * that alternate, or jobs that end earlier), can exceed what the platform delivers: the run's summary then prints n/a
+ * (ios_output_summary), results.json keeps the paper's value. Each application's dedicated bandwidth b_i
+ * (ar->bandwidth) is raised to the bandwidth it saw, V_j / T_io,j, when that is higher (a job cannot be faster shared
+ * than alone; the engine's b_j(n_j) can be lower for a striped job, whose files may spread over more OSTs than its
+ * allocation): then y_i ≤ 1 and ρ_con ≥ 0.
  * @param profiles [w->napps] the b_j(n) the run used  @param nres the pool's resources (r->res has nres entries)
  * @param pool the pool's total capacity B in bytes/s  @param ncompute the platform's compute nodes
  * @param nic_bw the compute nodes' NIC bandwidth b in bytes/s (ios_reference_bandwidth). */
 void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles, int nres, double pool, int ncompute,
                          double nic_bw, ios_results_t *r);
+
+/** O_i, resource i's occupancy (RR-9549 §3.3.2, I/O-res-occ): its busy time over the makespan, or over the run's busy
+ * time r->busy_run_s when that is shorter (a stream's idle gaps left out); 0 when both are 0. */
+double ios_occupancy(const ios_results_t *r, int i);
 
 /** Frees what the results own. */
 void ios_results_free(ios_results_t *r);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 double ios_dedicated_length(const ios_app_t *a, double b) {
   double len = 0;
@@ -47,16 +48,78 @@ double ios_reference_bandwidth(const ios_app_t *a, double nic_bw) {
   return best;
 }
 
+typedef struct {
+  double start, end;
+  int app;
+} span_t;
+
+static int span_cmp(const void *x, const void *y) {
+  const span_t *a = x, *b = y;
+  return a->start < b->start ? -1 : a->start > b->start ? 1 : a->app - b->app;
+}
+
+/* The busy periods of r: sets r->busy_s, r->busy_run_s and r->busy_periods, and returns the largest IPDPS'21 Eq. 2
+ * sum Σ V_a / T_io,a over the applications of one busy period (0 when none did I/O). An application not completed
+ * runs until t_end. */
+static double busy_periods(ios_results_t *r) {
+  span_t *sp = malloc(sizeof *sp * (size_t)(r->napps > 0 ? r->napps : 1));
+  int n = 0;
+  for (int j = 0; sp != NULL && j < r->napps; j++) {
+    const ios_app_result_t *ar = &r->apps[j];
+    if (isnan(ar->start)) continue;
+    sp[n].start = ar->start;
+    sp[n].end = isnan(ar->end) ? r->t_end : ar->end;
+    sp[n++].app = j;
+  }
+  if (sp == NULL) { /* out of memory: the whole window */
+    r->busy_s = r->t_end - r->t_begin;
+    r->busy_run_s = r->makespan_s;
+    r->busy_periods = 1;
+    return NAN;
+  }
+  qsort(sp, (size_t)n, sizeof *sp, span_cmp);
+  double busy = 0, busy_run = 0, best = 0;
+  int periods = 0;
+  for (int i = 0; i < n;) {
+    double lo = sp[i].start, hi = sp[i].end, agg = 0;
+    for (; i < n && sp[i].start <= hi; i++) { /* the period: every span that starts before it ends */
+      hi = sp[i].end > hi ? sp[i].end : hi;
+      const ios_app_result_t *ar = &r->apps[sp[i].app];
+      if (ar->io_time > 0) agg += ar->io_volume / ar->io_time;
+    }
+    best = agg > best ? agg : best;
+    busy_run += hi - lo;
+    double a = lo > r->t_begin ? lo : r->t_begin, b = hi < r->t_end ? hi : r->t_end;
+    if (b > a || (b == a && r->t_end == r->t_begin)) {
+      busy += b - a;
+      periods++;
+    }
+  }
+  free(sp);
+  r->busy_s = busy;
+  r->busy_run_s = busy_run;
+  r->busy_periods = periods;
+  return best;
+}
+
 void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles, int nres, double pool, int ncompute,
                          double nic_bw, ios_results_t *r) {
-  double len = r->t_end - r->t_begin;
+  double aggbw = busy_periods(r);
+  /* a whole-run window's metrics over its busy time: a stream's idle years do not count (ios_metrics.h); a given or
+   * steady-state window is the one asked for */
+  int whole = r->window_kind != NULL && strncmp(r->window_kind, "whole-run", 9) == 0;
+  double len = whole ? r->busy_s : r->t_end - r->t_begin;
 
   double min_yield = INFINITY, nodes = 0, util = 0, eff = 0, vded = 0, stress = 0;
-  double slow = 0, rio = 0, idle = 0, aggbw = 0, total_io = 0, stretch = 0;
+  double slow = 0, rio = 0, idle = 0, total_io = 0, stretch = 0;
   int nslow = 0, nstretch = 0;
   for (int j = 0; j < w->napps; j++) {
     const ios_app_t *a = &w->apps[j];
     ios_app_result_t *ar = &r->apps[j];
+    /* b_i, the dedicated bandwidth: at least the bandwidth the job saw (ios_metrics.h), so that y_i <= 1 and
+     * ρ_io <= ρ; the engine's b_j(n_j) is lower for a striped job whose stripes use more OSTs than n_j */
+    double seen = ar->io_time > 0 ? ar->io_volume / ar->io_time : 0;
+    if (seen > ar->bandwidth * (1 + 1e-12)) ar->bandwidth = seen; /* not for a rounding difference */
     double b = ar->bandwidth;
     /* RR-9502 Eq. 6 at T_end, history included; an application that completed before T_end is taken at its
      * completion (its yield would otherwise decay while it no longer runs: whole-run windows, job queues) */
@@ -78,6 +141,7 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
     if (ar->io_volume > 0 && bperf > 0) {
       ar->io_slowdown = ar->io_time / (ar->io_volume / bperf);
       ar->rho_io = b > 0 ? bperf / b : NAN;
+      if (ar->rho_io > ar->io_slowdown) ar->rho_io = ar->io_slowdown; /* b = V/T_io up to rounding: ρ_con = 0 */
       slow += ar->io_slowdown;
       rio += ar->rho_io;
       nslow++;
@@ -95,7 +159,6 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
     }
     total_io += ar->io_time;
     idle += ar->io_time * a->nodes;
-    if (ar->io_time > 0) aggbw += ar->io_volume / ar->io_time;
   }
   r->min_yield = isfinite(min_yield) ? min_yield : NAN;
   r->utilization = len > 0 && nodes > 0 ? util / (len * nodes) : NAN;
@@ -109,13 +172,19 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
   r->mean_io_stretch = nstretch > 0 ? stretch / nstretch : NAN;
   double omax = -INFINITY, omin = INFINITY;
   for (int i = 0; i < nres; i++) {
-    double o = r->makespan_s > 0 ? r->res[i].busy_time / r->makespan_s : 0;
+    double o = ios_occupancy(r, i);
     omax = o > omax ? o : omax;
     omin = o < omin ? o : omin;
   }
   r->io_spread = nres > 0 ? omax - omin : NAN;
-  r->machine_idle_time = r->makespan_s > 0 ? idle / (r->makespan_s * ncompute) : NAN;
+  double span = r->busy_run_s < r->makespan_s ? r->busy_run_s : r->makespan_s; /* without a stream's idle gaps */
+  r->machine_idle_time = span > 0 ? idle / (span * ncompute) : NAN;
   r->aggregate_bandwidth_Bps = aggbw;
+}
+
+double ios_occupancy(const ios_results_t *r, int i) {
+  double span = r->busy_run_s > 0 && r->busy_run_s < r->makespan_s ? r->busy_run_s : r->makespan_s;
+  return span > 0 ? r->res[i].busy_time / span : 0;
 }
 
 void ios_results_free(ios_results_t *r) {

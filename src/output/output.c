@@ -157,7 +157,7 @@ static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, cons
   if (ios_fs_stage(&st, s->out_dir, "apps.csv", "output.dir") != IOS_OK) return IOS_EIO;
   FILE *f = st.f;
   fputs("name,nodes,io_volume_bytes,io_time_s,work_time_s,yield,io_slowdown,n_resources,resources,bandwidth_Bps,"
-        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch\n",
+        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch,io_bandwidth_Bps\n",
         f);
   for (int j = 0; j < r->napps; j++) {
     const ios_app_result_t *a = &r->apps[j];
@@ -183,7 +183,8 @@ static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, cons
     csv_num(f, a->rho_io, 0); /* RR-9549 §3.3.2: ρ = ρ_io + ρ_con */
     csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 0);
     csv_num(f, a->ref_bandwidth, 0); /* the platform-independent figure (ios_reference_bandwidth) */
-    csv_num(f, a->io_stretch, 1);
+    csv_num(f, a->io_stretch, 0);
+    csv_num(f, a->io_time > 0 ? a->io_volume / a->io_time : NAN, 1); /* the bandwidth the job saw */
   }
   return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
 }
@@ -199,7 +200,7 @@ static int write_resources_csv(const ios_scenario_t *s, const ios_platform_t *p,
     fprintf(f, ",%s,", p->pool_role);
     csv_num(f, p->res[i].capacity, 0);
     csv_num(f, r->res[i].busy_time, 0);
-    csv_num(f, r->makespan_s > 0 ? r->res[i].busy_time / r->makespan_s : NAN, 0);
+    csv_num(f, r->makespan_s > 0 ? ios_occupancy(r, i) : NAN, 0); /* a stream's idle gaps left out */
     csv_num(f, r->res[i].bytes, 1);
   }
   return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
@@ -277,6 +278,8 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
   cJSON_AddItemToObject(win, "end_s", num_or_null(r->t_end));
   cJSON_AddStringToObject(win, "kind", r->window_kind);
   if (r->period_s > 0) cJSON_AddNumberToObject(win, "period_s", r->period_s);
+  cJSON_AddNumberToObject(win, "busy_s", r->busy_s); /* what the window metrics divide by (ios_metrics.h) */
+  cJSON_AddNumberToObject(win, "busy_periods", r->busy_periods);
   cJSON *pl = cJSON_AddObjectToObject(root, "platform");
   cJSON_AddNumberToObject(pl, "compute_nodes", p->ncompute);
   cJSON_AddNumberToObject(pl, "nic_bw_Bps", p->nic_bw);
@@ -323,11 +326,24 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
   if (shown < w->napps) printf("... %d more in %s/apps.csv\n", w->napps - shown, s->out_dir);
   printf("window [%.6g, %.6g] s (%s); status %s\n", r->t_begin, r->t_end, r->window_kind,
          r->complete ? "complete" : "stopped at window end");
+  if (r->window_kind != NULL && strncmp(r->window_kind, "whole-run", 9) == 0 &&
+      (r->busy_periods > 1 || r->busy_s < (r->t_end - r->t_begin) * (1 - 1e-12)))
+    printf("busy %.6g s of the window in %d period(s) with some application running: the window metrics below "
+           "divide by it, not by the window's length (docs/outputs.md)\n",
+           r->busy_s, r->busy_periods);
   printf("makespan_s %.6g | min_yield %.6g | utilization %.6g | efficiency %.6g | io_pressure %.6g\n", r->makespan_s,
          r->min_yield, r->utilization, r->efficiency, r->io_pressure);
-  printf("io_load %.6g | mean_io_slowdown %.6g | io_spread %.6g | machine_idle_time %.6g | aggregate_bandwidth "
-         "%.6g GB/s\n",
-         r->io_load, r->mean_io_slowdown, r->io_spread, r->machine_idle_time, r->aggregate_bandwidth_Bps / 1e9);
+  printf("io_load %.6g | mean_io_slowdown %.6g | io_spread %.6g | machine_idle_time %.6g | aggregate_bandwidth ",
+         r->io_load, r->mean_io_slowdown, r->io_spread, r->machine_idle_time);
+  double capacity = p->has_pfs ? p->pfs.capacity : 0; /* every resource an application can write to */
+  for (int i = 0; i < p->nres; i++)
+    capacity += p->res[i].capacity;
+  if (isnan(r->aggregate_bandwidth_Bps) || r->aggregate_bandwidth_Bps > capacity * (1 + 1e-9))
+    printf("n/a (IPDPS'21 Eq. 2, each job's mean rate over its own I/O time summed, is above the platform's %.6g "
+           "GB/s here: results.json has it; docs/outputs.md)\n",
+           capacity / 1e9);
+  else
+    printf("%.6g GB/s\n", r->aggregate_bandwidth_Bps / 1e9);
   /* the same reference on every platform: what compares two platforms (docs/outputs.md) */
   printf("total_io_time_s %.6g | mean_io_stretch %.6g\n", r->total_io_time_s, r->mean_io_stretch);
   if (r->platform_limited_share > 1e-9)

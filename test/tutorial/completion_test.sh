@@ -32,7 +32,7 @@ expect() {
   fi
 }
 
-expect " " "calibrate check data generate merge platform policies report run sweep view"
+expect " " "calibrate check compare data generate merge platform policies report run sweep view whatif"
 expect "s" "sweep"
 expect "-" "--help --version"
 expect "run --" "--cfg --help --log --out --set --skip-bad --trace --version"

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""iosim compare: did the change help? Per job and in total, the I/O time and the end time of several runs of the same
+jobs, and their change against the first run.
+
+usage: analysis/compare.py RUN_DIR RUN_DIR... [--labels L1,L2,...] [--csv FILE] [--html FILE] [--allow-different]
+
+Each RUN_DIR is the output directory of `iosim run` (results.json and apps.csv). The first is the base. The answer to
+"did it help" is the change of each job's I/O time (`io_time_s` of apps.csv) and of their sum (`total_io_time_s`),
+in %, against the base: negative is faster. End times (`end_s`) and the resource that bound each job most
+(`bound_by`, `bound_share`: apps.csv columns the engine writes; "n/a" when the run has none) are context
+(docs/outputs.md, "Did it help? iosim compare"; docs/whatif.md).
+
+Runs are comparable when they hold the same jobs (names) moving the same volumes (io_volume_bytes, relative
+difference below 1e-6), all complete, with the same workload kind and replay mode (workload.*.osts, .phases, .replay,
+queue.enabled). Different jobs or volumes, or an incomplete run: refused (exit 2) unless --allow-different; a different
+replay mode or workload kind: a warning line. `iosim compare` and `iosim whatif` run this script.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
+from campaign_io import InputError, pd  # noqa: E402
+
+VOLUME_RTOL = 1e-6  # relative difference of two volumes still "the same job"
+TOTAL = "(all jobs)"  # the job name of the total row
+REPLAY_KEYS = ("osts", "phases", "replay")  # workload options that say how the jobs are replayed
+
+
+def load_run(rdir):
+    """(results dict, apps DataFrame) of one run directory; InputError naming the file and the fix."""
+    res_path, apps_path = os.path.join(rdir, "results.json"), os.path.join(rdir, "apps.csv")
+    for path in (res_path, apps_path):
+        if not os.path.isfile(path):
+            raise InputError(f"{path}: file not found; fix: give the output directory of a complete `iosim run` "
+                             "(it writes results.json last)")
+    try:
+        with open(res_path, encoding="utf-8") as f:
+            res = json.load(f)
+    except (OSError, ValueError) as e:
+        raise InputError(f"{res_path}: not readable JSON ({e}); fix: rerun the scenario") from None
+    try:
+        apps = pd.read_csv(apps_path, keep_default_na=False, na_values=[""])
+    except (OSError, ValueError) as e:
+        raise InputError(f"{apps_path}: not a readable CSV ({e}); fix: rerun the scenario") from None
+    need = ["name", "io_volume_bytes", "io_time_s", "end_s"]
+    missing = [c for c in need if c not in apps.columns]
+    if missing:
+        raise InputError(f"{apps_path}: column(s) {', '.join(missing)} missing; fix: rerun with this iosim")
+    if apps["name"].duplicated().any():
+        dup = apps.loc[apps["name"].duplicated(), "name"].iloc[0]
+        raise InputError(f"{apps_path}: job name '{dup}' appears twice; fix: give the jobs distinct names")
+    return res, apps
+
+
+def replay_mode(res):
+    """The workload kind and replay mode of a run, as a dict of strings (what two comparable runs share)."""
+    sc = res.get("scenario", {}) if isinstance(res, dict) else {}
+    wl = sc.get("workload", {}) if isinstance(sc.get("workload"), dict) else {}
+    kinds = sorted(k for k in wl if wl[k] not in (None, False, [], {}, ""))
+    mode = {"workload": "+".join(kinds) or "?"}
+    for k in kinds:
+        if isinstance(wl[k], dict):
+            for opt in REPLAY_KEYS:
+                if opt in wl[k]:
+                    mode[f"{k}.{opt}"] = str(wl[k][opt])
+    q = sc.get("queue", {})
+    mode["queue"] = "on" if isinstance(q, dict) and q.get("enabled") else "off"
+    return mode
+
+
+def check_comparable(runs, labels, dirs):
+    """(problems, warnings): lists of sentences. Problems (different jobs or volumes, an incomplete run) make the
+    runs not comparable; warnings (another replay mode or workload kind) say what else differs."""
+    problems, warnings = [], []
+    base_res, base_apps = runs[0]
+    base_vol = dict(zip(base_apps["name"], base_apps["io_volume_bytes"].astype(float)))
+    base_mode = replay_mode(base_res)
+    for i, (res, apps) in enumerate(runs):
+        if res.get("status") != "complete":
+            problems.append(f"{labels[i]} ({dirs[i]}) has status '{res.get('status')}': its jobs did not all end, "
+                            "so its I/O times are partial")
+        if i == 0:
+            continue
+        names = set(apps["name"])
+        only_base, only_this = sorted(set(base_vol) - names), sorted(names - set(base_vol))
+        if only_base or only_this:
+            problems.append(f"{labels[i]} holds other jobs than {labels[0]}"
+                            + (f"; missing: {', '.join(only_base[:5])}" if only_base else "")
+                            + (f"; extra: {', '.join(only_this[:5])}" if only_this else ""))
+        for name, vol in zip(apps["name"], apps["io_volume_bytes"].astype(float)):
+            b = base_vol.get(name)
+            if b is not None and abs(vol - b) > VOLUME_RTOL * max(abs(b), 1.0):
+                problems.append(f"job {name} moves {vol:.6g} bytes in {labels[i]} but {b:.6g} in {labels[0]}")
+        mode = replay_mode(res)
+        for k in sorted(set(mode) | set(base_mode)):
+            if mode.get(k) != base_mode.get(k):
+                warnings.append(f"{labels[i]} differs from {labels[0]} in {k}: {mode.get(k, 'unset')} instead of "
+                                f"{base_mode.get(k, 'unset')}")
+    return problems, warnings
+
+
+def pct(new, old):
+    """The change of `new` against `old` in % (NaN when old is 0 or either is missing)."""
+    if old is None or new is None or not (old > 0) or math.isnan(new):
+        return float("nan")
+    return 100.0 * (new - old) / old
+
+
+def bound(apps, name):
+    """(bound_by, bound_share) of job `name`: apps.csv's columns when the run has them, else ("n/a", NaN)."""
+    if "bound_by" not in apps.columns:
+        return "n/a", float("nan")
+    row = apps.loc[apps["name"] == name].iloc[0]
+    by = row["bound_by"]
+    share = float(row["bound_share"]) if "bound_share" in apps.columns and row["bound_share"] == row["bound_share"] \
+        else float("nan")
+    return (str(by) if by == by and str(by) != "" else "none"), share
+
+
+def compare(runs, labels):
+    """The tidy table: one row per (job, run) and one per run for the total, base first. Columns: job, run, io_time_s,
+    io_time_change_pct, end_s, end_change_pct, bound_by, bound_share."""
+    base_apps = runs[0][1]
+    names = list(base_apps["name"])
+    rows = []
+    base = {}
+    for i, (res, apps) in enumerate(runs):
+        by_name = apps.set_index("name")
+        for name in names:
+            if name not in by_name.index:
+                continue
+            io, end = float(by_name.at[name, "io_time_s"]), float(by_name.at[name, "end_s"])
+            if i == 0:
+                base[name] = (io, end)
+            b_io, b_end = base.get(name, (None, None))
+            by, share = bound(apps, name)
+            rows.append({"job": name, "run": labels[i], "io_time_s": io, "io_time_change_pct": pct(io, b_io),
+                         "end_s": end, "end_change_pct": pct(end, b_end), "bound_by": by, "bound_share": share})
+        common = [n for n in names if n in by_name.index]
+        total_io = float(by_name.loc[common, "io_time_s"].astype(float).sum())
+        last_end = float(by_name.loc[common, "end_s"].astype(float).max()) if common else float("nan")
+        if i == 0:
+            base[TOTAL] = (total_io, last_end)
+        rows.append({"job": TOTAL, "run": labels[i], "io_time_s": total_io,
+                     "io_time_change_pct": pct(total_io, base[TOTAL][0]), "end_s": last_end,
+                     "end_change_pct": pct(last_end, base[TOTAL][1]), "bound_by": "", "bound_share": float("nan")})
+    df = pd.DataFrame(rows)
+    order = {n: k for k, n in enumerate(names + [TOTAL])}
+    df["_j"] = df["job"].map(order)
+    df["_r"] = df["run"].map({lab: k for k, lab in enumerate(labels)})
+    return df.sort_values(["_j", "_r"], kind="stable").drop(columns=["_j", "_r"]).reset_index(drop=True)
+
+
+def fmt_pct(x, base_row):
+    if base_row:
+        return "base"
+    return "n/a" if x != x else f"{x:+.1f} %"
+
+
+def text_table(df, labels):
+    """The table printed on standard output."""
+    show = pd.DataFrame({
+        "job": df["job"], "run": df["run"],
+        "io_time_s": df["io_time_s"].map(lambda v: f"{v:.6g}"),
+        "Δ io_time": [fmt_pct(x, r == labels[0]) for x, r in zip(df["io_time_change_pct"], df["run"])],
+        "end_s": df["end_s"].map(lambda v: "n/a" if v != v else f"{v:.6g}"),
+        "Δ end": [fmt_pct(x, r == labels[0]) for x, r in zip(df["end_change_pct"], df["run"])],
+        "bound_by": df["bound_by"],
+        "bound_share": df["bound_share"].map(lambda v: "" if v != v else f"{v:.2f}"),
+    })
+    show["job"] = show["job"].where(show["job"] != show["job"].shift(), "")  # the job's name on its first row only
+    for col in ("job", "run", "bound_by"):  # names read from the left
+        width = max(show[col].str.len().max(), len(col))
+        show[col] = show[col].str.ljust(width)
+        show = show.rename(columns={col: col.ljust(width)})
+    return show.to_string(index=False)
+
+
+def answer_lines(df, labels):
+    """The answer: the total I/O time of each run against the base, and how many jobs got faster or slower."""
+    tot = df[df["job"] == TOTAL].set_index("run")
+    lines = []
+    for lab in labels[1:]:
+        jobs = df[(df["job"] != TOTAL) & (df["run"] == lab)]["io_time_change_pct"]
+        faster, slower = int((jobs < -0.05).sum()), int((jobs > 0.05).sum())
+        lines.append(f"answer: {lab}: total I/O time {tot.at[labels[0], 'io_time_s']:.6g} s -> "
+                     f"{tot.at[lab, 'io_time_s']:.6g} s ({fmt_pct(tot.at[lab, 'io_time_change_pct'], False)}); "
+                     f"{faster} job(s) faster, {slower} slower, {len(jobs) - faster - slower} within 0.05 % "
+                     f"(of {len(jobs)})")
+    return lines
+
+
+def html_page(df, labels, header_lines):
+    """One self-contained page (plotly.js inlined from Debian's python3-plotly, no network): the answer figure
+    (per-job change of the I/O time, the total first) and the context (I/O and end times per run), then the table."""
+    try:
+        import plotly.graph_objects as go
+        from plotly.subplots import make_subplots
+    except ImportError:
+        raise InputError("python module plotly not found; fix: apt-get install python3-plotly (or `make deps`)") \
+            from None
+    jobs = [TOTAL] + [j for j in dict.fromkeys(df["job"]) if j != TOTAL]
+    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.22,
+                        subplot_titles=("The answer: change of each job's I/O time against "
+                                        f"{labels[0]} (%; negative = faster)",
+                                        "Context: I/O time per job and run (s)"))
+    for lab in labels[1:]:
+        sub = df[df["run"] == lab].set_index("job").reindex(jobs)
+        fig.add_trace(go.Bar(x=jobs, y=sub["io_time_change_pct"], name=f"{lab} vs {labels[0]}",
+                             hovertemplate="%{x}: %{y:+.1f} %<extra>" + lab + "</extra>"), row=1, col=1)
+    for lab in labels:
+        sub = df[(df["run"] == lab) & (df["job"] != TOTAL)]
+        fig.add_trace(go.Bar(x=sub["job"], y=sub["io_time_s"], name=f"{lab}: I/O time", legendgroup="ctx",
+                             hovertemplate="%{x}: %{y:.6g} s<extra>" + lab + "</extra>"), row=2, col=1)
+    fig.update_yaxes(title_text="Δ I/O time (%)", row=1, col=1, zeroline=True)
+    fig.update_yaxes(title_text="I/O time (s)", row=2, col=1)
+    fig.update_layout(barmode="group", height=760, margin={"t": 60, "l": 70, "r": 20, "b": 60},
+                      legend={"orientation": "h", "y": -0.12}, template="plotly_white")
+    body = fig.to_html(include_plotlyjs=True, full_html=False, config={"displaylogo": False})
+    esc = (lambda s: str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    table = df.to_html(index=False, na_rep="n/a", float_format=lambda v: f"{v:.6g}", border=0)
+    notes = "".join(f"<p>{esc(line)}</p>" for line in header_lines)
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>iosim compare</title><style>"
+            "body{font-family:sans-serif;max-width:1300px;margin:auto;padding:0 12px}"
+            "table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;"
+            "text-align:right}</style></head><body><h2>iosim compare</h2>"
+            f"{notes}{body}<h3>Per job and run</h3>{table}</body></html>")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="iosim compare", description="Per job and in total, the I/O time and end time "
+                                "of several runs of the same jobs, and their change (%) against the first.")
+    p.add_argument("dirs", metavar="RUN_DIR", nargs="+", help="iosim run output directories; the first is the base")
+    p.add_argument("--labels", help="comma-separated names of the runs (default: their directory names)")
+    p.add_argument("--csv", metavar="FILE", help="write the table as CSV (one row per job and run, and the total)")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained page (plotly, no network)")
+    p.add_argument("--allow-different", action="store_true",
+                   help="compare runs whose jobs or volumes differ, or that did not complete (marked not comparable)")
+    args = p.parse_args(argv)
+    try:
+        if len(args.dirs) < 2:
+            raise InputError("give at least two run directories (the first is the base); fix: iosim compare "
+                             "BASE_DIR OTHER_DIR...")
+        labels = [s.strip() for s in args.labels.split(",")] if args.labels else \
+            [os.path.basename(os.path.normpath(d)) or d for d in args.dirs]
+        if len(labels) != len(args.dirs):
+            raise InputError(f"--labels: {len(labels)} names for {len(args.dirs)} directories; fix: one per "
+                             "directory")
+        if len(set(labels)) != len(labels):
+            labels = [f"{k}:{lab}" for k, lab in enumerate(labels)]
+        runs = [load_run(d) for d in args.dirs]
+        problems, warnings = check_comparable(runs, labels, args.dirs)
+        if problems and not args.allow_different:
+            raise InputError("the runs are not comparable: " + "; ".join(problems[:8])
+                             + ("; ..." if len(problems) > 8 else "")
+                             + "; fix: compare runs of the same jobs that completed (or pass --allow-different)")
+        df = compare(runs, labels)
+        header = [f"base: {labels[0]} ({args.dirs[0]})"] + \
+            [f"run {k}: {labels[k]} ({args.dirs[k]})" for k in range(1, len(labels))]
+        header.append("comparable: " + ("no: " + "; ".join(problems) if problems else
+                                        f"yes ({len(runs[0][1])} jobs, same names and volumes, all complete"
+                                        + (")" if not warnings else "; but see the warnings)")))
+        header += [f"warning: {w}" for w in warnings]
+        if "bound_by" not in runs[0][1].columns:
+            header.append("bound_by: n/a (these runs' apps.csv have no bound_by column)")
+        out = "\n".join(header) + "\n\n" + text_table(df, labels) + "\n\n" + "\n".join(answer_lines(df, labels))
+        print(out)
+        if args.csv:
+            df.to_csv(args.csv, index=False, float_format="%.9g", na_rep="")
+            print(f"wrote {args.csv}")
+        if args.html:
+            page = html_page(df, labels, header + answer_lines(df, labels))
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(page)
+            print(f"wrote {args.html}")
+    except InputError as e:
+        print(f"iosim compare: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"iosim compare: error: {e.filename}: {e.strerror}; fix: write to a directory that exists and is "
+              "writable", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

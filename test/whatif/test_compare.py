@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""iosim whatif and iosim compare (analysis/compare.py) against hand computation.
+
+System: a generated pfs-single platform (one PFS link of B; NICs of 100 GB/s, never binding), sharing fairshare, two
+one-node applications that work 5 s then write once: `small` 10 GB, `large` 30 GB, both released at 0.
+Expectations (by hand):
+- B = 1 GB/s: both write at 0.5 GB/s from 5 s; small ends at 5 + 10/0.5 = 25 s (I/O 20 s), large has 20 GB left and
+  ends at 25 + 20/1 = 45 s (I/O 40 s); total I/O 60 s, last end 45 s.
+- B = 2 GB/s: every I/O time halves: 10, 20 (total 30 s: -50.0 %); ends 5 + 10 = 15 s (-40.0 %), 25 s (-44.44 %).
+- B = 4 GB/s: 5, 10 (total 15 s: -75.0 %); ends 10 s (-60.0 %), 15 s (-66.67 %).
+- Runs of other jobs, or an incomplete run: refused (exit 2) naming what differs; another replay mode (queue): a
+  warning; apps.csv columns bound_by/bound_share shown when present, else n/a; a --vary key the scenario refuses:
+  exit 2 and nothing simulated.
+
+usage: test_compare.py --iosim BUILD/iosim --source SRC --work DIR   (DIR is removed at the end)
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+ARGS = None
+SCENARIO = {
+    "platform": {"kind": "pfs-single", "compute": 4, "nic_bw": "100GBps", "pfs_bw": "1GBps"},
+    "workload": {"applications": [
+        {"name": "small", "nodes": 1, "iterations": 1, "work": "5s", "io": "10GB"},
+        {"name": "large", "nodes": 1, "iterations": 1, "work": "5s", "io": "30GB"}]},
+    "sharing": {"policy": "fairshare"},
+    "output": {"dir": "unused", "progress": False},
+}
+
+
+def run(cmd, code=0):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != code:
+        raise AssertionError(f"{' '.join(cmd)} exited {p.returncode}, expected {code}:\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+class WhatIf(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = os.path.abspath(ARGS.work)
+        shutil.rmtree(cls.work, ignore_errors=True)
+        os.makedirs(cls.work)
+        cls.scen = os.path.join(cls.work, "two.json")
+        with open(cls.scen, "w", encoding="utf-8") as f:
+            json.dump(SCENARIO, f)
+        cls.out = os.path.join(cls.work, "w")
+        cls.p = run([ARGS.iosim, "whatif", cls.scen, "--vary", "platform.pfs_bw=2GBps,4GBps", "-o", cls.out])
+        cls.rows = {(r["job"], r["run"]): r for r in read_csv(os.path.join(cls.out, "compare.csv"))}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def check(self, job, run_label, io, io_pct, end, end_pct):
+        r = self.rows[(job, run_label)]
+        self.assertAlmostEqual(float(r["io_time_s"]), io, places=6)
+        self.assertAlmostEqual(float(r["end_s"]), end, places=6)
+        self.assertAlmostEqual(float(r["io_time_change_pct"]), io_pct, places=4)
+        self.assertAlmostEqual(float(r["end_change_pct"]), end_pct, places=4)
+
+    def test_hand_computation(self):
+        b2, b4 = "platform.pfs_bw=2GBps", "platform.pfs_bw=4GBps"
+        self.check("small", "base", 20, 0, 25, 0)
+        self.check("large", "base", 40, 0, 45, 0)
+        self.check("(all jobs)", "base", 60, 0, 45, 0)
+        self.check("small", b2, 10, -50, 15, -40)
+        self.check("large", b2, 20, -50, 25, 100 * (25 - 45) / 45)
+        self.check("(all jobs)", b2, 30, -50, 25, 100 * (25 - 45) / 45)
+        self.check("small", b4, 5, -75, 10, -60)
+        self.check("large", b4, 10, -75, 15, 100 * (15 - 45) / 45)
+        self.check("(all jobs)", b4, 15, -75, 15, 100 * (15 - 45) / 45)
+        self.assertEqual(len(self.rows), 9)
+        self.assertEqual({r["bound_by"] for k, r in self.rows.items() if k[0] != "(all jobs)"}, {"n/a"})
+
+    def test_printed_answer(self):
+        out = self.p.stdout
+        self.assertIn("comparable: yes (2 jobs", out)
+        self.assertIn("answer: platform.pfs_bw=2GBps: total I/O time 60 s -> 30 s (-50.0 %); 2 job(s) faster", out)
+        self.assertIn("answer: platform.pfs_bw=4GBps: total I/O time 60 s -> 15 s (-75.0 %)", out)
+        for d in ("base", "platform.pfs_bw=2GBps", "platform.pfs_bw=4GBps"):
+            self.assertTrue(os.path.isfile(os.path.join(self.out, d, "results.json")), d)
+            self.assertTrue(os.path.isfile(os.path.join(self.out, d, "summary.txt")), d)
+
+    def test_page_is_self_contained(self):
+        with open(os.path.join(self.out, "compare.html"), encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("The answer: change of each job's I/O time", page)
+        self.assertNotIn("<script src=", page)  # plotly.js inlined: opens without network
+        self.assertIn("Plotly.newPlot", page)
+
+    def copy_run(self, name, edit_apps=None, edit_results=None):
+        src = os.path.join(self.out, "base")
+        dst = os.path.join(self.work, name)
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst)
+        if edit_apps:
+            rows = read_csv(os.path.join(dst, "apps.csv"))
+            rows = edit_apps(rows)
+            with open(os.path.join(dst, "apps.csv"), "w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+                w.writeheader()
+                w.writerows(rows)
+        if edit_results:
+            with open(os.path.join(dst, "results.json"), encoding="utf-8") as f:
+                res = json.load(f)
+            edit_results(res)
+            with open(os.path.join(dst, "results.json"), "w", encoding="utf-8") as f:
+                json.dump(res, f)
+        return dst
+
+    def test_other_jobs_refused(self):
+        other = self.copy_run("other", edit_apps=lambda rows: [dict(r, name="tiny") if r["name"] == "small" else r
+                                                               for r in rows])
+        p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), other], code=2)
+        self.assertIn("not comparable", p.stderr)
+        self.assertIn("missing: small", p.stderr)
+        self.assertIn("extra: tiny", p.stderr)
+        p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), other, "--allow-different"])
+        self.assertIn("comparable: no:", p.stdout)
+
+    def test_other_volume_and_incomplete_refused(self):
+        vol = self.copy_run("vol", edit_apps=lambda rows: [dict(r, io_volume_bytes="20000000000")
+                                                           if r["name"] == "small" else r for r in rows])
+        p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), vol], code=2)
+        self.assertIn("job small moves 2e+10 bytes in vol but 1e+10 in base", p.stderr)
+        stop = self.copy_run("stop", edit_results=lambda r: r.update(status="stopped_at_window_end"))
+        p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), stop], code=2)
+        self.assertIn("status 'stopped_at_window_end'", p.stderr)
+
+    def test_replay_mode_warns(self):
+        q = self.copy_run("queued", edit_results=lambda r: r["scenario"].update(queue={"enabled": True}))
+        p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), q])
+        self.assertIn("warning: queued differs from base in queue: on instead of off", p.stdout)
+
+    def test_bound_by_read_when_present(self):
+        def add(rows):
+            return [dict(r, bound_by="pfs" if r["name"] == "large" else "", bound_share="0.75" if r["name"] == "large"
+                         else "") for r in rows]
+        b = self.copy_run("bound", edit_apps=add)
+        out_csv = os.path.join(self.work, "bound.csv")
+        run([ARGS.iosim, "compare", os.path.join(self.out, "base"), b, "--csv", out_csv])
+        rows = {(r["job"], r["run"]): r for r in read_csv(out_csv)}
+        self.assertEqual(rows[("large", "bound")]["bound_by"], "pfs")
+        self.assertAlmostEqual(float(rows[("large", "bound")]["bound_share"]), 0.75)
+        self.assertEqual(rows[("small", "bound")]["bound_by"], "none")
+        self.assertEqual(rows[("small", "base")]["bound_by"], "n/a")
+        self.assertAlmostEqual(float(rows[("(all jobs)", "bound")]["io_time_change_pct"]), 0.0)
+
+    def test_bad_key_simulates_nothing(self):
+        out = os.path.join(self.work, "bad")
+        p = run([ARGS.iosim, "whatif", self.scen, "--vary", "platform.no_such_key=1,2", "-o", out], code=2)
+        self.assertIn("no_such_key", p.stderr)
+        self.assertIn("nothing was simulated", p.stderr)
+        self.assertFalse(os.path.exists(out))
+        p = run([ARGS.iosim, "whatif", self.scen, "--vary", "platform.pfs_bw", "-o", out], code=2)
+        self.assertIn("expected key=v1,v2", p.stderr)
+        run([ARGS.iosim, "compare", os.path.join(self.out, "base")], code=2)
+        p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), os.path.join(self.work, "nowhere")], code=2)
+        self.assertIn("results.json: file not found", p.stderr)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--iosim", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    ARGS, rest = ap.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
