@@ -109,7 +109,8 @@ void iosim_py_add_plugin(py::module_ &m) {
       .def("read", &App::read, py::arg("bytes"), "From an actor: one I/O operation reading `bytes` (see write).")
       .def("end", &App::end, "From an actor: the application ends now; its resources go back to the pool.")
       .def("metric", &App::metric, py::arg("name"),
-           "After plugin_finish: one of its results by its apps.csv name (start_s, end_s, io_time_s, ...).");
+           "Once the simulation has ended (results are collected then; plugin_finish is optional): one of its results "
+           "by its apps.csv name (start_s, end_s, io_time_s, ...).");
   m.def("plugin_init", &plugin_init, py::arg("config") = py::none(),
         "iosim's I/O controller in this Python SimGrid simulation: call it once the platform is loaded, before "
         "running. `config`: a dict or JSON text written as a scenario without platform and workload (policies, "
@@ -117,7 +118,10 @@ void iosim_py_add_plugin(py::module_ &m) {
   m.def("app_declare", &app_declare, py::arg("name"), py::arg("nodes"), py::arg("volume") = 0.0, py::arg("work") = 0.0,
         "Declares an application before the simulation runs: its node count, and the total I/O volume (bytes) and "
         "compute time (s) the allocation policies know of it (0: unknown).");
-  m.def("plugin_finish", &plugin_finish, "After the simulation: collects iosim's results (and writes its outputs).");
-  m.def("plugin_metric", &plugin_metric, py::arg("name"),
-        "After plugin_finish: one global metric by its results.json name (makespan_s, total_io_time_s, ...).");
+  m.def("plugin_finish", &plugin_finish,
+        "Optional, after the simulation: the run's status (results are collected when the simulation ends; outputs "
+        "written).");
+  m.def(
+      "plugin_metric", &plugin_metric, py::arg("name"),
+      "Once the simulation has ended: one global metric by its results.json name (makespan_s, total_io_time_s, ...).");
 }

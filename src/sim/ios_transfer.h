@@ -87,7 +87,7 @@ typedef struct {
 } ios_tr_hooks_t;
 
 /** The flows the flow path drives: the functions of ios_sg.h (ios_tr_sg_flows, SimGrid's), or a stand-in with the
- * same contract (the kernel's unit tests, test/unit_transfer.cpp, drive the flow path without a SimGrid run). Each
+ * same contract (the kernel's unit tests, test/unit_kernel.cpp, drive the flow path without a SimGrid run). Each
  * member has the contract of the ios_flow_* / ios_flows_* function of the same name in ios_sg.h. */
 typedef struct {
   int (*init)(ios_flow_done_fn done);

@@ -138,8 +138,12 @@ return out;""")
     def test_panels_on_one_job_and_click_zoom(self):
         ranges = self.js("return window.iosimView.figures().map(d => d.layout.xaxis.range)")
         rng = self.js("return window.iosimView.range()")
-        longest = max(range(6), key=lambda k: float(self.apps[0][k]["io_time_s"]))
-        a = self.apps[0][longest]
+        best = None  # the job of longest I/O time over both runs, the first of equals (the view's firstRange)
+        for run in self.apps:
+            for x in run:
+                if x["start_s"] != "" and (best is None or float(x["io_time_s"]) > float(best["io_time_s"])):
+                    best = x
+        a = best
         s, e = float(a["start_s"]), float(a["end_s"])
         self.assertAlmostEqual(rng[0], s - 0.03 * (e - s), delta=1e-6 * max(1.0, e))
         self.assertAlmostEqual(rng[1], e + 0.03 * (e - s), delta=1e-6 * max(1.0, e))
