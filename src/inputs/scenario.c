@@ -59,16 +59,6 @@ const ios_scenario_null_field_t ios_scenario_null_fields[] = {
     {NULL, 0, NULL},
 };
 
-/* Fields holding file paths (resolved against the scenario's directory). */
-const char *const ios_scenario_path_fields[] = {"platform",
-                                                "workload.file",
-                                                "workload.generator.profiles",
-                                                "workload.generator.data",
-                                                "workload.darshan",
-                                                "workload.darshan.logs",
-                                                "calibration",
-                                                NULL};
-
 FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder) {
   FILE *f = ios_open_input(path);
   if (f == NULL) {
@@ -107,20 +97,6 @@ cJSON *ios_scenario_get_path(const cJSON *obj, const char *path) {
        tok = strtok_r(NULL, ".", &save))
     cur = cJSON_IsObject(cur) ? cJSON_GetObjectItemCaseSensitive(cur, tok) : NULL;
   return cur;
-}
-
-int ios_scenario_rebase_value(cJSON *v, const char *dir) {
-  cJSON *item;
-  if (cJSON_IsArray(v))
-    cJSON_ArrayForEach(item, v) if (ios_scenario_rebase_value(item, dir) != IOS_OK) return IOS_ENOMEM;
-  if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') return IOS_OK;
-  size_t n = strlen(dir) + strlen(v->valuestring) + 1;
-  char *abs = malloc(n);
-  if (abs == NULL) return IOS_ENOMEM;
-  snprintf(abs, n, "%s%s", dir, v->valuestring);
-  cJSON_SetValuestring(v, abs);
-  free(abs);
-  return IOS_OK;
 }
 
 /* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */

@@ -116,3 +116,27 @@ int ios_scenario_set_value(cJSON *user, const char *key, const cJSON *value, con
   cJSON *copy = cJSON_Duplicate(value, 1);
   return copy != NULL ? set_tree(user, key, copy, dir) : IOS_ENOMEM;
 }
+
+int ios_scenario_rebase_value(cJSON *v, const char *dir) {
+  cJSON *item;
+  if (cJSON_IsArray(v))
+    cJSON_ArrayForEach(item, v) if (ios_scenario_rebase_value(item, dir) != IOS_OK) return IOS_ENOMEM;
+  if (!cJSON_IsString(v) || v->valuestring[0] == '/' || v->valuestring[0] == '$' || dir[0] == '\0') return IOS_OK;
+  size_t n = strlen(dir) + strlen(v->valuestring) + 1;
+  char *abs = malloc(n);
+  if (abs == NULL) return IOS_ENOMEM;
+  snprintf(abs, n, "%s%s", dir, v->valuestring);
+  cJSON_SetValuestring(v, abs);
+  free(abs);
+  return IOS_OK;
+}
+
+/* Fields holding file paths (resolved against the scenario's directory). */
+const char *const ios_scenario_path_fields[] = {"platform",
+                                                "workload.file",
+                                                "workload.generator.profiles",
+                                                "workload.generator.data",
+                                                "workload.darshan",
+                                                "workload.darshan.logs",
+                                                "calibration",
+                                                NULL};

@@ -63,10 +63,3 @@ int sim_cmp_start(const void *pa, const void *pb) {
   const sim_start_t *a = pa, *b = pb;
   return a->start < b->start ? -1 : a->start > b->start ? 1 : (a->app > b->app) - (a->app < b->app);
 }
-
-int sim_app_nodes(engine_t *e, app_state_t *as) {
-  if (e->s->replay || as->nodes == NULL || as->a->nodes <= 1) return 1;
-  for (int k = 0; k < as->a->nodes; k++)
-    as->nodes[k] = e->p->compute[as->q.hosts != NULL ? as->q.hosts[k] : as->host0 + k];
-  return as->a->nodes;
-}

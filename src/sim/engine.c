@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-XBT_LOG_NEW_CATEGORY(iosim, "iosim: I/O resource sharing simulator");
+XBT_LOG_EXTERNAL_CATEGORY(iosim);
 
 /* Frees what the engine state owns (after a run, or a set-up that failed part-way); CSVs still open belong to a
  * failed set-up and are removed with their temporary files. */

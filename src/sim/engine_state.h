@@ -254,7 +254,12 @@ void sim_on_submit(engine_t *e, int j);
 /** The compute hosts application `as` runs on now, into as->nodes (its nodes in order: its queue's hosts, else its
  * consecutive block from host0). @return how many its I/O leaves from: a.nodes, or 1 (a replayed request, one node, or
  * no room), when as->host alone is used. */
-int sim_app_nodes(engine_t *e, app_state_t *as);
+static inline int sim_app_nodes(engine_t *e, app_state_t *as) {
+  if (e->s->replay || as->nodes == NULL || as->a->nodes <= 1) return 1;
+  for (int k = 0; k < as->a->nodes; k++)
+    as->nodes[k] = e->p->compute[as->q.hosts != NULL ? as->q.hosts[k] : as->host0 + k];
+  return as->a->nodes;
+}
 int sim_app_advance(engine_t *e, app_state_t *as, double *sleep_s);
 /** An application and its start (s), sorted by sim_cmp_start: by start, then by index. */
 typedef struct {

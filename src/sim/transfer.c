@@ -13,24 +13,8 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_transfer, iosim, "iosim transfer layer");
 
-tr_common_t tr;
-
 /* The path of the run, chosen once at ios_tr_init. */
 static const tr_path_t *path = &tr_direct_path;
-
-int tr_earlier(const ios_transfer_t *a, const ios_transfer_t *b) {
-  if (a->finish != b->finish) return a->finish < b->finish;
-  return a->gen < b->gen || (a->gen == b->gen && a->order < b->order);
-}
-
-void tr_segment_begin(ios_transfer_t *t, double r, int capped) {
-  t->seg_start = tr_now();
-  t->seg_rem0 = t->remaining;
-  t->seg_capped = capped;
-  t->seg_latency = 0;
-  t->order = tr.order++;
-  t->finish = t->seg_start + t->remaining / r;
-}
 
 int ios_tr_init(const ios_tr_options_t *o, const ios_tr_hooks_t *hooks, void *ctx) {
   tr.date = o->date;
