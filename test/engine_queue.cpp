@@ -105,6 +105,9 @@ TEST(engine_queue, FifoWithoutBackfillingAndWithIt) {
   SimRun none = run_scenario(scenario(apps, alloc, R"({"enabled": false})"), tiny_platform_xml({1e9}, 4));
   EXPECT_EQ(none.proc.exit_code, 2) << none.describe();
   EXPECT_NE(none.proc.err.find("queue.enabled"), std::string::npos) << none.proc.err;
+  // the platform is a hand-written file: the fix is more compute hosts in it, not `iosim platform --set compute=N`
+  EXPECT_NE(none.proc.err.find("add compute hosts to the platform file"), std::string::npos) << none.proc.err;
+  EXPECT_EQ(none.proc.err.find("--set compute=N"), std::string::npos) << none.proc.err;
 }
 
 // Expectations: a job larger than the platform can never start (exit 2 naming the platform and the fix); a bad
@@ -115,6 +118,18 @@ TEST(engine_queue, BadQueueInputExitsWithCode2) {
                             tiny_platform_xml({1e9}, 4));
   EXPECT_EQ(big.proc.exit_code, 2) << big.describe();
   EXPECT_NE(big.proc.err.find("could never start"), std::string::npos) << big.proc.err;
+  EXPECT_NE(big.proc.err.find("add compute hosts to the platform file"), std::string::npos) << big.proc.err;
+  // on a platform iosim generates (a platform object), the fix is a larger one
+  RunOptions gen;
+  gen.set_platform = false;
+  SimRun small = run_scenario(R"({"platform": {"kind": "pfs-single", "compute": 4},
+        "workload": {"applications": [{"name": "A", "nodes": 3, "phases": [{"work": 1}]},
+                                      {"name": "B", "nodes": 3, "phases": [{"work": 1}]}]},
+        "allocation": {"policy": "fixed", "n": 1}, "output": {"progress": false}})",
+                              "", gen);
+  EXPECT_EQ(small.proc.exit_code, 2) << small.describe();
+  EXPECT_NE(small.proc.err.find("--set compute=N"), std::string::npos) << small.proc.err;
+  EXPECT_NE(small.proc.err.find("queue.enabled"), std::string::npos) << small.proc.err;
   SimRun bad = run_scenario(scenario(R"([{"name": "A", "phases": [{"work": 1}]}])", R"({"policy": "fixed", "n": 1})",
                                      R"({"enabled": true, "rearbitrate": "sometimes"})"),
                             tiny_platform_xml({1e9}, 4));

@@ -4,6 +4,7 @@
 #include "ios_diag.h"
 #include "ios_fs.h"
 #include "ios_gen.h"
+#include "ios_platgen.h"
 #include "ios_units.h"
 #include "ios_value.h"
 
@@ -455,6 +456,15 @@ int ios_read_sample(const char *file, double unit, ios_workload_t *out) {
 /* Most periodic decisions (controller ticks, periodic-greedy-yield's δ) a run may take over its time scale. */
 #define MAX_PERIODS 1e6
 
+/* The fix for a platform with too few compute nodes: iosim generated it (generate a larger one) or it is a file of the
+ * site's own (add compute hosts to it). */
+static const char *larger_platform(const ios_scenario_t *s) {
+  return s->platform_spec != NULL || ios_platgen_is_generated(s->platform)
+             ? "use a larger platform (iosim platform KIND --set compute=N, or platform.compute in a platform object)"
+             : "add compute hosts to the platform file (hosts with role compute, e.g. a larger radical of its "
+               "<cluster>)";
+}
+
 /* What a run needs of the platform, and the periods' bound (docs/scenario.md, "Limits"): every application fits in the
  * compute nodes and asks for at most the pool; fixed counts fit in the pool; a period p > 0 (controller.tick_s,
  * sharing.delta_s) is at least T/10^6, T = the longest application's shortest possible span (its start + its work +
@@ -469,10 +479,14 @@ static int check_against_platform(const ios_scenario_t *s, const ios_platform_t 
     char where[160];
     snprintf(where, sizeof where, "workload: application '%.100s'", a->name);
     if (a->nodes > p->ncompute) {
+      int generated = s->platform_spec != NULL || ios_platgen_is_generated(s->platform);
       ios_diag_set(s->file, where,
-                   "needs %d compute nodes but the platform has %d: it could never start; lower its nodes or use a "
-                   "larger platform (iosim platform KIND --set compute=N, or platform.compute in a platform object)",
-                   a->nodes, p->ncompute);
+                   "needs %d compute nodes but the platform has %d: it could never start; lower its nodes or %s",
+                   a->nodes, p->ncompute,
+                   generated ? "use a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
+                               "platform object)"
+                             : "add compute hosts to the platform file (hosts with role compute, e.g. a larger "
+                               "radical of its <cluster>)");
       return IOS_EINVAL;
     }
     if (a->requested_n > p->nres) {
@@ -493,9 +507,10 @@ static int check_against_platform(const ios_scenario_t *s, const ios_platform_t 
     total += w->apps[j].nodes;
   if (!s->queue && total > p->ncompute) { /* the engine's rule, so that `iosim check` sees it too */
     ios_diag_set(s->file, "workload",
-                 "the applications need %.0f compute nodes but the platform has %d: use a larger platform, fewer "
-                 "applications, or a job queue (queue.enabled)",
-                 total, p->ncompute);
+                 "the applications need %.0f compute nodes together but the platform has %d: run them through a job "
+                 "queue (queue.enabled: true; a job then waits for free nodes, as on the machine: docs/queue.md), or "
+                 "%s, or fewer applications",
+                 total, p->ncompute, larger_platform(s));
     return IOS_EINVAL;
   }
   for (int i = 0; i < s->allocation->nparams; i++)

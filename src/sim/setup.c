@@ -2,6 +2,7 @@
  * the whole workload, each application's and resource's state, the transfer path, the steady-state window, the traces.
  * Nothing is simulated here; the engine façade (engine.c) calls sim_setup once per run. */
 #include "engine_state.h"
+#include "ios_platgen.h"
 
 #include <errno.h>
 #include <math.h>
@@ -207,15 +208,24 @@ static int setup_knowledge(engine_t *e, const ios_sim_config_t *s, const ios_pla
   }
   ios_knowledge_noise(w->napps, views, s->knowledge_noise, s->seed);
   if (!s->replay && (s->queue ? biggest > p->ncompute : total_nodes > p->ncompute)) {
-    ios_diag_set(s->platform, "compute nodes",
-                 s->queue
-                     ? "an application needs %lld compute nodes but the platform has %d: it could never start; use "
-                       "a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
-                       "platform object) or a smaller application"
-                     : "the applications need %lld compute nodes but the platform has %d: use a larger platform "
-                       "(iosim platform KIND --set compute=N, or platform.compute in a platform object), fewer "
-                       "applications, or a job queue (queue.enabled)",
-                 s->queue ? (long long)biggest : total_nodes, p->ncompute);
+    /* the fix depends on the platform: iosim generated it (generate it again, larger) or it is the site's own file */
+    const char *bigger = ios_platgen_is_generated(s->platform)
+                             ? "a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
+                               "platform object)"
+                             : "a platform file with more compute hosts (add compute hosts to the platform file: "
+                               "hosts with role compute, e.g. a larger radical of its <cluster>)";
+    if (s->queue)
+      ios_diag_set(s->platform, "compute nodes",
+                   "an application needs %lld compute nodes but the platform has %d: it could never start; use %s or "
+                   "give the application fewer nodes",
+                   (long long)biggest, p->ncompute, bigger);
+    else
+      ios_diag_set(
+          s->platform, "compute nodes",
+          "the applications need %lld compute nodes together but the platform has %d: run them through a "
+          "job queue (queue.enabled: true; a job then waits for free nodes, as on the machine: docs/queue.md), "
+          "or use %s, or fewer applications",
+          total_nodes, p->ncompute, bigger);
     return IOS_EINVAL;
   }
   return IOS_OK;
