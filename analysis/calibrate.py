@@ -136,27 +136,51 @@ def fit(window, kind):
             "fit_median_ape": float(err), "configurations": confs}
 
 
-def held_out(d, days, kind, qs):
-    """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it."""
-    parts = []
+def held_out(d, days, kind, split=None):
+    """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it, with
+    only what was measured before it started. TOKIO-ABC: iosim's contention model (tokio_rolling.iosim_rolling, the
+    validation's "iosim, rolling" row), its q chosen per file system on the jobs that started before `split` (s since
+    the epoch; tokio_rolling.choose_q) and scored on the jobs from `split` on, so that no score uses a q chosen on
+    its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns (the held_out_error dict,
+    the per-job frame: system, fs, start, cls, bw, pred, scored)."""
+    parts, qs = [], {}
     for (s, f), g in tr.with_end(d).groupby(["system", "fs"], sort=False):
         g = g.copy()
-        roll = tr.rolling(g, days, qs.get((s, f), 0.5), fit_c=(kind == "tokio"))
         if kind == "tokio":
-            g["prev_bg"] = tr.previous_background(g)
-            cap = roll["capacity"].fillna(1e18)
-            g["pred"] = np.minimum(roll["p"], np.maximum(cap - g["prev_bg"].fillna(0), cap / 2))
+            q, _ = tr.choose_q(g, days, split)
+            qs[(s, f)] = q
+            g["pred"] = tr.iosim_rolling(g, days, q)["pred"]
+            g["scored"] = g["start"] >= split
         else:
-            g["pred"] = roll["p"]
+            g["pred"] = tr.rolling(g, days, 0.5, fit_c=False)["p"]
+            g["scored"] = True
         parts.append(g)
     g = pd.concat(parts)
-    out = {"method": f"each job predicted by this calibration refitted each UTC day on the {days:g} days before it "
-                     "(only jobs that ended before that day); APE = |predicted - measured| / measured of the "
-                     "bandwidth; bias = median of predicted / measured - 1",
-           **tr.error_stats(g["pred"], g["bw"])}
-    out["per_file_system"] = [{"system": s, "fs": f, **tr.error_stats(x["pred"], x["bw"])}
-                              for (s, f), x in g.groupby(["system", "fs"], sort=False)]
-    return out
+    sc = g[g["scored"]]
+    if kind == "tokio":
+        method = (f"each job from {iso(split)} on predicted by iosim's contention model (the job at its "
+                  f"configuration's rolling P against the previous job's background, max-min on the rolling C) "
+                  f"refitted each UTC day on the {days:g} days before it (only jobs that ended before that day), q per "
+                  f"file system chosen on the jobs before {iso(split)}; APE = |predicted - measured| / measured of the "
+                  "bandwidth; bias = median of predicted / measured - 1")
+    else:
+        method = (f"each job predicted by its configuration's median bandwidth over the {days:g} days before its UTC "
+                  "day (only jobs that ended before that day); APE = |predicted - measured| / measured of the "
+                  "bandwidth; bias = median of predicted / measured - 1")
+    out = {"method": method, **tr.error_stats(sc["pred"], sc["bw"])}
+    if kind == "tokio":
+        out["split"] = iso(split)
+    out["per_file_system"] = [{"system": s, "fs": f, **({"q": qs[(s, f)]} if (s, f) in qs else {}),
+                               **tr.error_stats(x["pred"], x["bw"])}
+                              for (s, f), x in sc.groupby(["system", "fs"], sort=False)]
+    return out, g[["system", "fs", "start", "cls", "bw", "pred", "scored"]]
+
+
+def default_split(d):
+    """The middle of the input's days: 00:00 UTC of the day halfway between the first job's start and the last
+    job's end (s since the epoch)."""
+    mid = (float(d["start"].min()) + float((d["start"] + d["window"]).max())) / 2
+    return np.floor(mid / tr.DAY) * tr.DAY
 
 
 def nan_to_null(v):
@@ -188,11 +212,9 @@ def run(args):
     if win.empty:
         raise InputError(f"no measured job in the window {iso(lo)} .. {iso(until)}; fix: a later --until (the data "
                          f"span {iso(d['start'].min())} .. {iso(ends.max())}) or a longer --days")
-    fss, qs = [], {}
-    for (s, f), g in win.groupby(["system", "fs"], sort=True):
-        r = fit(g, kind)
-        qs[(s, f)] = r["q"]
-        fss.append(r)
+    fss = [fit(g, kind) for _, g in win.groupby(["system", "fs"], sort=True)]
+    upto = d[d["start"] + d["window"] <= until]
+    split = parse_date(args.split, "--split") if args.split else default_split(upto)
     wend = win["start"] + win["window"]
     cal = {
         "format": FORMAT,
@@ -202,7 +224,7 @@ def run(args):
                    "newest_measurement": iso(wend.max()), "jobs": int(len(win))},
         "stale_after_days": args.stale_after if args.stale_after is not None else args.days,
         "file_systems": fss,
-        "held_out_error": held_out(d[d["start"] + d["window"] <= until], args.days, kind, qs),
+        "held_out_error": held_out(upto, args.days, kind, split)[0],
     }
     out = args.out
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
@@ -227,6 +249,8 @@ def main(argv=None):
     ap.add_argument("--source", nargs="*", help="the paths the --jobs-csv table was read from (recorded)")
     ap.add_argument("--days", type=float, default=30.0, help="the window (days, default 30)")
     ap.add_argument("--until", help="the window's end (YYYY-MM-DD, UTC; default: the newest measurement's end)")
+    ap.add_argument("--split", help="the held-out error's split (YYYY-MM-DD, UTC): q chosen on the jobs before it, "
+                    "scored on the jobs from it on (TOKIO-ABC; default: the middle of the input's days)")
     ap.add_argument("--stale-after", type=float, help="days after its newest measurement when iosim check calls the "
                     "calibration stale (default: --days)")
     ap.add_argument("-o", "--out", default="calibration.json", help="the calibration file (default calibration.json)")

@@ -34,6 +34,7 @@ import sys
 import time
 
 from campaign_io import InputError, cli, md_table, np, pd, plt, write_markdown
+import calibrate
 import tokio_data
 import tokio_iosim
 import tokio_model
@@ -67,15 +68,9 @@ def state_bins(train, test, p_train, p_test):
 
 
 def choose_q(d, days):
-    """The q of tokio_model.QUANTILES whose rolling peak has the lowest median APE over the first half's jobs."""
-    first, _ = tokio_model.split(d)
-    best = None
-    for q in tokio_model.QUANTILES:
-        r = tr.rolling(first, days, q, fit_c=False)
-        err = float(tokio_model.ape(r["p"], first["bw"]).median())
-        if best is None or err < best[1] - 1e-12:
-            best = (q, err)
-    return best
+    """The q of tokio_model.QUANTILES whose rolling peak has the lowest median APE over the first half's jobs
+    (tokio_rolling.choose_q with the cut at tokio_model.SPLIT)."""
+    return tr.choose_q(d, days, pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp())
 
 
 def simulate(held, out_dir, cap_col="capacity", tag="iosim"):
@@ -217,8 +212,8 @@ def run(args):
     for (s, f), g in d.groupby(["system", "fs"], sort=False):
         q, _ = choose_q(g, args.days)
         qs[(s, f)] = q
-        roll = tr.rolling(g, args.days, q, fit_c=True)
-        g = g.join(roll)
+        roll = tr.iosim_rolling(g, args.days, q)  # the same function as iosim calibrate's held-out error
+        g = g.join(roll.drop(columns=["prev_bg"]))
         g["rolling"] = g["p"]
         train, test = tokio_model.split(g)
         fz = tokio_model.calibrate(train, "peak")
@@ -226,11 +221,9 @@ def run(args):
         p_te, _ = tokio_model.peaks(train, g, fz["q"])
         g["frozen"] = p_te
         g["state"] = state_bins(train, g, p_tr, p_te)
-        g["iosim_closed"] = np.minimum(g["p"], np.maximum(g["capacity"].fillna(1e18) - g["prev_bg"].fillna(0),
-                                                          g["capacity"].fillna(1e18) / 2))
-        g["capacity_prev"] = tr.rolling(g, args.days, q, fit_c=True, background="prev_bg")["capacity"]
-        cp = g["capacity_prev"].fillna(1e18)
-        g["iosim_prev_closed"] = np.minimum(g["p"], np.maximum(cp - g["prev_bg"].fillna(0), cp / 2))
+        g["iosim_closed"] = g.pop("pred")
+        prev = tr.iosim_rolling(g, args.days, q, background="prev_bg")
+        g["capacity_prev"], g["iosim_prev_closed"] = prev["capacity"], prev["pred"]
         fp = train[train["p"].notna() & train["prev_bg"].notna()]
         k, _ = tr.fit_interference(fp["p"].to_numpy(), fp["prev_bg"].to_numpy(), fp["bw"].to_numpy())
         g["interf"] = tr.interference(g["p"], g["prev_bg"].fillna(0), k)
@@ -247,6 +240,13 @@ def run(args):
     if not gap < 1e-6:
         raise InputError(f"iosim and the closed form of the rolling contention model differ by {gap:.3g}: a bug "
                          "of tokio_prediction.py or of the engine")
+    # iosim calibrate's held-out error is this row: its per-job predictions (calibrate.held_out, split at SPLIT)
+    _, cal_jobs = calibrate.held_out(jobs, args.days, "tokio", pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp())
+    cal_pred = held[["cls", "start"]].merge(cal_jobs, on=["cls", "start"], how="left")["pred"].to_numpy()
+    cal_gap = float(np.nanmax(np.abs(cal_pred - held["iosim_closed"].to_numpy()) / held["iosim_closed"].to_numpy()))
+    if not (cal_gap < 1e-12 and not np.isnan(cal_pred).any()):
+        raise InputError(f"iosim calibrate's held-out predictions and the validation's iosim row differ by {cal_gap:.3g}:"
+                         " a bug of calibrate.py or tokio_prediction.py")
     preds = list(PREDICTORS)
     per_sys = score_rows(held, ["system"], preds)
     noise = held.groupby("system")["noise"].agg(["median", "count"])

@@ -171,3 +171,48 @@ def error_stats(pred, meas):
             "p75": float(e.quantile(0.75)) if len(e) else float("nan"),
             "p90": float(e.quantile(0.90)) if len(e) else float("nan"),
             "within_25": float((e <= 0.25).mean()) if len(e) else float("nan")}
+
+
+def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES):
+    """The q of `quantiles` whose rolling peak (rolling(..., fit_c=False)) has the lowest median APE over the jobs of
+    d that start before `cut` (s since the epoch), each predicted from the `days` days before its own day: the
+    rolling-origin choice a site can make from its past alone. Returns (q, that median APE); ties keep the smaller q.
+    d: one file system's jobs (with "end")."""
+    first = d[d["start"] < cut]
+    best = None
+    for q in quantiles:
+        r = rolling(first, days, q, fit_c=False)
+        err = float(tokio_model.ape(r["p"], first["bw"]).median())
+        if best is None or err < best[1] - 1e-12:
+            best = (q, err)
+    return best
+
+
+def iosim_rolling(g, days, q, background=None):
+    """iosim's rolling prediction of every job of g (one file system, with "end"): rolling(g, days, q) joined with
+    prev_bg (previous_background) and pred = min(P, max(C - prev_bg, C / 2)), the max-min share iosim simulates
+    (tokio_model.contention), C = +inf when the window could not fit it (the peak alone). `background` as in
+    rolling() (the background C is fitted against). This is both the validation's "iosim, rolling" row
+    (tokio_prediction.py) and the held-out error of `iosim calibrate` (calibrate.py): one function, so they agree."""
+    out = rolling(g, days, q, fit_c=True, background=background)
+    out["prev_bg"] = previous_background(g) if "prev_bg" not in g.columns else g["prev_bg"]
+    cap = out["capacity"].fillna(np.inf)
+    out["pred"] = np.minimum(out["p"], np.maximum(cap - out["prev_bg"].fillna(0), cap / 2))
+    return out
+
+
+def bootstrap_median_difference(err_a, err_b, blocks, n=2000, seed=1, level=0.95):
+    """How sure is "a beats b"? The difference median(err_a) - median(err_b) of two predictors' errors on the same
+    jobs (arrays of equal length, no NaN) and its percentile bootstrap interval at `level`, resampling whole blocks
+    (e.g. UTC days: the jobs of one day share the file system's state, so they are not independent draws) with
+    replacement, the same blocks for both predictors (a paired bootstrap). Returns (difference, low, high)."""
+    err_a, err_b, blocks = np.asarray(err_a, float), np.asarray(err_b, float), np.asarray(blocks)
+    codes, uniq = pd.factorize(blocks)
+    members = [np.flatnonzero(codes == k) for k in range(len(uniq))]
+    rng = np.random.default_rng(seed)
+    diffs = np.empty(n)
+    for i in range(n):
+        pick = np.concatenate([members[k] for k in rng.integers(0, len(members), len(members))])
+        diffs[i] = np.median(err_a[pick]) - np.median(err_b[pick])
+    lo, hi = np.quantile(diffs, [(1 - level) / 2, (1 + level) / 2])
+    return float(np.median(err_a) - np.median(err_b)), float(lo), float(hi)

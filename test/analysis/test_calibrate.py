@@ -89,10 +89,11 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(cal["window"]["first_measurement"], "2017-06-01T00:00:00Z")
         self.assertEqual(cal["window"]["from"], "2017-05-07T00:01:57Z")
         self.assertEqual(cal["stale_after_days"], 10)
-        # held-out: each job predicted from the days before its own: A's days 1..5 and B's day 1 (day 0 has no
-        # earlier data)
+        # held-out: each job predicted from the days before its own, q chosen on the jobs before the split (the
+        # middle day of the input: days 0 .. 5 + 117.6 s -> 00:00 of day 2) and scored from it on: A's days 2..5
         h = cal["held_out_error"]
-        self.assertEqual(h["jobs"], 6)
+        self.assertEqual(h["jobs"], 4)
+        self.assertEqual(h["split"], "2017-06-03T00:00:00Z")
         self.assertTrue(0 <= h["p25"] <= h["median_ape"] <= h["p75"] <= h["p90"])
         # an --until before every measurement: exit 2 naming the window
         p = iosim("calibrate", "--tokio", csv, "--until", "2017-01-01", "-o", out)
