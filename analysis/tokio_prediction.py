@@ -272,10 +272,15 @@ def run(args):
         sub = per_sys[per_sys["system"] == s].set_index("predictor")
         best = sub.loc[list(NO_SIM), "median_ape"].idxmin()
         nf = float(noise.loc[s, "median"]) if s in noise.index else float("nan")
+        x = held[held["system"] == s]
         for m in ("iosim", "iosim_prev"):
             io = sub.loc[m, "median_ape"]
+            diff, lo, hi = tr.bootstrap_median_difference((x[m] - x["bw"]).abs() / x["bw"],
+                                                          (x[best] - x["bw"]).abs() / x["bw"],
+                                                          np.floor(x["start"] / tr.DAY))
             goal_rows.append([s, PREDICTORS[m], int(sub.loc[m, "jobs"]), f"{100 * io:.2f} %",
                               f"{PREDICTORS[best]}: {100 * sub.loc[best, 'median_ape']:.2f} %",
+                              f"{100 * diff:+.2f} ({100 * lo:+.2f} .. {100 * hi:+.2f})",
                               "yes" if io <= sub.loc[best, "median_ape"] + 1e-12 else "no",
                               f"{100 * nf:.2f} %", f"{io / nf:.2f}" if nf > 0 else "n/a",
                               "yes" if io <= 2 * nf else "no"])
@@ -295,7 +300,7 @@ def run(args):
         md_table(main_rows, ["predictor (before start)", *sys_list]), "",
         "## The goal", "",
         md_table(goal_rows, ["system", "iosim", "jobs", "its median APE", "best predictor without a simulator",
-                             "iosim at or below it", "noise floor", "iosim / noise floor", "within 2x"]), "",
+                             "difference, points (95 % day-block bootstrap)", "iosim at or below it", "noise floor", "iosim / noise floor", "within 2x"]), "",
         "## Contention where it binds (held-out top 10 % of the background during the job)", "",
         md_table([[r["system"], r["fs"], r["model"], r["jobs"], pct(r["median_ape"]), pct(r["bias"], True),
                    pct(r["p90"])] for _, r in heavy.iterrows()],

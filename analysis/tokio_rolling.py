@@ -216,3 +216,25 @@ def bootstrap_median_difference(err_a, err_b, blocks, n=2000, seed=1, level=0.95
         diffs[i] = np.median(err_a[pick]) - np.median(err_b[pick])
     lo, hi = np.quantile(diffs, [(1 - level) / 2, (1 + level) / 2])
     return float(np.median(err_a) - np.median(err_b)), float(lo), float(hi)
+
+
+def follow_the_leader(g, candidates, lookback=30, default=None, min_jobs=20):
+    """Online choice among predictors (follow the leader): for the jobs of UTC day D, the column of `candidates`
+    (a DataFrame on g.index, one column per predictor's bandwidth) whose predictions of the jobs that started in
+    [D - lookback days, D) and ended before D (those every candidate predicted) had the lowest median APE against
+    their measured bw; with fewer than `min_jobs` such jobs, `default` (else the first column). Ties keep the
+    earlier column. Uses only jobs finished before the day, so it is a predictor before the job runs. g: one file
+    system's jobs with start, end, bw. Returns a Series on g.index of column labels."""
+    cols = list(candidates.columns)
+    default = cols[0] if default is None else default
+    s, e, bw = g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy()
+    pred = candidates.loc[g.index, cols].to_numpy(dtype=float)
+    err = np.abs(pred - bw[:, None]) / bw[:, None]
+    ok = ~np.isnan(err).any(axis=1)
+    day = np.floor(s / DAY) * DAY
+    out = pd.Series(default, index=g.index, dtype=object)
+    for hi in np.unique(day):
+        w = ok & (s >= hi - lookback * DAY) & (e < hi)
+        if w.sum() >= min_jobs:
+            out[g.index[day == hi]] = cols[int(np.argmin(np.median(err[w], axis=0)))]
+    return out

@@ -108,6 +108,42 @@ class RollingTest(unittest.TestCase):
         self.assertEqual(s["within_25"], 0.75)
         self.assertEqual(s["jobs"], 4)
 
+    def test_choose_q_on_the_past(self):
+        # a rising configuration, 10, 20, ..., 100 on days 0..9, window 3 days: q = 1 predicts day k's run by day
+        # k - 1's (the window's largest), 10 k against 10 (k + 1): APE 1 / (k + 1), k = 1..9 (day 0: nothing
+        # before) -> median 1/6 (k = 5); every smaller q predicts lower, so with a larger error
+        d = frame([job(i, 10.0 * (i + 1)) for i in range(10)])
+        q, err = tr.choose_q(d, 3, T0 + 10 * DAY)
+        self.assertEqual(q, 1.0)
+        self.assertAlmostEqual(err, 1 / 6, places=12)
+        # a cut at day 3 scores days 1, 2 only: 1/2, 1/3 -> 5/12, still q = 1
+        self.assertAlmostEqual(tr.choose_q(d, 3, T0 + 3 * DAY)[1], 5 / 12, places=12)
+
+    def test_follow_the_leader(self):
+        # measured 10 every day; A predicts 10, 10, 20, 20 and B 12 every day; lookback 2 days:
+        # day 0 nothing before -> the default B; day 1 sees day 0 (A 0, B 0.2) -> A; day 2 sees days 0, 1 -> A;
+        # day 3 sees days 1, 2: A's APE 0 and 1 (median 0.5), B's 0.2 and 0.2 -> B
+        d = frame([job(i, 10.0) for i in range(4)])
+        cand = pd.DataFrame({"A": [10.0, 10.0, 20.0, 20.0], "B": [12.0] * 4}, index=d.index)
+        pick = tr.follow_the_leader(d, cand, lookback=2, default="B", min_jobs=1)
+        self.assertEqual(list(pick), ["B", "A", "A", "B"])
+        # with min_jobs 2, day 1 (one job before) keeps the default
+        self.assertEqual(list(tr.follow_the_leader(d, cand, 2, "B", min_jobs=2)), ["B", "B", "A", "B"])
+
+    def test_bootstrap_median_difference(self):
+        # a constant gap of 0.1: every resample's difference is 0.1
+        b = np.array([0.05, 0.2, 0.3, 0.7])
+        diff, lo, hi = tr.bootstrap_median_difference(b + 0.1, b, [0, 0, 1, 1], n=200)
+        for v in (diff, lo, hi):
+            self.assertAlmostEqual(v, 0.1, places=12)
+        # two blocks: a = 0.1, 0.1 | 0.5, 0.5 against b = 0.3 everywhere; a resample draws blocks (0, 0), (1, 1) or
+        # one of each with probabilities 1/4, 1/4, 1/2: differences -0.2, +0.2, 0 -> the 95 % interval
+        # [-0.2, +0.2], the full sample's difference median(0.1, 0.1, 0.5, 0.5) - 0.3 = 0
+        diff, lo, hi = tr.bootstrap_median_difference([0.1, 0.1, 0.5, 0.5], [0.3] * 4, [0, 0, 1, 1], n=2000)
+        self.assertAlmostEqual(diff, 0.0, places=12)
+        self.assertAlmostEqual(lo, -0.2, places=12)
+        self.assertAlmostEqual(hi, 0.2, places=12)
+
 
 class PredictionTest(unittest.TestCase):
     """analysis/tokio_prediction.py on a hand-made Edison year: configuration ior write (1 TiB) on scratch1 (24 OSTs)
@@ -167,6 +203,18 @@ class PredictionTest(unittest.TestCase):
         self.assertAlmostEqual(w.loc["scratch3", "ost_scaling_gain"], 2 / 3, places=12)
         with open(os.path.join(out, "prediction.md")) as f:
             self.assertIn("largest relative gap", f.read())
+
+    def test_tuning_end_to_end(self):
+        # analysis/tokio_tuning.py on the same year: the held-out jobs are October 2-4 (October 1 has no run in
+        # the 30 or 90 days before it); the 30-day peak is 20 on scratch1 and 30 on scratch3 there: APE 0 on 5 of
+        # the 6 jobs -> median 0; the first half (June 2-4, each from the days before) is exact too
+        import tokio_tuning
+        out = os.path.join(self.dir, "tuning")
+        self.assertEqual(tokio_tuning.main(["--out", out, "--systems", "edison"]), 0)
+        r = pd.read_csv(os.path.join(out, "rules.csv")).set_index("rule")
+        self.assertAlmostEqual(r.loc["30 d / none", "edison_held"], 0.0, places=12)
+        self.assertAlmostEqual(r.loc["30 d / none", "edison_first"], 0.0, places=12)
+        self.assertTrue(os.path.isfile(os.path.join(out, "tuning.md")))
 
     def test_bad_days_exits_2(self):
         self.assertEqual(tokio_prediction.main(["--out", os.path.join(self.dir, "o"), "--days", "0"]), 2)

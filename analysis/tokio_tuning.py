@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Why iosim's rolling calibration loses where it loses, and which calibration rule the first half would choose
+(docs/validation.md, "Tuning the rolling calibration"). Every rule is scored twice: on the first half (2017-02-14 ..
+2017-08-13, each job predicted from the days before its own: a rolling-origin score a site can compute from its past
+alone) and on the held-out half; the choice is made on the first half only, and the held-out column says what it
+would have given.
+
+    analysis/tokio_tuning.py [--out DIR] [--systems cori,edison,mira]
+
+Writes DIR/tuning.md (default results/tokio-tuning) and rules.csv. Reads $IOSIM_DATA_DIR/tokio-abc.
+
+Rules, each a P rule (how the configuration's bandwidth P is estimated) with a C rule (the file system's capacity
+for iosim's max-min share against the previous job's background, tokio_rolling.iosim_rolling):
+- P: the q-quantile of the configuration's runs over the last 14, 30 or 90 days or over all the past ("all"), q
+  chosen per file system on the first half (tokio_rolling.choose_q); or "online": each day, the window of those four
+  whose predictions of the jobs of the previous 30 days had the lowest median APE (follow the leader,
+  tokio_rolling.follow_the_leader);
+- C: fitted each day against the window jobs' measured background ("measured", the validation's iosim row), against
+  their previous background ("previous", the input a prediction sees), or none (the peak alone, no simulator).
+"""
+
+import argparse
+import os
+import sys
+
+from campaign_io import InputError, cli, md_table, np, pd, write_markdown
+import tokio_data
+import tokio_model
+import tokio_rolling as tr
+
+WINDOWS = (14, 30, 90, 100000)  # days; 100000: all the past
+WNAME = {14: "14 d", 30: "30 d", 90: "90 d", 100000: "all"}
+
+
+def rules_for(g, cut):
+    """Every rule's prediction of every job of g (one file system, with end and prev_bg): a DataFrame on g.index,
+    one column per rule "P rule / C rule", and the q chosen per window."""
+    out, qs, by_window = pd.DataFrame(index=g.index), {}, {}
+    for w in WINDOWS:
+        q, _ = tr.choose_q(g, w, cut)
+        qs[w] = q
+        meas = tr.iosim_rolling(g, w, q)
+        prev = tr.iosim_rolling(g, w, q, background="prev_bg")
+        out[f"{WNAME[w]} / none"] = meas["p"]
+        out[f"{WNAME[w]} / measured"] = meas["pred"]
+        out[f"{WNAME[w]} / previous"] = prev["pred"]
+        by_window[w] = out[[f"{WNAME[w]} / none", f"{WNAME[w]} / measured", f"{WNAME[w]} / previous"]]
+    # the window is chosen on the peak's record (the P rule), then each C rule applied with that window
+    pick = tr.follow_the_leader(g, pd.DataFrame({w: by_window[w].iloc[:, 0] for w in WINDOWS}), 30, default=30)
+    for k, c in enumerate(("none", "measured", "previous")):
+        cand = pd.DataFrame({w: by_window[w].iloc[:, k] for w in WINDOWS})
+        out[f"online / {c}"] = [cand.at[i, w] for i, w in zip(g.index, pick)]
+    return out, qs
+
+
+def run(args):
+    systems = [s for s in args.systems.split(",") if s]
+    bad = [s for s in systems if s not in tokio_data.FILES]
+    if bad or not systems:
+        raise InputError(f"--systems {args.systems}: unknown system(s) {', '.join(bad)}; fix: give some of "
+                         f"{', '.join(tokio_data.FILES)}")
+    os.makedirs(args.out, exist_ok=True)
+    jobs, _ = tokio_data.jobs(systems)
+    d = tr.with_end(jobs)
+    d["prev_bg"] = tr.previous_background(d)
+    d["persist"] = tr.persistence(d, 7)
+    cut = pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp()
+    parts, qrows = [], []
+    for (s, f), g in d.groupby(["system", "fs"], sort=False):
+        preds, qs = rules_for(g, cut)
+        train, _ = tokio_model.split(g)
+        fz = tokio_model.calibrate(train, "peak")
+        preds["_frozen"] = tokio_model.peaks(train, g, fz["q"])[0]
+        parts.append(g.join(preds))
+        qrows.append([s, f] + [qs[w] for w in WINDOWS])
+    d = pd.concat(parts)
+    rules = [c for c in d.columns if " / " in c]
+    ok = d[rules].notna().all(axis=1)
+    first = ok & (d["start"] < cut)
+    # the held-out jobs of tokio_prediction.py: those every predictor there can predict
+    held = ok & (d["start"] >= cut) & d["persist"].notna() & d["_frozen"].notna()
+    rows = []
+    for r in rules:
+        row = {"rule": r}
+        for s in dict.fromkeys(d["system"]):
+            for part, m in (("first", first), ("held", held)):
+                sel = m & (d["system"] == s)
+                st = tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])
+                row[f"{s}_{part}"] = st["median_ape"]
+                if part == "held":
+                    row[f"{s}_bias"] = st["bias"]
+        rows.append(row)
+    t = pd.DataFrame(rows)
+    t.to_csv(os.path.join(args.out, "rules.csv"), index=False)
+    sys_list = list(dict.fromkeys(d["system"]))
+    pct = lambda v: f"{100 * v:.2f} %"  # noqa: E731
+    table = [[r["rule"]] + [f"{pct(r[f'{s}_first'])} → {pct(r[f'{s}_held'])}" for s in sys_list]
+             for _, r in t.iterrows()]
+    chosen = []
+    for s in sys_list:
+        sim = t[~t["rule"].str.endswith("/ none")]
+        a = sim.loc[sim[f"{s}_first"].idxmin()]
+        b = t.loc[t[f"{s}_first"].idxmin()]
+        cur = t.set_index("rule").loc["30 d / measured"]
+        x = d[first & (d["system"] == s)]
+        diff, lo, hi = tr.bootstrap_median_difference(
+            (x[a["rule"]] - x["bw"]).abs() / x["bw"], (x["30 d / measured"] - x["bw"]).abs() / x["bw"],
+            np.floor(x["start"] / tr.DAY))
+        keep = not hi < 0  # the 95 % interval of the first-half gain over the current rule reaches 0: keep it
+        chosen.append([s, a["rule"], pct(a[f"{s}_first"]),
+                       f"{100 * diff:+.2f} ({100 * lo:+.2f} .. {100 * hi:+.2f})", pct(a[f"{s}_held"]),
+                       pct(cur[f"{s}_held"]), "30 d / measured" if keep else a["rule"],
+                       pct(cur[f"{s}_held"] if keep else a[f"{s}_held"]), b["rule"], pct(b[f"{s}_held"])])
+    # where the contention term binds (the current rule): those jobs' error with and without it
+    bind_rows = []
+    for s in sys_list:
+        m = held & (d["system"] == s)
+        x = d[m]
+        binds = x["30 d / measured"] < x["30 d / none"] * (1 - 1e-9)
+        b = x[binds]
+        e0 = tr.error_stats(b["30 d / none"], b["bw"])
+        e1 = tr.error_stats(b["30 d / measured"], b["bw"])
+        bind_rows.append([s, len(x), f"{int(binds.sum())} ({100 * binds.mean():.1f} %)",
+                          f"{pct(e0['median_ape'])} ({100 * e0['bias']:+.1f} %)",
+                          f"{pct(e1['median_ape'])} ({100 * e1['bias']:+.1f} %)"])
+    lines = ["# Tuning iosim's rolling calibration on the first half (analysis/tokio_tuning.py)", "",
+             f"First half: {int(first.sum())} jobs before {tokio_model.SPLIT} (each predicted from the days before "
+             f"its own); held out: {int(held.sum())} jobs. q per window chosen on the first half:", "",
+             md_table(qrows, ["system", "file system"] + [WNAME[w] for w in WINDOWS]), "",
+             "## Every rule: first-half median APE → held-out median APE", "",
+             md_table(table, ["P rule / C rule"] + sys_list), "",
+             "## The choice on the first half", "",
+             "The first half's best iosim rule, its first-half gain over the current rule (30 d / measured) with "
+             "the 95 % day-block bootstrap interval (points of median APE), and the rule kept when a change must "
+             "be significant on the first half (the interval below 0):", "",
+             md_table(chosen, ["system", "iosim rule best on the first half", "its first half",
+                               "first-half difference to the current rule (95 % CI)", "its held out",
+                               "current rule held out", "rule kept (significant change only)", "kept: held out",
+                               "best rule of all on the first half", "its held out"]), "",
+             "## Where the contention term binds (30 d / measured, held out)", "",
+             md_table(bind_rows, ["system", "jobs", "jobs where C - previous background < P",
+                                  "on those: peak alone (bias)", "with the contention term (bias)"]), ""]
+    return write_markdown(args.out, "tuning.md", lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="results/tokio-tuning", help="output directory")
+    ap.add_argument("--systems", default="cori,edison,mira", help="comma-separated systems")
+    args = ap.parse_args(argv)
+    return cli("tokio_tuning.py", lambda: run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
