@@ -22,9 +22,11 @@ Fitted parameters (bandwidths in bytes/s):
 - Darshan (no server-side data, so no background): P = the median of the configuration's bandwidths; c = the largest
   bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c).
 
-The held-out error (field held_out_error): every job of the input predicted by the same calibration refitted each
-day on the DAYS days before it (analysis/tokio_rolling.py), with only data older than the job: APE quantiles and
-bias of the bandwidth, the band a what-if answer made with this calibration carries. Exit 2 with the fix on bad input.
+The held-out error (field held_out_error): jobs of the input predicted by the same calibration refitted each day on
+the DAYS days before it (analysis/tokio_rolling.py), with only data older than the job: APE quantiles and bias of the
+bandwidth, the band a what-if answer made with this calibration carries. TOKIO-ABC: iosim's contention model
+(tokio_rolling.iosim_rolling, the validation's "iosim, rolling" row) with q chosen per file system on the jobs before
+--split (default: the input's middle day) and scored on the jobs from it on; Darshan: P, every job. Exit 2 with the fix on bad input.
 """
 
 import argparse

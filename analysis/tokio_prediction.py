@@ -7,7 +7,7 @@ scratch3).
     analysis/tokio_prediction.py [--out DIR] [--systems cori,edison,mira] [--days 30]
 
 Writes to DIR (default results/tokio-prediction): prediction.md (every table), scores.csv (per system), scores_app_
-month.csv (per system, application and month), jobs.csv (each held-out job with every prediction), heavy.csv,
+month.csv (per system, application and month), scores_configuration.csv (per configuration), jobs.csv (each held-out job with every prediction), heavy.csv,
 whatif.csv, interference.png (the fit of the sharing model). The iosim predictions are simulated (tokio_iosim.py;
 $IOSIM_BIN or build/iosim) and checked against their closed form. Reads $IOSIM_DATA_DIR/tokio-abc (else
 ../shared/datasets/tokio-abc). Exit 2 with the fix on bad input.
@@ -253,6 +253,7 @@ def run(args):
     per_sys.to_csv(os.path.join(args.out, "scores.csv"), index=False)
     per_am = score_rows(held, ["system", "app", "month"], preds)
     per_am.to_csv(os.path.join(args.out, "scores_app_month.csv"), index=False)
+    score_rows(held, ["system", "cls"], preds).to_csv(os.path.join(args.out, "scores_configuration.csv"), index=False)
     held.to_csv(os.path.join(args.out, "jobs.csv"), index=False)
     # the main table: one column per system
     sys_list = list(dict.fromkeys(held["system"]))
