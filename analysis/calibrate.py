@@ -15,10 +15,11 @@ The window: the jobs that started at or after UNTIL - DAYS days and ended by UNT
 newest measurement). A configuration is (file system, application, direction, processes, volume in GiB).
 
 Fitted parameters (bandwidths in bytes/s):
-- TOKIO-ABC: the contention model of analysis/tokio_model.py on the window: q (the quantile of a configuration's
-  bandwidths that is its P) and the file system's capacity C minimising the window's median APE of
-  min(P, max(C - r, C / 2)), r the measured background; per-OST capacity c = C / N (N the file system's OSTs);
-  per-configuration efficiency e = P / C.
+- TOKIO-ABC: the rolling calibration of analysis/tokio_rolling.py, the one the validation scores: q (the quantile of
+  a configuration's bandwidths that is its P) chosen on every job up to UNTIL, each predicted from the DAYS days
+  before its own (tokio_rolling.choose_q); P the q-quantile of the configuration's window bandwidths; the file
+  system's capacity C minimising the window's median APE of min(P, max(C - r, C / 2)), r the measured background;
+  per-OST capacity c = C / N (N the file system's OSTs); per-configuration efficiency e = P / C.
 - Darshan (no server-side data, so no background): P = the median of the configuration's bandwidths; c = the largest
   bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c).
 
@@ -106,14 +107,24 @@ def darshan_jobs(path):
     return d.reset_index(drop=True)
 
 
-def fit(window, kind):
-    """The parameters of one file system fitted on `window` (its jobs): a dict (see the module's doc)."""
+def fit(window, kind, q=0.5):
+    """The parameters of one file system fitted on `window` (its jobs): a dict (see the module's doc). TOKIO-ABC:
+    P of each configuration the q-quantile of its window bandwidths and C the capacity of tokio_rolling.CAPACITIES
+    minimising the window's median APE of min(P, max(C - r, C / 2)), r each job's measured background
+    (tokio_rolling.fit_capacity): what tokio_rolling.rolling() fits for a job of the day after the window. When
+    several capacities fit equally well, capacity_Bps is the smallest of them on tokio_model.CAPACITIES (the
+    capacity a what-if platform is built with: the least that explains the window) and rolling_capacity_Bps the
+    largest on tokio_rolling.CAPACITIES (the one the rolling predictions use: the fewest jobs slowed)."""
+    extra = {}
     if kind == "tokio":
-        c = tokio_model.calibrate(window, "contention")
-        q, cap = c["q"], c["capacity"]
+        p = window.groupby("cls")["bw"].transform(lambda x: float(np.quantile(x.to_numpy(), q)))
+        r, bw = tokio_model.background(window).to_numpy(), window["bw"].to_numpy()
+        extra["rolling_capacity_Bps"], err = tr.fit_capacity(p.to_numpy(), r, bw)
+        grid = tokio_model.CAPACITIES
+        pred = np.minimum(p.to_numpy()[None, :], np.maximum(grid[:, None] - r[None, :], grid[:, None] / 2))
+        errs = np.median(np.abs(pred - bw[None, :]) / bw[None, :], axis=1)
+        cap = float(grid[np.flatnonzero(errs <= errs.min() + 1e-9)[0]])
         n = float(window["osts"].max())
-        p, _ = tokio_model.peaks(window, window, q)
-        err = c["train_median_ape"]
         ost = cap / n
         eff = p / cap
     else:
@@ -135,7 +146,7 @@ def fit(window, kind):
                       "efficiency": float(eff[g.index[0]])})
     return {"system": window["system"].iloc[0], "fs": window["fs"].iloc[0], "osts": int(n), "q": q,
             "capacity_Bps": float(cap), "ost_capacity_Bps": float(ost), "jobs": int(len(window)),
-            "fit_median_ape": float(err), "configurations": confs}
+            "fit_median_ape": float(err), **extra, "configurations": confs}
 
 
 def held_out(d, days, kind, split=None):
@@ -214,8 +225,13 @@ def run(args):
     if win.empty:
         raise InputError(f"no measured job in the window {iso(lo)} .. {iso(until)}; fix: a later --until (the data "
                          f"span {iso(d['start'].min())} .. {iso(ends.max())}) or a longer --days")
-    fss = [fit(g, kind) for _, g in win.groupby(["system", "fs"], sort=True)]
     upto = d[d["start"] + d["window"] <= until]
+    fss = []
+    for key, g in win.groupby(["system", "fs"], sort=True):
+        # q: the rolling-origin choice over every job up to UNTIL (the past of the predictions the file serves)
+        past = tr.with_end(upto[(upto["system"] == key[0]) & (upto["fs"] == key[1])])
+        q = tr.choose_q(past, args.days, until)[0] if kind == "tokio" else 0.5
+        fss.append(fit(g, kind, q))
     split = parse_date(args.split, "--split") if args.split else default_split(upto)
     wend = win["start"] + win["window"]
     cal = {

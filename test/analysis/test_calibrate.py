@@ -55,8 +55,9 @@ class CalibrateTest(unittest.TestCase):
         # A file system of C = 10 GB/s over 10 OSTs (1 GB/s each). Configuration A demands 6 GB/s; under a
         # background r it gets min(6, max(10 - r, 5)) GB/s (max-min, tokio_model.contention): r = 0 -> 6,
         # r = 4.1, 4.3, 4.5, 4.7, 4.9 -> 5.9, 5.7, 5.5, 5.3, 5.1. Configuration B gets 3 GB/s alone (twice).
-        # The fit (tokio_model.calibrate: q from 0.5 up, C up its grid, the first with the lowest median APE of the 8
-        # jobs) stops at q = 0.5, P_A = the median of A's 6 bandwidths = (5.7 + 5.5) / 2 = 5.6, and C = 10^10: there
+        # q (tokio_rolling.choose_q: each job predicted by the q-quantile of the days before its own): A falls day by
+        # day, so the lowest quantile of the grid predicts it best: q = 0.5 (B: exact for any q). The fit (C up
+        # tokio_model's grid, the first with the lowest median APE of the 8 jobs) then has P_A = the median of A's 6 bandwidths = (5.7 + 5.5) / 2 = 5.6, and C = 10^10: there
         # min(5.6, 10 - r) is exact for r = 4.5, 4.7, 4.9, and B (P = 3) for both runs: 5 of 8 exact, median APE 0;
         # every smaller C of the grid misses those 3 slowed jobs (10 - r differs) and so has 4 or fewer exact jobs,
         # a median above 0. So: capacity 10 GB/s, per OST 1 GB/s, efficiencies 5.6 / 10 = 0.56 and 3 / 10 = 0.3.
@@ -77,6 +78,9 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual((fs["fs"], fs["osts"], fs["jobs"]), ("scratch9", 10, 8))
         self.assertAlmostEqual(fs["capacity_Bps"] / 1e10, 1.0, places=12)
         self.assertAlmostEqual(fs["ost_capacity_Bps"] / 1e9, 1.0, places=12)
+        # the rolling predictions' C (the largest of the tied capacities on tokio_rolling's grid): 10^10 too, as
+        # every larger capacity of the grid (10^(10 + 1/30) = 10.8 GB/s and up) misses the 3 slowed jobs
+        self.assertAlmostEqual(fs["rolling_capacity_Bps"] / 1e10, 1.0, places=12)
         self.assertLess(fs["fit_median_ape"], 1e-8)  # 0 but for the float noise of r = (server bytes - volume) / time
         eff = {c["app"]: c for c in fs["configurations"]}
         self.assertEqual(fs["q"], 0.5)
