@@ -10,6 +10,9 @@ Every function takes rows of tokio_data.jobs() (one file system or several; the 
   started in [D - days, D) and ended before D; the file system's capacity C is fitted on the same window (the C of
   the grid minimising the window's median APE of min(P, max(C - r, C / 2)), r each job's measured background), so P,
   C and the per-configuration efficiency P / C are recalibrated every day from data older than every job of the day;
+- the estimator of P from a window's runs: quantile (the default, the q-quantile), trimmed_mean (the 10 % trimmed
+  mean) or recency_quantile (the q-quantile with weights halving every 10 days of age), each
+  estimator(bandwidths, ages in days, q);
 - previous_background(d): the background rate r (bytes/s) of the last job of the same file system that ended before
   the job started, the only background known before the start;
 - noise_floor(d): for each job, the mean of its configuration's previous and next runs (each within `gap` days), and
@@ -72,19 +75,43 @@ def fit_capacity(p, r, meas, grid=CAPACITIES):
     return float(grid[best]), float(err[best])
 
 
-def _window_quantiles(starts, ends, bws, day_starts, days, q):
-    """For each day start D of `day_starts` (s): the q-quantile of `bws` over the runs with start >= D - days and
-    end < D (NaN when none), and how many runs that is. Arrays of one group, any order."""
+def quantile(values, ages, q):
+    """The default estimator of P: the q-quantile of a window's bandwidths (linear interpolation; ages unused)."""
+    return float(np.quantile(values, q))
+
+
+def trimmed_mean(values, ages, q, trim=0.1):
+    """An estimator of P: the mean of the window's bandwidths without the lowest and highest `trim` fraction of
+    them (floor(trim x n) values cut at each end; q unused): less sensitive to one slow or fast run than the mean."""
+    v = np.sort(np.asarray(values, float))
+    k = int(np.floor(trim * len(v)))
+    return float(v[k:len(v) - k].mean())
+
+
+def recency_quantile(values, ages, q, half_life=10.0):
+    """An estimator of P that follows recent runs more: the weighted q-quantile of the window's bandwidths, each
+    weighted 2^(-age / half_life) (age in days before the day predicted), i.e. the smallest bandwidth whose
+    cumulative weight (bandwidths ascending) reaches q of the total."""
+    v, a = np.asarray(values, float), np.asarray(ages, float)
+    order = np.argsort(v, kind="stable")
+    w = np.power(2.0, -a[order] / half_life)
+    cum = np.cumsum(w) / w.sum()
+    return float(v[order][min(int(np.searchsorted(cum, q - 1e-12, side="left")), len(v) - 1)])
+
+
+def _window_quantiles(starts, ends, bws, day_starts, days, q, estimator=quantile):
+    """For each day start D of `day_starts` (s): estimator(bws, ages in days, q) over the runs with start >= D - days
+    and end < D (NaN when none), and how many runs that is. Arrays of one group, any order."""
     out, count = np.full(len(day_starts), np.nan), np.zeros(len(day_starts), dtype=int)
     for i, hi in enumerate(day_starts):
-        sel = bws[(starts >= hi - days * DAY) & (ends < hi)]
-        count[i] = len(sel)
-        if len(sel):
-            out[i] = np.quantile(sel, q)
+        m = (starts >= hi - days * DAY) & (ends < hi)
+        count[i] = int(m.sum())
+        if count[i]:
+            out[i] = estimator(bws[m], (hi - starts[m]) / DAY, q)
     return out, count
 
 
-def rolling(d, days=30, q=0.5, fit_c=True, background=None):
+def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile):
     """The rolling calibration of every job of d (one or several file systems): a DataFrame on d.index with
     p (the configuration's P, NaN when the window has no run of the configuration or of a coarser group of
     tokio_model.FALLBACKS), level (0 = its configuration), capacity (C of its file system, NaN when not fitted or
@@ -103,7 +130,8 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None):
                 continue
             gd = np.floor(g["start"].to_numpy() / DAY) * DAY
             days_u, inv = np.unique(gd, return_inverse=True)
-            qv, _ = _window_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u, days, q)
+            qv, _ = _window_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u, days, q,
+                                      estimator)
             v = qv[inv]
             fill = todo & ~np.isnan(v)
             idx = g.index[fill]
@@ -124,7 +152,7 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None):
             pw = np.empty(len(w))  # each window job's P: its configuration's q-quantile within the window
             for c in np.unique(codes[w]):
                 m = codes[w] == c
-                pw[m] = np.quantile(bw[w][m], q)
+                pw[m] = estimator(bw[w][m], (hi - s[w][m]) / DAY, q)
             out.loc[today, "capacity"] = fit_capacity(pw, r[w], bw[w])[0]
     return out
 
@@ -173,7 +201,7 @@ def error_stats(pred, meas):
             "within_25": float((e <= 0.25).mean()) if len(e) else float("nan")}
 
 
-def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES):
+def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES, estimator=quantile):
     """The q of `quantiles` whose rolling peak (rolling(..., fit_c=False)) has the lowest median APE over the jobs of
     d that start before `cut` (s since the epoch), each predicted from the `days` days before its own day: the
     rolling-origin choice a site can make from its past alone. Returns (q, that median APE); ties keep the smaller q.
@@ -181,20 +209,20 @@ def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES):
     first = d[d["start"] < cut]
     best = None
     for q in quantiles:
-        r = rolling(first, days, q, fit_c=False)
+        r = rolling(first, days, q, fit_c=False, estimator=estimator)
         err = float(tokio_model.ape(r["p"], first["bw"]).median())
         if best is None or err < best[1] - 1e-12:
             best = (q, err)
     return best
 
 
-def iosim_rolling(g, days, q, background=None):
+def iosim_rolling(g, days, q, background=None, estimator=quantile):
     """iosim's rolling prediction of every job of g (one file system, with "end"): rolling(g, days, q) joined with
     prev_bg (previous_background) and pred = min(P, max(C - prev_bg, C / 2)), the max-min share iosim simulates
     (tokio_model.contention), C = +inf when the window could not fit it (the peak alone). `background` as in
     rolling() (the background C is fitted against). This is both the validation's "iosim, rolling" row
     (tokio_prediction.py) and the held-out error of `iosim calibrate` (calibrate.py): one function, so they agree."""
-    out = rolling(g, days, q, fit_c=True, background=background)
+    out = rolling(g, days, q, fit_c=True, background=background, estimator=estimator)
     out["prev_bg"] = previous_background(g) if "prev_bg" not in g.columns else g["prev_bg"]
     cap = out["capacity"].fillna(np.inf)
     out["pred"] = np.minimum(out["p"], np.maximum(cap - out["prev_bg"].fillna(0), cap / 2))

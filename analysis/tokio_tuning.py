@@ -12,7 +12,9 @@ Writes DIR/tuning.md (default results/tokio-tuning) and rules.csv. Reads $IOSIM_
 Rules, each a P rule (how the configuration's bandwidth P is estimated) with a C rule (the file system's capacity
 for iosim's max-min share against the previous job's background, tokio_rolling.iosim_rolling):
 - P: the q-quantile of the configuration's runs over the last 14, 30 or 90 days or over all the past ("all"), q
-  chosen per file system on the first half (tokio_rolling.choose_q); or "online": each day, the window of those four
+  chosen per file system on the first half (tokio_rolling.choose_q); the 10 % trimmed mean of the last 30 days
+  (tokio_rolling.trimmed_mean); the q-quantile of the last 90 days with weights halving every 10 days of age
+  (tokio_rolling.recency_quantile, q chosen on the first half); or "online": each day, the window of those four
   whose predictions of the jobs of the previous 30 days had the lowest median APE (follow the leader,
   tokio_rolling.follow_the_leader);
 - C: fitted each day against the window jobs' measured background ("measured", the validation's iosim row), against
@@ -46,6 +48,14 @@ def rules_for(g, cut):
         out[f"{WNAME[w]} / previous"] = prev["pred"]
         by_window[w] = out[[f"{WNAME[w]} / none", f"{WNAME[w]} / measured", f"{WNAME[w]} / previous"]]
     # the window is chosen on the peak's record (the P rule), then each C rule applied with that window
+    for name, w, est in (("30 d trimmed mean", 30, tr.trimmed_mean), ("90 d recency-weighted", 90,
+                                                                        tr.recency_quantile)):
+        q, _ = tr.choose_q(g, w, cut, estimator=est)
+        qs[name] = q
+        meas = tr.iosim_rolling(g, w, q, estimator=est)
+        prev = tr.iosim_rolling(g, w, q, background="prev_bg", estimator=est)
+        out[f"{name} / none"], out[f"{name} / measured"], out[f"{name} / previous"] = meas["p"], meas["pred"], \
+            prev["pred"]
     pick = tr.follow_the_leader(g, pd.DataFrame({w: by_window[w].iloc[:, 0] for w in WINDOWS}), 30, default=30)
     for k, c in enumerate(("none", "measured", "previous")):
         cand = pd.DataFrame({w: by_window[w].iloc[:, k] for w in WINDOWS})
@@ -72,7 +82,7 @@ def run(args):
         fz = tokio_model.calibrate(train, "peak")
         preds["_frozen"] = tokio_model.peaks(train, g, fz["q"])[0]
         parts.append(g.join(preds))
-        qrows.append([s, f] + [qs[w] for w in WINDOWS])
+        qrows.append([s, f] + [qs[w] for w in WINDOWS] + [qs["90 d recency-weighted"]])
     d = pd.concat(parts)
     rules = [c for c in d.columns if " / " in c]
     ok = d[rules].notna().all(axis=1)
@@ -103,14 +113,20 @@ def run(args):
         b = t.loc[t[f"{s}_first"].idxmin()]
         cur = t.set_index("rule").loc["30 d / measured"]
         x = d[first & (d["system"] == s)]
-        diff, lo, hi = tr.bootstrap_median_difference(
-            (x[a["rule"]] - x["bw"]).abs() / x["bw"], (x["30 d / measured"] - x["bw"]).abs() / x["bw"],
-            np.floor(x["start"] / tr.DAY))
-        keep = not hi < 0  # the 95 % interval of the first-half gain over the current rule reaches 0: keep it
-        chosen.append([s, a["rule"], pct(a[f"{s}_first"]),
-                       f"{100 * diff:+.2f} ({100 * lo:+.2f} .. {100 * hi:+.2f})", pct(a[f"{s}_held"]),
-                       pct(cur[f"{s}_held"]), "30 d / measured" if keep else a["rule"],
-                       pct(cur[f"{s}_held"] if keep else a[f"{s}_held"]), b["rule"], pct(b[f"{s}_held"])])
+        ea, ec = (x[a["rule"]] - x["bw"]).abs() / x["bw"], (x["30 d / measured"] - x["bw"]).abs() / x["bw"]
+        blocks = np.floor(x["start"] / tr.DAY)
+        diff, lo, hi = tr.bootstrap_median_difference(ea, ec, blocks, n=10000)
+        # the best of m candidates against the current rule: Bonferroni's level 1 - 0.05 / m for the family
+        m = len(sim) - 1
+        _, blo, bhi = tr.bootstrap_median_difference(ea, ec, blocks, n=10000, level=1 - 0.05 / m)
+        row = [s, a["rule"], pct(a[f"{s}_first"]), pct(a[f"{s}_held"]), pct(cur[f"{s}_held"])]
+        for l_, h_ in ((lo, hi), (blo, bhi)):
+            keep = not h_ < 0  # the interval of the first-half gain over the current rule reaches 0: keep it
+            row += [f"{100 * diff:+.2f} ({100 * l_:+.2f} .. {100 * h_:+.2f})",
+                    f"{'30 d / measured' if keep else a['rule']}: "
+                    f"{pct(cur[f'{s}_held'] if keep else a[f'{s}_held'])}"]
+        chosen.append(row + [b["rule"], pct(b[f"{s}_held"])])
+        n_compared = m
     # where the contention term binds (the current rule): those jobs' error with and without it
     bind_rows = []
     for s in sys_list:
@@ -126,16 +142,18 @@ def run(args):
     lines = ["# Tuning iosim's rolling calibration on the first half (analysis/tokio_tuning.py)", "",
              f"First half: {int(first.sum())} jobs before {tokio_model.SPLIT} (each predicted from the days before "
              f"its own); held out: {int(held.sum())} jobs. q per window chosen on the first half:", "",
-             md_table(qrows, ["system", "file system"] + [WNAME[w] for w in WINDOWS]), "",
+             md_table(qrows, ["system", "file system"] + [WNAME[w] for w in WINDOWS] + ["90 d recency-weighted"]),
+             "",
              "## Every rule: first-half median APE → held-out median APE", "",
              md_table(table, ["P rule / C rule"] + sys_list), "",
              "## The choice on the first half", "",
              "The first half's best iosim rule, its first-half gain over the current rule (30 d / measured) with "
-             "the 95 % day-block bootstrap interval (points of median APE), and the rule kept when a change must "
-             "be significant on the first half (the interval below 0):", "",
-             md_table(chosen, ["system", "iosim rule best on the first half", "its first half",
-                               "first-half difference to the current rule (95 % CI)", "its held out",
-                               "current rule held out", "rule kept (significant change only)", "kept: held out",
+             "a day-block bootstrap interval (points of median APE; 10,000 resamples), at 95 % and at Bonferroni's "
+             f"1 - 0.05 / {n_compared} for the best of {n_compared} candidates, and the rule kept (with its held-out "
+             "median APE) when a change must be significant on the first half (the interval below 0):", "",
+             md_table(chosen, ["system", "iosim rule best on the first half", "its first half", "its held out",
+                               "current rule held out", "first-half difference, 95 % CI", "kept: held out",
+                               "first-half difference, Bonferroni CI", "kept: held out",
                                "best rule of all on the first half", "its held out"]), "",
              "## Where the contention term binds (30 d / measured, held out)", "",
              md_table(bind_rows, ["system", "jobs", "jobs where C - previous background < P",

@@ -119,6 +119,20 @@ class RollingTest(unittest.TestCase):
         # a cut at day 3 scores days 1, 2 only: 1/2, 1/3 -> 5/12, still q = 1
         self.assertAlmostEqual(tr.choose_q(d, 3, T0 + 3 * DAY)[1], 5 / 12, places=12)
 
+    def test_estimators(self):
+        # 10 % trimmed mean of 1..9 and 100 (n = 10): one value cut at each end (1 and 100) -> mean(2..9) = 5.5
+        self.assertEqual(tr.trimmed_mean([1, 2, 3, 4, 100, 5, 6, 7, 8, 9], None, 0.5), 5.5)
+        # recency: 10, 20, 30 aged 20, 10, 0 days, half-life 10 -> weights 1/4, 1/2, 1 (sum 7/4); cumulative
+        # 1/7, 3/7, 1: q = 0.5 -> 30 (the unweighted median is 20), q = 0.4 -> 20, q = 0.1 -> 10
+        v, a = [10.0, 20.0, 30.0], [20.0, 10.0, 0.0]
+        self.assertEqual([tr.recency_quantile(v, a, q) for q in (0.5, 0.4, 0.1)], [30.0, 20.0, 10.0])
+        # through rolling(): a on days 0..2 at 10, 20, 30, seen from day 3 (window 3 days) at ages 3, 2, 1 days less
+        # one hour: weights 2^-0.2958, 2^-0.1958, 2^-0.0958 = 0.815, 0.873, 0.936, cumulative 0.31, 0.64, 1 -> the
+        # weighted median is 20; the trimmed mean with n = 3 cuts nothing: (10 + 20 + 30) / 3 = 20
+        d = frame([job(i, 10.0 * (i + 1)) for i in range(4)])
+        self.assertEqual(tr.rolling(d, 3, 0.5, fit_c=False, estimator=tr.recency_quantile)["p"].iloc[3], 20.0)
+        self.assertEqual(tr.rolling(d, 3, 0.5, fit_c=False, estimator=tr.trimmed_mean)["p"].iloc[3], 20.0)
+
     def test_follow_the_leader(self):
         # measured 10 every day; A predicts 10, 10, 20, 20 and B 12 every day; lookback 2 days:
         # day 0 nothing before -> the default B; day 1 sees day 0 (A 0, B 0.2) -> A; day 2 sees days 0, 1 -> A;
