@@ -281,7 +281,7 @@ def run(args):
                                                           np.floor(x["start"] / tr.DAY))
             goal_rows.append([s, PREDICTORS[m], int(sub.loc[m, "jobs"]), f"{100 * io:.2f} %",
                               f"{PREDICTORS[best]}: {100 * sub.loc[best, 'median_ape']:.2f} %",
-                              f"{100 * diff:+.2f} ({100 * lo:+.2f} .. {100 * hi:+.2f})",
+                              f"{100 * diff:+.3f} ({100 * lo:+.3f} .. {100 * hi:+.3f})",
                               "yes" if io <= sub.loc[best, "median_ape"] + 1e-12 else "no",
                               f"{100 * nf:.2f} %", f"{io / nf:.2f}" if nf > 0 else "n/a",
                               "yes" if io <= 2 * nf else "no"])
