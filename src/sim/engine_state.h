@@ -243,7 +243,7 @@ void sim_trace_running(engine_t *e);
 int sim_queue_setup(const ios_platform_t *p, int napps, int keep_running);
 void sim_queue_free(void);
 /** A running job has ended: its compute nodes are free, and the running set changed. */
-void sim_queue_job_ended(engine_t *e, const app_state_t *as);
+void sim_queue_job_ended(engine_t *e, app_state_t *as);
 /** An external application begins now on the compute hosts already in as->hosts: the running set changed. */
 void sim_queue_begin(engine_t *e, app_state_t *as);
 void sim_apply_alloc(engine_t *e, app_state_t *as);

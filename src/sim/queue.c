@@ -35,10 +35,32 @@ void sim_queue_free(void) {
   memset(&Q, 0, sizeof Q);
 }
 
-void sim_queue_job_ended(engine_t *e, const app_state_t *as) {
+void sim_queue_job_ended(engine_t *e, app_state_t *as) {
   for (int i = 0; as->q.hosts != NULL && !e->s->external && i < as->a->nodes; i++)
     Q.free_hosts[Q.nfree++] = as->q.hosts[i];
   Q.running_changed = 1;
+  if (as->st.policy == NULL) { /* its transfers, allocated when it started (below), go with it */
+    for (int i = 0; as->t != NULL && i < as->tcap; i++)
+      ios_tr_forget(&as->t[i]);
+    free(as->t);
+    as->t = NULL;
+    as->tcap = 0;
+  }
+}
+
+/* A starting job's transfers: room for every resource (an allocation may give it any of them), none in the heap. */
+static int begin_transfers(engine_t *e, app_state_t *as) {
+  if (as->t != NULL) return 0;
+  int room = e->p->nres > 0 ? e->p->nres : 1;
+  as->t = calloc((size_t)room, sizeof *as->t);
+  if (as->t == NULL) {
+    sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers of job %s", as->a->name);
+    return -1;
+  }
+  as->tcap = room;
+  for (int i = 0; i < room; i++)
+    as->t[i].slot = -1;
+  return 0;
 }
 
 /* Makes the pending allocation the application's own (its resources, b_j(n) and per-transfer cap). */
@@ -89,6 +111,7 @@ static void rearbitrate(engine_t *e) {
 }
 
 void sim_queue_begin(engine_t *e, app_state_t *as) {
+  if (begin_transfers(e, as) != 0) return;
   as->host = e->p->compute[as->q.hosts[0]];
   as->q.started = 1;
   as->start = sim_now(e);
@@ -109,6 +132,7 @@ void sim_schedule_jobs(engine_t *e) {
     if (as->a->nodes <= Q.nfree) {
       for (int i = 0; i < as->a->nodes; i++)
         as->q.hosts[i] = Q.free_hosts[--Q.nfree];
+      if (begin_transfers(e, as) != 0) break;
       as->host = e->p->compute[as->q.hosts[0]];
       as->q.started = 1;
       as->start = sim_now(e);

@@ -275,9 +275,12 @@ static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_
     if (room < flows) room = (int)flows;
     if (room < p->nres) room = p->nres;
   }
-  as->tcap = room;
+  /* a queued job's transfers (room for every resource) exist while it runs (sim_queue_begin_transfers), not for the
+   * whole run: 20,000 jobs x 1,000 OSTs would hold 4.5 GB (analysis/bench_site_year.py) */
+  int later = s->queue && as->st.policy == NULL;
+  as->tcap = later ? 0 : room;
   as->res = malloc(sizeof *as->res * (size_t)room);
-  as->t = calloc((size_t)room, sizeof *as->t);
+  as->t = later ? NULL : calloc((size_t)room, sizeof *as->t);
   if (as->a->nodes > 1 && !s->replay && as->nodes == NULL) {
     as->nodes = malloc(sizeof *as->nodes * (size_t)as->a->nodes);
     if (as->nodes == NULL) return IOS_ENOMEM;
@@ -289,7 +292,7 @@ static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_
   ios_app_result_t *ar = &e->r->apps[j];
   ar->resources = malloc(sizeof *ar->resources * (size_t)room); /* a queued job's last allocation may be larger */
   if (as->st.policy != NULL) as->st.ost_used = calloc((size_t)(p->nres > 0 ? p->nres : 1), 1);
-  if (!as->res || !as->t || (s->queue && (!as->q.next_res || !as->q.hosts)) || !ar->resources ||
+  if (!as->res || (!as->t && !later) || (s->queue && (!as->q.next_res || !as->q.hosts)) || !ar->resources ||
       (as->st.policy != NULL && !as->st.ost_used))
     return IOS_ENOMEM;
   memcpy(as->res, placed, sizeof *as->res * (size_t)as->n);
@@ -297,7 +300,7 @@ static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_
   as->cap = as->b / (as->n > 0 ? as->n : 1);
   if (s->replay) replay_cap(p, as);
   as->end = NAN;
-  for (int i = 0; i < room; i++)
+  for (int i = 0; i < as->tcap; i++)
     as->t[i].slot = -1;
   place_app(e, s, p, j, host_cursor);
   for (int i = 0; !s->replay && i < as->n; i++)

@@ -128,6 +128,14 @@ int ios_tr_direct_possible(int npairs, const sg_host_t *from, const int *to, con
       mark[li] = r;
       sum[li] += capacity[r];
       max[li] = capacity[r] > max[li] ? capacity[r] : max[li];
+      /* sums and maxima only grow: a link already exceeded stays exceeded, so stop at the first (on a 10,000-node
+       * site with per-node links, the first node's link, instead of every node x resource route) */
+      if ((sg_link_is_shared(l) ? sum[li] : max[li]) > sg_link_get_bandwidth(l)) {
+        XBT_DEBUG("link %s can bind the policy's rates (%.17g B/s of resources behind a %.17g B/s link): flows",
+                  sg_link_get_name(l), sg_link_is_shared(l) ? sum[li] : max[li], sg_link_get_bandwidth(l));
+        ok = 0;
+        break;
+      }
     }
   }
   for (size_t i = 0; i < nlinks && ok > 0; i++) {

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""A site's year at scale (issue 29, "Scale"): 20,000 jobs from the six Darshan sample logs on a hand-written-style
+10,000-node SimGrid platform with 1,000 OSTs, through the job queue; wall time and peak RSS of one `iosim run`.
+
+The inputs, all generated under --work (default build/bench-site-year, git-ignored) and reproducible:
+ * workload: `iosim generate darshan $IOSIM_DATA_DIR/darshan-logs` gives the six logs as six applications (log j,
+   j = 0..5 in the generator's order). Job k (k = 0 .. JOBS-1) is copy i = k // 6 of log j = k % 6, named
+   `<log>-<i>`, with the log's phases and node count unchanged and its release replaced by a date drawn uniformly in
+   [0, 365 days) by Python's random.Random(SEED) (SEED = 29 unless --seed), one draw per job in k order; the jobs are
+   written in k order (the queue orders them by release).
+ * platform: site-10000n-1000ost.xml, the layout of test/fixtures/site-64n-8ost.xml scaled up (platforms/README.md):
+   a `<cluster>` of 10,000 compute nodes, each with its own 1 GB/s link (`bw`, and `nic_bw` 1GBps) on a 10 TB/s
+   backbone; a 3 TB/s core link to the storage zone; 250 OSS hosts (12.5 GB/s link each) with 4 OSTs each, 1.5 GB/s
+   per OST (1,000 OSTs, 1.5 TB/s in all), every OST's route crossing its OSS's link and its own.
+ * scenario: that platform and workload, `"queue": {"enabled": true}`, allocation, placement and sharing as
+   docs/whatif/site.json (fixed, greedy-non-clairvoyant, maxmin), no events output. `--sharing fairshare` runs the
+   same year under a policy that sets every rate itself (the direct path when no link can bind, docs/engine.md);
+   `--flows simgrid` forces the flow path.
+
+Prints one Markdown table row per run: jobs, transfer path, events, wall s (the whole process), engine s
+(results.json's wall_time_s), peak RSS MB (getrusage of the child), total I/O time (results.json's
+total_io_time_s), makespan, and whether it meets the targets (<= 60 s, <= 2,048 MB).
+
+Usage: analysis/bench_site_year.py [--jobs 20000] [--seed 29] [--sharing maxmin|fairshare|...]... [--flows auto|simgrid]
+                                   [--work DIR] [--keep]
+Environment: IOSIM_BIN (default build/iosim), IOSIM_DATA_DIR (default ../shared/datasets).
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+YEAR_S = 365 * 86400
+NODES, SERVERS, OSTS_PER_SERVER = 10000, 250, 4
+TARGET_WALL_S, TARGET_RSS_MB = 60.0, 2048.0
+
+
+def platform_xml(path):
+    """Writes the 10,000-node, 1,000-OST platform (module docstring) to path."""
+    osts = SERVERS * OSTS_PER_SERVER
+    out = ["<?xml version='1.0'?>", '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
+           f"<!-- written by analysis/bench_site_year.py: {NODES} compute nodes with 1 GB/s links, {SERVERS} OSS x "
+           f"{OSTS_PER_SERVER} OSTs of 1.5 GB/s -->",
+           '<platform version="4.1">', '  <zone id="site" routing="Full">',
+           f'    <cluster id="compute" prefix="node" suffix="" radical="0-{NODES - 1}" speed="1Gf" bw="1GBps" lat="0"',
+           '             bb_bw="10TBps" bb_lat="0" router_id="compute_router">',
+           '      <prop id="role" value="compute"/>', '      <prop id="nic_bw" value="1GBps"/>', "    </cluster>",
+           '    <link id="core" bandwidth="3TBps" latency="0"/>',
+           '    <link id="controller_link" bandwidth="100GBps" latency="0"/>']
+    out += [f'    <link id="oss{s}" bandwidth="12.5GBps" latency="0"/>' for s in range(SERVERS)]
+    out += [f'    <link id="ost{o}" bandwidth="1.5GBps" latency="0"/>' for o in range(osts)]
+    out += ['    <zone id="storage" routing="Full">',
+            '      <host id="controller" speed="1Gf"><prop id="role" value="controller"/></host>']
+    out += [f'      <host id="oss{s}" speed="1Gf"><prop id="role" value="oss"/><prop id="link" value="oss{s}"/></host>'
+            for s in range(SERVERS)]
+    out += [f'      <host id="ost{o}" speed="1Gf"><prop id="role" value="ost"/><prop id="link" value="ost{o}"/></host>'
+            for o in range(osts)]
+    out += ['      <router id="fabric"/>',
+            '      <route src="fabric" dst="controller"><link_ctn id="controller_link"/></route>']
+    out += [f'      <route src="fabric" dst="oss{s}"><link_ctn id="oss{s}"/></route>' for s in range(SERVERS)]
+    out += [f'      <route src="fabric" dst="ost{o}"><link_ctn id="oss{o // OSTS_PER_SERVER}"/>'
+            f'<link_ctn id="ost{o}"/></route>' for o in range(osts)]
+    out += ["    </zone>",
+            '    <zoneRoute src="compute" dst="storage" gw_src="compute_router" gw_dst="fabric">'
+            '<link_ctn id="core"/></zoneRoute>', "  </zone>", "</platform>"]
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def workload_json(binary, data_dir, path, jobs, seed):
+    """Writes the year's jobs (module docstring) to path; returns the six logs' names."""
+    logs_json = path + ".logs.json"
+    subprocess.run([binary, "generate", "darshan", os.path.join(data_dir, "darshan-logs"), "-o", logs_json],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    logs = json.load(open(logs_json))
+    rng = random.Random(seed)
+    apps = []
+    for k in range(jobs):
+        i, j = divmod(k, len(logs))
+        app = dict(logs[j], name=f"{logs[j]['name']}-{i}", release=rng.uniform(0.0, YEAR_S))
+        apps.append(app)
+    with open(path, "w") as f:
+        json.dump(apps, f)
+    return [a["name"] for a in logs]
+
+
+def run(binary, scenario, out, sets):
+    cmd = [binary, "run", scenario, "--out", out] + [x for s in sets for x in ("--set", s)]
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench_site_year.py: {' '.join(cmd)} failed:\n{err}")
+    return wall, usage.ru_maxrss / 1024, json.load(open(os.path.join(out, "results.json")))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--jobs", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=29)
+    ap.add_argument("--sharing", action="append", help="sharing policy (repeatable; default maxmin as site.json)")
+    ap.add_argument("--flows", default="auto", choices=["auto", "simgrid"])
+    ap.add_argument("--work", default=os.path.join(ROOT, "build", "bench-site-year"))
+    ap.add_argument("--keep", action="store_true", help="keep the run's output directories under --work")
+    a = ap.parse_args()
+    a.work = os.path.abspath(a.work)
+    binary = os.environ.get("IOSIM_BIN", os.path.join(ROOT, "build", "iosim"))
+    data_dir = os.environ.get("IOSIM_DATA_DIR", os.path.join(ROOT, "..", "shared", "datasets"))
+    if not os.path.isdir(os.path.join(data_dir, "darshan-logs")):
+        sys.exit(f"bench_site_year.py: {data_dir}/darshan-logs not found: set IOSIM_DATA_DIR to the datasets "
+                 "directory (traces/README.md)")
+    os.makedirs(a.work, exist_ok=True)
+    plat = os.path.join(a.work, f"site-{NODES}n-{SERVERS * OSTS_PER_SERVER}ost.xml")
+    platform_xml(plat)
+    wl = os.path.join(a.work, f"year-{a.jobs}-seed{a.seed}.json")
+    logs = workload_json(binary, data_dir, wl, a.jobs, a.seed)
+    scenario = os.path.join(a.work, "site-year.json")
+    with open(scenario, "w") as f:
+        json.dump({"platform": plat, "workload": {"file": wl}, "queue": {"enabled": True},
+                   "allocation": {"policy": "fixed"}, "placement": {"policy": "greedy-non-clairvoyant"},
+                   "sharing": {"policy": "maxmin"}, "output": {"progress": False, "events": False}}, f, indent=1)
+    print(f"{a.jobs} jobs: copy i of log j (j over {', '.join(logs)}) released uniformly in [0, 365 d), "
+          f"random.Random({a.seed}); platform {plat}\n")
+    print("| sharing | engine.flows | jobs | path | events | wall s | engine s | peak RSS MB | total I/O time s "
+          "| makespan s | targets (<= 60 s, <= 2 GB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for pol in a.sharing or ["maxmin"]:
+        out = os.path.join(a.work, f"out-{pol}-{a.flows}")
+        sets = [f"sharing.policy={pol}", "output.progress=false"]
+        if a.flows == "simgrid":
+            sets.append("engine.flows=simgrid")
+        wall, rss, r = run(binary, scenario, out, sets)
+        c = r.get("counts", {})
+        m = r.get("metrics", r)
+        path = c.get("transfers", "?")
+        ok = "met" if wall <= TARGET_WALL_S and rss <= TARGET_RSS_MB else "MISSED"
+        print(f"| {pol} | {a.flows} | {a.jobs} | {path} | {c.get('events', '?')} | {wall:.2f} "
+              f"| {r.get('wall_time_s', float('nan')):.2f} | {rss:.0f} | {m.get('total_io_time_s', float('nan')):.6g} "
+              f"| {m.get('makespan_s', r.get('makespan_s', float('nan'))):.6g} | {ok} |", flush=True)
+        if not a.keep:
+            shutil.rmtree(out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
