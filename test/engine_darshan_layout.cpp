@@ -65,7 +65,9 @@ TEST(EngineDarshanLayout, RecordedStripesLoadOst1Twice) {
   //  - stripe_count 2 (each file restriped over 2 OSTs in Lustre's round-robin order 0 4 1 5 ...: {0, 4}, {1, 5}):
   //    1.5e9 B on each of 4 OSTs: 1 s;
   //  - stripe_count -1 (every OST): 8 x 1.5 = 12 GB/s of OSTs, but 8 nodes x 1 GB/s = 8 GB/s: 6e9 / 8e9 = 0.75 s;
-  //  - a per-job entry jobs.j.stripe_count = 2 with stripe_count -1 gives the stripe_count 2 time.
+  //  - a per-job entry jobs.j.stripe_count = 2 with stripe_count -1 gives the stripe_count 2 time;
+  //  - the scenario's what-if --set striping.policy=lustre-default --set striping.stripe_count=2 is the same one
+  //    change (the recorded files restriped over 2 OSTs each): 1 s on 4 OSTs.
   TempDir logs;
   std::string job = logs.write("j.darshan", two_file_job(1000));
   SimRun rec = run_logs({job}, "");
@@ -86,6 +88,10 @@ TEST(EngineDarshanLayout, RecordedStripesLoadOst1Twice) {
   SimRun over = run_logs({job}, R"(, "stripe_count": -1, "jobs": {"j": {"stripe_count": 2}})");
   ASSERT_EQ(over.proc.exit_code, 0) << over.describe();
   EXPECT_REL(over.app("j").io_time, 1.0, 1e-9);
+  SimRun whatif = run_logs({job}, "", {"striping.policy=lustre-default", "striping.stripe_count=2"});
+  ASSERT_EQ(whatif.proc.exit_code, 0) << whatif.describe();
+  EXPECT_REL(whatif.app("j").io_time, 1.0, 1e-9);
+  EXPECT_EQ(whatif.app("j").n_resources, 4);
 }
 
 TEST(EngineDarshanLayout, RecordedLayoutsUnderAJobQueueReleasedConcurrently) {

@@ -19,7 +19,7 @@
 #define MAX_LOGS 1000000
 
 ios_darshan_options_t ios_darshan_options_default(void) {
-  return (ios_darshan_options_t){32, 0.01, 0, 3, 0, 0, -1, 0, NULL};
+  return (ios_darshan_options_t){32, 0.01, 0, 3, 0, 0, -1, -2, NULL};
 }
 
 /* ---------------------------------------------------------------- which counters */
@@ -267,7 +267,7 @@ static long stripe_count_of(const ios_darshan_options_t *opt, const char *name) 
   const cJSON *job = opt->jobs != NULL ? cJSON_GetObjectItemCaseSensitive(opt->jobs, name) : NULL;
   const cJSON *c = job != NULL ? cJSON_GetObjectItemCaseSensitive(job, "stripe_count") : NULL;
   if (c != NULL) return cJSON_IsNumber(c) ? (long)c->valuedouble : 0; /* checked by read_options */
-  return opt->stripe_count;
+  return opt->stripe_count == -2 ? 0 : opt->stripe_count;
 }
 
 /* The job's files as they ran (osts "recorded", docs/darshan.md): every file that moved bytes (every file when none
@@ -783,11 +783,14 @@ int ios_darshan_spec(const cJSON *spec, const char *file, char ***paths, int *np
   return IOS_OK;
 }
 
-int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, ios_workload_t *w) {
+int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
+                      double stripe_count, ios_workload_t *w) {
   char **paths = NULL;
   int n = 0;
   ios_darshan_options_t opt;
   int rc = ios_darshan_spec(spec, file, &paths, &n, &opt);
+  if (rc == IOS_OK && opt.stripe_count == -2 && striping != NULL && strcmp(striping, "lustre-default") == 0)
+    opt.stripe_count = (long)stripe_count; /* the scenario's what-if: every recorded file restriped (-1: every OST) */
   if (rc == IOS_OK) rc = ios_darshan_workload(paths, n, &opt, p, w, NULL);
   ios_darshan_paths_free(paths, n);
   return rc;

@@ -140,8 +140,9 @@ typedef struct {
   double compress_gaps; /**< s: as-recorded, every idle gap between the logs' busy periods (the union of their
                              [start, start + run time]) longer than this is shortened to it; < 0: gaps kept as
                              recorded (default -1) */
-  long stripe_count;    /**< with recorded OSTs: 0 each file's stripes as recorded (default); k >= 1 every file
-                             restriped over min(k, N) OSTs in Lustre's round-robin order; -1 over every OST */
+  long stripe_count;    /**< with recorded OSTs: 0 each file's stripes as recorded; k >= 1 every file restriped
+                             over min(k, N) OSTs in Lustre's round-robin order; -1 over every OST; -2 not given
+                             (default): as recorded, or the scenario's lustre-default stripe_count (ios_darshan_build) */
   const cJSON *jobs;    /**< workload.darshan.jobs: per-job options by application name ({"stripe_count": k}), borrowed
                              from the scenario (checked by ios_darshan_spec), or NULL */
 } ios_darshan_options_t;
@@ -186,8 +187,13 @@ typedef struct ios_darshan_info {
 int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          ios_workload_t *w, struct ios_darshan_info *info);
 
-/** workload.darshan `spec` of scenario `file`: ios_darshan_spec then ios_darshan_workload. */
-int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, ios_workload_t *w);
+/** workload.darshan `spec` of scenario `file`: ios_darshan_spec then ios_darshan_workload. `striping` names the
+ * scenario's striping policy (NULL: none) and `stripe_count` is its parameter: under "lustre-default", a workload
+ * that sets no stripe_count of its own restripes every recorded file over that many OSTs (docs/darshan.md: the
+ * one-change what-if `--set striping.stripe_count=K`), and the engine then keeps the jobs' given OSTs
+ * (sim_striping_setup). */
+int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
+                      double stripe_count, ios_workload_t *w);
 
 /** The phases of `log` as an application (the mapping of ios_darshan_workload, without name, release and
  * resources): fills a->nodes, a->phases, a->nphases; sets *from_dxt to whether the DXT trace gave them.
