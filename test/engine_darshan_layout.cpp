@@ -20,11 +20,11 @@ namespace {
 
 const std::string kSite = std::string(IOSIM_SOURCE_DIR) + "/test/fixtures/site-64n-8ost.xml";
 
-// A job of 256 processes (8 nodes at 32 per node) writing two shared files of 3e9 B each (POSIX 4), recorded by
-// LUSTRE 1 on the OSTs {0, 1} and {1, 2} of a 3-OST file system, over [start, start + 10] s.
-std::string two_file_job(int64_t start) {
+// A job of `nprocs` processes (256: 8 nodes at 32 per node) writing two shared files of 3e9 B each (POSIX 4), recorded
+// by LUSTRE 1 on the OSTs {0, 1} and {1, 2} of a 3-OST file system, over [start, start + 10] s.
+std::string two_file_job(int64_t start, int64_t nprocs = 256) {
   Log l;
-  l.nprocs = 256;
+  l.nprocs = nprocs;
   l.start = start;
   l.end = start + 10;
   Bytes p{false, ""}, z{false, ""};
@@ -92,6 +92,20 @@ TEST(EngineDarshanLayout, RecordedStripesLoadOst1Twice) {
   ASSERT_EQ(whatif.proc.exit_code, 0) << whatif.describe();
   EXPECT_REL(whatif.app("j").io_time, 1.0, 1e-9);
   EXPECT_EQ(whatif.app("j").n_resources, 4);
+}
+
+TEST(EngineDarshanLayout, NodeBoundJobKeepsItsBandwidthOverUnequalShares) {
+  // System: the two-file job on 2 nodes (64 processes): b_j(3) = min(2 x 1 GB/s, 3 x 1.5 GB/s) = 2 GB/s; shares
+  // 0.25, 0.5, 0.25 of 6e9 B on OSTs 0, 1, 2.
+  // Expectations: each transfer's cap is b_j(n) times its share (0.5, 1, 0.5 GB/s; OST 1's 1 GB/s is under its
+  // 1.5 GB/s), so the three end together: 6e9 / 2e9 = 3 s (with the equal caps 2/3 GB/s of equal shares, OST 1's
+  // 3e9 B would take 4.5 s).
+  TempDir logs;
+  SimRun run = run_logs({logs.write("j.darshan", two_file_job(1000, 64))}, "");
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.app("j").nodes, 2);
+  EXPECT_REL(run.app("j").io_time, 3.0, 1e-9);
+  EXPECT_LE(run.app("j").yield, 1.0);
 }
 
 TEST(EngineDarshanLayout, RecordedLayoutsUnderAJobQueueReleasedConcurrently) {
