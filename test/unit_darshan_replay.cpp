@@ -262,7 +262,7 @@ TEST(DarshanLayout, RestripedFilesTakeLustresRoundRobinOrder) {
   // {1, 5}: 0.25 each; stripe_count 3: {0, 4, 1} and {5, 2, 6}: 1/6 each on 0 1 2 4 5 6; -1 (every OST): 8 × 1/8;
   // 12 (more than the platform has): as -1. A per-job entry (the job is named "j") overrides the global count:
   // jobs {"j": {"stripe_count": 1}} with stripe_count 4 gives the stripe_count 1 layout; jobs {"j": {"stripe_count":
-  // "recorded"}} with stripe_count 4 gives the recorded one.
+  // "recorded"}} with stripe_count 4 gives the recorded one; an entry naming no job is refused (EINVAL, named).
   iosim_test::TempDir tmp;
   std::string log = tmp.write("j.darshan", layout_log(3000000000, 3000000000, {0, 1}, {1, 2}, 3));
   Layout one = layout(log, 8, 2, 1);
@@ -281,6 +281,10 @@ TEST(DarshanLayout, RestripedFilesTakeLustresRoundRobinOrder) {
   EXPECT_EQ(layout(log, 8, 2, 12).share, all.share);
   Layout over = layout(log, 8, 2, 4, R"({"j": {"stripe_count": 1}})");
   EXPECT_EQ(over.osts, one.osts);
+  Layout typo = layout(log, 8, 2, 4, R"({"k": {"stripe_count": 1}})"); // no job is named k
+  EXPECT_EQ(typo.rc, IOS_EINVAL);
+  EXPECT_NE(std::string(ios_diag_message()).find("workload.darshan.jobs: k: names no job"), std::string::npos)
+      << ios_diag_message();
   Layout back = layout(log, 8, 2, 4, R"({"j": {"stripe_count": "recorded"}})");
   EXPECT_EQ(back.osts, (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(back.share, (std::vector<double>{0.25, 0.5, 0.25}));

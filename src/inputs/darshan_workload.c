@@ -557,6 +557,19 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
                   "skipped %d of %d Darshan logs (each listed above), replaying the other %d", nbad, npaths, napps);
   }
   (void)first;
+  const cJSON *job;
+  cJSON_ArrayForEach(job, opt->jobs) { /* a per-job entry that names no job is a typo, never silently ignored */
+    int found = 0;
+    for (int k = 0; k < napps && !found; k++)
+      found = strcmp(w->apps[base + k].name, job->string) == 0;
+    if (rc == IOS_OK && !found) {
+      ios_diag_set("workload.darshan.jobs", job->string,
+                   "names no job of these logs: a job is named after its log's file (sample-goodost.darshan -> "
+                   "sample-goodost; the first here: %s)",
+                   napps > 0 ? w->apps[base].name : "none");
+      rc = IOS_EINVAL;
+    }
+  }
   if (rc == IOS_OK)
     rc = release_times(napps, start, runtime, opt->replay == 1, opt->compress_gaps, release, w->replay,
                        sizeof w->replay);
