@@ -342,9 +342,8 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
 static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          const char *path, ios_app_t *a) {
   if (opt->osts == 2) return IOS_OK;
-  int recorded = opt->osts == 1 || (opt->osts == 3 && p != NULL && strcmp(p->pool_role, "ost") == 0);
-  if (recorded && p != NULL && strcmp(p->pool_role, "ost") == 0 && p->nres > 0)
-    return recorded_layout(log, opt, p, path, a);
+  int ost_pool = p != NULL && p->pool_role != NULL && strcmp(p->pool_role, "ost") == 0 && p->nres > 0;
+  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) return recorded_layout(log, opt, p, path, a);
   if (opt->osts == 1) {
     ios_diag_set(path, "workload.darshan.osts",
                  "\"recorded\" needs a platform whose I/O resources are OSTs (role ost): use such a platform (iosim "
