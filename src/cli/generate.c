@@ -50,8 +50,11 @@ static const char darshan_help[] =
     "says\n"
     "      merge_gap        0.01    (ratio)  DXT bursts closer than merge_gap x runtime are one phase\n"
     "      phases           auto    (string) auto (DXT when the log has a trace, else the counters) or counters\n"
-    "      osts             count   (string) count: io_resources = the job's distinct OSTs; none: the allocation "
-    "decides\n"
+    "      osts             auto    (string) auto = count here (no platform): io_resources = the job's OSTs; "
+    "none\n"
+    "      replay           as-recorded (string) as-recorded (release = start - the earliest) or concurrent (all at "
+    "0)\n"
+    "      compress_gaps    false   (s)      as-recorded: idle gaps between the jobs longer than this are shortened\n"
     "      skip_bad         false   (bool)   skip the logs that cannot be read (each listed), replay the rest\n"
     "  --skip-bad is --set skip_bad=true. Without it, any log refused fails the command (exit 2) once all are listed.\n"
     "  example: iosim generate darshan ../shared/datasets/darshan-logs -o darshan.json\n";

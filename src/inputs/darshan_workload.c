@@ -19,7 +19,7 @@
 #define MAX_LOGS 1000000
 
 ios_darshan_options_t ios_darshan_options_default(void) {
-  return (ios_darshan_options_t){32, 0.01, 0, 0, 0};
+  return (ios_darshan_options_t){32, 0.01, 0, 3, 0, 0, -1, -2, NULL};
 }
 
 /* ---------------------------------------------------------------- which counters */
@@ -220,9 +220,9 @@ static int cmp_i64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The OSTs of the files that moved data (every file's when none is known to), with repeats (one per file) when
- * `repeat`, else distinct. *out [*n] allocated (NULL when the log has no Lustre layout). */
-static int job_osts(const ios_darshan_log_t *log, int repeat, int64_t **out, int *n) {
+/* The distinct OSTs of the files that moved data (every file's when none is known to). *out [*n] allocated (NULL when
+ * the log has no Lustre layout). */
+static int job_osts(const ios_darshan_log_t *log, int64_t **out, int *n) {
   int any = 0;
   size_t total = 0;
   for (int i = 0; i < log->nfiles; i++)
@@ -240,55 +240,120 @@ static int job_osts(const ios_darshan_log_t *log, int repeat, int64_t **out, int
     if (!any || log->files[i].bytes > 0)
       for (int j = 0; j < log->files[i].nosts; j++)
         o[k++] = log->files[i].osts[j];
-  if (!repeat) {
-    qsort(o, k, sizeof *o, cmp_i64);
-    size_t u = 0;
-    for (size_t i = 0; i < k; i++)
-      if (u == 0 || o[i] != o[u - 1]) o[u++] = o[i];
-    k = u;
-  }
+  qsort(o, k, sizeof *o, cmp_i64);
+  size_t u = 0;
+  for (size_t i = 0; i < k; i++)
+    if (u == 0 || o[i] != o[u - 1]) o[u++] = o[i];
+  k = u;
   *out = o;
   *n = (int)k;
   return IOS_OK;
 }
 
-/* The resources of the job: io_resources (count), or the given OSTs ost<ID> of the platform (recorded). */
+/* Lustre's round-robin OST order on the platform (lod_qos_calc_rr, as policies/striping/common.c's
+ * ios_stripe_rr_order, for S servers of T OSTs each): OST s·T + j (the j-th OST of server s, natural name order) at
+ * position j·S + s, so consecutive positions belong to different servers. A platform whose OSTs cannot be split
+ * evenly over its servers keeps the natural order. order [nost]. */
+static void rr_order(const ios_platform_t *p, int *order) {
+  int N = p->nres, S = p->noss >= 1 && N % p->noss == 0 ? p->noss : 1, T = N / S;
+  for (int s = 0; s < S; s++)
+    for (int j = 0; j < T; j++)
+      order[j * S + s] = s * T + j;
+}
+
+/* The stripe count workload.darshan gives job `name` (its `jobs` entry, else `stripe_count`): 0 as recorded, -1
+ * every OST, else that count. */
+static long stripe_count_of(const ios_darshan_options_t *opt, const char *name) {
+  const cJSON *job = opt->jobs != NULL ? cJSON_GetObjectItemCaseSensitive(opt->jobs, name) : NULL;
+  const cJSON *c = job != NULL ? cJSON_GetObjectItemCaseSensitive(job, "stripe_count") : NULL;
+  if (c != NULL) return cJSON_IsNumber(c) ? (long)c->valuedouble : 0; /* checked by read_options */
+  return opt->stripe_count == -2 ? 0 : opt->stripe_count;
+}
+
+/* The job's files as they ran (osts "recorded", docs/darshan.md): every file that moved bytes (every file when none
+ * is known to) spreads its bytes B_f evenly over its c_f stripes (1 per file when no byte is known), each on the
+ * platform's OST (log index mod N) in natural name order; or, restriped (stripe_count k > 0, or -1 = N), over
+ * min(k, N) OSTs taken in turn from Lustre's round-robin order (rr_order) from position 0 on, file after file in the
+ * log's order. a->given = the distinct OSTs (ascending), a->given_share = the fraction of the job's bytes each
+ * carries. */
+static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
+                           const char *path, ios_app_t *a) {
+  int N = p->nres, any = 0, *order = malloc(sizeof *order * (size_t)N);
+  double *load = calloc((size_t)N, sizeof *load), total = 0;
+  if (order == NULL || load == NULL) {
+    free(order);
+    free(load);
+    return IOS_ENOMEM;
+  }
+  rr_order(p, order);
+  long k = stripe_count_of(opt, a->name), cursor = 0;
+  for (int i = 0; i < log->nfiles; i++)
+    any |= log->files[i].bytes > 0;
+  int rc = IOS_OK;
+  for (int i = 0; i < log->nfiles && rc == IOS_OK; i++) {
+    const ios_darshan_file_t *f = &log->files[i];
+    if ((any && !(f->bytes > 0)) || f->nosts == 0) continue;
+    double bytes = any ? f->bytes : 1;
+    if (k != 0) { /* restriped: min(k, N) OSTs in round-robin order */
+      long c = k < 0 || k > N ? N : k;
+      for (long j = 0; j < c; j++)
+        load[order[(cursor + j) % N]] += bytes / (double)c;
+      cursor = (cursor + c) % N;
+    } else {
+      for (int j = 0; j < f->nosts && rc == IOS_OK; j++) {
+        if (f->osts[j] < 0) {
+          ios_diag_set(path, "LUSTRE module",
+                       "a file's stripe %d is on OST %lld (negative): the log is damaged; use \"osts\": \"count\"", j,
+                       (long long)f->osts[j]);
+          rc = IOS_EINVAL;
+          break;
+        }
+        load[f->osts[j] % N] += bytes / (double)f->nosts;
+      }
+    }
+    total += bytes;
+  }
+  int n = 0;
+  for (int r = 0; r < N; r++)
+    n += load[r] > 0;
+  if (rc == IOS_OK && n > 0) {
+    a->given = malloc(sizeof *a->given * (size_t)n);
+    a->given_share = malloc(sizeof *a->given_share * (size_t)n);
+    if (a->given == NULL || a->given_share == NULL) rc = IOS_ENOMEM;
+    for (int r = 0, i = 0; rc == IOS_OK && r < N; r++)
+      if (load[r] > 0) {
+        a->given[i] = r;
+        a->given_share[i++] = load[r] / total;
+      }
+    a->ngiven = rc == IOS_OK ? n : 0;
+  }
+  if (rc == IOS_OK && n > 0 && k == 0 && log->fs_osts > N)
+    ios_diag_warn(path, "workload.darshan.osts",
+                  "the log's file system had %lld OSTs, the platform %d: OST i of the log is the platform's OST i mod "
+                  "%d, so several of the log's OSTs share one (docs/darshan.md)",
+                  (long long)log->fs_osts, N, N);
+  free(order);
+  free(load);
+  return rc;
+}
+
+/* The resources of the job: io_resources (count), or its files' OSTs on the platform with the share of its bytes
+ * each carries (recorded; with no platform, io_resources as count). */
 static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          const char *path, ios_app_t *a) {
   if (opt->osts == 2) return IOS_OK;
-  int64_t *osts;
-  int n, rc = job_osts(log, opt->osts == 1, &osts, &n);
-  if (rc == IOS_EINVAL) ios_diag_set(path, "LUSTRE module", "more than 5e7 file stripes: use \"osts\": \"none\"");
-  if (rc != IOS_OK || n == 0) return rc;
-  if (opt->osts == 0) {
-    a->requested_n = p != NULL && n > p->nres ? p->nres : n;
-  } else if (p == NULL || strcmp(p->pool_role, "ost") != 0) {
+  int ost_pool = p != NULL && p->pool_role != NULL && strcmp(p->pool_role, "ost") == 0 && p->nres > 0;
+  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) return recorded_layout(log, opt, p, path, a);
+  if (opt->osts == 1) {
     ios_diag_set(path, "workload.darshan.osts",
-                 "\"recorded\" needs a platform whose I/O resources are OSTs named ost0, ost1...: use an oss-ost "
-                 "platform (iosim platform oss-ost) or \"osts\": \"count\"");
-    rc = IOS_EINVAL;
-  } else if ((a->given = malloc(sizeof *a->given * (size_t)n)) == NULL) {
-    rc = IOS_ENOMEM;
-  } else {
-    for (int i = 0; i < n && rc == IOS_OK; i++) {
-      char want[32];
-      snprintf(want, sizeof want, "ost%lld", (long long)osts[i]);
-      int r = 0;
-      while (r < p->nres && strcmp(p->res[r].name, want) != 0)
-        r++;
-      if (r == p->nres) {
-        char fs[64] = "";
-        if (log->fs_osts > 0) snprintf(fs, sizeof fs, " (the log's file system had %lld)", (long long)log->fs_osts);
-        ios_diag_set(path, "workload.darshan.osts",
-                     "the log's files use OST %lld but the platform has no resource %s: use a platform with at least "
-                     "%lld OSTs%s, or \"osts\": \"count\"",
-                     (long long)osts[i], want, (long long)osts[i] + 1, fs);
-        rc = IOS_EINVAL;
-      }
-      a->given[i] = r;
-    }
-    a->ngiven = n;
+                 "\"recorded\" needs a platform whose I/O resources are OSTs (role ost): use such a platform (iosim "
+                 "platform oss-ost, or a SimGrid XML with role=ost hosts) or \"osts\": \"count\"");
+    return IOS_EINVAL;
   }
+  int64_t *osts;
+  int n, rc = job_osts(log, &osts, &n);
+  if (rc == IOS_EINVAL) ios_diag_set(path, "LUSTRE module", "more than 5e7 file stripes: use \"osts\": \"none\"");
+  if (rc == IOS_OK && n > 0) a->requested_n = p != NULL && n > p->nres ? p->nres : n;
   free(osts);
   return rc;
 }
@@ -305,7 +370,7 @@ static int fill_info(const ios_darshan_log_t *log, const ios_app_t *a, int dxt, 
     if (a->phases[i].is_io == IOS_PHASE_WRITE) info->bytes_written += a->phases[i].value;
   }
   int64_t *osts;
-  int rc = job_osts(log, 0, &osts, &info->osts);
+  int rc = job_osts(log, &osts, &info->osts);
   free(osts);
   return rc == IOS_EINVAL ? IOS_OK : rc;
 }
@@ -375,7 +440,7 @@ static void warn_log(const ios_darshan_log_t *log, const ios_darshan_options_t *
 /* Builds the application of log `path` at the end of `w` (started at *start). On IOS_EINVAL the application is
  * removed again. */
 static int add_log(const char *path, const ios_darshan_options_t *opt, const ios_platform_t *p, ios_workload_t *w,
-                   ios_darshan_info_t *info, double *start) {
+                   ios_darshan_info_t *info, double *start, double *runtime) {
   ios_darshan_log_t log;
   int rc = ios_darshan_read(path, &log);
   if (rc != IOS_OK) return rc;
@@ -394,24 +459,81 @@ static int add_log(const char *path, const ios_darshan_options_t *opt, const ios
   if (rc == IOS_OK && info != NULL) rc = fill_info(&log, a, dxt, info);
   if (rc == IOS_OK) warn_log(&log, opt, path);
   *start = log.start_time;
+  *runtime = log.runtime;
   ios_darshan_free(&log);
   if (rc == IOS_EINVAL) { /* refused: this log only */
     free(a->name);
     free(a->phases);
     free(a->given);
+    free(a->given_share);
     w->napps--;
   }
   return rc;
 }
 
+static const double *by_start_key;
+static int cmp_by_start(const void *a, const void *b) {
+  double x = by_start_key[*(const int *)a], y = by_start_key[*(const int *)b];
+  return x < y ? -1 : x > y ? 1 : *(const int *)a - *(const int *)b;
+}
+
+/* The release times of `n` jobs recorded over [start[k], start[k] + runtime[k]] (s since the epoch), written to
+ * release[n] (workload.darshan `replay`, docs/darshan.md "Job streams"): concurrent, 0 for every job; as-recorded,
+ * start[k] minus the earliest start, minus the excess over `gap` (when gap >= 0) of every idle gap before start[k]
+ * between the busy periods (the union of the recorded intervals). `why` [size] receives the sentence the run prints.
+ * @return IOS_OK or IOS_ENOMEM. */
+static int release_times(int n, const double *start, const double *runtime, int concurrent, double gap, double *release,
+                         char *why, size_t size) {
+  if (concurrent) {
+    for (int k = 0; k < n; k++)
+      release[k] = 0;
+    snprintf(why, size, "concurrent: every job released at 0 (the worst case), the recorded start times ignored");
+    return IOS_OK;
+  }
+  int *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
+  if (order == NULL) return IOS_ENOMEM;
+  for (int k = 0; k < n; k++)
+    order[k] = k;
+  by_start_key = start;
+  qsort(order, (size_t)n, sizeof *order, cmp_by_start);
+  double busy_end = -INFINITY, shift = 0, longest = 0, first = n > 0 ? start[order[0]] : 0;
+  int gaps = 0, shortened = 0;
+  for (int i = 0; i < n; i++) {
+    int k = order[i];
+    if (i > 0 && start[k] > busy_end) { /* an idle gap of the recorded stream */
+      double g = start[k] - busy_end;
+      gaps++;
+      longest = fmax(longest, g);
+      if (gap >= 0 && g > gap) {
+        shift += g - gap;
+        shortened++;
+      }
+    }
+    release[k] = start[k] - first - shift;
+    busy_end = fmax(busy_end, start[k] + runtime[k]);
+  }
+  free(order);
+  if (gap < 0)
+    snprintf(why, size, "as-recorded: released at their recorded start times; idle gaps kept (%d, the longest %.6g s)",
+             gaps, longest);
+  else
+    snprintf(why, size,
+             "as-recorded: released at their recorded start times; idle gaps compressed to %.6g s (%d of %d gaps "
+             "shortened, %.6g s removed)",
+             gap, shortened, gaps, shift);
+  return IOS_OK;
+}
+
 int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          ios_workload_t *w, ios_darshan_info_t *info) {
-  double *start = malloc(sizeof *start * (size_t)(npaths > 0 ? npaths : 1)), first = INFINITY;
+  size_t room = (size_t)(npaths > 0 ? npaths : 1);
+  double *start = malloc(sizeof *start * 3 * room), first = INFINITY;
+  double *runtime = start != NULL ? start + room : NULL, *release = start != NULL ? start + 2 * room : NULL;
   int base = w->napps, rc = start != NULL ? IOS_OK : IOS_ENOMEM, nbad = 0;
   char *why = NULL; /* the first refusal */
   for (int i = 0; i < npaths && rc == IOS_OK; i++) {
     int k = w->napps - base;
-    rc = add_log(paths[i], opt, p, w, info != NULL ? &info[k] : NULL, &start[k]);
+    rc = add_log(paths[i], opt, p, w, info != NULL ? &info[k] : NULL, &start[k], &runtime[k]);
     if (rc == IOS_OK) {
       first = fmin(first, start[k]);
     } else if (rc == IOS_EINVAL || rc == IOS_EIO) { /* listed, and the others are read */
@@ -433,8 +555,26 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
     ios_diag_warn("workload.darshan", "skip_bad",
                   "skipped %d of %d Darshan logs (each listed above), replaying the other %d", nbad, npaths, napps);
   }
+  (void)first;
+  const cJSON *job;
+  cJSON_ArrayForEach(job, opt->jobs) { /* a per-job entry that names no job is a typo, never silently ignored */
+    int found = 0;
+    for (int k = 0; k < napps && !found; k++)
+      found = strcmp(w->apps[base + k].name, job->string) == 0;
+    if (rc == IOS_OK && !found) {
+      ios_diag_set("workload.darshan.jobs", job->string,
+                   "names no job of these logs: a job is named after its log's file (sample-goodost.darshan -> "
+                   "sample-goodost; the first here: %s)",
+                   napps > 0 ? w->apps[base].name : "none");
+      rc = IOS_EINVAL;
+    }
+  }
+  if (rc == IOS_OK)
+    rc = release_times(napps, start, runtime, opt->replay == 1, opt->compress_gaps, release, w->replay,
+                       sizeof w->replay);
   for (int k = 0; k < napps && rc == IOS_OK; k++)
-    w->apps[base + k].release = start[k] - first;
+    w->apps[base + k].release = release[k];
+  if (rc == IOS_OK && napps > 1) fprintf(stderr, "iosim: workload.darshan: replay %s\n", w->replay); /* a stream */
   free(why);
   free(start);
   return rc;
@@ -513,10 +653,40 @@ void ios_darshan_paths_free(char **paths, int npaths) {
   free(paths);
 }
 
+/* Reads a stripe count: "recorded" (0), -1 (every OST) or a count >= 1. */
+static int read_stripe_count(const cJSON *v, const char *file, const char *field, long *out) {
+  if (cJSON_IsString(v) && strcmp(v->valuestring, "recorded") == 0) {
+    *out = 0;
+    return IOS_OK;
+  }
+  if (cJSON_IsNumber(v) && (v->valuedouble == -1 || (v->valuedouble >= 1 && v->valuedouble <= 2147483647)) &&
+      v->valuedouble == (double)(long)v->valuedouble) {
+    *out = (long)v->valuedouble;
+    return IOS_OK;
+  }
+  char text[64];
+  ios_value_text(v, text, sizeof text);
+  ios_diag_set(file, field,
+               "is %s: give \"recorded\" (each file's stripes as the log has them), a stripe count >= 1 (every file "
+               "restriped over that many OSTs, in Lustre's round-robin order), or -1 (every OST)",
+               text);
+  return IOS_EINVAL;
+}
+
 /* Reads the options of the object form of workload.darshan. */
 static int read_options(const cJSON *o, const char *file, ios_darshan_options_t *opt) {
-  static const char *const keys[] = {"logs", "ranks_per_node", "merge_gap", "phases", "osts", "skip_bad", NULL};
-  static const char *const phases[] = {"auto", "counters", NULL}, *const osts[] = {"count", "recorded", "none", NULL};
+  static const char *const keys[] = {"logs",   "ranks_per_node", "merge_gap",    "phases", "osts", "skip_bad",
+                                     "replay", "compress_gaps",  "stripe_count", "jobs",   NULL};
+  static const char *const phases[] = {"auto", "counters", NULL}, *const osts[] = {"count", "recorded", "none", "auto",
+                                                                                   NULL};
+  static const char *const replays[] = {"as-recorded", "concurrent", NULL};
+  static const ios_num_spec_t gaps = {
+      0,
+      IOS_VALUE_MAX_DURATION,
+      0,
+      0,
+      IOS_UNIT_DURATION,
+      "s (or a duration such as \"1h\"): idle gaps of the recorded stream longer than this are shortened to it"};
   static const ios_num_spec_t gap = {
       0, 1, 0, 0, IOS_UNIT_NONE, "a fraction of the run time in [0, 1]: DXT bursts closer than this merge"};
   const cJSON *v;
@@ -534,13 +704,56 @@ static int read_options(const cJSON *o, const char *file, ios_darshan_options_t 
     return IOS_EINVAL;
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "osts")) != NULL &&
       ios_value_choice(v, osts,
-                       "count: io_resources = the job's distinct OSTs; recorded: those very OSTs; none: the "
-                       "allocation policy decides",
+                       "count: io_resources = the job's distinct OSTs; recorded: its files' OSTs and shares; none: "
+                       "the allocation policy decides; auto: recorded on a platform of OSTs, else count",
                        file, "workload.darshan.osts", &opt->osts) != IOS_OK)
     return IOS_EINVAL;
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "skip_bad")) != NULL &&
       ios_value_bool(v, file, "workload.darshan.skip_bad", &opt->skip_bad) != IOS_OK)
     return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "replay")) != NULL &&
+      ios_value_choice(v, replays,
+                       "as-recorded: each job at its recorded start time minus the earliest; concurrent: every job "
+                       "at 0 (the worst case)",
+                       file, "workload.darshan.replay", &opt->replay) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "compress_gaps")) != NULL && !cJSON_IsNull(v) && !cJSON_IsFalse(v) &&
+      ios_value_number(v, &gaps, file, "workload.darshan.compress_gaps", &opt->compress_gaps) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "stripe_count")) != NULL &&
+      read_stripe_count(v, file, "workload.darshan.stripe_count", &opt->stripe_count) != IOS_OK)
+    return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "jobs")) != NULL && !cJSON_IsNull(v)) {
+    static const char *const job_keys[] = {"stripe_count", NULL};
+    if (!cJSON_IsObject(v)) {
+      ios_diag_set(file, "workload.darshan.jobs",
+                   "is %s: give an object of per-job options by job name, e.g. {\"sample\": {\"stripe_count\": 8}}",
+                   ios_value_type(v));
+      return IOS_EINVAL;
+    }
+    const cJSON *job;
+    cJSON_ArrayForEach(job, v) {
+      char field[300];
+      snprintf(field, sizeof field, "workload.darshan.jobs.%s", job->string);
+      long count;
+      if (!cJSON_IsObject(job)) {
+        ios_diag_set(file, field, "is %s: give an object such as {\"stripe_count\": 8}", ios_value_type(job));
+        return IOS_EINVAL;
+      }
+      if (ios_value_check_keys(job, job_keys, -1, file, field) != IOS_OK) return IOS_EINVAL;
+      const cJSON *c = cJSON_GetObjectItemCaseSensitive(job, "stripe_count");
+      snprintf(field, sizeof field, "workload.darshan.jobs.%s.stripe_count", job->string);
+      if (c != NULL && read_stripe_count(c, file, field, &count) != IOS_OK) return IOS_EINVAL;
+    }
+    opt->jobs = v;
+  }
+  if (opt->replay == 1 && opt->compress_gaps >= 0) {
+    ios_diag_set(file, "workload.darshan.compress_gaps",
+                 "is %g but replay is \"concurrent\" (every job at 0, no gap to compress): drop compress_gaps or use "
+                 "\"replay\": \"as-recorded\"",
+                 opt->compress_gaps);
+    return IOS_EINVAL;
+  }
   return IOS_OK;
 }
 
@@ -582,11 +795,14 @@ int ios_darshan_spec(const cJSON *spec, const char *file, char ***paths, int *np
   return IOS_OK;
 }
 
-int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, ios_workload_t *w) {
+int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
+                      double stripe_count, ios_workload_t *w) {
   char **paths = NULL;
   int n = 0;
   ios_darshan_options_t opt;
   int rc = ios_darshan_spec(spec, file, &paths, &n, &opt);
+  if (rc == IOS_OK && opt.stripe_count == -2 && striping != NULL && strcmp(striping, "lustre-default") == 0)
+    opt.stripe_count = (long)stripe_count; /* the scenario's what-if: every recorded file restriped (-1: every OST) */
   if (rc == IOS_OK) rc = ios_darshan_workload(paths, n, &opt, p, w, NULL);
   ios_darshan_paths_free(paths, n);
   return rc;

@@ -128,13 +128,23 @@ const char *ios_darshan_module_name(int id);
 
 /** How logs become applications (workload.darshan, docs/darshan.md). */
 typedef struct {
-  int ranks_per_node;  /**< compute nodes = ceil(nprocs / ranks_per_node) when the log does not tell (default 32) */
-  double merge_gap;    /**< DXT phases: I/O bursts closer than merge_gap × runtime are one phase (default 0.01) */
-  int phases_counters; /**< 1: phases from the counters even when a DXT trace exists */
-  int osts;            /**< 0 "count": io_resources = the distinct OSTs of the job's files; 1 "recorded": the job
-                            uses those very OSTs (resources ost<ID>); 2 "none": the scenario's allocation decides */
-  int skip_bad;        /**< 1: logs that cannot be read are skipped (listed, counted) and the rest replayed; 0: any
-                            such log fails the whole workload, after all of them are listed (default 0) */
+  int ranks_per_node;   /**< compute nodes = ceil(nprocs / ranks_per_node) when the log does not tell (default 32) */
+  double merge_gap;     /**< DXT phases: I/O bursts closer than merge_gap × runtime are one phase (default 0.01) */
+  int phases_counters;  /**< 1: phases from the counters even when a DXT trace exists */
+  int osts;             /**< 0 "count": io_resources = the distinct OSTs of the job's files; 1 "recorded": the job
+                             uses those very OSTs (resources ost<ID>); 2 "none": the scenario's allocation decides */
+  int skip_bad;         /**< 1: logs that cannot be read are skipped (listed, counted) and the rest replayed; 0: any
+                             such log fails the whole workload, after all of them are listed (default 0) */
+  int replay;           /**< 0 "as-recorded": release = start time minus the earliest (idle gaps as compress_gaps
+                             says); 1 "concurrent": every job released at 0, the worst case (default 0) */
+  double compress_gaps; /**< s: as-recorded, every idle gap between the logs' busy periods (the union of their
+                             [start, start + run time]) longer than this is shortened to it; < 0: gaps kept as
+                             recorded (default -1) */
+  long stripe_count;    /**< with recorded OSTs: 0 each file's stripes as recorded; k >= 1 every file restriped
+                             over min(k, N) OSTs in Lustre's round-robin order; -1 over every OST; -2 not given
+                             (default): as recorded, or the scenario's lustre-default stripe_count (ios_darshan_build) */
+  const cJSON *jobs;    /**< workload.darshan.jobs: per-job options by application name ({"stripe_count": k}), borrowed
+                             from the scenario (checked by ios_darshan_spec), or NULL */
 } ios_darshan_options_t;
 
 /** The defaults above. */
@@ -161,7 +171,7 @@ typedef struct ios_darshan_info {
   int osts;               /**< distinct OSTs of the job's files, 0 when the log has no Lustre layout */
 } ios_darshan_info_t;
 
-/** Builds one application per log (release = its start time minus the earliest start among them; nodes; processes;
+/** Builds one application per log (release: opt->replay and opt->compress_gaps above; nodes; processes;
  * phases from DXT or from the counters; io_resources or given OSTs from the Lustre layouts) for platform `p` (NULL:
  * no platform; io_resources are then not capped to a pool and "recorded" is refused), appended to `w` (on failure `w`
  * may hold some of them: the caller frees it); `info` [npaths] (NULL: not wanted) receives what each application's
@@ -171,12 +181,19 @@ typedef struct ios_darshan_info {
  * cannot be read (IOS_EINVAL, IOS_EIO) is listed on standard error ("iosim: refused: ..." or "skipped"); then, unless
  * opt->skip_bad, IOS_EINVAL with ios_diag_message() counting them and naming the first; with skip_bad, the others
  * are built and the count printed (IOS_EINVAL when none is left). One log alone fails with its own message.
+ * Prints one line on standard error naming the replay mode and whether idle gaps were compressed, and writes the
+ * same words to w->replay (results.json "replay", the run's summary).
  * @return IOS_OK or an IOS_E* code with ios_diag_message() naming the log. */
 int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_options_t *opt, const ios_platform_t *p,
                          ios_workload_t *w, struct ios_darshan_info *info);
 
-/** workload.darshan `spec` of scenario `file`: ios_darshan_spec then ios_darshan_workload. */
-int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, ios_workload_t *w);
+/** workload.darshan `spec` of scenario `file`: ios_darshan_spec then ios_darshan_workload. `striping` names the
+ * scenario's striping policy (NULL: none) and `stripe_count` is its parameter: under "lustre-default", a workload
+ * that sets no stripe_count of its own restripes every recorded file over that many OSTs (docs/darshan.md: the
+ * one-change what-if `--set striping.stripe_count=K`), and the engine then keeps the jobs' given OSTs
+ * (sim_striping_setup). */
+int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
+                      double stripe_count, ios_workload_t *w);
 
 /** The phases of `log` as an application (the mapping of ios_darshan_workload, without name, release and
  * resources): fills a->nodes, a->phases, a->nphases; sets *from_dxt to whether the DXT trace gave them.

@@ -635,7 +635,8 @@ int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
   ios_workload_t w = {0};
   int rc;
   if (has_darshan)
-    rc = ios_darshan_build(darshan, s->file, p, &w);
+    rc = ios_darshan_build(darshan, s->file, p, s->striping != NULL ? s->striping->name : NULL,
+                           s->striping != NULL ? s->striping_params.v[0] : 0, &w); /* striping.stripe_count */
   else if (cJSON_IsObject(gen))
     rc = ios_gen_workload(gen, s->file, p, s->seed, &w);
   else if (cJSON_IsString(file))

@@ -40,6 +40,8 @@ typedef struct {
                               request's parts, StorAlloc §4.2; repeats allowed: each index carries volume/ngiven of
                               every I/O operation), owned; NULL = the scenario's allocation and placement decide */
   int ngiven;            /**< entries of `given`; 0 with `given` != NULL = direct PFS access */
+  double *given_share;   /**< [ngiven] the fraction of every I/O operation given[i] carries (they sum to 1; a Darshan
+                              job's recorded striping, docs/darshan.md), owned; NULL = 1 / ngiven each */
 } ios_app_t;
 
 /** A set of applications. */
@@ -49,6 +51,7 @@ typedef struct {
   int npopulation;           /**< profiles of the dataset the applications were drawn from, or 0 */
   ios_profile_t *population; /**< [npopulation] (owned), or NULL when the workload was not drawn from a dataset;
                                   RR-9549 §6.2 fits the policies' knowledge over it (knowledge.fit_over) */
+  char replay[160];          /**< how a stream of logs was released (workload.darshan `replay`), "" otherwise */
 } ios_workload_t;
 
 /** Frees everything the workload owns and zeroes it. */

@@ -10,6 +10,7 @@ void ios_workload_free(ios_workload_t *w) {
     free(w->apps[j].name);
     free(w->apps[j].phases);
     free(w->apps[j].given);
+    free(w->apps[j].given_share);
   }
   free(w->apps);
   w->apps = NULL;
@@ -46,6 +47,7 @@ int ios_workload_keep_only(ios_workload_t *w, const char *name) {
       free(w->apps[j].name);
       free(w->apps[j].phases);
       free(w->apps[j].given);
+      free(w->apps[j].given_share);
     }
   w->apps[0] = w->apps[keep];
   w->napps = 1;

@@ -259,7 +259,8 @@ static void add_fit(cJSON *root, const ios_results_t *r) {
 }
 
 /* The text of results.json (malloc'ed; NULL when out of memory). */
-static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, const ios_results_t *r) {
+static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
+                          const ios_results_t *r) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "iosim_version", IOSIM_VERSION);
   cJSON_AddStringToObject(root, "status", r->complete ? "complete" : "stopped_at_window_end");
@@ -273,6 +274,7 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
   for (int i = 0; ios_simgrid_config[i] != NULL; i++)
     cJSON_AddItemToArray(cfg, cJSON_CreateString(ios_simgrid_config[i]));
   cJSON_AddItemToObject(root, "scenario", cJSON_Duplicate(s->resolved, 1));
+  if (w->replay[0] != '\0') cJSON_AddStringToObject(root, "replay", w->replay); /* a stream of logs (darshan.md) */
   cJSON *win = cJSON_AddObjectToObject(root, "window");
   cJSON_AddNumberToObject(win, "begin_s", r->t_begin);
   cJSON_AddItemToObject(win, "end_s", num_or_null(r->t_end));
@@ -296,7 +298,7 @@ int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios
                      const ios_results_t *r) {
   if (write_apps_csv(s, p, w, r) != IOS_OK) return IOS_EIO;
   if (write_resources_csv(s, p, r) != IOS_OK) return IOS_EIO;
-  char *text = results_text(s, p, r);
+  char *text = results_text(s, p, w, r);
   if (text == NULL) return IOS_ENOMEM;
   ios_fs_staged_t st;
   if (ios_fs_stage(&st, s->out_dir, "results.json", "output.dir") != IOS_OK) {
@@ -324,6 +326,7 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
            a->io_volume / 1e9, a->io_time, a->work_time, a->yield, a->io_slowdown);
   }
   if (shown < w->napps) printf("... %d more in %s/apps.csv\n", w->napps - shown, s->out_dir);
+  if (w->replay[0] != '\0') printf("replay %s\n", w->replay);
   printf("window [%.6g, %.6g] s (%s); status %s\n", r->t_begin, r->t_end, r->window_kind,
          r->complete ? "complete" : "stopped at window end");
   if (r->window_kind != NULL && strncmp(r->window_kind, "whole-run", 9) == 0 &&

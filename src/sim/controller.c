@@ -279,8 +279,11 @@ static void on_post(engine_t *e, int j) {
     t->host = as->host;
     t->nsrc = nsrc; /* its bytes leave from every node of the job, each its part (the flow path's legs) */
     t->src = nsrc > 1 ? as->nodes : NULL;
-    ios_tr_reset(t, volume / as->ntransfers);
-    t->cap = as->cap;
+    /* a recorded layout's shares, while the job uses its given resources: bytes and cap b_j(n) in proportion */
+    const double *share = as->a->given_share;
+    int shared = share != NULL && n == as->a->ngiven && t->res == as->a->given[i];
+    ios_tr_reset(t, shared ? volume * share[i] : volume / as->ntransfers);
+    t->cap = shared ? as->cap * n * share[i] : as->cap;
     res_state_t *rs = &e->res[t->res < 0 ? e->nres : t->res];
     t->dest = reads && rs->read_dest != NULL ? rs->read_dest : rs->dest; /* a disk's reads: its read route */
     t->latency = route_latency(e, t);

@@ -86,8 +86,17 @@ static void rearbitrate(engine_t *e) {
     free(n);
     return;
   }
-  for (int j = 0; j < e->napps; j++)
-    if (e->apps[j].q.started && e->apps[j].state != ST_DONE) sel[k++] = j;
+  for (int j = 0; j < e->napps; j++) {
+    app_state_t *as = &e->apps[j];
+    if (!as->q.started || as->state == ST_DONE) continue;
+    if (as->a->given == NULL) {
+      sel[k++] = j;
+    } else if (!as->q.has_alloc) { /* resources the workload gave it (a Darshan job's OSTs): its own, kept */
+      as->q.next_n = as->a->ngiven;
+      memcpy(as->q.next_res, as->a->given, sizeof *as->a->given * (size_t)as->a->ngiven);
+      sim_apply_alloc(e, as);
+    }
+  }
   int rc = k > 0 && sim_fault(SIM_FAULT_ARBITRATION) ? IOS_ENOMEM
            : k > 0                                   ? ios_arbitrate(e->s, e->p, e->w, e->app_views, sel, k,
                                                                      IOS_STREAM_REARBITRATION + 2 * (uint64_t)Q.arbitrations++, n, &res)

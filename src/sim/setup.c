@@ -47,10 +47,11 @@ static int arbitrate_all(const ios_sim_config_t *s, const ios_platform_t *p, con
   for (int j = 0; j < napps; j++) {
     const ios_app_t *a = &w->apps[j];
     if (a->given == NULL) continue;
-    if (s->queue) {
+    if (s->queue && (a->ngiven == 0 || a->ngiven > p->nres)) { /* a queued job keeps them from its start (queue.c) */
       ios_diag_set(s->file, a->name,
-                   "resources given by the workload cannot be re-arbitrated by a job queue: "
-                   "drop queue.enabled");
+                   "resources given by the workload (%d, repeats or direct PFS access) do not fit a job queue's "
+                   "allocation of at most the %d resources: drop queue.enabled",
+                   a->ngiven, p->nres);
       return IOS_EINVAL;
     }
     if (a->ngiven == 0 && (!p->has_pfs || ios_profile_bw(views[j].profile, 0) <= 0)) {

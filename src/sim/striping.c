@@ -75,6 +75,8 @@ int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platfor
     const ios_app_t *a = &w->apps[j];
     const char *pname = a->striping[0] != '\0' ? a->striping : s->striping != NULL ? s->striping->name : NULL;
     if (pname == NULL) continue;
+    if (a->given_share != NULL && a->striping[0] == '\0' && strcmp(pname, "lustre-default") == 0)
+      continue; /* a Darshan job's files, placed by the workload with the policy's stripe count (docs/darshan.md) */
     if ((as->st.policy = ios_striping_find(pname)) == NULL) {
       char names[128];
       ios_diag_set(s->file, a->name, "unknown striping policy '%s': use one of %s", pname,

@@ -1,5 +1,6 @@
 /* Fuzz target: the Darshan log reader (ios_darshan_parse: header, regions, zlib/bzip2, job, names, module records),
- * then the mapping of the log to an application (phases from DXT and from the counters; the OSTs of its files). */
+ * then the mapping of the log to an application (phases from DXT and from the counters; the OSTs of its files, as
+ * io_resources and as recorded or restriped layouts on a pool of OSTs). */
 #include "fuzz_common.h"
 #include "ios_darshan.h"
 #include "ios_model.h"
@@ -23,9 +24,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = ios_fuzz_file(data, size, ".darshan");
   if (path != NULL) {
     char *paths[1] = {(char *)path};
-    ios_workload_t w = {0};
-    ios_darshan_workload(paths, 1, &opt, ios_fuzz_platform(), &w, NULL);
-    ios_workload_free(&w);
+    ios_platform_t osts = *ios_fuzz_platform(); /* the same pool as OSTs: the recorded layouts, then restriped */
+    osts.pool_role = "ost";
+    osts.noss = 1;
+    for (int k = 0; k < 3; k++) {
+      ios_workload_t w = {0};
+      opt.stripe_count = k == 2 ? 3 : -2;
+      ios_darshan_workload(paths, 1, &opt, k == 0 ? ios_fuzz_platform() : &osts, &w, NULL);
+      ios_workload_free(&w);
+    }
     unlink(path); /* tests leave nothing in /tmp */
   }
   return 0;

@@ -1,0 +1,136 @@
+// iosim engine tests — Darshan jobs replayed with their own striping (workload.darshan osts "recorded"/"auto",
+// stripe_count, jobs; docs/darshan.md "Striping as recorded"): logs written by test/darshan_log_writer.h, replayed on
+// the hand-written platform test/fixtures/site-64n-8ost.xml (64 nodes with 1 GB/s links, a 25 GB/s core link, 2 OSS
+// of 12.5 GB/s, 8 OSTs of 1.5 GB/s: OSTs 0-3 behind oss0, 4-7 behind oss1), each I/O time computed by hand; a job
+// queue with recorded layouts; the concurrent replay mode.
+#include "darshan_log_writer.h"
+#include "run_helpers.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using darshan_writer::Bytes;
+using darshan_writer::Log;
+using darshan_writer::record;
+using namespace iosim_test;
+
+namespace {
+
+const std::string kSite = std::string(IOSIM_SOURCE_DIR) + "/test/fixtures/site-64n-8ost.xml";
+
+// A job of `nprocs` processes (256: 8 nodes at 32 per node) writing two shared files of 3e9 B each (POSIX 4), recorded
+// by LUSTRE 1 on the OSTs {0, 1} and {1, 2} of a 3-OST file system, over [start, start + 10] s.
+std::string two_file_job(int64_t start, int64_t nprocs = 256) {
+  Log l;
+  l.nprocs = nprocs;
+  l.start = start;
+  l.end = start + 10;
+  Bytes p{false, ""}, z{false, ""};
+  for (uint64_t id : {1, 2})
+    record(p, id, -1, 69, 17, 0, {{0, 1}, {4, 1}, {15, 3000000000}}, {{2, 1}, {6, 2}, {9, 1}, {14, 1}});
+  for (auto [id, osts] : std::vector<std::pair<uint64_t, std::vector<int64_t>>>{{1, {0, 1}}, {2, {1, 2}}}) {
+    z.u64(id);
+    z.u64((uint64_t)-1);
+    for (int64_t v : {(int64_t)3, (int64_t)1, osts[0], (int64_t)1048576, (int64_t)2}) // OSTS MDTS OFFSET SIZE WIDTH
+      z.u64((uint64_t)v);
+    for (int64_t o : osts)
+      z.u64((uint64_t)o);
+  }
+  l.modules[1] = {4, p.s};
+  l.modules[8] = {1, z.s};
+  return l.build();
+}
+
+SimRun run_logs(const std::vector<std::string> &logs, const std::string &darshan_options,
+                const std::vector<std::string> &sets = {}) {
+  std::string list;
+  for (const std::string &l : logs)
+    list += (list.empty() ? "\"" : ", \"") + l + "\"";
+  std::string scenario = R"({"platform": ")" + kSite + R"(", "workload": {"darshan": {"logs": [)" + list + "]" +
+                         darshan_options + R"(}}, "allocation": {"policy": "fixed"}, "sharing": {"policy": "maxmin"}})";
+  return run_scenario(scenario, "", options("run", sets));
+}
+
+} // namespace
+
+TEST(EngineDarshanLayout, RecordedStripesLoadOst1Twice) {
+  // System: the two-file job alone (8 nodes: 8 GB/s of node links), 6e9 B written in one operation.
+  // Expectations:
+  //  - osts "auto" (the default; the platform's pool is OSTs: recorded): each stripe carries 1.5e9 B, OST 1 twice:
+  //    3e9 B at 1.5 GB/s = 2 s (OSTs 0 and 2 finish their 1.5e9 B earlier; the node links carry at most
+  //    3 x 1.5 / 8 = 0.5625 GB/s each); resources 3;
+  //  - osts "count": 3 OSTs of the allocation policy, 2e9 B each at 1.5 GB/s = 4/3 s;
+  //  - stripe_count 2 (each file restriped over 2 OSTs in Lustre's round-robin order 0 4 1 5 ...: {0, 4}, {1, 5}):
+  //    1.5e9 B on each of 4 OSTs: 1 s;
+  //  - stripe_count -1 (every OST): 8 x 1.5 = 12 GB/s of OSTs, but 8 nodes x 1 GB/s = 8 GB/s: 6e9 / 8e9 = 0.75 s;
+  //  - a per-job entry jobs.j.stripe_count = 2 with stripe_count -1 gives the stripe_count 2 time;
+  //  - the scenario's what-if --set striping.policy=lustre-default --set striping.stripe_count=2 is the same one
+  //    change (the recorded files restriped over 2 OSTs each): 1 s on 4 OSTs.
+  TempDir logs;
+  std::string job = logs.write("j.darshan", two_file_job(1000));
+  SimRun rec = run_logs({job}, "");
+  ASSERT_EQ(rec.proc.exit_code, 0) << rec.describe();
+  EXPECT_REL(rec.app("j").io_time, 2.0, 1e-9);
+  EXPECT_EQ(rec.app("j").n_resources, 3);
+  EXPECT_LE(rec.app("j").yield, 1.0);
+  SimRun count = run_logs({job}, R"(, "osts": "count")");
+  ASSERT_EQ(count.proc.exit_code, 0) << count.describe();
+  EXPECT_REL(count.app("j").io_time, 4.0 / 3, 1e-9);
+  SimRun two = run_logs({job}, R"(, "stripe_count": 2)");
+  ASSERT_EQ(two.proc.exit_code, 0) << two.describe();
+  EXPECT_REL(two.app("j").io_time, 1.0, 1e-9);
+  EXPECT_EQ(two.app("j").n_resources, 4);
+  SimRun all = run_logs({job}, R"(, "stripe_count": -1)");
+  ASSERT_EQ(all.proc.exit_code, 0) << all.describe();
+  EXPECT_REL(all.app("j").io_time, 0.75, 1e-9);
+  SimRun over = run_logs({job}, R"(, "stripe_count": -1, "jobs": {"j": {"stripe_count": 2}})");
+  ASSERT_EQ(over.proc.exit_code, 0) << over.describe();
+  EXPECT_REL(over.app("j").io_time, 1.0, 1e-9);
+  SimRun whatif = run_logs({job}, "", {"striping.policy=lustre-default", "striping.stripe_count=2"});
+  ASSERT_EQ(whatif.proc.exit_code, 0) << whatif.describe();
+  EXPECT_REL(whatif.app("j").io_time, 1.0, 1e-9);
+  EXPECT_EQ(whatif.app("j").n_resources, 4);
+}
+
+TEST(EngineDarshanLayout, NodeBoundJobKeepsItsBandwidthOverUnequalShares) {
+  // System: the two-file job on 2 nodes (64 processes): b_j(3) = min(2 x 1 GB/s, 3 x 1.5 GB/s) = 2 GB/s; shares
+  // 0.25, 0.5, 0.25 of 6e9 B on OSTs 0, 1, 2.
+  // Expectations: each transfer's cap is b_j(n) times its share (0.5, 1, 0.5 GB/s; OST 1's 1 GB/s is under its
+  // 1.5 GB/s), so the three end together: 6e9 / 2e9 = 3 s (with the equal caps 2/3 GB/s of equal shares, OST 1's
+  // 3e9 B would take 4.5 s).
+  TempDir logs;
+  SimRun run = run_logs({logs.write("j.darshan", two_file_job(1000, 64))}, "");
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.app("j").nodes, 2);
+  EXPECT_REL(run.app("j").io_time, 3.0, 1e-9);
+  EXPECT_LE(run.app("j").yield, 1.0);
+}
+
+TEST(EngineDarshanLayout, RecordedLayoutsUnderAJobQueueReleasedConcurrently) {
+  // System: two copies of the two-file job (a and b, recorded at 1000 s and 50000 s) with "replay": "concurrent" and
+  // a job queue (64 nodes: both fit at once).
+  // Expectations: both start at 0; their 16 node flows share each OST equally (1.5 / 16 GB/s each): OSTs 0 and 2
+  // carry 2 x 1.5e9 B, OST 1 2 x 3e9 B: 6e9 B at 1.5 GB/s = 4 s for each job; results.json's "replay" starts with
+  // "concurrent". As recorded (the default replay), b starts at 49000 s and each takes 2 s.
+  TempDir logs;
+  std::vector<std::string> two = {logs.write("a.darshan", two_file_job(1000)),
+                                  logs.write("b.darshan", two_file_job(50000))};
+  SimRun both = run_logs(two, R"(, "replay": "concurrent")", {"queue.enabled=true"});
+  ASSERT_EQ(both.proc.exit_code, 0) << both.describe();
+  for (const char *name : {"a", "b"}) {
+    EXPECT_EQ(both.app(name).start, 0.0) << name;
+    EXPECT_REL(both.app(name).io_time, 4.0, 1e-9) << name;
+    EXPECT_LE(both.app(name).yield, 1.0) << name;
+  }
+  EXPECT_EQ(both.str("replay").rfind("concurrent", 0), 0u) << both.str("replay");
+  EXPECT_NE(both.proc.err.find("iosim: workload.darshan: replay concurrent"), std::string::npos) << both.proc.err;
+  SimRun apart = run_logs(two, "", {"queue.enabled=true"});
+  ASSERT_EQ(apart.proc.exit_code, 0) << apart.describe();
+  EXPECT_EQ(apart.app("b").start, 49000.0);
+  EXPECT_REL(apart.app("a").io_time, 2.0, 1e-9);
+  EXPECT_REL(apart.app("b").io_time, 2.0, 1e-9);
+  EXPECT_NE(apart.str("replay").find("idle gaps kept (1, the longest 48990 s)"), std::string::npos)
+      << apart.str("replay");
+}
