@@ -243,16 +243,30 @@ TEST(DarshanLayout, EachFilesBytesSpreadOverItsRecordedOsts) {
   EXPECT_EQ(b.share, (std::vector<double>{0.125, 0.5, 0.375}));
 }
 
-TEST(DarshanLayout, LogOstsFoldModuloThePlatformsOsts) {
-  // System: files of 3e9 B on the log's OSTs {9, 10} and {17, 3} of a 24-OST file system; a platform of 8 OSTs.
-  // Expectations: log OST i -> platform OST i mod 8: {1, 2} and {1, 3}: OST 1 3e9, OST 2 1.5e9, OST 3 1.5e9 B;
-  // a warning names the log's 24 OSTs and the platform's 8.
+TEST(DarshanLayout, FewerOstsKeepEachFilesStripeCountAndFirstOst) {
+  // System: a platform of 8 OSTs behind 2 servers (Lustre's round-robin order 0 4 1 5 2 6 3 7); logs of a 24-OST file
+  // system. Job 1: files of 3e9 B on the log's OSTs {9, 10} and {20, 3}. Job 2: a file over all 24 OSTs and a file on
+  // OST 5, 3e9 B each.
+  // Expectations: each file keeps its stripe count and its first OST mod 8, laid out from that OST's position in the
+  // round-robin order: job 1: {1, 5} (9 mod 8 = 1 at position 2) and {4, 1} (20 mod 8 = 4 at position 1): OST 1 3e9,
+  // OSTs 4 and 5 1.5e9 B each: shares 0.5, 0.25, 0.25 (folding indices mod 8 would give {1, 2} and {4, 3} instead).
+  // Job 2: the 24-stripe file over all 8 OSTs (3e9 / 8 each), the other on OST 5: OST 5 (0.375e9 + 3e9) / 6e9 = 0.5625,
+  // every other OST 0.0625. A warning names the log's 24 OSTs and the platform's 8.
   iosim_test::TempDir tmp;
-  Layout a = layout(tmp.write("j.darshan", layout_log(3000000000, 3000000000, {9, 10}, {17, 3}, 24)), 8, 2);
+  Layout a = layout(tmp.write("j.darshan", layout_log(3000000000, 3000000000, {9, 10}, {20, 3}, 24)), 8, 2);
   ASSERT_EQ(a.rc, IOS_OK) << ios_diag_message();
-  EXPECT_EQ(a.osts, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(a.osts, (std::vector<int>{1, 4, 5}));
   EXPECT_EQ(a.share, (std::vector<double>{0.5, 0.25, 0.25}));
-  EXPECT_NE(a.err.find("the log's file system had 24 OSTs, the platform 8"), std::string::npos) << a.err;
+  EXPECT_NE(a.err.find("the log's file system had 24 OSTs (0: unknown), the platform 8"), std::string::npos) << a.err;
+  std::vector<int64_t> all;
+  for (int64_t i = 0; i < 24; i++)
+    all.push_back(i);
+  Layout b = layout(tmp.write("k.darshan", layout_log(3000000000, 3000000000, all, {5}, 24)), 8, 2);
+  ASSERT_EQ(b.rc, IOS_OK) << ios_diag_message();
+  EXPECT_EQ(b.osts, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  ASSERT_EQ(b.share.size(), 8u);
+  for (int r = 0; r < 8; r++)
+    EXPECT_NEAR(b.share[r], r == 5 ? 0.5625 : 0.0625, 1e-12) << "OST " << r;
 }
 
 TEST(DarshanLayout, RestripedFilesTakeLustresRoundRobinOrder) {

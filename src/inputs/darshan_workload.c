@@ -272,10 +272,13 @@ static long stripe_count_of(const ios_darshan_options_t *opt, const char *name) 
 
 /* The job's files as they ran (osts "recorded", docs/darshan.md): every file that moved bytes (every file when none
  * is known to) spreads its bytes B_f evenly over its c_f stripes (1 per file when no byte is known), each on the
- * platform's OST (log index mod N) in natural name order; or, restriped (stripe_count k > 0, or -1 = N), over
- * min(k, N) OSTs taken in turn from Lustre's round-robin order (rr_order) from position 0 on, file after file in the
- * log's order. a->given = the distinct OSTs (ascending), a->given_share = the fraction of the job's bytes each
- * carries. */
+ * platform's OST of the same index when the platform has every OST of the log (the file system's OST count fs_osts,
+ * when known, and every recorded index below N); on a platform of fewer OSTs, the file keeps its stripe count and its
+ * first OST: min(c_f, N) OSTs in Lustre's round-robin order (rr_order) from the position of its first OST mod N (a
+ * file over all 24 of Edison's OSTs is over all 16 of a 16-OST platform, as `lfs setstripe -c` would lay it out
+ * there). Or, restriped (stripe_count k > 0, or -1 = N), over min(k, N) OSTs taken in turn from the round-robin order
+ * from position 0 on, file after file in the log's order. a->given = the distinct OSTs (ascending), a->given_share =
+ * the fraction of the job's bytes each carries. */
 static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
                            const char *path, ios_app_t *a) {
   int N = p->nres, any = 0, *order = malloc(sizeof *order * (size_t)N);
@@ -287,6 +290,10 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
   }
   rr_order(p, order);
   long k = stripe_count_of(opt, a->name), cursor = 0;
+  int same = log->fs_osts <= N; /* the platform has every OST of the log: the recorded indices as they are */
+  for (int i = 0; i < log->nfiles; i++)
+    for (int j = 0; j < log->files[i].nosts; j++)
+      same &= log->files[i].osts[j] < N;
   for (int i = 0; i < log->nfiles; i++)
     any |= log->files[i].bytes > 0;
   int rc = IOS_OK;
@@ -308,7 +315,14 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
           rc = IOS_EINVAL;
           break;
         }
-        load[f->osts[j] % N] += bytes / (double)f->nosts;
+        if (same) load[f->osts[j]] += bytes / (double)f->nosts;
+      }
+      if (rc == IOS_OK && !same) { /* another OST count: the stripe count and the first OST kept */
+        long c = f->nosts > N ? N : f->nosts, first = (long)(f->osts[0] % N), pos = 0;
+        while (order[pos] != first)
+          pos++;
+        for (long j = 0; j < c; j++)
+          load[order[(pos + j) % N]] += bytes / (double)c;
       }
     }
     total += bytes;
@@ -327,11 +341,12 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
       }
     a->ngiven = rc == IOS_OK ? n : 0;
   }
-  if (rc == IOS_OK && n > 0 && k == 0 && log->fs_osts > N)
+  if (rc == IOS_OK && n > 0 && k == 0 && !same)
     ios_diag_warn(path, "workload.darshan.osts",
-                  "the log's file system had %lld OSTs, the platform %d: OST i of the log is the platform's OST i mod "
-                  "%d, so several of the log's OSTs share one (docs/darshan.md)",
-                  (long long)log->fs_osts, N, N);
+                  "the log's file system had %lld OSTs (0: unknown), the platform %d: each file keeps its stripe count "
+                  "(at most %d) and its first OST (index mod %d), laid out in Lustre's round-robin order "
+                  "(docs/darshan.md)",
+                  (long long)log->fs_osts, N, N, N);
   free(order);
   free(load);
   return rc;
