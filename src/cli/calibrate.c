@@ -25,6 +25,8 @@ static const char calibrate_usage[] =
     "  --tokio SUMMARY...   TOKIO-ABC summaries (NERSC/tokio-abcutils; jobs with their file system's traffic)\n"
     "  --darshan DIR|LOG    Darshan logs: each log's bytes, I/O time by the slowest rank, start, OSTs\n"
     "  --days N             the window, days (default 30);  --until DATE  its end (default: the newest measurement)\n"
+    "  --split DATE         TOKIO-ABC: the held-out error's split (YYYY-MM-DD, UTC): q chosen on the jobs before\n"
+    "                       it, scored on the jobs from it on (default: 00:00 UTC of the input's middle day)\n"
     "  --stale-after DAYS   days after the newest measurement when iosim check calls it stale (default: --days)\n"
     "  -o, --out FILE       the calibration file (default calibration.json)\n"
     "  -h, --help   this help;  --version  the iosim and SimGrid versions\n"

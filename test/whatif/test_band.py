@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The error band of iosim compare and iosim whatif (analysis/compare.py: run_calibration, change_band, add_band)
+against hand computation, on hand-made calibration files and run directories.
+
+Hand-made runs (apps.csv): base small 20 s, large 40 s (total 60 s); fast 10 s, 20 s (total 30 s: -50 %).
+Calibration A: held-out APE median 5 %, p75 10 %, p90 20 %. T / T^ lies in [1 - a, 1 + a], so the true ratio of a
+change with simulated ratio r^ = 0.5 lies in 0.5 (1 - a) / (1 + a) .. 0.5 (1 + a) / (1 - a):
+- p90 (a = 0.2): 0.5 x 0.8 / 1.2 = 1/3 -> -66.667 %; 0.5 x 1.2 / 0.8 = 0.75 -> -25.000 %
+- p75 (a = 0.1): 0.5 x 0.9 / 1.1 = 0.40909 -> -59.091 %; 0.5 x 1.1 / 0.9 = 0.61111 -> -38.889 %
+Calibration B (p90 30 %, p75 15 %, median 10 %) for the fast run, A for the base (mixed, a warning): p90
+0.5 x 0.7 / 1.2 = 0.29167 -> -70.833 %; 0.5 x 1.3 / 0.8 = 0.8125 -> -18.750 %.
+No calibration: "no calibration: error not validated" and empty band columns. A missing calibration file or one
+without iosim-calibration/1: exit 2 naming it. End to end: iosim whatif of test_compare.py's two-job scenario
+(pfs_bw 1 -> 2 GBps: every I/O time halves, -50 %) with "calibration": "a.json" (relative to the scenario) prints
+the same p90 band.
+
+usage: test_band.py --iosim BUILD/iosim --source SRC --work DIR   (DIR is removed at the end)
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+ARGS = None
+WINDOW = {"window": {"newest_measurement": "2018-02-16T02:31:17Z"}, "stale_after_days": 30}  # iosim check's fields
+CAL_A = {"format": "iosim-calibration/1", **WINDOW, "held_out_error": {"jobs": 40, "median_ape": 0.05, "p75": 0.10,
+                                                                "p90": 0.20}}
+CAL_B = {"format": "iosim-calibration/1", **WINDOW, "held_out_error": {"jobs": 12, "median_ape": 0.10, "p75": 0.15,
+                                                                "p90": 0.30}}
+SCENARIO = {
+    "platform": {"kind": "pfs-single", "compute": 4, "nic_bw": "100GBps", "pfs_bw": "1GBps"},
+    "workload": {"applications": [
+        {"name": "small", "nodes": 1, "iterations": 1, "work": "5s", "io": "10GB"},
+        {"name": "large", "nodes": 1, "iterations": 1, "work": "5s", "io": "30GB"}]},
+    "sharing": {"policy": "fairshare"},
+    "output": {"dir": "unused", "progress": False},
+    "calibration": "a.json",
+}
+
+
+def run(cmd, code=0):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != code:
+        raise AssertionError(f"{' '.join(cmd)} exited {p.returncode}, expected {code}:\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return {(r["job"], r["run"]): r for r in csv.DictReader(f)}
+
+
+class Band(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = os.path.abspath(ARGS.work)
+        shutil.rmtree(cls.work, ignore_errors=True)
+        os.makedirs(cls.work)
+        for name, cal in (("a.json", CAL_A), ("b.json", CAL_B), ("bad.json", {"format": "other"})):
+            with open(os.path.join(cls.work, name), "w", encoding="utf-8") as f:
+                json.dump(cal, f)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def rundir(self, name, small, large, cal):
+        d = os.path.join(self.work, name)
+        os.makedirs(d, exist_ok=True)
+        sc = {"workload": {"applications": []}}
+        if cal is not None:
+            sc["calibration"] = os.path.join(self.work, cal)
+        with open(os.path.join(d, "results.json"), "w", encoding="utf-8") as f:
+            json.dump({"status": "complete", "scenario": sc}, f)
+        with open(os.path.join(d, "apps.csv"), "w", encoding="utf-8") as f:
+            f.write(f"name,io_volume_bytes,io_time_s,end_s\nsmall,1e10,{small},{small + 5}\n"
+                    f"large,3e10,{large},{large + 5}\n")
+        return d
+
+    def compare(self, base_cal, fast_cal, tag, code=0):
+        base = self.rundir(f"base-{tag}", 20, 40, base_cal)
+        fast = self.rundir(f"fast-{tag}", 10, 20, fast_cal)
+        out = os.path.join(self.work, f"{tag}.csv")
+        p = run([ARGS.iosim, "compare", base, fast, "--labels", "base,fast", "--csv", out], code)
+        return p, (read_csv(out) if code == 0 else None)
+
+    def band(self, rows, job, q):
+        r = rows[(job, "fast")]
+        return float(r[f"io_change_{q}_lo_pct"]), float(r[f"io_change_{q}_hi_pct"])
+
+    def test_same_calibration(self):
+        p, rows = self.compare("a.json", "a.json", "same")
+        for job in ("small", "large", "(all jobs)"):
+            lo, hi = self.band(rows, job, "p90")
+            self.assertAlmostEqual(lo, 100 * (0.5 * 0.8 / 1.2 - 1), places=6)
+            self.assertAlmostEqual(hi, -25.0, places=6)
+            lo, hi = self.band(rows, job, "p75")
+            self.assertAlmostEqual(lo, 100 * (0.5 * 0.9 / 1.1 - 1), places=6)
+            self.assertAlmostEqual(hi, 100 * (0.5 * 1.1 / 0.9 - 1), places=6)
+        self.assertEqual(rows[("small", "base")]["io_change_p90_lo_pct"], "")  # the base has no change
+        self.assertAlmostEqual(float(rows[("small", "fast")]["error_p90_pct"]), 20.0)
+        self.assertAlmostEqual(float(rows[("small", "fast")]["error_median_pct"]), 5.0)
+        self.assertIn("model error of calibration a.json: median 5.0 %, p75 10.0 %, p90 20.0 %", p.stdout)
+        self.assertIn("(-50.0 %; model error of calibration a.json", p.stdout)
+        self.assertIn("p90 -66.7 .. -25.0 %, p75 -59.1 .. -38.9 %", p.stdout)
+
+    def test_different_calibrations(self):
+        p, rows = self.compare("a.json", "b.json", "mixed")
+        lo, hi = self.band(rows, "(all jobs)", "p90")
+        self.assertAlmostEqual(lo, 100 * (0.5 * 0.7 / 1.2 - 1), places=6)
+        self.assertAlmostEqual(hi, 100 * (0.5 * 1.3 / 0.8 - 1), places=6)
+        self.assertIn("warning: the runs used different calibrations", p.stdout)
+
+    def test_no_calibration(self):
+        p, rows = self.compare(None, None, "none")
+        self.assertIn("no calibration: error not validated", p.stdout)
+        self.assertIn("(-50.0 %; no calibration: error not validated)", p.stdout)
+        self.assertEqual(rows[("(all jobs)", "fast")]["calibration"], "none")
+        self.assertEqual(rows[("(all jobs)", "fast")]["io_change_p90_lo_pct"], "")
+        p, rows = self.compare("a.json", None, "half")  # one run without: not validated, and a warning
+        self.assertIn("warning: the runs used different calibrations", p.stdout)
+        self.assertEqual(rows[("(all jobs)", "fast")]["io_change_p90_lo_pct"], "")
+        self.assertIn("no calibration: error not validated)", p.stdout)
+
+    def test_bad_calibration(self):
+        p, _ = self.compare("missing.json", "missing.json", "missing", code=2)
+        self.assertIn("missing.json", p.stderr)
+        self.assertIn("fix:", p.stderr)
+        p, _ = self.compare("bad.json", "bad.json", "bad", code=2)
+        self.assertIn("bad.json: format is not \"iosim-calibration/1\"", p.stderr)
+
+    def test_whatif_end_to_end(self):
+        scen = os.path.join(self.work, "two.json")
+        with open(scen, "w", encoding="utf-8") as f:
+            json.dump(SCENARIO, f)
+        out = os.path.join(self.work, "w")
+        p = run([ARGS.iosim, "whatif", scen, "--vary", "platform.pfs_bw=2GBps", "-o", out])
+        rows = read_csv(os.path.join(out, "compare.csv"))
+        lo, hi = float(rows[("(all jobs)", "platform.pfs_bw=2GBps")]["io_change_p90_lo_pct"]), \
+            float(rows[("(all jobs)", "platform.pfs_bw=2GBps")]["io_change_p90_hi_pct"])
+        self.assertAlmostEqual(lo, 100 * (0.5 * 0.8 / 1.2 - 1), places=4)
+        self.assertAlmostEqual(hi, -25.0, places=4)
+        self.assertIn("p90 -66.7 .. -25.0 %", p.stdout)
+        with open(os.path.join(out, "compare.html"), encoding="utf-8") as f:
+            self.assertIn("model error of calibration a.json", f.read())
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--iosim", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    ARGS, rest = ap.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
