@@ -9,7 +9,8 @@ change with simulated ratio r^ = 0.5 lies in 0.5 (1 - a) / (1 + a) .. 0.5 (1 + a
 - p75 (a = 0.1): 0.5 x 0.9 / 1.1 = 0.40909 -> -59.091 %; 0.5 x 1.1 / 0.9 = 0.61111 -> -38.889 %
 Calibration B (p90 30 %, p75 15 %, median 10 %) for the fast run, A for the base (mixed, a warning): p90
 0.5 x 0.7 / 1.2 = 0.29167 -> -70.833 %; 0.5 x 1.3 / 0.8 = 0.8125 -> -18.750 %.
-No calibration: "no calibration: error not validated" and empty band columns. A missing calibration file or one
+Calibration "wide" (p75 120 %, p90 150 %): 1 - a < 0, so the band is -100 % (a time is never negative) .. +inf.
+No calibration, or one without a held-out job: "error not validated" and empty band columns. A missing calibration file or one
 without iosim-calibration/1: exit 2 naming it. End to end: iosim whatif of test_compare.py's two-job scenario
 (pfs_bw 1 -> 2 GBps: every I/O time halves, -50 %) with "calibration": "a.json" (relative to the scenario) prints
 the same p90 band.
@@ -60,7 +61,11 @@ class Band(unittest.TestCase):
         cls.work = os.path.abspath(ARGS.work)
         shutil.rmtree(cls.work, ignore_errors=True)
         os.makedirs(cls.work)
-        for name, cal in (("a.json", CAL_A), ("b.json", CAL_B), ("bad.json", {"format": "other"})):
+        cals = (("a.json", CAL_A), ("b.json", CAL_B), ("bad.json", {"format": "other"}),
+                ("wide.json", {"format": "iosim-calibration/1", "held_out_error": {
+                    "jobs": 3, "median_ape": 0.5, "p75": 1.2, "p90": 1.5}}),
+                ("empty.json", {"format": "iosim-calibration/1", "held_out_error": {"jobs": 0, "median_ape": None}}))
+        for name, cal in cals:
             with open(os.path.join(cls.work, name), "w", encoding="utf-8") as f:
                 json.dump(cal, f)
 
@@ -125,6 +130,18 @@ class Band(unittest.TestCase):
         self.assertIn("warning: the runs used different calibrations", p.stdout)
         self.assertEqual(rows[("(all jobs)", "fast")]["io_change_p90_lo_pct"], "")
         self.assertIn("no calibration: error not validated)", p.stdout)
+
+    def test_wide_and_empty(self):
+        # p90 1.5, p75 1.2 (APE above 100 %): the low end is 0 x ... = -100 %, the high end unbounded (1 - a < 0)
+        p, rows = self.compare("wide.json", "wide.json", "wide")
+        for q in ("p75", "p90"):
+            lo, hi = self.band(rows, "(all jobs)", q)
+            self.assertEqual(lo, -100.0)
+            self.assertEqual(hi, float("inf"))
+        self.assertIn("p90 -100.0 .. +inf %", p.stdout)
+        p, rows = self.compare("empty.json", "empty.json", "empty")  # no held-out job: not validated
+        self.assertIn("has no held-out job: error not validated", p.stdout)
+        self.assertEqual(rows[("(all jobs)", "fast")]["io_change_p90_lo_pct"], "")
 
     def test_bad_calibration(self):
         p, _ = self.compare("missing.json", "missing.json", "missing", code=2)
