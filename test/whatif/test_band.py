@@ -10,10 +10,10 @@ change with simulated ratio r^ = 0.5 lies in 0.5 (1 - a) / (1 + a) .. 0.5 (1 + a
 Calibration B (p90 30 %, p75 15 %, median 10 %) for the fast run, A for the base (mixed, a warning): p90
 0.5 x 0.7 / 1.2 = 0.29167 -> -70.833 %; 0.5 x 1.3 / 0.8 = 0.8125 -> -18.750 %.
 Calibration "wide" (p75 120 %, p90 150 %): 1 - a < 0, so the band is -100 % (a time is never negative) .. +inf.
-No calibration, or one without a held-out job: "error not validated" and empty band columns. A missing calibration file or one
-without iosim-calibration/1: exit 2 naming it. End to end: iosim whatif of test_compare.py's two-job scenario
-(pfs_bw 1 -> 2 GBps: every I/O time halves, -50 %) with "calibration": "a.json" (relative to the scenario) prints
-the same p90 band.
+No calibration, or one without a held-out job: "error not validated" and empty band columns. A missing calibration
+file or one without iosim-calibration/1: exit 2 naming it. End to end (test_whatif_end_to_end's comment): iosim whatif
+of docs/whatif/site.json under calibration A, whose per-OST capacity the runs apply (2 GB/s per OST), 8 -> 16 OSTs;
+a calibration that cannot apply (no OSTs in the platform, no per-OST capacity in the file): exit 2.
 
 usage: test_band.py --iosim BUILD/iosim --source SRC --work DIR   (DIR is removed at the end)
 """
@@ -28,7 +28,9 @@ import unittest
 
 ARGS = None
 WINDOW = {"window": {"newest_measurement": "2018-02-16T02:31:17Z"}, "stale_after_days": 30}  # iosim check's fields
-CAL_A = {"format": "iosim-calibration/1", **WINDOW, "held_out_error": {"jobs": 40, "median_ape": 0.05, "p75": 0.10,
+FS = {"file_systems": [{"system": "site", "fs": "scratch", "osts": 8, "capacity_Bps": 16e9,
+                        "ost_capacity_Bps": 2e9}]}  # the per-OST capacity a run applies (c = 2 GB/s)
+CAL_A = {"format": "iosim-calibration/1", **WINDOW, **FS, "held_out_error": {"jobs": 40, "median_ape": 0.05, "p75": 0.10,
                                                                 "p90": 0.20}}
 CAL_B = {"format": "iosim-calibration/1", **WINDOW, "held_out_error": {"jobs": 12, "median_ape": 0.10, "p75": 0.15,
                                                                 "p90": 0.30}}
@@ -61,7 +63,7 @@ class Band(unittest.TestCase):
         cls.work = os.path.abspath(ARGS.work)
         shutil.rmtree(cls.work, ignore_errors=True)
         os.makedirs(cls.work)
-        cals = (("a.json", CAL_A), ("b.json", CAL_B), ("bad.json", {"format": "other"}),
+        cals = (("a.json", CAL_A), ("b.json", CAL_B), ("b-none.json", {**CAL_B, "file_systems": []}), ("bad.json", {"format": "other"}),
                 ("wide.json", {"format": "iosim-calibration/1", "held_out_error": {
                     "jobs": 3, "median_ape": 0.5, "p75": 1.2, "p90": 1.5}}),
                 ("empty.json", {"format": "iosim-calibration/1", "held_out_error": {"jobs": 0, "median_ape": None}}))
@@ -151,20 +153,46 @@ class Band(unittest.TestCase):
         self.assertIn("bad.json: format is not \"iosim-calibration/1\"", p.stderr)
 
     def test_whatif_end_to_end(self):
-        scen = os.path.join(self.work, "two.json")
-        with open(scen, "w", encoding="utf-8") as f:
-            json.dump(SCENARIO, f)
+        # docs/whatif/site.json (the six sample Darshan logs on test/fixtures/site-64n-8ost.xml: 8 OSTs of 1.5 GB/s,
+        # a 25 GB/s core link, 64 node links of 1 GB/s) with calibration A's per-OST capacity c = 2 GB/s: `sample`
+        # (2,199,023,263,277 B from 64 nodes, alone) is bound by the 8 OSTs: 2199023263277 / 16e9 = 137.43895 s; on
+        # site-64n-16ost.xml the 16 OSTs give 32 GB/s and the 25 GB/s core link binds: 2199023263277 / 25e9 =
+        # 87.96093 s. r^ = 16 / 25 = 0.64; p90 band 0.64 x 0.8 / 1.2 - 1 = -57.333 %, 0.64 x 1.2 / 0.8 - 1 = -4.0 %.
+        data = os.environ.get("IOSIM_DATA_DIR") or os.path.join(ARGS.source, "..", "shared", "datasets")
+        self.assertTrue(os.path.isdir(os.path.join(data, "darshan-logs")), f"{data}/darshan-logs missing: set "
+                        "IOSIM_DATA_DIR (iosim data fetch)")
+        env = dict(os.environ, IOSIM_DATA_DIR=data)
         out = os.path.join(self.work, "w")
-        p = run([ARGS.iosim, "whatif", scen, "--vary", "platform.pfs_bw=2GBps", "-o", out])
+        cal = os.path.join(self.work, "a.json")
+        p = subprocess.run([ARGS.iosim, "whatif", os.path.join(ARGS.source, "docs", "whatif", "site.json"), "--set",
+                            f"calibration={cal}", "--vary",
+                            f"platform={os.path.join(ARGS.source, 'test', 'fixtures', 'site-64n-16ost.xml')}",
+                            "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"iosim: calibration {cal} applied: the bandwidth of each of the platform's 8 OSTs (its link) "
+                      "is 2e+09 B/s", p.stderr)
         rows = read_csv(os.path.join(out, "compare.csv"))
-        lo, hi = float(rows[("(all jobs)", "platform.pfs_bw=2GBps")]["io_change_p90_lo_pct"]), \
-            float(rows[("(all jobs)", "platform.pfs_bw=2GBps")]["io_change_p90_hi_pct"])
-        self.assertAlmostEqual(lo, 100 * (0.5 * 0.8 / 1.2 - 1), places=4)
-        self.assertAlmostEqual(hi, -25.0, places=4)
-        self.assertIn("p90 -66.7 .. -25.0 %", p.stdout)
+        var = [r for (j, r) in rows if r != "base"][0]
+        self.assertAlmostEqual(float(rows[("sample", "base")]["io_time_s"]), 2199023263277 / 16e9, places=4)
+        self.assertAlmostEqual(float(rows[("sample", var)]["io_time_s"]), 2199023263277 / 25e9, places=4)
+        self.assertAlmostEqual(float(rows[("sample", var)]["io_change_p90_lo_pct"]), 100 * (0.64 * 0.8 / 1.2 - 1),
+                               places=4)
+        self.assertAlmostEqual(float(rows[("sample", var)]["io_change_p90_hi_pct"]), -4.0, places=4)
+        self.assertIn("model error of calibration a.json: median 5.0 %", p.stdout)
         with open(os.path.join(out, "compare.html"), encoding="utf-8") as f:
             self.assertIn("model error of calibration a.json", f.read())
 
+    def test_calibration_that_cannot_apply(self):
+        # a platform without OSTs (pfs-single), and a calibration without a per-OST capacity: exit 2, nothing run
+        scen = os.path.join(self.work, "pfs.json")
+        with open(scen, "w", encoding="utf-8") as f:
+            json.dump(SCENARIO, f)
+        p = run([ARGS.iosim, "run", scen, "--set", f"output.dir={self.work}/pfs-out"], 2)
+        self.assertIn("a.json: calibration: fits a per-OST capacity, but the scenario's platform has no OSTs", p.stderr)
+        p = run([ARGS.iosim, "run", scen, "--set", f"calibration={self.work}/b-none.json", "--set",
+                 f"output.dir={self.work}/pfs-out"], 2)
+        self.assertIn("b-none.json: file_systems[].ost_capacity_Bps: 0 file system(s) with a per-OST capacity",
+                      p.stderr)
 
 def main():
     global ARGS
