@@ -152,8 +152,8 @@ def change_band(new, old, a_new, a_old):
     is within its held-out APE quantile (a_new, a_old: fractions). The APE is that of the bandwidth, |b^ - b| / b,
     and a simulated time is T^ = V / b^ for the measured T = V / b, so T / T^ = b^ / b lies in [1 - a, 1 + a]; the
     true ratio T_new / T_old then lies in r^ (1 - a_new) / (1 + a_old) .. r^ (1 + a_new) / (1 - a_old), r^ the
-    simulated ratio (high = inf when a_old >= 1; low = -100 % when a_new >= 1). A sum of times (the total) each within its interval lies within the
-    same interval of the sum. NaNs when old is not positive."""
+    simulated ratio (high = inf when a_old >= 1; low = -100 % when a_new >= 1). A sum of times (the total) each
+    within its interval lies within the same interval of the sum. NaNs when old is not positive."""
     if old is None or new is None or not (old > 0) or math.isnan(new):
         return float("nan"), float("nan")
     r = new / old

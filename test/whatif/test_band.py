@@ -30,8 +30,8 @@ ARGS = None
 WINDOW = {"window": {"newest_measurement": "2018-02-16T02:31:17Z"}, "stale_after_days": 30}  # iosim check's fields
 FS = {"file_systems": [{"system": "site", "fs": "scratch", "osts": 8, "capacity_Bps": 16e9,
                         "ost_capacity_Bps": 2e9}]}  # the per-OST capacity a run applies (c = 2 GB/s)
-CAL_A = {"format": "iosim-calibration/1", **WINDOW, **FS, "held_out_error": {"jobs": 40, "median_ape": 0.05, "p75": 0.10,
-                                                                "p90": 0.20}}
+CAL_A = {"format": "iosim-calibration/1", **WINDOW, **FS,
+         "held_out_error": {"jobs": 40, "median_ape": 0.05, "p75": 0.10, "p90": 0.20}}
 CAL_B = {"format": "iosim-calibration/1", **WINDOW, "held_out_error": {"jobs": 12, "median_ape": 0.10, "p75": 0.15,
                                                                 "p90": 0.30}}
 SCENARIO = {
@@ -63,7 +63,8 @@ class Band(unittest.TestCase):
         cls.work = os.path.abspath(ARGS.work)
         shutil.rmtree(cls.work, ignore_errors=True)
         os.makedirs(cls.work)
-        cals = (("a.json", CAL_A), ("b.json", CAL_B), ("b-none.json", {**CAL_B, "file_systems": []}), ("bad.json", {"format": "other"}),
+        cals = (("a.json", CAL_A), ("b.json", CAL_B), ("b-none.json", {**CAL_B, "file_systems": []}),
+                ("bad.json", {"format": "other"}),
                 ("wide.json", {"format": "iosim-calibration/1", "held_out_error": {
                     "jobs": 3, "median_ape": 0.5, "p75": 1.2, "p90": 1.5}}),
                 ("empty.json", {"format": "iosim-calibration/1", "held_out_error": {"jobs": 0, "median_ape": None}}))
