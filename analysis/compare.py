@@ -12,7 +12,10 @@ in %, against the base: negative is faster. End times (`end_s`) and the resource
 
 Runs are comparable when they hold the same jobs (names) moving the same volumes (io_volume_bytes, relative
 difference below 1e-6), all complete, with the same workload kind and replay mode (workload.*.osts, .phases, .replay,
-queue.enabled). Different jobs or volumes, or an incomplete run: refused (exit 2) unless --allow-different; a different
+queue.enabled). Beside every change, the model error: the held-out APE quantiles of the calibration each run used
+(results.json's scenario.calibration; the file's held_out_error) and the band of the change they imply (change_band;
+"no calibration: error not validated" when a run used none; a warning when the runs used different ones).
+Different jobs or volumes, or an incomplete run: refused (exit 2) unless --allow-different; a different
 replay mode or workload kind: a warning line. `iosim compare` and `iosim whatif` run this script.
 """
 
@@ -105,6 +108,103 @@ def check_comparable(runs, labels, dirs):
     return problems, warnings
 
 
+CALIBRATION_FORMAT = "iosim-calibration/1"
+BAND_QUANTILES = ("p75", "p90")  # the held-out APE quantiles a change's band is given for
+
+
+def run_calibration(res, rdir):
+    """The calibration a run used: (path, held_out_error dict) from results.json's scenario.calibration (the path
+    iosim run resolved against the scenario's folder), or (None, None) when the scenario named none. The
+    held_out_error's median_ape, p75 and p90 are fractions (docs/validation.md, "iosim calibrate"); a file without a
+    held-out job gives (path, None). InputError naming the file, the field and the fix when it cannot be read."""
+    sc = res.get("scenario", {}) if isinstance(res, dict) else {}
+    path = sc.get("calibration") if isinstance(sc, dict) else None
+    if path is None or path == "":
+        return None, None
+    where = os.path.join(rdir, "results.json")
+    if not isinstance(path, str):
+        raise InputError(f"{where}: scenario.calibration {path!r} is not a file path; fix: rerun the scenario with "
+                         "\"calibration\": \"FILE\" (a file iosim calibrate wrote)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            cal = json.load(f)
+    except (OSError, ValueError) as e:
+        raise InputError(f"{where}: scenario.calibration {path}: cannot be read ({e}); fix: put the calibration file "
+                         "the run used back at that path") from None
+    if not isinstance(cal, dict) or cal.get("format") != CALIBRATION_FORMAT:
+        raise InputError(f"{path}: format is not \"{CALIBRATION_FORMAT}\": not a calibration file; fix: write it "
+                         "with iosim calibrate")
+    h = cal.get("held_out_error")
+    if not isinstance(h, dict):
+        raise InputError(f"{path}: held_out_error missing; fix: write the file with iosim calibrate")
+    if not h.get("jobs"):
+        return path, None
+    for k in ("median_ape",) + BAND_QUANTILES:
+        v = h.get(k)
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v >= 0 or math.isinf(v):
+            raise InputError(f"{path}: held_out_error.{k} = {v!r}: not a fraction >= 0; fix: write the file with "
+                             "iosim calibrate")
+    return path, h
+
+
+def change_band(new, old, a_new, a_old):
+    """(low, high) in % of the change of an I/O time from `old` to `new` (simulated, s) when each run's model error
+    is within its held-out APE quantile (a_new, a_old: fractions). The APE is that of the bandwidth, |b^ - b| / b,
+    and a simulated time is T^ = V / b^ for the measured T = V / b, so T / T^ = b^ / b lies in [1 - a, 1 + a]; the
+    true ratio T_new / T_old then lies in r^ (1 - a_new) / (1 + a_old) .. r^ (1 + a_new) / (1 - a_old), r^ the
+    simulated ratio (high = inf when a_old >= 1; low = -100 % when a_new >= 1). A sum of times (the total) each
+    within its interval lies within the same interval of the sum. NaNs when old is not positive."""
+    if old is None or new is None or not (old > 0) or math.isnan(new):
+        return float("nan"), float("nan")
+    r = new / old
+    lo = r * max(1 - a_new, 0.0) / (1 + a_old)  # a time is never negative: at most -100 %
+    hi = r * (1 + a_new) / (1 - a_old) if a_old < 1 else float("inf")
+    return 100.0 * (lo - 1), 100.0 * (hi - 1)
+
+
+def add_band(df, labels, cals):
+    """Adds to the table of compare() the model error of each row's run and the band of its I/O time change:
+    calibration (path or "none"), error_median_pct, error_p75_pct, error_p90_pct (the run's calibration's held-out
+    APE quantiles, %), io_change_p75_lo_pct .. io_change_p90_hi_pct (change_band against the base row of the same
+    job; NaN for the base and when either run has no validated error). `cals`: [(path, held_out_error)] per run."""
+    by_label = dict(zip(labels, cals))
+    base_io = {j: v for j, r, v in zip(df["job"], df["run"], df["io_time_s"]) if r == labels[0]}
+    cols = {k: [] for k in ("calibration", "error_median_pct", "error_p75_pct", "error_p90_pct")}
+    for q in BAND_QUANTILES:
+        cols[f"io_change_{q}_lo_pct"], cols[f"io_change_{q}_hi_pct"] = [], []
+    base_h = cals[0][1]
+    for job, run, io in zip(df["job"], df["run"], df["io_time_s"]):
+        path, h = by_label[run]
+        cols["calibration"].append(path if path is not None else "none")
+        for k, q in (("error_median_pct", "median_ape"), ("error_p75_pct", "p75"), ("error_p90_pct", "p90")):
+            cols[k].append(100.0 * h[q] if h is not None else float("nan"))
+        for q in BAND_QUANTILES:
+            lo = hi = float("nan")
+            if run != labels[0] and h is not None and base_h is not None:
+                lo, hi = change_band(io, base_io.get(job), h[q], base_h[q])
+            cols[f"io_change_{q}_lo_pct"].append(lo)
+            cols[f"io_change_{q}_hi_pct"].append(hi)
+    for k, v in cols.items():
+        df[k] = v
+    return df
+
+
+def error_text(path, h):
+    """The model error of one calibration in words (the held-out APE quantiles), or why there is none."""
+    if path is None:
+        return "no calibration: error not validated"
+    if h is None:
+        return f"calibration {path} has no held-out job: error not validated"
+    return (f"model error of calibration {os.path.basename(path)}: median {100 * h['median_ape']:.1f} %, "
+            f"p75 {100 * h['p75']:.1f} %, p90 {100 * h['p90']:.1f} % (held-out APE, {h['jobs']} jobs)")
+
+
+def fmt_band(lo, hi):
+    if lo != lo:
+        return "n/a"
+    return f"{lo:+.1f} .. " + ("+inf %" if math.isinf(hi) else f"{hi:+.1f} %")
+
+
 def pct(new, old):
     """The change of `new` against `old` in % (NaN when old is 0 or either is missing)."""
     if old is None or new is None or not (old > 0) or math.isnan(new):
@@ -169,6 +269,8 @@ def text_table(df, labels):
         "job": df["job"], "run": df["run"],
         "io_time_s": df["io_time_s"].map(lambda v: f"{v:.6g}"),
         "Δ io_time": [fmt_pct(x, r == labels[0]) for x, r in zip(df["io_time_change_pct"], df["run"])],
+        "p90 band": ["" if r == labels[0] else fmt_band(lo, hi)
+                     for lo, hi, r in zip(df["io_change_p90_lo_pct"], df["io_change_p90_hi_pct"], df["run"])],
         "end_s": df["end_s"].map(lambda v: "n/a" if v != v else f"{v:.6g}"),
         "Δ end": [fmt_pct(x, r == labels[0]) for x, r in zip(df["end_change_pct"], df["run"])],
         "bound_by": df["bound_by"],
@@ -182,18 +284,32 @@ def text_table(df, labels):
     return show.to_string(index=False)
 
 
-def answer_lines(df, labels):
-    """The answer: the total I/O time of each run against the base, and how many jobs got faster or slower."""
+def answer_lines(df, labels, cals):
+    """The answer: the total I/O time of each run against the base with the model error of the calibrations the
+    runs used and the band of the change (add_band), and how many jobs got faster or slower."""
     tot = df[df["job"] == TOTAL].set_index("run")
     lines = []
     for lab in labels[1:]:
         jobs = df[(df["job"] != TOTAL) & (df["run"] == lab)]["io_time_change_pct"]
         faster, slower = int((jobs < -0.05).sum()), int((jobs > 0.05).sum())
         lines.append(f"answer: {lab}: total I/O time {tot.at[labels[0], 'io_time_s']:.6g} s -> "
-                     f"{tot.at[lab, 'io_time_s']:.6g} s ({fmt_pct(tot.at[lab, 'io_time_change_pct'], False)}); "
+                     f"{tot.at[lab, 'io_time_s']:.6g} s ({fmt_pct(tot.at[lab, 'io_time_change_pct'], False)}; "
+                     f"{band_words(tot.loc[lab], cals[0], cals[labels.index(lab)])}); "
                      f"{faster} job(s) faster, {slower} slower, {len(jobs) - faster - slower} within 0.05 % "
                      f"(of {len(jobs)})")
     return lines
+
+
+def band_words(row, base_cal, cal):
+    """The error band of one run's total change against the base, in words (answer_lines)."""
+    if base_cal[1] is None or cal[1] is None:
+        why = [error_text(*c) for c in (base_cal, cal) if c[1] is None]
+        return "; ".join(dict.fromkeys(why))
+    same = base_cal[0] == cal[0]
+    err = error_text(*cal) if same else f"base {error_text(*base_cal)}; this run {error_text(*cal)}"
+    bands = ", ".join(f"{q} {fmt_band(row[f'io_change_{q}_lo_pct'], row[f'io_change_{q}_hi_pct'])}"
+                      for q in reversed(BAND_QUANTILES))
+    return f"{err}; change within the model error: {bands}"
 
 
 def html_page(df, labels, header_lines):
@@ -260,22 +376,31 @@ def main(argv=None):
             raise InputError("the runs are not comparable: " + "; ".join(problems[:8])
                              + ("; ..." if len(problems) > 8 else "")
                              + "; fix: compare runs of the same jobs that completed (or pass --allow-different)")
-        df = compare(runs, labels)
+        cals = [run_calibration(res, d) for (res, _), d in zip(runs, args.dirs)]
+        df = add_band(compare(runs, labels), labels, cals)
         header = [f"base: {labels[0]} ({args.dirs[0]})"] + \
             [f"run {k}: {labels[k]} ({args.dirs[k]})" for k in range(1, len(labels))]
         header.append("comparable: " + ("no: " + "; ".join(problems) if problems else
                                         f"yes ({len(runs[0][1])} jobs, same names and volumes, all complete"
                                         + (")" if not warnings else "; but see the warnings)")))
+        used = list(dict.fromkeys(c[0] for c in cals))
+        if len(used) > 1:
+            warnings.append("the runs used different calibrations (" + ", ".join(
+                f"{lab}: {c[0] or 'none'}" for lab, c in zip(labels, cals)) + "): each change's band combines the "
+                "two runs' own error quantiles, and is not validated when one of them has none")
         header += [f"warning: {w}" for w in warnings]
+        header.append(error_text(*cals[0]) if len(used) == 1 else "model error: " + "; ".join(
+            f"{lab}: {error_text(p, h)}" for lab, (p, h) in zip(labels, cals)))
         if "bound_by" not in runs[0][1].columns:
             header.append("bound_by: n/a (these runs' apps.csv have no bound_by column)")
-        out = "\n".join(header) + "\n\n" + text_table(df, labels) + "\n\n" + "\n".join(answer_lines(df, labels))
+        answers = answer_lines(df, labels, cals)
+        out = "\n".join(header) + "\n\n" + text_table(df, labels) + "\n\n" + "\n".join(answers)
         print(out)
         if args.csv:
             df.to_csv(args.csv, index=False, float_format="%.9g", na_rep="")
             print(f"wrote {args.csv}")
         if args.html:
-            page = html_page(df, labels, header + answer_lines(df, labels))
+            page = html_page(df, labels, header + answers)
             with open(args.html, "w", encoding="utf-8") as f:
                 f.write(page)
             print(f"wrote {args.html}")

@@ -1,6 +1,7 @@
 /* iosim compare RUN_DIR RUN_DIR... [options]: did the change help? Per job and in total, the I/O time and end time of
  * several runs of the same jobs and their change against the first, written in Python (analysis/compare.py: pandas
- * for the table, plotly for the page). */
+ * for the table, plotly for the page), with the model error of the calibration the runs used and the band of each
+ * change it implies (analysis/compare.py's change_band). */
 #include "ios_cli.h"
 
 #include <stdio.h>
@@ -12,6 +13,13 @@ static const char compare_usage[] =
     "  (negative = faster), the resource that bound each job most (bound_by, bound_share; n/a when apps.csv has no\n"
     "  such column), and whether the runs are comparable (same jobs and volumes, complete, same replay mode).\n"
     "  The answer to \"did it help\" is the change of each job's I/O time and of the total (docs/outputs.md).\n"
+    "  Beside it, the model error: the held-out APE quantiles (median, p75, p90: held_out_error) of the calibration\n"
+    "  each run used (its scenario's \"calibration\", recorded in results.json), and the band of each change: with\n"
+    "  a run's error within its quantile a, its true time lies in [1-a, 1+a] x the simulated one, so a change of\n"
+    "  simulated ratio r lies in r(1-a_run)/(1+a_base)-1 .. r(1+a_run)/(1-a_base)-1 (a bound: both runs' errors\n"
+    "  at the quantile in opposite directions; it holds with probability >= 2q-1, p90: 80 %, whatever their\n"
+    "  dependence, if the jobs err as the held-out jobs did). Runs without one: \"no calibration: error not\n"
+    "  validated\"; runs with different calibrations: a warning, each run's own quantiles (docs/outputs.md).\n"
     "  RUN_DIR: an `iosim run` output directory (results.json, apps.csv); the first is the base\n"
     "  --labels L1,...     the runs' names (default: their directory names)\n"
     "  --csv FILE          the table as CSV: one row per job and run, and per run the total \"(all jobs)\"\n"

@@ -49,7 +49,8 @@ static const struct {
     {"storage", "", "a storage-allocation object (StorAlloc, docs/storalloc.md)"},
     {"striping", "", "a striping object {\"policy\": \"bpio\", \"layout\": \"fpp\"} (TAPP-IO)"},
     {"calibration", "",
-     "a calibration file of iosim calibrate; iosim check warns when it is stale (docs/validation.md)"},
+     "a calibration file of iosim calibrate: every OST's bandwidth becomes its per-OST capacity; iosim check warns "
+     "when it is stale (docs/validation.md)"},
     {"seed", "", "the random seed of every random stream"},
     {"output.dir", "", "where results.json, apps.csv, resources.csv, allocations.csv go"},
     {"output.events", "", "also write events.csv (every work phase, transfer and I/O operation)"},

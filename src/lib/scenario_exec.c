@@ -5,6 +5,7 @@
 #include "ios_lib.h"
 
 #include "ios_args.h"
+#include "ios_calibration.h"
 #include "ios_diag.h"
 #include "ios_engine.h"
 #include "ios_fs.h"
@@ -114,6 +115,10 @@ static int simulate(ios_scenario_t *s, int check) {
   memset(&r, 0, sizeof r);
   int rc = ios_platform_load(s->platform, s->platform_roles, &p);
   if (rc != IOS_OK) return rc;
+  if ((rc = ios_calibration_apply(s, &p)) != IOS_OK) { /* the scenario's calibration (docs/validation.md) */
+    ios_platform_free(&p);
+    return rc;
+  }
   if (s->storage != NULL) { /* storage requests whose I/O is simulated on the platform's disks */
     rc = ios_storage_simulate(s, &p, check);
     ios_platform_free(&p);

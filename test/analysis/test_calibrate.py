@@ -138,11 +138,12 @@ class CalibrateTest(unittest.TestCase):
         path = os.path.join(self.tmp, f"cal-{len(os.listdir(self.tmp))}.json")
         with open(path, "w") as f:
             json.dump({"format": "iosim-calibration/1", "window": {"newest_measurement": newest},
-                       "stale_after_days": stale_after}, f)
+                       "stale_after_days": stale_after,  # one file system's per-OST capacity: a run applies it
+                       "file_systems": [{"system": "s", "fs": "f", "ost_capacity_Bps": 1e9}]}, f)
         return path
 
     def test_check_says_when_the_calibration_is_stale(self):
-        scenario = os.path.join(ROOT, "deploy", "default.json")
+        scenario = os.path.join(ROOT, "deploy", "tappio-ior.json")  # a platform with OSTs (the calibration applies)
         old = self.write_cal("2017-11-30T02:22:46Z")
         p = iosim("check", scenario, "--set", f"calibration={old}")
         self.assertEqual(p.returncode, 0, p.stderr)

@@ -1,0 +1,18 @@
+/* A calibration file of `iosim calibrate` ("iosim-calibration/1", docs/validation.md) applied to a loaded platform. */
+#ifndef IOS_CALIBRATION_H
+#define IOS_CALIBRATION_H
+
+#include "ios_platform.h"
+#include "ios_scenario.h"
+
+/** Applies the calibration the scenario names (`"calibration": "FILE"`, resolved; nothing when it names none) to
+ * the loaded platform `p`: the bandwidth of every OST (p->res[i], p->pool_role "ost") becomes the calibration's
+ * per-OST capacity c (`file_systems[k].ost_capacity_Bps`, B/s: C / N fitted by analysis/calibrate.py, RR-9502
+ * Eq. 1's per-OST bandwidth), on its SimGrid link and in p->res[i].capacity; the rest of the platform is unchanged.
+ * Prints the mapping (file, file system, c, the OSTs' previous bandwidths) on standard error. Call before the
+ * simulation starts. @return IOS_OK, or IOS_EIO (the file cannot be read) / IOS_EINVAL (not iosim-calibration/1; no
+ * or several file systems with a per-OST capacity; a platform without OSTs) with ios_diag_message() naming the
+ * file, the field, the value and the fix. */
+int ios_calibration_apply(const ios_scenario_t *s, ios_platform_t *p);
+
+#endif
