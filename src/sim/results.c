@@ -37,6 +37,7 @@ static void collect_apps(engine_t *e, const ios_sim_config_t *s, double *first, 
       ar->io_volume = ar->v_end;
       if (as->state == ST_IO) ar->io_time += e->t_end - (as->posted > 0 ? as->posted : 0.0);
     }
+    sim_bound_result(as, ar);
     *first = as->start < *first ? as->start : *first;
     *last = (!isnan(as->end) && as->end > *last) ? as->end : *last;
   }
