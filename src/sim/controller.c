@@ -282,6 +282,23 @@ static int nic_shares(app_state_t *as) {
   return 0;
 }
 
+/* A striped operation's b_j(n): n = the OSTs its transfers use (TAPP-IO §III: the resources it really uses), not its
+ * allocation's count, so that its dedicated bandwidth (the yield's b_i, RR-9502 Eq. 6; ded_io) is that of those OSTs.
+ * @return that n, -1 out of memory. */
+static int osts_of_op(engine_t *e, app_state_t *as) {
+  unsigned char *seen = calloc((size_t)(e->nres > 0 ? e->nres : 1), 1);
+  if (seen == NULL) return -1;
+  int k = 0;
+  for (int i = 0; i < as->ntransfers; i++)
+    if (as->t[i].res >= 0 && !seen[as->t[i].res]) {
+      seen[as->t[i].res] = 1;
+      k++;
+    }
+  free(seen);
+  as->b = ios_profile_bw(&e->profiles[as - e->apps], k);
+  return k;
+}
+
 static void on_post(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
   if (as->q.pending) sim_apply_alloc(e, as); /* a re-arbitration applies from the next I/O operation */
@@ -292,7 +309,8 @@ static void on_post(engine_t *e, int j) {
     as->nleft = as->ntransfers;
     as->op_active = 1;
     as->seq = e->seq++;
-    if (nic_shares(as) != 0) {
+    int k = osts_of_op(e, as);
+    if (k < 0 || nic_shares(as) != 0) {
       sim_fail(IOS_ENOMEM, NULL, "out of memory for the NIC shares of %s", as->a->name);
       return;
     }

@@ -29,6 +29,8 @@ static void collect_apps(engine_t *e, const ios_sim_config_t *s, double *first, 
       ar->bandwidth = as->bytes_done > 0 && as->ded_io > 0 ? as->bytes_done / as->ded_io : as->b;
     }
 
+    if (as->st.policy != NULL && as->bytes_done > 0 && as->ded_io > 0) /* striped: the b_j(n) of the OSTs it used */
+      ar->bandwidth = as->bytes_done / as->ded_io;
     ar->work_time = as->work_done;
     ar->io_volume = as->bytes_done;
     ar->io_time = as->io_time;
