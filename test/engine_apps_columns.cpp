@@ -73,8 +73,8 @@ std::string scenario(const std::string &sharing) {
 //      φ = 2 / 20 = 1/10.
 //   F  work 6, io 0, work 4, io 2e9, b = 1e9: the empty I/O phase is no operation, N_io = 1; no work after the last
 //      I/O, so no offset: D = 6 + 4 + 2 = 12 s → ω = 12 s, φ = 2 / 12 = 1/6.
-//   The two columns follow end_s (then rho_io, rho_con, ref_bandwidth_Bps, io_stretch, io_bandwidth_Bps end the
-//   header).
+//   The two columns follow end_s (then rho_io, rho_con, ref_bandwidth_Bps, io_stretch, io_bandwidth_Bps, bound_by,
+//   bound_share end the header).
 TEST(apps_columns_engine, HandBuiltWorkloadInDedicatedMode) {
   for (const char *sharing : {"fcfs", "fairshare"}) {
     SCOPED_TRACE(sharing);
@@ -82,8 +82,8 @@ TEST(apps_columns_engine, HandBuiltWorkloadInDedicatedMode) {
     ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
     std::string text = read_text(r.out_dir + "/apps.csv");
     std::string header = text.substr(0, text.find('\n'));
-    const std::string tail =
-        ",end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch,io_bandwidth_Bps";
+    const std::string tail = ",end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch,io_bandwidth_"
+                             "Bps,bound_by,bound_share";
     ASSERT_GE(header.size(), tail.size());
     EXPECT_EQ(header.substr(header.size() - tail.size()), tail) << header;
     for (const auto &row : r.apps_csv)

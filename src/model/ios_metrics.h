@@ -32,6 +32,8 @@ typedef struct {
   double io_stretch;    /**< T_io / (V / b_j^ref): I/O time against the dedicated I/O time at b_j^ref (NAN without
                              I/O); unlike ρ_j its reference does not depend on the pool size N */
   double w_begin, w_end, v_begin, v_end; /**< W_i and V_i at T_begin and T_end (s, bytes) */
+  char bound_by[128]; /**< the element that bound it longest during its I/O (docs/outputs.md), "" without I/O time */
+  double bound_share; /**< share (0..1) of its I/O time that element bound it; NAN without I/O time */
 } ios_app_result_t;
 
 /** Per-resource results. */

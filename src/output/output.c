@@ -157,7 +157,8 @@ static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, cons
   if (ios_fs_stage(&st, s->out_dir, "apps.csv", "output.dir") != IOS_OK) return IOS_EIO;
   FILE *f = st.f;
   fputs("name,nodes,io_volume_bytes,io_time_s,work_time_s,yield,io_slowdown,n_resources,resources,bandwidth_Bps,"
-        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch,io_bandwidth_Bps\n",
+        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch,io_bandwidth_Bps,"
+        "bound_by,bound_share\n",
         f);
   for (int j = 0; j < r->napps; j++) {
     const ios_app_result_t *a = &r->apps[j];
@@ -184,7 +185,10 @@ static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, cons
     csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 0);
     csv_num(f, a->ref_bandwidth, 0); /* the platform-independent figure (ios_reference_bandwidth) */
     csv_num(f, a->io_stretch, 0);
-    csv_num(f, a->io_time > 0 ? a->io_volume / a->io_time : NAN, 1); /* the bandwidth the job saw */
+    csv_num(f, a->io_time > 0 ? a->io_volume / a->io_time : NAN, 0); /* the bandwidth the job saw */
+    ios_csv_field(f, a->bound_by); /* what bound it longest, and for what share of its I/O time */
+    fputc(',', f);
+    csv_num(f, a->bound_share, 1);
   }
   return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
 }

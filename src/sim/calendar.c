@@ -83,6 +83,7 @@ static int going_on(engine_t *e, int stop) {
  * simulation stops (a failure, the window's end reached with a stop there, or nothing left). */
 static int date_work(engine_t *e, int stop) {
   ios_wakeup_t due;
+  sim_bound_account(e); /* the interval that ends now, before anything changes */
   while (ios_wakeups_pop_due(&C.cal, sim_now(e), &due))
     cal_fire(e, due);
   ios_tr_complete_due();

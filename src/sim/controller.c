@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,58 @@ static void take_snapshot(engine_t *e, int end) {
 
 /* ---------------------------------------------------------------- controller */
 
+static int cmp_host(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const sg_host_t *)a, y = (uintptr_t) * (const sg_host_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* A striped operation's transfers: t->cap = how many of the operation's transfers leave from t's node (sorting
+ * their hosts: n log n), so that the caller's NIC / count keeps each node's transfers within its NIC. @return 0, -1
+ * out of memory. */
+static int nic_shares(app_state_t *as) {
+  int n = as->ntransfers;
+  sg_host_t *h = malloc(sizeof *h * (size_t)(n > 0 ? n : 1));
+  if (h == NULL) return -1;
+  for (int i = 0; i < n; i++)
+    h[i] = as->t[i].host;
+  qsort(h, (size_t)n, sizeof *h, cmp_host);
+  for (int i = 0; i < n; i++) {
+    sg_host_t x = as->t[i].host;
+    int bound[2]; /* the first index of x, and one past its last: two binary searches */
+    for (int upper = 0; upper < 2; upper++) {
+      int lo = 0, hi = n;
+      while (lo < hi) {
+        int mid = (lo + hi) / 2, c = cmp_host(&h[mid], &x);
+        if (c < 0 || (upper && c == 0))
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      bound[upper] = lo;
+    }
+    as->t[i].cap = bound[1] - bound[0];
+  }
+  free(h);
+  return 0;
+}
+
+/* A striped operation's b_j(n): n = the OSTs its transfers use (TAPP-IO §III: the resources it really uses), not its
+ * allocation's count, so that its dedicated bandwidth (the yield's b_i, RR-9502 Eq. 6; ded_io) is that of those OSTs.
+ * @return that n, -1 out of memory. */
+static int osts_of_op(engine_t *e, app_state_t *as) {
+  unsigned char *seen = calloc((size_t)(e->nres > 0 ? e->nres : 1), 1);
+  if (seen == NULL) return -1;
+  int k = 0;
+  for (int i = 0; i < as->ntransfers; i++)
+    if (as->t[i].res >= 0 && !seen[as->t[i].res]) {
+      seen[as->t[i].res] = 1;
+      k++;
+    }
+  free(seen);
+  as->b = ios_profile_bw(&e->profiles[as - e->apps], k);
+  return k;
+}
+
 static void on_post(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
   if (as->q.pending) sim_apply_alloc(e, as); /* a re-arbitration applies from the next I/O operation */
@@ -256,11 +309,17 @@ static void on_post(engine_t *e, int j) {
     as->nleft = as->ntransfers;
     as->op_active = 1;
     as->seq = e->seq++;
+    int k = osts_of_op(e, as);
+    if (k < 0 || nic_shares(as) != 0) {
+      sim_fail(IOS_ENOMEM, NULL, "out of memory for the NIC shares of %s", as->a->name);
+      return;
+    }
     for (int i = 0; i < as->ntransfers; i++) {
       transfer_t *t = &as->t[i];
       ios_tr_reset(t, t->volume);
-      /* a writer's share of its node's NIC (writers share it equally); the platform's links decide the rest */
-      t->cap = e->p->nic_bw * as->a->nodes / ios_app_writers(as->a);
+      /* its share of its node's NIC (the node's transfers share it equally: k stripes of a writer never carry more
+       * than the NIC together); the platform's links decide the rest */
+      t->cap = e->p->nic_bw / t->cap;
       t->dest = e->res[t->res].dest;
       t->latency = route_latency(e, t);
       res_add(e, &e->res[t->res], t);

@@ -50,6 +50,7 @@ static void release_engine(engine_t *e, int napps, int nres) {
   free(e->apps);
   free(e->res);
   sim_controller_free();
+  sim_bound_reset();
   ios_tr_fini();
   sim_traces_discard();
 }

@@ -64,6 +64,17 @@ typedef struct {
   int end;     /* ios_engine_app_end was called */
 } app_external_t;
 
+/** What bound an application during its I/O (bound.c): seconds per element, and this interval's candidate. */
+#define SIM_BOUND_MAX 8
+typedef struct {
+  const char *name[SIM_BOUND_MAX]; /* elements (a SimGrid link's name, a resource's name, "nic", "none"; borrowed) */
+  double s[SIM_BOUND_MAX];         /* s of its I/O time each bound it */
+  int n;
+  const char *cur; /* the element binding its slowest transfer in the interval being credited */
+  double key;      /* s: that transfer's remaining bytes over its rate */
+  long stamp;      /* the accounting `cur` belongs to */
+} app_bound_t;
+
 /** One application's record: its run (every module), then one part per concern, each read and written by its module
  * only (q: queue.c, and setup/engine for the plugin's hosts; st: striping.c, read by the controller and results; ext:
  * engine.c's external applications, read by apps.c). */
@@ -93,6 +104,7 @@ typedef struct {
   app_queue_t q;
   app_striping_t st;
   app_external_t ext;
+  app_bound_t bd; /* bound.c's */
 } app_state_t;
 
 typedef struct {
@@ -280,5 +292,11 @@ void sim_calendar_free(void);
 void sim_cal_push(double date, int kind, int idx);
 void sim_controller_actor(int argc, char **argv);
 void sim_flow_step(void);
+
+/* bound.c: credits the interval since the previous call to what bound each application with I/O pending (call at a
+ * date's start, before anything changes); its apps.csv result; its reset for a new run. */
+void sim_bound_account(engine_t *e);
+void sim_bound_result(const app_state_t *as, ios_app_result_t *ar);
+void sim_bound_reset(void);
 
 #endif

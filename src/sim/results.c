@@ -29,6 +29,8 @@ static void collect_apps(engine_t *e, const ios_sim_config_t *s, double *first, 
       ar->bandwidth = as->bytes_done > 0 && as->ded_io > 0 ? as->bytes_done / as->ded_io : as->b;
     }
 
+    if (as->st.policy != NULL && as->bytes_done > 0 && as->ded_io > 0) /* striped: the b_j(n) of the OSTs it used */
+      ar->bandwidth = as->bytes_done / as->ded_io;
     ar->work_time = as->work_done;
     ar->io_volume = as->bytes_done;
     ar->io_time = as->io_time;
@@ -37,6 +39,7 @@ static void collect_apps(engine_t *e, const ios_sim_config_t *s, double *first, 
       ar->io_volume = ar->v_end;
       if (as->state == ST_IO) ar->io_time += e->t_end - (as->posted > 0 ? as->posted : 0.0);
     }
+    sim_bound_result(as, ar);
     *first = as->start < *first ? as->start : *first;
     *last = (!isnan(as->end) && as->end > *last) ? as->end : *last;
   }

@@ -63,6 +63,9 @@ struct ios_flow {
   bool reported = false; /* its completion went to `done` (ios_flows_collect, or SimGrid's report) */
   bool cancelled = false;
   bool released = false;
+  sg_host_t from = nullptr, to = nullptr; /* its ends (ios_flow_binding reads its route) */
+  std::vector<sg4::Link *> route;         /* its route's links, read at the first ios_flow_binding */
+  bool routed = false;
 };
 
 namespace {
@@ -200,6 +203,8 @@ static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes,
   f->comm->extension_set(flow_slot, f, false);
   double whole = std::ceil(bytes);
   f->comm->set_payload_size(whole >= 1 ? static_cast<uint64_t>(whole) : 1);
+  f->from = from;
+  f->to = to;
   f->comm->set_source(from);
   f->comm->set_destination(to); /* both ends known: it starts */
   auto *started = G.net->get_started_action_set();
@@ -336,6 +341,41 @@ extern "C" void ios_flow_route_key(sg_host_t from, sg_host_t to, unsigned long l
 extern "C" double ios_flow_remaining(const ios_flow_t *flow) {
   if (flow->ended) return 0.0;
   return flow->action->get_remains(); /* what Comm::get_remaining reads, without its two indirections */
+}
+
+/* The usage of a link (bytes/s), computed once per date: Link::get_usage sums every flow on the link. */
+static double link_usage(sg4::Link *l) {
+  static std::unordered_map<sg4::Link *, std::pair<double, double>> cache; /* link -> (date, usage) */
+  static double cache_date = -1;
+  double now = sg4::Engine::get_clock();
+  if (now != cache_date) {
+    cache.clear();
+    cache_date = now;
+  }
+  auto it = cache.find(l);
+  if (it != cache.end()) return it->second.second;
+  double u = l->get_usage();
+  cache.emplace(l, std::make_pair(now, u));
+  return u;
+}
+
+extern "C" double ios_flow_binding(ios_flow_t *flow, const char **link) {
+  *link = nullptr;
+  if (flow->ended || flow->cancelled || flow->action == nullptr) return NAN;
+  if (!flow->routed) {
+    double lat = 0;
+    flow->from->route_to(flow->to, flow->route, &lat);
+    flow->routed = true;
+  }
+  double narrowest = INFINITY;
+  for (auto *l : flow->route) {
+    double bw = l->get_bandwidth();
+    if (bw < narrowest && link_usage(l) >= bw * (1 - 1e-6)) {
+      narrowest = bw;
+      *link = l->get_cname();
+    }
+  }
+  return flow->paused ? 0.0 : flow->action->get_rate() / flow->members;
 }
 
 extern "C" void ios_flow_cancel(ios_flow_t *flow) {

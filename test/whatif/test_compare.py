@@ -9,7 +9,7 @@ Expectations (by hand):
 - B = 2 GB/s: every I/O time halves: 10, 20 (total 30 s: -50.0 %); ends 5 + 10 = 15 s (-40.0 %), 25 s (-44.44 %).
 - B = 4 GB/s: 5, 10 (total 15 s: -75.0 %); ends 10 s (-60.0 %), 15 s (-66.67 %).
 - Runs of other jobs, or an incomplete run: refused (exit 2) naming what differs; another replay mode (queue): a
-  warning; apps.csv columns bound_by/bound_share shown when present, else n/a; a --vary key the scenario refuses:
+  warning; apps.csv columns bound_by/bound_share shown when present (here the PFS, all the time), else n/a; a --vary key the scenario refuses:
   exit 2 and nothing simulated.
 
 usage: test_compare.py --iosim BUILD/iosim --source SRC --work DIR   (DIR is removed at the end)
@@ -82,7 +82,9 @@ class WhatIf(unittest.TestCase):
         self.check("large", b4, 10, -75, 15, 100 * (15 - 45) / 45)
         self.check("(all jobs)", b4, 15, -75, 15, 100 * (15 - 45) / 45)
         self.assertEqual(len(self.rows), 9)
-        self.assertEqual({r["bound_by"] for k, r in self.rows.items() if k[0] != "(all jobs)"}, {"n/a"})
+        # the PFS is full all along (both at B/2, then large alone at B, its b_j = min(NIC, B) = B): it bound both
+        self.assertEqual({r["bound_by"] for k, r in self.rows.items() if k[0] != "(all jobs)"}, {"pfs"})
+        self.assertEqual({float(r["bound_share"]) for k, r in self.rows.items() if k[0] != "(all jobs)"}, {1.0})
 
     def test_printed_answer(self):
         out = self.p.stdout
@@ -156,7 +158,7 @@ class WhatIf(unittest.TestCase):
         self.assertEqual(rows[("large", "bound")]["bound_by"], "pfs")
         self.assertAlmostEqual(float(rows[("large", "bound")]["bound_share"]), 0.75)
         self.assertEqual(rows[("small", "bound")]["bound_by"], "none")
-        self.assertEqual(rows[("small", "base")]["bound_by"], "n/a")
+        self.assertEqual(rows[("small", "base")]["bound_by"], "pfs")  # the base run writes the column (iosim)
         self.assertAlmostEqual(float(rows[("(all jobs)", "bound")]["io_time_change_pct"]), 0.0)
 
     def test_bad_key_simulates_nothing(self):
