@@ -15,17 +15,20 @@ The inputs, all generated under --work (default build/bench-site-year, git-ignor
  * scenario: that platform and workload, `"queue": {"enabled": true}`, allocation, placement and sharing as
    docs/whatif/site.json (fixed, greedy-non-clairvoyant, maxmin), no events output. `--sharing fairshare` runs the
    same year under a policy that sets every rate itself (the direct path when no link can bind, docs/engine.md);
-   `--flows simgrid` forces the flow path.
+   `--flows simgrid` forces the flow path. `--node-groups off` runs it with one SimGrid flow per node of a job and
+   resource (IOSIM_NODE_GROUPS=0: no node groups, docs/engine.md); `both` runs each policy both ways, side by side,
+   and prints the largest relative difference of a job's I/O time between the two.
 
-Prints one Markdown table row per run: jobs, transfer path, events, wall s (the whole process), engine s
-(results.json's wall_time_s), peak RSS MB (getrusage of the child), total I/O time (results.json's
-total_io_time_s), makespan, and whether it meets the targets (<= 60 s, <= 2,048 MB).
+Prints one Markdown table row per run: jobs, node groups, transfer path, events, SimGrid flows started, wall s (the
+whole process), engine s (results.json's wall_time_s), peak RSS MB (getrusage of the child), total I/O time
+(results.json's total_io_time_s), makespan, and whether it meets the targets (<= 60 s, <= 2,048 MB).
 
 Usage: analysis/bench_site_year.py [--jobs 20000] [--seed 29] [--sharing maxmin|fairshare|...]... [--flows auto|simgrid]
-                                   [--work DIR] [--keep]
+                                   [--node-groups on|off|both] [--work DIR] [--keep]
 Environment: IOSIM_BIN (default build/iosim), IOSIM_DATA_DIR (default ../shared/datasets).
 """
 import argparse
+import csv
 import json
 import os
 import random
@@ -89,10 +92,14 @@ def workload_json(binary, data_dir, path, jobs, seed):
     return [a["name"] for a in logs]
 
 
-def run(binary, scenario, out, sets):
+def run(binary, scenario, out, sets, node_groups=True):
     cmd = [binary, "run", scenario, "--out", out] + [x for s in sets for x in ("--set", s)]
+    env = dict(os.environ)
+    env.pop("IOSIM_NODE_GROUPS", None)
+    if not node_groups:
+        env["IOSIM_NODE_GROUPS"] = "0"
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     err = p.stderr.read().decode(errors="replace")
@@ -102,12 +109,31 @@ def run(binary, scenario, out, sets):
     return wall, usage.ru_maxrss / 1024, json.load(open(os.path.join(out, "results.json")))
 
 
+def io_times(out):
+    """{job name: io_time_s} from a run's apps.csv."""
+    with open(os.path.join(out, "apps.csv"), newline="") as f:
+        return {row["name"]: float(row["io_time_s"]) for row in csv.DictReader(f)}
+
+
+def largest_difference(a, b):
+    """The largest |a - b| / max(|a|, |b|) over the jobs of both runs (0 when equal)."""
+    worst = 0.0
+    for name, x in a.items():
+        y = b[name]
+        scale = max(abs(x), abs(y))
+        if scale > 0:
+            worst = max(worst, abs(x - y) / scale)
+    return worst
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jobs", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=29)
     ap.add_argument("--sharing", action="append", help="sharing policy (repeatable; default maxmin as site.json)")
     ap.add_argument("--flows", default="auto", choices=["auto", "simgrid"])
+    ap.add_argument("--node-groups", default="on", choices=["on", "off", "both"],
+                    help="one flow per resource for a job's alike nodes (on, the default), one per node (off), or both")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "bench-site-year"))
     ap.add_argument("--keep", action="store_true", help="keep the run's output directories under --work")
     a = ap.parse_args()
@@ -129,24 +155,35 @@ def main():
                    "sharing": {"policy": "maxmin"}, "output": {"progress": False, "events": False}}, f, indent=1)
     print(f"{a.jobs} jobs: copy i of log j (j over {', '.join(logs)}) released uniformly in [0, 365 d), "
           f"random.Random({a.seed}); platform {plat}\n")
-    print("| sharing | engine.flows | jobs | path | events | wall s | engine s | peak RSS MB | total I/O time s "
-          "| makespan s | targets (<= 60 s, <= 2 GB) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| sharing | engine.flows | node groups | jobs | path | events | flows | wall s | engine s | peak RSS MB "
+          "| total I/O time s | makespan s | targets (<= 60 s, <= 2 GB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    modes = {"on": [True], "off": [False], "both": [True, False]}[a.node_groups]
+    diffs = []
     for pol in a.sharing or ["maxmin"]:
-        out = os.path.join(a.work, f"out-{pol}-{a.flows}")
-        sets = [f"sharing.policy={pol}", "output.progress=false"]
-        if a.flows == "simgrid":
-            sets.append("engine.flows=simgrid")
-        wall, rss, r = run(binary, scenario, out, sets)
-        c = r.get("counts", {})
-        m = r.get("metrics", r)
-        path = c.get("transfers", "?")
-        ok = "met" if wall <= TARGET_WALL_S and rss <= TARGET_RSS_MB else "MISSED"
-        print(f"| {pol} | {a.flows} | {a.jobs} | {path} | {c.get('events', '?')} | {wall:.2f} "
-              f"| {r.get('wall_time_s', float('nan')):.2f} | {rss:.0f} | {m.get('total_io_time_s', float('nan')):.6g} "
-              f"| {m.get('makespan_s', r.get('makespan_s', float('nan'))):.6g} | {ok} |", flush=True)
+        outs = []
+        for groups in modes:
+            out = os.path.join(a.work, f"out-{pol}-{a.flows}" + ("" if groups else "-legs"))
+            sets = [f"sharing.policy={pol}", "output.progress=false"]
+            if a.flows == "simgrid":
+                sets.append("engine.flows=simgrid")
+            wall, rss, r = run(binary, scenario, out, sets, groups)
+            c = r.get("counts", {})
+            m = r.get("metrics", r)
+            path = c.get("transfers", "?")
+            ok = "met" if wall <= TARGET_WALL_S and rss <= TARGET_RSS_MB else "MISSED"
+            print(f"| {pol} | {a.flows} | {'on' if groups else 'off'} | {a.jobs} | {path} | {c.get('events', '?')} "
+                  f"| {c.get('flows', '?')} | {wall:.2f} | {r.get('wall_time_s', float('nan')):.2f} | {rss:.0f} "
+                  f"| {m.get('total_io_time_s', float('nan')):.6g} "
+                  f"| {m.get('makespan_s', r.get('makespan_s', float('nan'))):.6g} | {ok} |", flush=True)
+            outs.append(out)
+        if len(outs) == 2:
+            diffs.append((pol, largest_difference(io_times(outs[0]), io_times(outs[1]))))
         if not a.keep:
-            shutil.rmtree(out, ignore_errors=True)
+            for out in outs:
+                shutil.rmtree(out, ignore_errors=True)
+    for pol, d in diffs:
+        print(f"\n{pol}: the largest relative difference of a job's I/O time, node groups on against off: {d:.3g}")
 
 
 if __name__ == "__main__":

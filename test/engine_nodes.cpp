@@ -1,11 +1,15 @@
 // iosim engine tests — a job's I/O leaves from all its nodes (src/sim/transfer_flow.c, the legs of a transfer; docs/
 // engine.md): on a hand-written platform whose compute nodes each have a link of their own, each node sends its equal
-// part of every transfer over its own route, and the nodes with the same route are one flow. Each run is its own
+// part of every transfer over its own route, and the nodes with the same route are one flow. Alike nodes (links of
+// their own with the same bandwidths, the rest of their routes the same) are one flow per transfer from the first
+// node, whose own links carry the job's nodes together (src/sim/transfer_nodes.c, ios_tr_node_group); each case is
+// run both ways (IOSIM_NODE_GROUPS=0: one leg per node) with the same hand-computed answer. Each run is its own
 // process.
 #include "run_helpers.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 using namespace iosim_test;
@@ -54,6 +58,36 @@ std::string one_job(int nodes, int osts, double bytes, const std::string &sharin
          sharing + R"("}, "output": {"progress": false}})";
 }
 
+// Runs `scenario` on `platform` with node groups on (the default) or off (IOSIM_NODE_GROUPS=0, which iosim inherits).
+SimRun run_groups(bool groups, const std::string &scenario, const std::string &platform) {
+  if (!groups) setenv("IOSIM_NODE_GROUPS", "0", 1);
+  SimRun r = run_scenario(scenario, platform);
+  unsetenv("IOSIM_NODE_GROUPS");
+  return r;
+}
+
+// Four compute nodes c0..c3, each with its own 10 GB/s link, behind two switch links of 1 GB/s: s0 for c0 and c2, s1
+// for c1 and c3 (a job of two consecutive nodes has one node under each); a core link; one OST of 100 GB/s. No latency.
+std::string switched_xml() {
+  std::string x = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                  "<platform version=\"4.1\"><zone id=\"site\" routing=\"Full\">\n";
+  for (int k = 0; k < 4; k++)
+    x += "<host id=\"c" + std::to_string(k) +
+         "\" speed=\"1Gf\"><prop id=\"role\" value=\"compute\"/><prop id=\"nic_bw\" value=\"10GBps\"/></host>\n";
+  x += "<host id=\"ost0\" speed=\"1Gf\"><prop id=\"role\" value=\"ost\"/><prop id=\"link\" value=\"ost0_link\"/>"
+       "</host>\n";
+  for (int k = 0; k < 4; k++)
+    x += "<link id=\"c" + std::to_string(k) + "_link\" bandwidth=\"10GBps\" latency=\"0\"/>\n";
+  x += "<link id=\"s0\" bandwidth=\"1GBps\" latency=\"0\"/><link id=\"s1\" bandwidth=\"1GBps\" latency=\"0\"/>\n"
+       "<link id=\"core\" bandwidth=\"1TBps\" latency=\"0\"/>\n"
+       "<link id=\"ost0_link\" bandwidth=\"100GBps\" latency=\"0\"/>\n";
+  for (int k = 0; k < 4; k++)
+    x += "<route src=\"c" + std::to_string(k) + "\" dst=\"ost0\"><link_ctn id=\"c" + std::to_string(k) +
+         "_link\"/><link_ctn id=\"s" + std::to_string(k % 2) +
+         "\"/><link_ctn id=\"core\"/><link_ctn id=\"ost0_link\"/></route>\n";
+  return x + "</zone></platform>\n";
+}
+
 } // namespace
 
 // System: 64 nodes with 1 GB/s links, 8 OSTs of 1.5 GB/s (12 GB/s together); one 64-node job writes 120 GB at t = 0
@@ -61,27 +95,89 @@ std::string one_job(int nodes, int osts, double bytes, const std::string &sharin
 // carries 8 parts, each at most 1.5/64 GB/s on its OST (the OST link shared by the 64 parts): 8 × 1.5/64 = 0.1875
 // GB/s < 1 GB/s, so the OSTs bind: 12 GB/s, I/O time 120 / 12 = 10 s (from one node it would be 120 s at 1 GB/s).
 // Under maxmin (SimGrid decides) and fairshare (the policy gives each OST's transfer its 1.5 GB/s) alike; the run
-// takes SimGrid flows (a node link could bind), with one flow per node and OST: 512.
+// takes SimGrid flows (a node link could bind): the 64 nodes are alike, so one flow per OST from c0 (8), whose link
+// carries 64 nodes' parts at 64 GB/s; without node groups one per node and OST (512).
 TEST(nodes_engine, AJobsIoLeavesFromAllItsNodes) {
   std::string platform = cluster_xml(64, 1e9, 8, 1.5e9);
-  for (const char *sharing : {"maxmin", "fairshare"}) {
-    SimRun run = run_scenario(one_job(64, 8, 120e9, sharing), platform);
-    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
-    EXPECT_EQ(run.str("counts.transfers"), "simgrid-flows") << sharing;
-    EXPECT_NEAR(run.app("J").io_time, 10.0, 1e-6) << sharing;
-    EXPECT_EQ(run.num("counts.flows"), 64 * 8) << sharing;
-  }
+  for (bool groups : {true, false})
+    for (const char *sharing : {"maxmin", "fairshare"}) {
+      SimRun run = run_groups(groups, one_job(64, 8, 120e9, sharing), platform);
+      ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+      EXPECT_EQ(run.str("counts.transfers"), "simgrid-flows") << sharing;
+      EXPECT_NEAR(run.app("J").io_time, 10.0, 1e-6) << sharing << ", node groups " << groups;
+      EXPECT_EQ(run.num("counts.flows"), groups ? 8 : 64 * 8) << sharing;
+    }
 }
 
 // System: the same platform; a 2-node job writes 20 GB over the 8 OSTs. Expectations (by hand): each node carries 8
 // parts of 1.25 GB; its 1 GB/s link binds (8 parts at 0.125 GB/s each, far below the OSTs' 1.5/2 each): 2 GB/s for
-// the job, I/O time 20 / 2 = 10 s.
+// the job, I/O time 20 / 2 = 10 s: with node groups 8 flows from c0 over its link at 2 GB/s, without 16 legs.
 TEST(nodes_engine, TwoNodesWhoseLinksBind) {
   std::string platform = cluster_xml(64, 1e9, 8, 1.5e9);
-  for (const char *sharing : {"maxmin", "fairshare"}) {
-    SimRun run = run_scenario(one_job(2, 8, 20e9, sharing), platform);
+  for (bool groups : {true, false})
+    for (const char *sharing : {"maxmin", "fairshare"}) {
+      SimRun run = run_groups(groups, one_job(2, 8, 20e9, sharing), platform);
+      ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+      EXPECT_NEAR(run.app("J").io_time, 10.0, 1e-6) << sharing << ", node groups " << groups;
+      EXPECT_EQ(run.num("counts.flows"), groups ? 8 : 16) << sharing;
+    }
+}
+
+// System: the same platform with node c1's link at 0.5 GB/s (c0's 1 GB/s); a 2-node job writes 20 GB over the 8 OSTs,
+// maxmin. Expectations (by hand): the nodes are not alike (their own links differ), so one leg per node and OST (16
+// flows) with node groups on too: c0's 10 GB at 1 GB/s end at 10 s, c1's 10 GB at 0.5 GB/s at 20 s: I/O time 20 s
+// (one flow from c0 at twice its link would give 10 s).
+TEST(nodes_engine, NodesWithUnequalLinksAreLegs) {
+  std::string platform = cluster_xml(64, 1e9, 8, 1.5e9);
+  std::string c1 = "<link id=\"c1_link\" bandwidth=\"" + fmt(1e9) + "Bps\"";
+  auto at = platform.find(c1);
+  ASSERT_NE(at, std::string::npos);
+  platform.replace(at, c1.size(), "<link id=\"c1_link\" bandwidth=\"" + fmt(0.5e9) + "Bps\"");
+  for (bool groups : {true, false}) {
+    SimRun run = run_groups(groups, one_job(2, 8, 20e9, "maxmin"), platform);
     ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
-    EXPECT_NEAR(run.app("J").io_time, 10.0, 1e-6) << sharing;
+    EXPECT_NEAR(run.app("J").io_time, 20.0, 1e-6) << "node groups " << groups;
+    EXPECT_EQ(run.num("counts.flows"), 16) << "node groups " << groups;
+  }
+}
+
+// System: switched_xml (c0 and c2 behind switch link s0, c1 and c3 behind s1, 1 GB/s each; own links 10 GB/s); jobs A
+// (c0, c1) and B (c2, c3) each write 20 GB to the OST (n = 1) at t = 0, maxmin. A's nodes each cross a switch link
+// that a node of B crosses too: not a link of their own, so not alike: legs. Expectations (by hand): each switch link
+// carries one leg of A and one of B (10 GB each) at 0.5 GB/s each: both jobs end at 10 / 0.5 = 20 s, 4 flows.
+TEST(nodes_engine, ALinkAnotherJobsNodeCrossesIsNotANodesOwn) {
+  std::string scenario = R"({"workload": {"applications": [
+        {"name": "A", "nodes": 2, "profile": {"1": 1e15}, "phases": [{"io": 20e9}]},
+        {"name": "B", "nodes": 2, "profile": {"1": 1e15}, "phases": [{"io": 20e9}]}]},
+      "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "maxmin"}, "output": {"progress": false}})";
+  for (bool groups : {true, false}) {
+    SimRun run = run_groups(groups, scenario, switched_xml());
+    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+    EXPECT_NEAR(run.app("A").io_time, 20.0, 1e-6) << "node groups " << groups;
+    EXPECT_NEAR(run.app("B").io_time, 20.0, 1e-6) << "node groups " << groups;
+    EXPECT_EQ(run.num("counts.flows"), 4) << "node groups " << groups;
+  }
+}
+
+// System: 2 nodes with 1 GB/s links and one OST of 3 GB/s, the job queue, maxmin; A (2 nodes) writes 20 GB at t = 0;
+// B (1 node, released at t = 1, waiting for a node until A ends) writes 10 GB. Expectations (by hand): A's node links
+// bind: 2 GB/s, 10 s (with node groups: one flow from A's first node over its link at 2 GB/s). B starts at 10 s on
+// one of A's nodes, alone: its 1 GB/s link binds, 10 s; it would be 5 s on a link left at A's 2 GB/s, so A's first
+// node's link must be back at 1 GB/s once A ended (both of A's nodes are tried: B1 and B2 take one each).
+TEST(nodes_engine, AJobsNodeLinksGetTheirBandwidthBackWhenItEnds) {
+  std::string platform = cluster_xml(2, 1e9, 1, 3e9);
+  std::string scenario = R"({"workload": {"applications": [
+        {"name": "A", "nodes": 2, "profile": {"1": 1e15}, "phases": [{"io": 20e9}]},
+        {"name": "B1", "nodes": 1, "profile": {"1": 1e15}, "release": 1, "phases": [{"io": 10e9}]},
+        {"name": "B2", "nodes": 1, "profile": {"1": 1e15}, "release": 1, "phases": [{"io": 10e9}]}]},
+      "allocation": {"policy": "fixed", "n": 1}, "sharing": {"policy": "maxmin"}, "queue": {"enabled": true},
+      "output": {"progress": false}})";
+  for (bool groups : {true, false}) {
+    SimRun run = run_groups(groups, scenario, platform);
+    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+    EXPECT_NEAR(run.app("A").io_time, 10.0, 1e-6) << "node groups " << groups;
+    EXPECT_NEAR(run.app("B1").io_time, 10.0, 1e-6) << "node groups " << groups;
+    EXPECT_NEAR(run.app("B2").io_time, 10.0, 1e-6) << "node groups " << groups;
   }
 }
 

@@ -14,6 +14,7 @@ void ios_sim_bench_from_env(ios_sim_bench_t *b) {
   memset(b, 0, sizeof *b);
   b->flow_groups_off = env_is("IOSIM_FLOW_GROUPS", "0");
   b->flow_restart = env_is("IOSIM_FLOW_RERATE", "restart");
+  b->node_groups_off = env_is("IOSIM_NODE_GROUPS", "0");
   b->simgrid_clock = env_is("IOSIM_SIMGRID_CLOCK", "1");
   b->no_timeline = env_is("IOSIM_TIMELINE", "0");
   b->fault = getenv("IOSIM_FAULT");

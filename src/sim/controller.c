@@ -299,6 +299,25 @@ static int osts_of_op(engine_t *e, app_state_t *as) {
   return k;
 }
 
+/* The destination of a transfer to resource `res` (-1: the PFS): a disk's reads take its read route. */
+static sg_host_t dest_of(engine_t *e, int res, int reads) {
+  res_state_t *rs = &e->res[res < 0 ? e->nres : res];
+  return reads && rs->read_dest != NULL ? rs->read_dest : rs->dest;
+}
+
+/* Whether application j's operation from its nsrc nodes goes as one transfer per resource from its first node
+ * (ios_tr_node_group: the nodes are alike; a job's nodes are its own). @return 1, 0, or -1 out of memory. */
+static int node_group(engine_t *e, app_state_t *as, int j, int nsrc, int reads) {
+  int n = as->n > 0 ? as->n : 1;
+  sg_host_t *dests = malloc(sizeof *dests * (size_t)n);
+  if (dests == NULL) return -1;
+  for (int i = 0; i < n; i++)
+    dests[i] = dest_of(e, as->n > 0 ? as->res[i] : -1, reads);
+  int g = ios_tr_node_group(j, as->nodes, nsrc, dests, n);
+  free(dests);
+  return g;
+}
+
 static void on_post(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
   if (as->q.pending) sim_apply_alloc(e, as); /* a re-arbitration applies from the next I/O operation */
@@ -327,6 +346,14 @@ static void on_post(engine_t *e, int j) {
     return;
   }
   int n = as->n, nsrc = sim_app_nodes(e, as);
+  if (nsrc > 1) { /* alike nodes: one transfer per resource from the first node (ios_tr_node_group) */
+    int g = node_group(e, as, j, nsrc, reads);
+    if (g < 0) {
+      sim_fail(IOS_ENOMEM, NULL, "out of memory for the node groups of %s", as->a->name);
+      return;
+    }
+    if (g > 0) nsrc = 1;
+  }
   as->ntransfers = n > 0 ? n : 1;
   as->nleft = as->ntransfers;
   as->op_active = 1;
@@ -335,7 +362,7 @@ static void on_post(engine_t *e, int j) {
     transfer_t *t = &as->t[i];
     t->app = j;
     t->res = n > 0 ? as->res[i] : -1;
-    t->host = as->host;
+    t->host = nsrc > 1 || as->nodes == NULL ? as->host : as->nodes[0];
     t->nsrc = nsrc; /* its bytes leave from every node of the job, each its part (the flow path's legs) */
     t->src = nsrc > 1 ? as->nodes : NULL;
     /* a recorded layout's shares, while the job uses its given resources: bytes and cap b_j(n) in proportion */
@@ -344,7 +371,7 @@ static void on_post(engine_t *e, int j) {
     ios_tr_reset(t, shared ? volume * share[i] : volume / as->ntransfers);
     t->cap = shared ? as->cap * n * share[i] : as->cap;
     res_state_t *rs = &e->res[t->res < 0 ? e->nres : t->res];
-    t->dest = reads && rs->read_dest != NULL ? rs->read_dest : rs->dest; /* a disk's reads: its read route */
+    t->dest = dest_of(e, t->res, reads);
     t->latency = route_latency(e, t);
     res_add(e, rs, t);
   }
@@ -379,6 +406,7 @@ static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
 static void on_app_end(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
   e->apps_left--;
+  ios_tr_node_ungroup(j); /* its first node's links get their bandwidth back */
   if (as->q.has_alloc) sim_al_row(e, as, as->q.alloc_since, sim_now(e));
   if (e->s->queue) sim_queue_job_ended(e, as);
 }

@@ -22,6 +22,7 @@ extern "C" {
 typedef struct {
   int flow_groups_off; /**< IOSIM_FLOW_GROUPS=0: no flow groups on the flow path */
   int flow_restart;    /**< IOSIM_FLOW_RERATE=restart: a new rate cancels the flow and starts the rest as a new one */
+  int node_groups_off; /**< IOSIM_NODE_GROUPS=0: a job's operation from several nodes as one leg per node, always */
   int simgrid_clock;   /**< IOSIM_SIMGRID_CLOCK=1: the direct path's calendar sleeps on SimGrid's clock */
   int no_timeline;     /**< IOSIM_TIMELINE=0: no timeline.bin (analysis/bench_view.py measures what it costs) */
   const char *fault;   /**< IOSIM_FAULT=SITE:K: the K-th policy call at SITE fails as if out of memory (the failure

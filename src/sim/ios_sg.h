@@ -82,9 +82,14 @@ void ios_flow_route_key(sg_host_t from, sg_host_t to, unsigned long long *key, d
 /** Bytes still to transfer (all members together), exact at the current simulated time (0 once finished). */
 double ios_flow_remaining(const ios_flow_t *flow);
 
+/** Sets `link`'s bandwidth to bw × factor (bytes/s; factor >= 1): a link that carries `factor` alike nodes' parts
+ * (ios_tr_node_group); factor 1 gives it `bw` back. ios_flow_binding compares the link at bandwidth / factor. */
+void ios_sg_link_scale(sg_link_t link, double bw, double factor);
+
 /** What binds `flow` over the interval that ends at the current date, read before anything changes at this date (the
  * step's start): SimGrid's max-min values of the last solve. *link = the narrowest link of its route whose usage is
- * within 1e-6 of its bandwidth (saturated), else NULL (the name is SimGrid's, valid for the run). Reads
+ * within 1e-6 of its bandwidth (saturated; a link scaled by ios_sg_link_scale compared at its bandwidth over its
+ * factor, one node's), else NULL (the name is SimGrid's, valid for the run). Reads
  * Link::get_usage once per link and date and the route once per flow (docs/engine.md, "What bound a job").
  * @return bytes/s: each member's rate over that interval, or NAN when the flow has ended. */
 double ios_flow_binding(ios_flow_t *flow, const char **link);

@@ -122,6 +122,12 @@ typedef struct {
   int flow_restart;   /**< flow path: a new rate cancels the flow and starts the rest as a new one instead of moving
                            its bound (0, the default; 1: the benchmark switch IOSIM_FLOW_RERATE=restart) */
   const ios_tr_flows_t *flows; /**< flow path: the flows it drives; NULL: SimGrid's (ios_tr_sg_flows) */
+  int node_groups;             /**< flow path: alike nodes of a job as one flow per destination (ios_tr_node_group;
+                                    1 by default; 0: the benchmark switch IOSIM_NODE_GROUPS=0) */
+  const sg_host_t *senders;    /**< [nsenders] the compute nodes flows leave from (read at ios_tr_init) */
+  int nsenders;
+  sg_host_t controller; /**< one more host flows may leave from, or NULL; with `senders`, what decides which
+                             links are a node's own (ios_tr_node_group) */
 } ios_tr_options_t;
 
 /** Starts the transfer layer for one run with options `o` (read at the call), `hooks` (borrowed, must outlive the
@@ -135,6 +141,21 @@ void ios_tr_stop(ios_transfer_t *t);
 
 /** Ends the run's transfer layer (frees the direct path's heap, the flows, the completions not collected). */
 void ios_tr_fini(void);
+
+/** Node groups (flow path; docs/engine.md, "A job's nodes as one flow"): whether an operation of `owner` (an
+ * application index >= 0) from its nodes[0..nnodes) to dests[0..ndests) goes as one transfer per destination from
+ * nodes[0] (set nsrc 1, host nodes[0]) instead of one leg per node. Yes when the nodes are alike for every destination:
+ * each node's route is the same links except links of its own (crossed by no other sender's route to the first
+ * destination ever checked), with the same bandwidths, latencies and sharing on every node. The max-min problem is then
+ * symmetric in the nodes, and one flow from nodes[0] with nodes[0]'s own links at nnodes times their bandwidth gives
+ * every node's legs exactly their rates; those links keep that bandwidth until ios_tr_node_ungroup(owner). A no
+ * restores them (the operation's legs see the platform's bandwidths). Call it between the owner's operations only
+ * (none of its transfers running), with the owner's nodes its own (no other application's). Node groups off (the
+ * direct path, the option off, fewer than 2 nodes): 0. @return 1 yes, 0 no, -1 out of memory. */
+int ios_tr_node_group(int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests);
+
+/** Gives back the bandwidths ios_tr_node_group gave `owner`'s first node's links (the owner's job ended). */
+void ios_tr_node_ungroup(int owner);
 
 /** Frees what the transfer layer holds for `t` (its legs), before the engine frees it. */
 void ios_tr_forget(ios_transfer_t *t);

@@ -153,7 +153,12 @@ static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const io
                         .date = &e->clock,
                         .flow_groups = !s->bench.flow_groups_off,
                         .flow_restart = s->bench.flow_restart,
-                        .flows = NULL};
+                        .flows = NULL,
+                        /* SimGrid's tracer records link bandwidths: node groups would show in it */
+                        .node_groups = !s->bench.node_groups_off && !e->trace,
+                        .senders = p->compute,
+                        .nsenders = p->ncompute,
+                        .controller = p->controller};
   if (ios_tr_init(&o, &sim_tr_hooks, e) == 0) return IOS_OK;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");

@@ -359,6 +359,17 @@ static double link_usage(sg4::Link *l) {
   return u;
 }
 
+/* The links ios_sg_link_scale scaled, and their factors. */
+static std::unordered_map<const sg4::Link *, double> link_factor;
+
+extern "C" void ios_sg_link_scale(sg_link_t link, double bw, double factor) {
+  if (factor == 1)
+    link_factor.erase(link);
+  else
+    link_factor[link] = factor;
+  link->set_bandwidth(bw * factor);
+}
+
 extern "C" double ios_flow_binding(ios_flow_t *flow, const char **link) {
   *link = nullptr;
   if (flow->ended || flow->cancelled || flow->action == nullptr) return NAN;
@@ -370,8 +381,10 @@ extern "C" double ios_flow_binding(ios_flow_t *flow, const char **link) {
   double narrowest = INFINITY;
   for (auto *l : flow->route) {
     double bw = l->get_bandwidth();
-    if (bw < narrowest && link_usage(l) >= bw * (1 - 1e-6)) {
-      narrowest = bw;
+    auto scaled = link_factor.empty() ? link_factor.end() : link_factor.find(l);
+    double one = scaled == link_factor.end() ? bw : bw / scaled->second; /* a node's part of a scaled link */
+    if (one < narrowest && link_usage(l) >= bw * (1 - 1e-6)) {
+      narrowest = one;
       *link = l->get_cname();
     }
   }

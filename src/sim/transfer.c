@@ -23,10 +23,12 @@ int ios_tr_init(const ios_tr_options_t *o, const ios_tr_hooks_t *hooks, void *ct
   tr.order = 0;
   path = o->direct ? &tr_direct_path : &tr_flow_path;
   XBT_DEBUG("transfer path: %s", path->name);
+  tr_nodes_init(!o->direct && o->node_groups, o->senders, o->nsenders, o->controller);
   return path->init(o);
 }
 
 void ios_tr_fini(void) {
+  tr_nodes_fini();
   path->fini();
 }
 

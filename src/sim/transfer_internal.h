@@ -32,6 +32,11 @@ typedef struct {
 extern const tr_path_t tr_direct_path; /* transfer_direct.c */
 extern const tr_path_t tr_flow_path;   /* transfer_flow.c */
 
+/** Node groups (transfer_nodes.c): on when `enabled` and the hosts flows may leave from are known; fini gives every
+ * scaled link its bandwidth back. */
+void tr_nodes_init(int enabled, const sg_host_t *senders, int nsenders, sg_host_t controller);
+void tr_nodes_fini(void);
+
 /** The state both paths share (transfer.c). */
 typedef struct {
   const double *date; /* the engine's own date, or NULL: SimGrid's clock */
