@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <random>
 #include <string>
+#include <vector>
 
 using namespace iosim_test;
 
@@ -212,4 +214,96 @@ TEST(nodes_engine, ATransferFromManyNodesWeighsAsOneFlow) {
   ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
   EXPECT_NEAR(run.app("L").io_time, 8.0, 1e-6);
   EXPECT_NEAR(run.app("K").io_time, 8.0 + 58.0 / 1.5, 1e-6);
+}
+
+namespace {
+
+// A random site (seed `seed`): 4..12 compute nodes c0.., each with its own link of 0.25..1 GB/s (all nodes alike at
+// 0.5 GB/s in half the sites: node links often bind), in half the sites some nodes behind a switch link of 1.5 GB/s that 2 nodes share; a core link of
+// 1 TB/s; 1..4 OSTs of 0.5..3 GB/s behind 2 OSS links of 4 GB/s. No latency.
+std::string random_site(unsigned seed, int *nodes, int *nosts) {
+  std::mt19937 rng(seed);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int n = pick(4, 12), osts = pick(1, 4);
+  bool alike = pick(0, 1) == 1, switched = pick(0, 1) == 1;
+  *nodes = n;
+  *nosts = osts;
+  std::string x = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                  "<platform version=\"4.1\"><zone id=\"site\" routing=\"Full\">\n";
+  for (int k = 0; k < n; k++)
+    x += "<host id=\"c" + std::to_string(k) +
+         "\" speed=\"1Gf\"><prop id=\"role\" value=\"compute\"/><prop id=\"nic_bw\" value=\"10GBps\"/></host>\n";
+  for (int j = 0; j < osts; j++)
+    x += "<host id=\"ost" + std::to_string(j) + "\" speed=\"1Gf\"><prop id=\"role\" value=\"ost\"/><prop id=\"link\" " +
+         "value=\"ost" + std::to_string(j) + "_link\"/></host>\n";
+  std::vector<int> sw(static_cast<size_t>(n), -1);
+  for (int k = 0; k < n; k++) {
+    double bw = alike ? 0.5e9 : pick(1, 4) * 0.25e9;
+    x += "<link id=\"c" + std::to_string(k) + "_link\" bandwidth=\"" + fmt(bw) + "Bps\" latency=\"0\"/>\n";
+    if (switched && pick(0, 2) == 0) sw[static_cast<size_t>(k)] = pick(0, 1);
+  }
+  x += "<link id=\"sw0\" bandwidth=\"1.5GBps\" latency=\"0\"/><link id=\"sw1\" bandwidth=\"1.5GBps\" latency=\"0\"/>\n"
+       "<link id=\"core\" bandwidth=\"1TBps\" latency=\"0\"/>\n"
+       "<link id=\"oss0\" bandwidth=\"4GBps\" latency=\"0\"/><link id=\"oss1\" bandwidth=\"4GBps\" latency=\"0\"/>\n";
+  for (int j = 0; j < osts; j++)
+    x += "<link id=\"ost" + std::to_string(j) + "_link\" bandwidth=\"" + fmt(pick(1, 6) * 0.5e9) +
+         "Bps\" latency=\"0\"/>\n";
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < osts; j++) {
+      x += "<route src=\"c" + std::to_string(k) + "\" dst=\"ost" + std::to_string(j) + "\"><link_ctn id=\"c" +
+           std::to_string(k) + "_link\"/>";
+      if (sw[static_cast<size_t>(k)] >= 0)
+        x += "<link_ctn id=\"sw" + std::to_string(sw[static_cast<size_t>(k)]) + "\"/>";
+      x += "<link_ctn id=\"core\"/><link_ctn id=\"oss" + std::to_string(j % 2) + "\"/><link_ctn id=\"ost" +
+           std::to_string(j) + "_link\"/></route>\n";
+    }
+  return x + "</zone></platform>\n";
+}
+
+// 2..5 jobs of 1..nodes/2 nodes each, released at 0..20 s, each writing, working and reading 1..40 GB, with or without
+// the job queue, under maxmin or fairshare; allocation fixed at 1..2 resources (at most `osts`).
+std::string random_jobs(unsigned seed, int nodes, int osts) {
+  std::mt19937 rng(seed * 7919u + 1u);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int napps = pick(2, 5);
+  bool queue = pick(0, 1) == 1;
+  std::string apps;
+  int used = 0;
+  for (int a = 0; a < napps; a++) {
+    int q = pick(1, nodes / 2 > 1 ? nodes / 2 : 1);
+    if (!queue && used + q > nodes) break;
+    used += q;
+    apps += std::string(apps.empty() ? "" : ",") + R"({"name": "J)" + std::to_string(a) + R"(", "nodes": )" +
+            std::to_string(q) + R"(, "release": )" + std::to_string(pick(0, 20)) +
+            R"(, "profile": {"1": 1e15, "2": 1e15}, "phases": [{"write": )" + fmt(pick(1, 40) * 1e9) +
+            R"(}, {"work": )" + std::to_string(pick(1, 5)) + R"(}, {"read": )" + fmt(pick(1, 40) * 1e9) + "}]}";
+  }
+  return R"({"workload": {"applications": [)" + apps + R"(]}, "allocation": {"policy": "fixed", "n": )" +
+         std::to_string(pick(1, osts < 2 ? osts : 2)) + R"(}, "sharing": {"policy": ")" +
+         (pick(0, 1) ? "maxmin" : "fairshare") + R"("}, "queue": {"enabled": )" + (queue ? "true" : "false") +
+         R"(}, "output": {"progress": false}})";
+}
+
+} // namespace
+
+// Property (no hand computation: the legs are the reference): on 40 random sites and job mixes (alike nodes or not,
+// switch links shared by nodes of different jobs or not, several jobs, queue or not, maxmin or fairshare, reads and
+// writes), node groups give every job the I/O time and end of one leg per node (IOSIM_NODE_GROUPS=0), to 1e-9.
+TEST(nodes_engine, NodeGroupsGiveTheRatesOfOneLegPerNode) {
+  int grouped = 0;
+  for (unsigned seed = 1; seed <= 40; seed++) {
+    int nodes = 0, osts = 0;
+    std::string platform = random_site(seed, &nodes, &osts), scenario = random_jobs(seed, nodes, osts);
+    SimRun on = run_groups(true, scenario, platform), off = run_groups(false, scenario, platform);
+    ASSERT_EQ(on.proc.exit_code, 0) << "seed " << seed << "\n" << on.describe();
+    ASSERT_EQ(off.proc.exit_code, 0) << "seed " << seed << "\n" << off.describe();
+    ASSERT_EQ(on.apps.size(), off.apps.size());
+    for (size_t i = 0; i < on.apps.size(); i++) {
+      const auto &a = on.apps[i], &b = off.apps[i];
+      EXPECT_NEAR(a.io_time, b.io_time, 1e-9 * (1 + b.io_time)) << "seed " << seed << " " << a.name;
+      EXPECT_NEAR(a.end, b.end, 1e-9 * (1 + b.end)) << "seed " << seed << " " << a.name;
+    }
+    grouped += on.num("counts.flows") < off.num("counts.flows");
+  }
+  EXPECT_GE(grouped, 10); /* the property is about node groups: enough sites must have used them */
 }
