@@ -44,7 +44,9 @@ def data_dir(iosim):
     p = subprocess.run([iosim, "data", "dir"], capture_output=True, text=True, timeout=30)
     if p.returncode != 0:
         cannot_run(p.stderr.strip())
-    return p.stdout.strip()
+    # its real path: a relative IOSIM_DATA_DIR computed through a symbolic link (a ../shared that is one) would count
+    # `..` from the link's target, not from where the link sits
+    return os.path.realpath(p.stdout.strip())
 
 
 def free_port():
@@ -239,7 +241,7 @@ def main():
     if not os.path.isfile(os.path.join(data, PROFILES)):
         cannot_run(f"the datasets folder {data} (`iosim data dir`) does not hold {PROFILES}: run `make data`")
 
-    tmp = tempfile.mkdtemp(prefix="iosim-slurm-")
+    tmp = os.path.realpath(tempfile.mkdtemp(prefix="iosim-slurm-"))
     os.chmod(tmp, 0o755)  # munged refuses a world-writable socket directory; the jobs (root) read everything
     cluster = Cluster(tmp)
 
