@@ -219,8 +219,8 @@ TEST(nodes_engine, ATransferFromManyNodesWeighsAsOneFlow) {
 namespace {
 
 // A random site (seed `seed`): 4..12 compute nodes c0.., each with its own link of 0.25..1 GB/s (all nodes alike at
-// 0.5 GB/s in half the sites: node links often bind), in half the sites some nodes behind a switch link of 1.5 GB/s that 2 nodes share; a core link of
-// 1 TB/s; 1..4 OSTs of 0.5..3 GB/s behind 2 OSS links of 4 GB/s. No latency.
+// 0.5 GB/s in half the sites: node links often bind), in half the sites some nodes behind a switch link of 1.5 GB/s
+// that 2 nodes share; a core link of 1 TB/s; 1..4 OSTs of 0.5..3 GB/s behind 2 OSS links of 4 GB/s. No latency.
 std::string random_site(unsigned seed, int *nodes, int *nosts) {
   std::mt19937 rng(seed);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };

@@ -116,3 +116,16 @@ TEST(engine_traps_metrics, NoIoMeansEmptyEverywhere) {
   }
   EXPECT_EQ(r.metric("total_io_time_s"), 0.0);
 }
+
+// System: docs/whatif/site.json, the six Darshan sample logs replayed as recorded on test/fixtures/site-64n-8ost.xml
+// with the queue. Expectations: no yield above 1 (RR-9502 Eq. 6: no job is faster shared than alone); sample-dxt-simple
+// ran alone (4 us of I/O at 1.29e8 s) and has yield 1 to its dates' rounding, not 1 + 1.9e-9 as before the clamp.
+TEST(engine_traps_metrics, NoYieldAboveOneOnTheSiteStream) {
+  SimRun r = run_scenario_file(std::string(IOSIM_SOURCE_DIR) + "/docs/whatif/site.json");
+  ASSERT_EQ(r.proc.exit_code, 0) << r.describe();
+  ASSERT_EQ(r.apps_csv.size(), 6u);
+  for (const auto &row : r.apps_csv)
+    EXPECT_LE(std::stod(row.at("yield")), 1.0) << row.at("name");
+  EXPECT_NEAR(cell(r, "sample-dxt-simple", "yield"), 1.0, 1e-8);
+  EXPECT_LE(r.metric("min_yield"), 1.0);
+}

@@ -1,6 +1,7 @@
 /* iosim — metrics (see ios_metrics.h for the definitions and their sources). */
 #include "ios_metrics.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,8 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
     double at = !isnan(ar->end) && ar->end < r->t_end ? ar->end : r->t_end;
     double elapsed = at - ar->release;
     ar->yield = elapsed > 0 ? (a->progress0 + ar->w_end + (b > 0 ? ar->v_end / b : 0)) / elapsed : NAN;
+    /* above 1 by no more than the rounding of its two dates (a second's job at a date of 1e8 s: 1.5e-8 s each) */
+    if (ar->yield > 1 && (ar->yield - 1) * elapsed <= 4 * DBL_EPSILON * (fabs(at) + fabs(ar->release))) ar->yield = 1;
     if (!isnan(ar->yield) && ar->yield < min_yield) min_yield = ar->yield;
     double dw = ar->w_end - ar->w_begin, dv = b > 0 ? (ar->v_end - ar->v_begin) / b : 0;
     nodes += a->nodes;
