@@ -300,7 +300,9 @@ class PredictionTest(unittest.TestCase):
                      "interference.png"):
             self.assertTrue(os.path.isfile(os.path.join(out, name)), name)
         s = pd.read_csv(os.path.join(out, "scores.csv")).set_index("predictor")
-        for m in ("persist", "rolling", "frozen", "iosim"):
+        # the gated iosim rows too: the servers served only each job's own bytes, so no background, the term never
+        # binds and each gate (no day for or against, p = 1) leaves the rolling peak
+        for m in ("persist", "rolling", "frozen", "iosim", "iosim_gate_fit", "iosim_gate"):
             self.assertEqual(s.loc[m, "jobs"], 6, m)
             self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
             self.assertAlmostEqual(s.loc[m, "p90"], 0.5, places=12, msg=m)
@@ -326,6 +328,11 @@ class PredictionTest(unittest.TestCase):
         self.assertAlmostEqual(r.loc["30 d / none", "edison_held"], 0.0, places=12)
         self.assertAlmostEqual(r.loc["30 d / none", "edison_first"], 0.0, places=12)
         self.assertTrue(os.path.isfile(os.path.join(out, "tuning.md")))
+        # the gates: no background, so each equals 30 d / measured, exact on the first half; neither is worse there,
+        # so the first half's criterion would make both the default
+        g = pd.read_csv(os.path.join(out, "gates.csv")).set_index("system")
+        self.assertEqual(g.loc["edison", "gate: record, first half"], "0.00 %")
+        self.assertEqual(g.loc["default on the first half's criterion", "gate: fit, first half"], "yes")
 
     def test_bad_days_exits_2(self):
         self.assertEqual(tokio_prediction.main(["--out", os.path.join(self.dir, "o"), "--days", "0"]), 2)
