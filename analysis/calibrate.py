@@ -20,6 +20,10 @@ Fitted parameters (bandwidths in bytes/s):
   before its own (tokio_rolling.choose_q); P the q-quantile of the configuration's window bandwidths; the file
   system's capacity C minimising the window's median APE of min(P, max(C - r, C / 2)), r the measured background;
   per-OST capacity c = C / N (N the file system's OSTs); per-configuration efficiency e = P / C.
+- TOKIO-ABC, the contention gate (field contention_gate; docs/validation.md, "The contention gate"): the day-block
+  sign test at 5 % of the contention term against the peak on the window's jobs (tokio_rolling.gate_for_window),
+  "record" (the predictions made before each window job ran) unless --gate fit; recorded always, applied (C = +inf,
+  the peak alone, when the test does not keep C) only with --gate record|fit: the first half chose no gate.
 - Darshan (no server-side data, so no background): P = the median of the configuration's bandwidths; c = the largest
   bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c).
 
@@ -149,7 +153,7 @@ def fit(window, kind, q=0.5):
             "fit_median_ape": float(err), **extra, "configurations": confs}
 
 
-def held_out(d, days, kind, split=None):
+def held_out(d, days, kind, split=None, gate="none"):
     """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it, with
     only what was measured before it started. TOKIO-ABC: iosim's contention model (tokio_rolling.iosim_rolling, the
     validation's "iosim, rolling" row), its q chosen per file system on the jobs that started before `split` (s since
@@ -162,7 +166,8 @@ def held_out(d, days, kind, split=None):
         if kind == "tokio":
             q, _ = tr.choose_q(g, days, split)
             qs[(s, f)] = q
-            g["pred"] = tr.iosim_rolling(g, days, q)["pred"]
+            g["pred"] = tr.iosim_rolling(g, days, q, gate=None if gate == "none" else tr.GATE_LEVEL,
+                                         gate_on="record" if gate == "none" else gate)["pred"]
             g["scored"] = g["start"] >= split
         else:
             g["pred"] = tr.rolling(g, days, 0.5, fit_c=False)["p"]
@@ -174,7 +179,9 @@ def held_out(d, days, kind, split=None):
         method = (f"each job from {iso(split)} on predicted by iosim's contention model (the job at its "
                   f"configuration's rolling P against the previous job's background, max-min on the rolling C) "
                   f"refitted each UTC day on the {days:g} days before it (only jobs that ended before that day), q per "
-                  f"file system chosen on the jobs before {iso(split)}; APE = |predicted - measured| / measured of the "
+                  f"file system chosen on the jobs before {iso(split)}; contention gate: "
+                  + ("none" if gate == "none" else f"{gate} (C kept only on days the sign test at "
+                     f"{tr.GATE_LEVEL:g} keeps it)") + "; APE = |predicted - measured| / measured of the "
                   "bandwidth; bias = median of predicted / measured - 1")
     else:
         method = (f"each job predicted by its configuration's median bandwidth over the {days:g} days before its UTC "
@@ -232,6 +239,17 @@ def run(args):
         past = tr.with_end(upto[(upto["system"] == key[0]) & (upto["fs"] == key[1])])
         q = tr.choose_q(past, args.days, until)[0] if kind == "tokio" else 0.5
         fss.append(fit(g, kind, q))
+        if kind == "tokio":
+            on = "fit" if args.gate == "fit" else "record"
+            inw = (past["start"] >= lo) & (past["end"] <= until)
+            t = tr.gate_for_window(past, inw, args.days, q, on)
+            applied = args.gate != "none"
+            fss[-1]["contention_gate"] = {
+                "test": f"{on}: day-block sign test, one-sided, of the contention term against the peak on the "
+                        "window's jobs (docs/validation.md, \"The contention gate\")",
+                "level": tr.GATE_LEVEL, "days_for": t["days_for"], "days_against": t["days_against"],
+                "p_value": t["p_value"], "kept": t["kept"], "applied": applied,
+                "capacity_Bps": t["capacity_Bps"] if (t["kept"] or not applied) else None}
     split = parse_date(args.split, "--split") if args.split else default_split(upto)
     wend = win["start"] + win["window"]
     cal = {
@@ -242,7 +260,7 @@ def run(args):
                    "newest_measurement": iso(wend.max()), "jobs": int(len(win))},
         "stale_after_days": args.stale_after if args.stale_after is not None else args.days,
         "file_systems": fss,
-        "held_out_error": held_out(upto, args.days, kind, split)[0],
+        "held_out_error": held_out(upto, args.days, kind, split, args.gate)[0],
     }
     out = args.out
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
@@ -253,6 +271,11 @@ def run(args):
     fit_text = "; ".join((f"{r['fs']}: C {r['capacity_Bps'] / 1e9:.3g} GB/s ({r['ost_capacity_Bps'] / 1e9:.3g} per "
                           "OST), " if r["capacity_Bps"] is not None and r["capacity_Bps"] == r["capacity_Bps"]
                           else f"{r['fs']}: no OST data, ") + f"{len(r['configurations'])} configurations"
+                         + (f", contention gate {'keeps' if r['contention_gate']['kept'] else 'drops'} C (days "
+                            f"{r['contention_gate']['days_for']} for, {r['contention_gate']['days_against']} "
+                            f"against, p {r['contention_gate']['p_value']:.3g}"
+                            f"{'' if r['contention_gate']['applied'] else ', not applied'})"
+                            if "contention_gate" in r else "")
                          for r in fss)
     band = (f"held-out median APE {100 * h['median_ape']:.1f} % (p90 {100 * h['p90']:.1f} %, {h['jobs']} jobs)"
             if h["jobs"] else "no held-out job (no configuration ran twice)")
@@ -269,6 +292,8 @@ def main(argv=None):
     ap.add_argument("--until", help="the window's end (YYYY-MM-DD, UTC; default: the newest measurement's end)")
     ap.add_argument("--split", help="the held-out error's split (YYYY-MM-DD, UTC): q chosen on the jobs before it, "
                     "scored on the jobs from it on (TOKIO-ABC; default: the middle of the input's days)")
+    ap.add_argument("--gate", choices=tr.GATES, default="none", help="TOKIO-ABC: the contention gate applied to "
+                    "the held-out error and recorded as applied (default none: recorded, not applied)")
     ap.add_argument("--stale-after", type=float, help="days after its newest measurement when iosim check calls the "
                     "calibration stale (default: --days)")
     ap.add_argument("-o", "--out", default="calibration.json", help="the calibration file (default calibration.json)")

@@ -23,6 +23,10 @@ Predictors, for each held-out job (start from tokio_model.SPLIT on), all from jo
   OSTs) with P and C recalibrated every day on the trailing `days` days (tokio_rolling.rolling);
 - iosim, rolling, C fitted against the previous background: the same, with C of each window fitted against each
   window job's previous background (what a prediction sees) instead of its measured one;
+- iosim, rolling, fit gate / record gate: iosim, rolling with the contention gate (tokio_rolling.rolling, gate=
+  GATE_LEVEL): the day's C kept only when a day-block sign test on the trailing window's jobs says the term beat
+  the peak ("fit": the day's P and C re-applied to the window's jobs; "record": the predictions made before each
+  window job ran); the peak alone otherwise (docs/validation.md, "The contention gate");
 - rolling P x interference: the rolling P times 1 / (1 + r / K), r the previous job's background, K fitted per file
   system on the first half (tokio_rolling.fit_interference): the sharing model of "Contention where it binds", a
   closed form that iosim's max-min engine does not simulate.
@@ -47,9 +51,12 @@ PREDICTORS = {
     "state": "frozen peak x bins of file-system state at start",
     "iosim": "iosim contention, P and C recalibrated on the trailing window",
     "iosim_prev": "the same, C fitted against the previous job's background",
+    "iosim_gate_fit": "iosim, rolling, fit gate (declared first; not the default)",
+    "iosim_gate": "iosim, rolling, record gate (not the default)",
     "interf": "rolling P x interference 1/(1+r/K), K of the first half (not in the engine)",
 }
 NO_SIM = ("frozen", "persist", "rolling", "state")
+GATED = ("iosim_gate_fit", "iosim_gate")
 
 
 def state_bins(train, test, p_train, p_test):
@@ -224,6 +231,9 @@ def run(args):
         g["iosim_closed"] = g.pop("pred")
         prev = tr.iosim_rolling(g, args.days, q, background="prev_bg")
         g["capacity_prev"], g["iosim_prev_closed"] = prev["capacity"], prev["pred"]
+        for m, on in (("iosim_gate_fit", "fit"), ("iosim_gate", "record")):
+            gt = tr.iosim_rolling(g, args.days, q, gate=tr.GATE_LEVEL, gate_on=on)
+            g["capacity_" + m], g[m + "_closed"], g[m + "_p"] = gt["capacity"], gt["pred"], gt["gate_p"]
         fp = train[train["p"].notna() & train["prev_bg"].notna()]
         k, _ = tr.fit_interference(fp["p"].to_numpy(), fp["prev_bg"].to_numpy(), fp["bw"].to_numpy())
         g["interf"] = tr.interference(g["p"], g["prev_bg"].fillna(0), k)
@@ -235,8 +245,10 @@ def run(args):
     held = held[held[["frozen", "persist", "rolling", "state", "iosim_closed"]].notna().all(axis=1)].copy()
     held["iosim"] = simulate(held, args.out)
     held["iosim_prev"] = simulate(held, args.out, "capacity_prev", "iosim-prev")
+    for m in GATED:
+        held[m] = simulate(held, args.out, "capacity_" + m, m.replace("_", "-"))
     gap = max(float(((held[m] - held[m + "_closed"]).abs() / held[m + "_closed"]).max())
-              for m in ("iosim", "iosim_prev"))
+              for m in ("iosim", "iosim_prev", *GATED))
     if not gap < 1e-6:
         raise InputError(f"iosim and the closed form of the rolling contention model differ by {gap:.3g}: a bug "
                          "of tokio_prediction.py or of the engine")
@@ -274,7 +286,7 @@ def run(args):
         best = sub.loc[list(NO_SIM), "median_ape"].idxmin()
         nf = float(noise.loc[s, "median"]) if s in noise.index else float("nan")
         x = held[held["system"] == s]
-        for m in ("iosim", "iosim_prev"):
+        for m in ("iosim", "iosim_prev", *GATED):
             io = sub.loc[m, "median_ape"]
             diff, lo, hi = tr.bootstrap_median_difference((x[m] - x["bw"]).abs() / x["bw"],
                                                           (x[best] - x["bw"]).abs() / x["bw"],
@@ -285,6 +297,18 @@ def run(args):
                               "yes" if io <= sub.loc[best, "median_ape"] + 1e-12 else "no",
                               f"{100 * nf:.2f} %", f"{io / nf:.2f}" if nf > 0 else "n/a",
                               "yes" if io <= 2 * nf else "no"])
+    gate_rows = []
+    for (s_, f_), g in d.groupby(["system", "fs"], sort=False):
+        day = np.floor(g["start"] / tr.DAY)
+        first = g["start"] < pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp()
+        row = [s_, f_]
+        for m in GATED:
+            tested = g[m + "_p"].notna()
+            kept = g["capacity_" + m].notna()
+            for part in (first, ~first):
+                n = day[tested & part].nunique()
+                row.append(f"{day[kept & part].nunique()} / {n}")
+        gate_rows.append(row)
     heavy, fits = heavy_contention(d, held, args.out)
     heavy.to_csv(os.path.join(args.out, "heavy.csv"), index=False)
     w = whatif(d)
@@ -302,6 +326,11 @@ def run(args):
         "## The goal", "",
         md_table(goal_rows, ["system", "iosim", "jobs", "its median APE", "best predictor without a simulator",
                              "difference, points (95 % day-block bootstrap)", "iosim at or below it", "noise floor", "iosim / noise floor", "within 2x"]), "",
+        "## The contention gate: days its C was kept", "",
+        "File-system days on which the gate kept the fitted C, of the days it tested (a window of 5 jobs or more), "
+        f"day-block sign test at {tr.GATE_LEVEL:g}:", "",
+        md_table(gate_rows, ["system", "file system", "fit gate, first half", "fit gate, held out",
+                             "record gate, first half", "record gate, held out"]), "",
         "## Contention where it binds (held-out top 10 % of the background during the job)", "",
         md_table([[r["system"], r["fs"], r["model"], r["jobs"], pct(r["median_ape"]), pct(r["bias"], True),
                    pct(r["p90"])] for _, r in heavy.iterrows()],

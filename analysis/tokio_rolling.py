@@ -17,16 +17,23 @@ Every function takes rows of tokio_data.jobs() (one file system or several; the 
   the job started, the only background known before the start;
 - noise_floor(d): for each job, the mean of its configuration's previous and next runs (each within `gap` days), and
   the APE of that interpolation: how much consecutive runs of one configuration scatter.
+- contention_gate(...): whether a window's fitted C has proved itself: a day-block sign test, on the window's own
+  jobs, of the contention term's predictions with each job's previous background against the peak alone
+  (docs/validation.md, "The contention gate"); rolling(..., gate=GATE_LEVEL) keeps C only when it passes;
 - interference(p, r, k): P / (1 + r / K), the sharing model of "Contention where it binds": a job slowed by every
   byte/s of others' traffic, at any load (K per file system, bytes/s), unlike max-min, which slows it only once the
   others take more than C - P.
 """
+
+import math
 
 from campaign_io import np, pd
 import tokio_model
 
 DAY = 86400.0
 CAPACITIES = np.logspace(9, 13, 121)  # C grid, bytes/s (1 GB/s .. 10 TB/s)
+GATE_LEVEL = 0.05  # the contention gate's one threshold (one-sided p), declared before any score (docs/validation.md)
+GATES = ("none", "record", "fit")  # the contention gates; "none", the default: the first half chose no gate
 
 
 def with_end(d):
@@ -75,6 +82,39 @@ def fit_capacity(p, r, meas, grid=CAPACITIES):
     return float(grid[best]), float(err[best])
 
 
+def sign_test(n_for, n_against):
+    """One-sided sign test: P(X >= n_for) for X ~ Binomial(n_for + n_against, 1/2), the chance of n_for or more
+    successes among the non-tied pairs if each were a fair coin (1.0 when there is no pair)."""
+    n = int(n_for) + int(n_against)
+    return float(sum(math.comb(n, k) for k in range(int(n_for), n + 1)) / 2.0**n) if n else 1.0
+
+
+def contention_gate(p, meas, prev_bg, capacity, days, level=GATE_LEVEL):
+    """The contention gate (docs/validation.md, "The contention gate"): has the term min(P, max(C - b, C / 2)) proved
+    itself on a window's own jobs? Arrays over the window's jobs: p (each job's P in the window, bytes/s), meas (its
+    measured bandwidth), prev_bg (b, the previous job's background, bytes/s; NaN read as 0), days (each job's UTC day
+    or any block label); capacity the fitted C (bytes/s). A job counts for the term when its prediction with it is
+    closer to meas than P alone, against when further; a day counts +1 when more of its jobs count for than against,
+    -1 when fewer, 0 (left out) on a tie. Returns a dict: kept (the day-block sign test's p <= level), days_for,
+    days_against, p_value (sign_test)."""
+    p = np.asarray(p, float)
+    b = np.nan_to_num(np.asarray(prev_bg, float), nan=0.0)
+    return sign_gate(p, np.minimum(p, np.maximum(capacity - b, capacity / 2)), meas, days, level)
+
+
+def sign_gate(peak, term, meas, days, level=GATE_LEVEL):
+    """The day-block sign test both gates share: arrays over jobs of the peak's predictions, the predictions with
+    the contention term, the measured bandwidths and each job's day (block label). A job votes +1 when `term` is
+    closer to meas than `peak`, -1 when further, 0 on a tie; a day counts for the term when its votes sum above 0,
+    against when below (left out at 0). Returns {kept: p_value <= level, days_for, days_against, p_value}."""
+    peak, term, meas = np.asarray(peak, float), np.asarray(term, float), np.asarray(meas, float)
+    vote = np.sign(np.abs(peak - meas) - np.abs(term - meas))
+    per_day = pd.Series(vote).groupby(np.asarray(days)).sum().to_numpy()
+    n_for, n_against = int((per_day > 0).sum()), int((per_day < 0).sum())
+    pv = sign_test(n_for, n_against)
+    return {"kept": bool(pv <= level), "days_for": n_for, "days_against": n_against, "p_value": pv}
+
+
 def quantile(values, ages, q):
     """The default estimator of P: the q-quantile of a window's bandwidths (linear interpolation; ages unused)."""
     return float(np.quantile(values, q))
@@ -111,16 +151,25 @@ def _window_quantiles(starts, ends, bws, day_starts, days, q, estimator=quantile
     return out, count
 
 
-def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile):
+def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, gate=None, gate_on="record"):
     """The rolling calibration of every job of d (one or several file systems): a DataFrame on d.index with
     p (the configuration's P, NaN when the window has no run of the configuration or of a coarser group of
-    tokio_model.FALLBACKS), level (0 = its configuration), capacity (C of its file system, NaN when not fitted or
-    the window has fewer than 5 jobs), window_jobs, window_start and window_end (s). The window of a job starting on
-    UTC day D is the jobs that started in [D - days, D) and ended before D. C is fitted against `background` (a
-    column of d, bytes/s: e.g. "prev_bg", the background a prediction will see) or, when None, each window job's
-    measured background (tokio_model.background)."""
+    tokio_model.FALLBACKS), level (0 = its configuration), capacity (the C of its file system the predictions use,
+    NaN when not fitted, when the window has fewer than 5 jobs, or when the gate dropped it: the peak alone),
+    capacity_fitted (the C fitted, before the gate), gate_p, gate_days_for, gate_days_against (the contention gate's
+    test on the window, NaN without a gate or a fit), window_jobs, window_start and window_end (s). The window of a
+    job starting on UTC day D is the jobs that started in [D - days, D) and ended before D. C is fitted against
+    `background` (a column of d, bytes/s: e.g. "prev_bg", the background a prediction will see) or, when None, each
+    window job's measured background (tokio_model.background). gate: None (C kept whenever fitted) or the level of
+    the day-block sign test (sign_gate) that keeps the day's C, on the window's jobs with their previous background
+    (column "prev_bg" of d, else previous_background(d)); gate_on: "record" (each window job's predictions made
+    before it ran: its own rolling P with and without the term at its own day's fitted C) or "fit" (the day's P and
+    fitted C re-applied to the window's jobs, contention_gate)."""
+    if gate_on not in ("record", "fit"):
+        raise ValueError(f"gate_on {gate_on!r}: give 'record' or 'fit'")
     out = pd.DataFrame(np.nan, index=d.index,
-                       columns=["p", "level", "capacity", "window_jobs", "window_start", "window_end"])
+                       columns=["p", "level", "capacity", "capacity_fitted", "gate_p", "gate_days_for",
+                                "gate_days_against", "window_jobs", "window_start", "window_end"])
     day0 = np.floor(d["start"].to_numpy() / DAY) * DAY
     out["window_start"], out["window_end"] = day0 - days * DAY, day0
     for lvl, keys in enumerate(tokio_model.FALLBACKS):
@@ -143,6 +192,9 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile):
         codes = pd.factorize(g["cls"])[0]
         bw = g["bw"].to_numpy()
         r = (tokio_model.background(g) if background is None else g[background].fillna(0)).to_numpy()
+        if gate is not None:
+            pb = (g["prev_bg"] if "prev_bg" in g.columns else previous_background(g)).to_numpy()
+        fitted = {}
         for hi in np.unique(gd):
             w = np.flatnonzero((s >= hi - days * DAY) & (e < hi))
             today = g.index[gd == hi]
@@ -153,8 +205,30 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile):
             for c in np.unique(codes[w]):
                 m = codes[w] == c
                 pw[m] = estimator(bw[w][m], (hi - s[w][m]) / DAY, q)
-            out.loc[today, "capacity"] = fit_capacity(pw, r[w], bw[w])[0]
+            cap = fitted[hi] = fit_capacity(pw, r[w], bw[w])[0]
+            out.loc[today, "capacity_fitted"] = cap
+            if gate is None:
+                out.loc[today, "capacity"] = cap
+            elif gate_on == "fit":
+                _set_gate(out, today, contention_gate(pw, bw[w], pb[w], cap, gd[w], gate), cap)
+        if gate is None or gate_on != "record" or not fitted:
+            continue
+        # the record: each job's predictions made before it ran, with and without the term at its day's C
+        peak = out.loc[g.index, "p"].to_numpy()
+        cf = out.loc[g.index, "capacity_fitted"].fillna(np.inf).to_numpy()
+        term = np.minimum(peak, np.maximum(cf - np.nan_to_num(pb, nan=0.0), cf / 2))
+        for hi, cap in fitted.items():
+            w = np.flatnonzero((s >= hi - days * DAY) & (e < hi) & ~np.isnan(peak))
+            _set_gate(out, g.index[gd == hi], sign_gate(peak[w], term[w], bw[w], gd[w], gate), cap)
     return out
+
+
+def _set_gate(out, rows, t, cap):
+    """Writes a gate's test (sign_gate's dict) on `rows` of rolling()'s frame, and C when the test kept it."""
+    out.loc[rows, ["gate_p", "gate_days_for", "gate_days_against"]] = [t["p_value"], t["days_for"],
+                                                                       t["days_against"]]
+    if t["kept"]:
+        out.loc[rows, "capacity"] = cap
 
 
 def noise_floor(d, gap=3.0):
@@ -216,17 +290,46 @@ def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES, estimator=quantile):
     return best
 
 
-def iosim_rolling(g, days, q, background=None, estimator=quantile):
+def iosim_rolling(g, days, q, background=None, estimator=quantile, gate=None, gate_on="record"):
     """iosim's rolling prediction of every job of g (one file system, with "end"): rolling(g, days, q) joined with
     prev_bg (previous_background) and pred = min(P, max(C - prev_bg, C / 2)), the max-min share iosim simulates
-    (tokio_model.contention), C = +inf when the window could not fit it (the peak alone). `background` as in
-    rolling() (the background C is fitted against). This is both the validation's "iosim, rolling" row
-    (tokio_prediction.py) and the held-out error of `iosim calibrate` (calibrate.py): one function, so they agree."""
-    out = rolling(g, days, q, fit_c=True, background=background, estimator=estimator)
-    out["prev_bg"] = previous_background(g) if "prev_bg" not in g.columns else g["prev_bg"]
+    (tokio_model.contention), C = +inf when the window could not fit it or the contention gate dropped it (the peak
+    alone). `background` as in rolling() (the background C is fitted against); gate, gate_on: the contention gate
+    as in rolling() (gate=GATE_LEVEL to apply it; default None, no gate: the rule the first half kept,
+    docs/validation.md "The contention gate"). This is both the
+    validation's "iosim, rolling" row (tokio_prediction.py) and the held-out error of `iosim calibrate`
+    (calibrate.py): one function, so they agree."""
+    g = g if "prev_bg" in g.columns else g.assign(prev_bg=previous_background(g))
+    out = rolling(g, days, q, fit_c=True, background=background, estimator=estimator, gate=gate, gate_on=gate_on)
+    out["prev_bg"] = g["prev_bg"]
     cap = out["capacity"].fillna(np.inf)
     out["pred"] = np.minimum(out["p"], np.maximum(cap - out["prev_bg"].fillna(0), cap / 2))
     return out
+
+
+def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, background=None):
+    """The contention gate for the day after a window (what `iosim calibrate` records): g one file system's jobs
+    (with end; prev_bg as a column or computed), in_window a boolean mask on g.index of the window's jobs. "record":
+    sign_gate over the window's jobs of the predictions rolling(g, days, q) made before each ran, with and without
+    the term at each job's own day's fitted C; "fit": contention_gate with the window's P (each configuration's
+    q-quantile in the window) and C fitted on the window (fit_capacity against `background`, as rolling()). Returns
+    sign_gate's dict plus capacity_Bps (the C fitted on the window)."""
+    g = g if "prev_bg" in g.columns else g.assign(prev_bg=previous_background(g))
+    w = g[in_window]
+    pw = w.groupby("cls")["bw"].transform(lambda x: float(np.quantile(x.to_numpy(), q))).to_numpy()
+    r = (tokio_model.background(w) if background is None else w[background].fillna(0)).to_numpy()
+    cap = fit_capacity(pw, r, w["bw"].to_numpy())[0] if len(w) else float("nan")
+    day = np.floor(w["start"].to_numpy() / DAY)
+    if gate_on == "fit":
+        t = contention_gate(pw, w["bw"].to_numpy(), w["prev_bg"].to_numpy(), cap, day, level)
+    else:
+        roll = rolling(g, days, q, fit_c=True, background=background)
+        peak = roll.loc[w.index, "p"].to_numpy()
+        cf = roll.loc[w.index, "capacity_fitted"].fillna(np.inf).to_numpy()
+        term = np.minimum(peak, np.maximum(cf - w["prev_bg"].fillna(0).to_numpy(), cf / 2))
+        ok = ~np.isnan(peak)
+        t = sign_gate(peak[ok], term[ok], w["bw"].to_numpy()[ok], day[ok], level)
+    return {**t, "capacity_Bps": cap}
 
 
 def bootstrap_median_difference(err_a, err_b, blocks, n=2000, seed=1, level=0.95):

@@ -19,6 +19,11 @@ for iosim's max-min share against the previous job's background, tokio_rolling.i
   tokio_rolling.follow_the_leader);
 - C: fitted each day against the window jobs' measured background ("measured", the validation's iosim row), against
   their previous background ("previous", the input a prediction sees), or none (the peak alone, no simulator).
+
+The contention gate (docs/validation.md, "The contention gate"), scored apart from the 21 rules: 30 d / measured
+with the fit gate and with the record gate (tokio_rolling.rolling, gate=GATE_LEVEL), beside 30 d / measured, on the
+first half (the choice: a gate becomes the default only if at or below 30 d / measured on every system's first
+half) and held out.
 """
 
 import argparse
@@ -56,6 +61,9 @@ def rules_for(g, cut):
         prev = tr.iosim_rolling(g, w, q, background="prev_bg", estimator=est)
         out[f"{name} / none"], out[f"{name} / measured"], out[f"{name} / previous"] = meas["p"], meas["pred"], \
             prev["pred"]
+    q30 = qs[30]
+    for on in ("fit", "record"):
+        out[f"gate: {on}"] = tr.iosim_rolling(g, 30, q30, gate=tr.GATE_LEVEL, gate_on=on)["pred"]
     pick = tr.follow_the_leader(g, pd.DataFrame({w: by_window[w].iloc[:, 0] for w in WINDOWS}), 30, default=30)
     for k, c in enumerate(("none", "measured", "previous")):
         cand = pd.DataFrame({w: by_window[w].iloc[:, k] for w in WINDOWS})
@@ -89,7 +97,7 @@ def run(args):
     first = ok & (d["start"] < cut)
     # the held-out jobs of tokio_prediction.py: those every predictor there can predict
     held = ok & (d["start"] >= cut) & d["persist"].notna() & d["_frozen"].notna()
-    rows = []
+    rows, gate_ok = [], {}
     for r in rules:
         row = {"rule": r}
         for s in dict.fromkeys(d["system"]):
@@ -139,6 +147,25 @@ def run(args):
         bind_rows.append([s, len(x), f"{int(binds.sum())} ({100 * binds.mean():.1f} %)",
                           f"{pct(e0['median_ape'])} ({100 * e0['bias']:+.1f} %)",
                           f"{pct(e1['median_ape'])} ({100 * e1['bias']:+.1f} %)"])
+    gate_rows, gates = [], ["30 d / measured", "gate: fit", "gate: record"]
+    for s in sys_list:
+        row, firsts = [s], {}
+        for part, m in (("first", first), ("held", held)):
+            sel = m & (d["system"] == s) & d[gates].notna().all(axis=1)
+            for r in gates:
+                st = tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])
+                row.append(pct(st["median_ape"]))
+                if part == "first":
+                    firsts[r] = st["median_ape"]
+        gate_rows.append(row)
+        for r in gates[1:]:
+            gate_ok.setdefault(r, True)
+            gate_ok[r] &= firsts[r] <= firsts[gates[0]] + 1e-12
+    gate_rows.append(["default on the first half's criterion", "", *(
+        "yes" if gate_ok[r] else "no" for r in gates[1:]), "", "", ""])
+    pd.DataFrame(gate_rows, columns=["system", *(f"{r}, {part}" for part in ("first half", "held out")
+                                                  for r in gates)]).to_csv(os.path.join(args.out, "gates.csv"),
+                                                                          index=False)
     lines = ["# Tuning iosim's rolling calibration on the first half (analysis/tokio_tuning.py)", "",
              f"First half: {int(first.sum())} jobs before {tokio_model.SPLIT} (each predicted from the days before "
              f"its own); held out: {int(held.sum())} jobs. q per window chosen on the first half:", "",
@@ -155,6 +182,11 @@ def run(args):
                                "current rule held out", "first-half difference, 95 % CI", "kept: held out",
                                "first-half difference, Bonferroni CI", "kept: held out",
                                "best rule of all on the first half", "its held out"]), "",
+             "## The contention gate (30 d / measured with a gate; the choice on the first half only)", "",
+             "Median APE on the jobs every rule predicts; a gate is the default only if at or below 30 d / measured "
+             "on every system's first half (docs/validation.md, \"The contention gate\"):", "",
+             md_table(gate_rows, ["system", *(f"{r}, {part}" for part in ("first half", "held out")
+                                              for r in gates)]), "",
              "## Where the contention term binds (30 d / measured, held out)", "",
              md_table(bind_rows, ["system", "jobs", "jobs where C - previous background < P",
                                   "on those: peak alone (bias)", "with the contention term (bias)"]), ""]

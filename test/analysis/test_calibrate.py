@@ -104,6 +104,36 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("no measured job in the window", p.stderr)
 
+    def test_contention_gate_recorded(self):
+        # ior at 6 GB/s on days 0..9, no other traffic (server bytes = its own): the previous background is 0, so
+        # the contention term never binds, every window job's vote is a tie, no day counts: 0 for, 0 against, p = 1,
+        # C not kept (tokio_rolling.gate_for_window, "record"). Without --gate the file records it, not applied, with
+        # the fitted C the predictions use (10 TB/s: every C >= 6 GB/s is exact, the largest of the grid kept); with
+        # --gate record it is applied: C none. Every prediction is 6 GB/s either way: held-out median APE 0.
+        csv = os.path.join(self.tmp, "site-summaries.csv")
+        pd.DataFrame([row(d, 6e9, 0) for d in range(10)]).to_csv(csv)
+        cals = {}
+        for gate in (None, "record"):
+            out = os.path.join(self.tmp, f"cal-{gate}.json")
+            p = iosim("calibrate", "--tokio", csv, "-o", out, *(["--gate", gate] if gate else []))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("contention gate drops C (days 0 for, 0 against, p 1", p.stdout)
+            cals[gate] = read_json(out)
+        g0 = cals[None]["file_systems"][0]["contention_gate"]
+        self.assertEqual((g0["days_for"], g0["days_against"], g0["p_value"], g0["kept"], g0["applied"], g0["level"]),
+                         (0, 0, 1.0, False, False, 0.05))
+        self.assertAlmostEqual(g0["capacity_Bps"] / 1e13, 1.0, places=12)
+        self.assertEqual(g0["capacity_Bps"], cals[None]["file_systems"][0]["rolling_capacity_Bps"])
+        g1 = cals["record"]["file_systems"][0]["contention_gate"]
+        self.assertEqual((g1["kept"], g1["applied"], g1["capacity_Bps"]), (False, True, None))
+        self.assertIn("contention gate: record", cals["record"]["held_out_error"]["method"])
+        self.assertIn("contention gate: none", cals[None]["held_out_error"]["method"])
+        for c in cals.values():
+            self.assertEqual(c["held_out_error"]["median_ape"], 0.0)
+        p = iosim("calibrate", "--tokio", csv, "--gate", "both", "-o", os.path.join(self.tmp, "x.json"))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--gate", p.stderr)
+
     def test_darshan_directory(self):
         # docs/darshan.md's table: sample (24 OSTs) 24535.282 MiB/s, sample-goodost (24 OSTs) 13066.344 MiB/s,
         # sample-badost (24 OSTs) 673.292 MiB/s: the per-OST capacity is the largest bandwidth per OST,

@@ -159,6 +159,103 @@ class RollingTest(unittest.TestCase):
         self.assertAlmostEqual(hi, 0.2, places=12)
 
 
+class GateTest(unittest.TestCase):
+    """The contention gate (tokio_rolling.contention_gate, sign_gate, rolling(gate=...), gate_for_window) on a file
+    system of C = 10 GB/s and one configuration demanding P = 6 GB/s: each day k = 0..11 a job A at 01:00 alone
+    (measured background 0, 6 GB/s) and a job B at 02:00 under a measured background of 5 GB/s, which max-min
+    slows to min(6, max(10 - 5, 10 / 2)) = 5 GB/s. The previous background (what a prediction sees) either tells
+    which job is slowed (A 0, B 5: contention explains the drops) or the opposite (A 5, B 0: it does not)."""
+
+    G = 1e9
+
+    def year(self, explains):
+        rows = []
+        for k in range(12):
+            for hour, bw, r, prev in ((1.0, 6.0, 0.0, 0.0 if explains else 5.0),
+                                      (2.0, 5.0, 5.0, 5.0 if explains else 0.0)):
+                j = job(k, bw * self.G, fs_bytes=100.0 + r * self.G * 100.0, hour=hour)  # r = (fs_bytes - 100) / 100 s
+                j["prev_bg"] = prev * self.G
+                rows.append(j)
+        return frame(rows)
+
+    def test_sign_test_by_hand(self):
+        # P(X >= k), X ~ Binomial(n, 1/2): 5 of 5 -> 1/32; 4 of 5 -> (5 + 1) / 32; 5 of 6 -> (6 + 1) / 64; none -> 1
+        self.assertEqual(tr.sign_test(5, 0), 1 / 32)
+        self.assertEqual(tr.sign_test(4, 1), 6 / 32)
+        self.assertEqual(tr.sign_test(5, 1), 7 / 64)
+        self.assertEqual(tr.sign_test(0, 0), 1.0)
+        self.assertEqual(tr.sign_test(0, 3), 1.0)
+
+    def test_contention_gate_by_day(self):
+        # P = 6, C = 10, 7 days of two jobs: a job under a previous background of 5 is predicted 5. Days 0-4: it
+        # measured 5 (closer than 6: +1) and the day's other job, previous background 0, is not slowed (0); day 5:
+        # it measured 6 (further: -1), the other 0; day 6: two votes +1 and -1, a tie, left out. 5 days for, 1
+        # against: p = 7/64 = 0.109 > 0.05, C dropped although most days favour the term; without day 5, 5 of 5:
+        # p = 1/32, kept
+        meas = [5, 6] * 5 + [6, 6] + [5, 6]  # day 6: both jobs under a previous background of 5, measured 5 and 6
+        prev = [5, 0] * 5 + [5, 0] + [5, 5]
+        days = np.repeat(np.arange(7), 2)
+        t = tr.contention_gate(np.full(14, 6.0), np.array(meas, float), np.array(prev, float), 10.0, days)
+        self.assertEqual((t["days_for"], t["days_against"]), (5, 1))
+        self.assertAlmostEqual(t["p_value"], 7 / 64, places=15)
+        self.assertFalse(t["kept"])
+        keep = days != 5
+        t = tr.contention_gate(np.full(12, 6.0), np.array(meas, float)[keep], np.array(prev, float)[keep], 10.0,
+                               days[keep])
+        self.assertEqual((t["days_for"], t["days_against"], t["p_value"], t["kept"]), (5, 0, 1 / 32, True))
+
+    def test_rolling_gate_keeps_c_where_contention_explains_the_drops(self):
+        # Window of day 11 (30 days): days 0..10, 22 jobs; P = their largest, 6 (q = 1). C fitted on the measured
+        # background: only C = 10 GB/s makes both jobs exact (A needs C >= 6; B min(6, max(C - 5, C / 2)) = 5 needs
+        # C = 10), every other C leaves the 11 B jobs off, so the median APE of 22 is above 0 -> C = 10 GB/s (the
+        # grid's point 10^10, to float rounding).
+        # fit gate: each B (previous background 5) predicted 5 = measured: +1; each A 6 = measured: 0 -> 11 days
+        # for, 0 against, p = 2^-11: kept.
+        # record gate: day 0's jobs have no P (no earlier run); days 1 and 2 had windows of 2 and 4 jobs (< 5, no
+        # C): the term did not bind, ties; days 3..10: C = 10 GB/s fitted on their own windows (as many A as B) and
+        # B predicted 5: +1 -> 8 days for, p = 2^-8: kept.
+        d = self.year(True)
+        last = d.index[-1]  # day 11's B
+        for on, n_for in (("fit", 11), ("record", 8)):
+            out = tr.iosim_rolling(d, 30, 1.0, gate=tr.GATE_LEVEL, gate_on=on)
+            self.assertEqual((out.at[last, "gate_days_for"], out.at[last, "gate_days_against"]), (n_for, 0), on)
+            self.assertAlmostEqual(out.at[last, "gate_p"], 2.0**-n_for, places=15, msg=on)
+            self.assertAlmostEqual(out.at[last, "capacity"] / 1e10, 1.0, places=12, msg=on)
+            self.assertAlmostEqual(out.at[last, "pred"] / 5e9, 1.0, places=12, msg=on)  # max-min: 10 - 5
+        # the same test for the day after a window (iosim calibrate's record): days 0..10
+        inw = d["start"] < T0 + 11 * DAY
+        for on, n_for in (("fit", 11), ("record", 8)):
+            t = tr.gate_for_window(d, inw, 30, 1.0, on)
+            self.assertEqual((t["days_for"], t["days_against"], t["kept"]), (n_for, 0, True), on)
+            self.assertAlmostEqual(t["capacity_Bps"] / 1e10, 1.0, places=12, msg=on)
+
+    def test_rolling_gate_drops_c_where_contention_does_not_explain_them(self):
+        # The same jobs, but the previous background points the wrong way: A (not slowed) follows a background of 5,
+        # B (slowed) one of 0. C is fitted on the measured background as before (10 GB/s), but the predictions a
+        # window would have made with the previous background put A at 5 (measured 6: further, -1) and B at 6
+        # (no binding: 0): fit gate 0 days for, 11 against; record gate 0 for, 8 against; p = 1 -> C dropped, the
+        # peak alone: day 11's B predicted 6 GB/s (without the gate: 6 too, as its previous background is 0, and
+        # A 5 GB/s).
+        d = self.year(False)
+        a11, b11 = d.index[-2], d.index[-1]
+        for on, n_against in (("fit", 11), ("record", 8)):
+            out = tr.iosim_rolling(d, 30, 1.0, gate=tr.GATE_LEVEL, gate_on=on)
+            self.assertEqual((out.at[b11, "gate_days_for"], out.at[b11, "gate_days_against"]), (0, n_against), on)
+            self.assertEqual(out.at[b11, "gate_p"], 1.0)
+            self.assertTrue(np.isnan(out.at[b11, "capacity"]), on)
+            self.assertAlmostEqual(out.at[b11, "capacity_fitted"] / 1e10, 1.0, places=12, msg=on)
+            self.assertEqual((out.at[a11, "pred"], out.at[b11, "pred"]), (6e9, 6e9), on)
+        old = tr.iosim_rolling(d, 30, 1.0)  # no gate (the default): the term lowers A to 10 - 5 = 5 GB/s
+        self.assertAlmostEqual(old.at[a11, "pred"] / 5e9, 1.0, places=12)
+        self.assertTrue(old["gate_p"].isna().all())
+        t = tr.gate_for_window(d, d["start"] < T0 + 11 * DAY, 30, 1.0, "record")
+        self.assertEqual((t["days_for"], t["days_against"], t["p_value"], t["kept"]), (0, 8, 1.0, False))
+
+    def test_bad_gate_on(self):
+        with self.assertRaises(ValueError):
+            tr.rolling(self.year(True), 30, 1.0, gate=0.05, gate_on="both")
+
+
 class PredictionTest(unittest.TestCase):
     """analysis/tokio_prediction.py on a hand-made Edison year: configuration ior write (1 TiB) on scratch1 (24 OSTs)
     at 20 GB/s and on scratch3 (36 OSTs) at 30 GB/s, on June 1-4 (first half) and October 1-4 (held out), except
@@ -203,7 +300,9 @@ class PredictionTest(unittest.TestCase):
                      "interference.png"):
             self.assertTrue(os.path.isfile(os.path.join(out, name)), name)
         s = pd.read_csv(os.path.join(out, "scores.csv")).set_index("predictor")
-        for m in ("persist", "rolling", "frozen", "iosim"):
+        # the gated iosim rows too: the servers served only each job's own bytes, so no background, the term never
+        # binds and each gate (no day for or against, p = 1) leaves the rolling peak
+        for m in ("persist", "rolling", "frozen", "iosim", "iosim_gate_fit", "iosim_gate"):
             self.assertEqual(s.loc[m, "jobs"], 6, m)
             self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
             self.assertAlmostEqual(s.loc[m, "p90"], 0.5, places=12, msg=m)
@@ -229,6 +328,11 @@ class PredictionTest(unittest.TestCase):
         self.assertAlmostEqual(r.loc["30 d / none", "edison_held"], 0.0, places=12)
         self.assertAlmostEqual(r.loc["30 d / none", "edison_first"], 0.0, places=12)
         self.assertTrue(os.path.isfile(os.path.join(out, "tuning.md")))
+        # the gates: no background, so each equals 30 d / measured, exact on the first half; neither is worse there,
+        # so the first half's criterion would make both the default
+        g = pd.read_csv(os.path.join(out, "gates.csv")).set_index("system")
+        self.assertEqual(g.loc["edison", "gate: record, first half"], "0.00 %")
+        self.assertEqual(g.loc["default on the first half's criterion", "gate: fit, first half"], "yes")
 
     def test_bad_days_exits_2(self):
         self.assertEqual(tokio_prediction.main(["--out", os.path.join(self.dir, "o"), "--days", "0"]), 2)
