@@ -255,11 +255,14 @@ def main():
         cluster.write_config()
         cluster.start()
         t_up = time.monotonic() - T0
-        work, elsewhere = os.path.join(tmp, "work"), os.path.join(tmp, "elsewhere", "deeper")
+        work = os.path.join(tmp, "work")
         os.makedirs(work)
-        os.makedirs(elsewhere)
         camp = small_campaign(src, work)
         env = dict(cluster.env, IOSIM_DATA_DIR=os.path.relpath(data, work))
+        # a directory deeper below tmp than the relative path climbs: from there it stays inside tmp, leading nowhere
+        ups = env["IOSIM_DATA_DIR"].split(os.sep).count("..")
+        elsewhere = os.path.join(tmp, "elsewhere", *(["deeper"] * (ups + 1)))
+        os.makedirs(elsewhere)
         if os.path.exists(os.path.join(elsewhere, env["IOSIM_DATA_DIR"], PROFILES)):
             raise Failure(f"IOSIM_DATA_DIR={env['IOSIM_DATA_DIR']} also leads to the data from {elsewhere}")
         # relative campaign, output directory and data directory; command line beats the campaign's "time"
