@@ -36,6 +36,7 @@ GATE_LEVEL = 0.05  # the contention gate's one threshold (one-sided p), declared
 GATES = ("none", "record", "fit")
 SHIFT_RUNS = 5  # the adaptive window's recent window m (runs), declared before any score (docs/validation.md)
 SHIFT_KS = (2.0, 3.0, 4.0)  # its three pre-listed thresholds k (x the configuration's own MAD of ln bandwidth)
+SHIFT_K = 3.0  # the variant the first half chose (docs/validation.md); not the default (above 30 d on every system)
 SHIFT_MAD_FLOOR = 0.01  # the MAD's floor (ln units): guards a reference of identical runs only  # the contention gates; "none", the default: the first half chose no gate
 
 
