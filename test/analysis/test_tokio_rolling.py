@@ -361,7 +361,9 @@ class PredictionTest(unittest.TestCase):
         s = pd.read_csv(os.path.join(out, "scores.csv")).set_index("predictor")
         # the gated iosim rows too: the servers served only each job's own bytes, so no background, the term never
         # binds and each gate (no day for or against, p = 1) leaves the rolling peak
-        for m in ("persist", "rolling", "frozen", "iosim", "iosim_gate_fit", "iosim_gate"):
+        # the adaptive window's rows too (its history on scratch1 from June 1: every earlier run at 20, no shift)
+        for m in ("persist", "rolling", "frozen", "iosim", "iosim_gate_fit", "iosim_gate", "adaptive",
+                  "iosim_adaptive"):
             self.assertEqual(s.loc[m, "jobs"], 6, m)
             self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
             self.assertAlmostEqual(s.loc[m, "p90"], 0.5, places=12, msg=m)
@@ -392,6 +394,11 @@ class PredictionTest(unittest.TestCase):
         g = pd.read_csv(os.path.join(out, "gates.csv")).set_index("system")
         self.assertEqual(g.loc["edison", "gate: record, first half"], "0.00 %")
         self.assertEqual(g.loc["default on the first half's criterion", "gate: fit, first half"], "yes")
+        # the adaptive window: its three variants exact on the first half too, a tie kept by the larger k (4), at
+        # or below 30 d / measured everywhere: the default by the criterion
+        with open(os.path.join(out, "tuning.md")) as f:
+            self.assertIn("Chosen on the first half: k = 4; default (at or below 30 d / measured on every system's "
+                          "first half): yes.", f.read())
 
     def test_bad_days_exits_2(self):
         self.assertEqual(tokio_prediction.main(["--out", os.path.join(self.dir, "o"), "--days", "0"]), 2)
