@@ -264,7 +264,7 @@ def run(args):
         if kind == "tokio":
             on = "fit" if args.gate == "fit" else "record"
             inw = (past["start"] >= lo) & (past["end"] <= until)
-            t = tr.gate_for_window(past, inw, args.days, q, on)
+            t = tr.gate_for_window(past, inw, args.days, q, on, shift_k=shift_k)
             applied = args.gate != "none"
             fss[-1]["contention_gate"] = {
                 "test": f"{on}: day-block sign test, one-sided, of the contention term against the peak on the "

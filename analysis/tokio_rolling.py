@@ -366,13 +366,14 @@ def iosim_rolling(g, days, q, background=None, estimator=quantile, gate=None, ga
     return out
 
 
-def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, background=None):
+def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, background=None, shift_k=None):
     """The contention gate for the day after a window (what `iosim calibrate` records): g one file system's jobs
     (with end; prev_bg as a column or computed), in_window a boolean mask on g.index of the window's jobs. "record":
     sign_gate over the window's jobs of the predictions rolling(g, days, q) made before each ran, with and without
     the term at each job's own day's fitted C; "fit": contention_gate with the window's P (each configuration's
     q-quantile in the window) and C fitted on the window (fit_capacity against `background`, as rolling()). Returns
-    sign_gate's dict plus capacity_Bps (the C fitted on the window)."""
+    sign_gate's dict plus capacity_Bps (the C fitted on the window). shift_k: the adaptive window for the record's
+    P (rolling())."""
     g = g if "prev_bg" in g.columns else g.assign(prev_bg=previous_background(g))
     w = g[in_window]
     pw = w.groupby("cls")["bw"].transform(lambda x: float(np.quantile(x.to_numpy(), q))).to_numpy()
@@ -382,7 +383,7 @@ def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, b
     if gate_on == "fit":
         t = contention_gate(pw, w["bw"].to_numpy(), w["prev_bg"].to_numpy(), cap, day, level)
     else:
-        roll = rolling(g, days, q, fit_c=True, background=background)
+        roll = rolling(g, days, q, fit_c=True, background=background, shift_k=shift_k)
         peak = roll.loc[w.index, "p"].to_numpy()
         cf = roll.loc[w.index, "capacity_fitted"].fillna(np.inf).to_numpy()
         term = np.minimum(peak, np.maximum(cf - w["prev_bg"].fillna(0).to_numpy(), cf / 2))
