@@ -270,6 +270,15 @@ def run(args):
     if not (cal_gap < 1e-12 and not np.isnan(cal_pred).any()):
         raise InputError(f"iosim calibrate's held-out predictions and the validation's iosim row differ by {cal_gap:.3g}:"
                          " a bug of calibrate.py or tokio_prediction.py")
+    # and `iosim calibrate --window adaptive`'s is the adaptive row (the same function, shift_k = tr.SHIFT_K)
+    _, cal_ad = calibrate.held_out(jobs, args.days, "tokio", pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp(),
+                                   shift_k=tr.SHIFT_K)
+    ad_pred = held[["cls", "start"]].merge(cal_ad, on=["cls", "start"], how="left")["pred"].to_numpy()
+    ad_gap = float(np.nanmax(np.abs(ad_pred - held["iosim_adaptive_closed"].to_numpy())
+                             / held["iosim_adaptive_closed"].to_numpy()))
+    if not (ad_gap < 1e-12 and not np.isnan(ad_pred).any()):
+        raise InputError(f"iosim calibrate --window adaptive's held-out predictions and the validation's adaptive iosim"
+                         f" row differ by {ad_gap:.3g}: a bug of calibrate.py or tokio_prediction.py")
     preds = list(PREDICTORS)
     per_sys = score_rows(held, ["system"], preds)
     noise = held.groupby("system")["noise"].agg(["median", "count"])
