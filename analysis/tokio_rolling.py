@@ -13,6 +13,9 @@ Every function takes rows of tokio_data.jobs() (one file system or several; the 
 - the estimator of P from a window's runs: quantile (the default, the q-quantile), trimmed_mean (the 10 % trimmed
   mean) or recency_quantile (the q-quantile with weights halving every 10 days of age), each
   estimator(bandwidths, ages in days, q);
+- the adaptive window (rolling(..., shift_k=k)): P of a configuration from its runs since its last level shift,
+  detected online by a two-window median test (level_segments; docs/validation.md, "The adaptive window") instead
+  of the last `days` days; not the default (the first half did not choose it);
 - previous_background(d): the background rate r (bytes/s) of the last job of the same file system that ended before
   the job started, the only background known before the start;
 - noise_floor(d): for each job, the mean of its configuration's previous and next runs (each within `gap` days), and

@@ -20,6 +20,11 @@ for iosim's max-min share against the previous job's background, tokio_rolling.i
 - C: fitted each day against the window jobs' measured background ("measured", the validation's iosim row), against
   their previous background ("previous", the input a prediction sees), or none (the peak alone, no simulator).
 
+The adaptive window (docs/validation.md, "The adaptive window"), scored apart from the 21 rules: P since the
+configuration's last level shift (tokio_rolling.level_segments) for k = 2, 3, 4 (tokio_rolling.SHIFT_KS), alone and
+with C against the measured background; the variant chosen and the default decided on the first half only
+(adaptive_first_half), the held-out column reported beside.
+
 The contention gate (docs/validation.md, "The contention gate"), scored apart from the 21 rules: 30 d / measured
 with the fit gate and with the record gate (tokio_rolling.rolling, gate=GATE_LEVEL), beside 30 d / measured, on the
 first half (the choice: a gate becomes the default only if at or below 30 d / measured on every system's first
