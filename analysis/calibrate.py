@@ -154,7 +154,7 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None):
         hist = float(g["start"].min())
         if shift_k is not None:
             h = past[past["cls"] == cls]
-            pv, hs = tr._adaptive_quantiles(h["start"].to_numpy(), h["end"].to_numpy(), h["bw"].to_numpy(),
+            pv, hs = tr.adaptive_quantiles(h["start"].to_numpy(), h["end"].to_numpy(), h["bw"].to_numpy(),
                                             np.array([np.nextafter(float(until), np.inf)]), q, shift_k)
             p[g.index] = pv[0]
             eff[g.index] = pv[0] / cap

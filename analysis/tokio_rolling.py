@@ -36,11 +36,11 @@ import tokio_model
 DAY = 86400.0
 CAPACITIES = np.logspace(9, 13, 121)  # C grid, bytes/s (1 GB/s .. 10 TB/s)
 GATE_LEVEL = 0.05  # the contention gate's one threshold (one-sided p), declared before any score (docs/validation.md)
-GATES = ("none", "record", "fit")
+GATES = ("none", "record", "fit")  # the contention gates; "none", the default: the first half chose no gate
 SHIFT_RUNS = 5  # the adaptive window's recent window m (runs), declared before any score (docs/validation.md)
 SHIFT_KS = (2.0, 3.0, 4.0)  # its three pre-listed thresholds k (x the configuration's own MAD of ln bandwidth)
 SHIFT_K = 3.0  # the variant the first half chose (docs/validation.md); not the default (above 30 d on every system)
-SHIFT_MAD_FLOOR = 0.01  # the MAD's floor (ln units): guards a reference of identical runs only  # the contention gates; "none", the default: the first half chose no gate
+SHIFT_MAD_FLOOR = 0.01  # the MAD's floor (ln units): guards a reference of identical runs only
 
 
 def with_end(d):
@@ -170,7 +170,7 @@ def level_segments(x, k, m=SHIFT_RUNS, floor=SHIFT_MAD_FLOOR):
     return seg
 
 
-def _adaptive_quantiles(starts, ends, bws, day_starts, q, k, estimator=quantile):
+def adaptive_quantiles(starts, ends, bws, day_starts, q, k, estimator=quantile):
     """For each day start D of `day_starts` (s): estimator(bws, ages in days, q) over the runs of one configuration
     that ended before D and belong to its current segment (level_segments on the runs that ended before D), NaN when
     none; and the start (s) of that segment's first run (its history start). Arrays of one configuration."""
@@ -215,7 +215,7 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, 
     before it ran: its own rolling P with and without the term at its own day's fitted C) or "fit" (the day's P and
     fitted C re-applied to the window's jobs, contention_gate). shift_k: None (P from the fixed window) or the
     adaptive window's k (docs/validation.md, "The adaptive window"): a configuration's P from its runs since its last
-    level shift (_adaptive_quantiles, level_segments), its history's start in column history_start (s; NaN for a job
+    level shift (adaptive_quantiles, level_segments), its history's start in column history_start (s; NaN for a job
     predicted by a coarser group, which keeps the fixed window); C is fitted on the fixed window either way."""
     if gate_on not in ("record", "fit"):
         raise ValueError(f"gate_on {gate_on!r}: give 'record' or 'fit'")
@@ -233,8 +233,8 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, 
             gd = np.floor(g["start"].to_numpy() / DAY) * DAY
             days_u, inv = np.unique(gd, return_inverse=True)
             if lvl == 0 and shift_k is not None:
-                qv, hs = _adaptive_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u,
-                                             q, shift_k, estimator)
+                qv, hs = adaptive_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u,
+                                            q, shift_k, estimator)
             else:
                 qv, _ = _window_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u,
                                           days, q, estimator)
