@@ -24,6 +24,9 @@ Fitted parameters (bandwidths in bytes/s):
   sign test at 5 % of the contention term against the peak on the window's jobs (tokio_rolling.gate_for_window),
   "record" (the predictions made before each window job ran) unless --gate fit; recorded always, applied (C = +inf,
   the peak alone, when the test does not keep C) only with --gate record|fit: the first half chose no gate.
+- TOKIO-ABC, --window adaptive: P of each configuration the q-quantile of its runs since its last level shift as of
+  UNTIL (tokio_rolling.level_segments, k = tokio_rolling.SHIFT_K; docs/validation.md, "The adaptive window"), not
+  the default (the first half did not choose it); each configuration's history_start says where its history starts.
 - Darshan (no server-side data, so no background): P = the median of the configuration's bandwidths; c = the largest
   bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c).
 
@@ -111,14 +114,18 @@ def darshan_jobs(path):
     return d.reset_index(drop=True)
 
 
-def fit(window, kind, q=0.5):
+def fit(window, kind, q=0.5, past=None, until=None, shift_k=None):
     """The parameters of one file system fitted on `window` (its jobs): a dict (see the module's doc). TOKIO-ABC:
     P of each configuration the q-quantile of its window bandwidths and C the capacity of tokio_rolling.CAPACITIES
     minimising the window's median APE of min(P, max(C - r, C / 2)), r each job's measured background
     (tokio_rolling.fit_capacity): what tokio_rolling.rolling() fits for a job of the day after the window. When
     several capacities fit equally well, capacity_Bps is the smallest of them on tokio_model.CAPACITIES (the
     capacity a what-if platform is built with: the least that explains the window) and rolling_capacity_Bps the
-    largest on tokio_rolling.CAPACITIES (the one the rolling predictions use: the fewest jobs slowed)."""
+    largest on tokio_rolling.CAPACITIES (the one the rolling predictions use: the fewest jobs slowed). Each
+    configuration's history_start (s): the start of the first run its P uses. shift_k (TOKIO-ABC, with past: the
+    file system's jobs that ended by `until`, with end): the adaptive window (docs/validation.md, "The adaptive
+    window"): P the q-quantile of the configuration's runs since its last level shift as of `until`
+    (tokio_rolling.level_segments), C still fitted on the window's q-quantiles, as tokio_rolling.rolling() does."""
     extra = {}
     if kind == "tokio":
         p = window.groupby("cls")["bw"].transform(lambda x: float(np.quantile(x.to_numpy(), q)))
@@ -144,30 +151,40 @@ def fit(window, kind, q=0.5):
     confs = []
     for cls, g in window.groupby("cls", sort=True):
         r = g.iloc[0]
+        hist = float(g["start"].min())
+        if shift_k is not None:
+            h = past[past["cls"] == cls]
+            pv, hs = tr.adaptive_quantiles(h["start"].to_numpy(), h["end"].to_numpy(), h["bw"].to_numpy(),
+                                            np.array([np.nextafter(float(until), np.inf)]), q, shift_k)
+            p[g.index] = pv[0]
+            eff[g.index] = pv[0] / cap
+            hist = float(hs[0])
         confs.append({"key": cls, "app": r["app"], "direction": r["direction"], "nprocs": int(r["nprocs"]),
                       "volume_B": float(g["volume"].median()), "runs": int(len(g)),
                       "osts": int(g["osts"].max()), "bandwidth_Bps": float(p[g.index[0]]),
-                      "efficiency": float(eff[g.index[0]])})
+                      "efficiency": float(eff[g.index[0]]), "history_start": iso(hist)})
     return {"system": window["system"].iloc[0], "fs": window["fs"].iloc[0], "osts": int(n), "q": q,
+            "p_window": "fixed" if shift_k is None else {"rule": "adaptive", "k": shift_k, "m": tr.SHIFT_RUNS},
             "capacity_Bps": float(cap), "ost_capacity_Bps": float(ost), "jobs": int(len(window)),
             "fit_median_ape": float(err), **extra, "configurations": confs}
 
 
-def held_out(d, days, kind, split=None, gate="none"):
+def held_out(d, days, kind, split=None, gate="none", shift_k=None):
     """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it, with
     only what was measured before it started. TOKIO-ABC: iosim's contention model (tokio_rolling.iosim_rolling, the
     validation's "iosim, rolling" row), its q chosen per file system on the jobs that started before `split` (s since
     the epoch; tokio_rolling.choose_q) and scored on the jobs from `split` on, so that no score uses a q chosen on
     its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns (the held_out_error dict,
-    the per-job frame: system, fs, start, cls, bw, pred, scored)."""
+    the per-job frame: system, fs, start, cls, bw, pred, scored). shift_k: the adaptive window for P (TOKIO-ABC;
+    tokio_rolling.rolling), None for the fixed `days`."""
     parts, qs = [], {}
     for (s, f), g in tr.with_end(d).groupby(["system", "fs"], sort=False):
         g = g.copy()
         if kind == "tokio":
-            q, _ = tr.choose_q(g, days, split)
+            q, _ = tr.choose_q(g, days, split, shift_k=shift_k)
             qs[(s, f)] = q
             g["pred"] = tr.iosim_rolling(g, days, q, gate=None if gate == "none" else tr.GATE_LEVEL,
-                                         gate_on="record" if gate == "none" else gate)["pred"]
+                                         gate_on="record" if gate == "none" else gate, shift_k=shift_k)["pred"]
             g["scored"] = g["start"] >= split
         else:
             g["pred"] = tr.rolling(g, days, 0.5, fit_c=False)["p"]
@@ -179,7 +196,9 @@ def held_out(d, days, kind, split=None, gate="none"):
         method = (f"each job from {iso(split)} on predicted by iosim's contention model (the job at its "
                   f"configuration's rolling P against the previous job's background, max-min on the rolling C) "
                   f"refitted each UTC day on the {days:g} days before it (only jobs that ended before that day), q per "
-                  f"file system chosen on the jobs before {iso(split)}; contention gate: "
+                  f"file system chosen on the jobs before {iso(split)}; P window: "
+                  + (f"{days:g} days" if shift_k is None else f"adaptive (since the configuration's last level shift, "
+                     f"two-window median test, k = {shift_k:g}, m = {tr.SHIFT_RUNS})") + "; contention gate: "
                   + ("none" if gate == "none" else f"{gate} (C kept only on days the sign test at "
                      f"{tr.GATE_LEVEL:g} keeps it)") + "; APE = |predicted - measured| / measured of the "
                   "bandwidth; bias = median of predicted / measured - 1")
@@ -219,6 +238,9 @@ def run(args):
     if not args.days > 0:
         raise InputError(f"--days {args.days}: not a positive number of days; fix: e.g. --days 30")
     kind = "tokio" if args.tokio else "darshan"
+    if args.window == "adaptive" and kind != "tokio":
+        raise InputError("--window adaptive: TOKIO-ABC summaries only (--tokio); fix: drop --window for Darshan logs")
+    shift_k = tr.SHIFT_K if args.window == "adaptive" else None
     if kind == "tokio":
         d = tokio_jobs(args.tokio)
         source = {"kind": "tokio-abc", "paths": [os.path.abspath(p) for p in args.tokio]}
@@ -237,12 +259,12 @@ def run(args):
     for key, g in win.groupby(["system", "fs"], sort=True):
         # q: the rolling-origin choice over every job up to UNTIL (the past of the predictions the file serves)
         past = tr.with_end(upto[(upto["system"] == key[0]) & (upto["fs"] == key[1])])
-        q = tr.choose_q(past, args.days, until)[0] if kind == "tokio" else 0.5
-        fss.append(fit(g, kind, q))
+        q = tr.choose_q(past, args.days, until, shift_k=shift_k)[0] if kind == "tokio" else 0.5
+        fss.append(fit(g, kind, q, past, until, shift_k))
         if kind == "tokio":
             on = "fit" if args.gate == "fit" else "record"
             inw = (past["start"] >= lo) & (past["end"] <= until)
-            t = tr.gate_for_window(past, inw, args.days, q, on)
+            t = tr.gate_for_window(past, inw, args.days, q, on, shift_k=shift_k)
             applied = args.gate != "none"
             fss[-1]["contention_gate"] = {
                 "test": f"{on}: day-block sign test, one-sided, of the contention term against the peak on the "
@@ -260,7 +282,7 @@ def run(args):
                    "newest_measurement": iso(wend.max()), "jobs": int(len(win))},
         "stale_after_days": args.stale_after if args.stale_after is not None else args.days,
         "file_systems": fss,
-        "held_out_error": held_out(upto, args.days, kind, split, args.gate)[0],
+        "held_out_error": held_out(upto, args.days, kind, split, args.gate, shift_k)[0],
     }
     out = args.out
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
@@ -294,6 +316,10 @@ def main(argv=None):
                     "scored on the jobs from it on (TOKIO-ABC; default: the middle of the input's days)")
     ap.add_argument("--gate", choices=tr.GATES, default="none", help="TOKIO-ABC: the contention gate applied to "
                     "the held-out error and recorded as applied (default none: recorded, not applied)")
+    ap.add_argument("--window", choices=("fixed", "adaptive"), default="fixed", help="TOKIO-ABC: a configuration's "
+                    "P from the --days window (fixed, the default) or from its runs since its last level shift "
+                    "(adaptive; docs/validation.md, \"The adaptive window\"); C is fitted on the --days window "
+                    "either way")
     ap.add_argument("--stale-after", type=float, help="days after its newest measurement when iosim check calls the "
                     "calibration stale (default: --days)")
     ap.add_argument("-o", "--out", default="calibration.json", help="the calibration file (default calibration.json)")

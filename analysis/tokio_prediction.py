@@ -17,6 +17,8 @@ Predictors, for each held-out job (start from tokio_model.SPLIT on), all from jo
 - persistence: the median of its configuration's last 7 runs;
 - rolling peak: P, the q-quantile of its configuration's runs over the trailing `days` days (q chosen on the first
   half among tokio_model.QUANTILES);
+- adaptive peak: P, the q-quantile of its configuration's runs since its last level shift (tokio_rolling.
+  level_segments, k = SHIFT_K chosen on the first half; docs/validation.md, "The adaptive window");
 - peak x state bins: the frozen peak times the median measured / peak of the first half's jobs in the same bin of
   file-system state at start (OST fullness quartile, OSTs on failover or not, previous background quartile);
 - iosim, rolling: iosim's contention model (the job at P against the previous job's background on C, max-min on the
@@ -27,6 +29,7 @@ Predictors, for each held-out job (start from tokio_model.SPLIT on), all from jo
   GATE_LEVEL): the day's C kept only when a day-block sign test on the trailing window's jobs says the term beat
   the peak ("fit": the day's P and C re-applied to the window's jobs; "record": the predictions made before each
   window job ran); the peak alone otherwise (docs/validation.md, "The contention gate");
+- iosim, rolling, adaptive: iosim, rolling with the adaptive P (C as in iosim, rolling);
 - rolling P x interference: the rolling P times 1 / (1 + r / K), r the previous job's background, K fitted per file
   system on the first half (tokio_rolling.fit_interference): the sharing model of "Contention where it binds", a
   closed form that iosim's max-min engine does not simulate.
@@ -48,14 +51,16 @@ PREDICTORS = {
     "frozen": "calibrated peak, first half (frozen)",
     "persist": "same configuration, median of its last 7 runs",
     "rolling": "peak recalibrated on the trailing window",
+    "adaptive": "peak since the configuration's last level shift (adaptive window)",
     "state": "frozen peak x bins of file-system state at start",
     "iosim": "iosim contention, P and C recalibrated on the trailing window",
     "iosim_prev": "the same, C fitted against the previous job's background",
+    "iosim_adaptive": "iosim, rolling, P since the last level shift (adaptive window; not the default)",
     "iosim_gate_fit": "iosim, rolling, fit gate (declared first; not the default)",
     "iosim_gate": "iosim, rolling, record gate (not the default)",
     "interf": "rolling P x interference 1/(1+r/K), K of the first half (not in the engine)",
 }
-NO_SIM = ("frozen", "persist", "rolling", "state")
+NO_SIM = ("frozen", "persist", "rolling", "adaptive", "state")
 GATED = ("iosim_gate_fit", "iosim_gate")
 
 
@@ -80,11 +85,11 @@ def choose_q(d, days):
     return tr.choose_q(d, days, pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp())
 
 
-def simulate(held, out_dir, cap_col="capacity", tag="iosim"):
+def simulate(held, out_dir, cap_col="capacity", tag="iosim", p_col="p"):
     """iosim's predictions of the held-out jobs under their rolling P and C and the previous background (Series on
     held.index). One iosim run per file system; each job's P, background and volume are scaled by C0 / C (the
     max-min share is homogeneous of degree 1 in P, r and C), so that one platform of C0 bytes/s serves jobs whose
-    capacities differ, and the simulated time is the job's own."""
+    capacities differ, and the simulated time is the job's own. cap_col, p_col: the columns of C and P."""
     c0 = 1e11
     runs = []
     for _, g in held.groupby(["system", "fs"], sort=False):
@@ -92,7 +97,7 @@ def simulate(held, out_dir, cap_col="capacity", tag="iosim"):
         s = c0 / cap
         scaled = g.copy()
         scaled["volume"] = g["volume"] * s
-        runs.append(tokio_iosim.prepare(scaled, g["p"] * s, g["prev_bg"].fillna(0) * s, float(g["osts"].iloc[0]),
+        runs.append(tokio_iosim.prepare(scaled, g[p_col] * s, g["prev_bg"].fillna(0) * s, float(g["osts"].iloc[0]),
                                         c0, os.path.join(out_dir, tag, str(g["fs"].iloc[0]))))
     tokio_iosim.run_all(runs)
     out = []
@@ -214,7 +219,7 @@ def run(args):
     d["prev_bg"] = tr.previous_background(d)
     d["persist"] = tr.persistence(d, 7)
     d["noise"] = tr.noise_floor(d)
-    qs, ks = {}, {}
+    qs, ks, qas = {}, {}, {}
     parts = []
     for (s, f), g in d.groupby(["system", "fs"], sort=False):
         q, _ = choose_q(g, args.days)
@@ -229,6 +234,11 @@ def run(args):
         g["frozen"] = p_te
         g["state"] = state_bins(train, g, p_tr, p_te)
         g["iosim_closed"] = g.pop("pred")
+        qa, _ = tr.choose_q(g, args.days, pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp(), shift_k=tr.SHIFT_K)
+        qas[(s, f)] = qa
+        ad = tr.iosim_rolling(g, args.days, qa, shift_k=tr.SHIFT_K)
+        g["adaptive"], g["capacity_iosim_adaptive"], g["iosim_adaptive_closed"] = ad["p"], ad["capacity"], ad["pred"]
+        g["p_iosim_adaptive"], g["history_start"] = ad["p"], ad["history_start"]
         prev = tr.iosim_rolling(g, args.days, q, background="prev_bg")
         g["capacity_prev"], g["iosim_prev_closed"] = prev["capacity"], prev["pred"]
         for m, on in (("iosim_gate_fit", "fit"), ("iosim_gate", "record")):
@@ -242,13 +252,14 @@ def run(args):
     d = pd.concat(parts)
     _, held = tokio_model.split(d)
     # the same held-out jobs for every predictor: those every predictor can predict
-    held = held[held[["frozen", "persist", "rolling", "state", "iosim_closed"]].notna().all(axis=1)].copy()
+    held = held[held[["frozen", "persist", "rolling", "adaptive", "state", "iosim_closed"]].notna().all(axis=1)].copy()
     held["iosim"] = simulate(held, args.out)
     held["iosim_prev"] = simulate(held, args.out, "capacity_prev", "iosim-prev")
     for m in GATED:
         held[m] = simulate(held, args.out, "capacity_" + m, m.replace("_", "-"))
+    held["iosim_adaptive"] = simulate(held, args.out, "capacity_iosim_adaptive", "iosim-adaptive", "p_iosim_adaptive")
     gap = max(float(((held[m] - held[m + "_closed"]).abs() / held[m + "_closed"]).max())
-              for m in ("iosim", "iosim_prev", *GATED))
+              for m in ("iosim", "iosim_prev", *GATED, "iosim_adaptive"))
     if not gap < 1e-6:
         raise InputError(f"iosim and the closed form of the rolling contention model differ by {gap:.3g}: a bug "
                          "of tokio_prediction.py or of the engine")
@@ -259,6 +270,15 @@ def run(args):
     if not (cal_gap < 1e-12 and not np.isnan(cal_pred).any()):
         raise InputError(f"iosim calibrate's held-out predictions and the validation's iosim row differ by {cal_gap:.3g}:"
                          " a bug of calibrate.py or tokio_prediction.py")
+    # and `iosim calibrate --window adaptive`'s is the adaptive row (the same function, shift_k = tr.SHIFT_K)
+    _, cal_ad = calibrate.held_out(jobs, args.days, "tokio", pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp(),
+                                   shift_k=tr.SHIFT_K)
+    ad_pred = held[["cls", "start"]].merge(cal_ad, on=["cls", "start"], how="left")["pred"].to_numpy()
+    ad_gap = float(np.nanmax(np.abs(ad_pred - held["iosim_adaptive_closed"].to_numpy())
+                             / held["iosim_adaptive_closed"].to_numpy()))
+    if not (ad_gap < 1e-12 and not np.isnan(ad_pred).any()):
+        raise InputError(f"iosim calibrate --window adaptive's held-out predictions and the validation's adaptive iosim"
+                         f" row differ by {ad_gap:.3g}: a bug of calibrate.py or tokio_prediction.py")
     preds = list(PREDICTORS)
     per_sys = score_rows(held, ["system"], preds)
     noise = held.groupby("system")["noise"].agg(["median", "count"])
@@ -286,7 +306,7 @@ def run(args):
         best = sub.loc[list(NO_SIM), "median_ape"].idxmin()
         nf = float(noise.loc[s, "median"]) if s in noise.index else float("nan")
         x = held[held["system"] == s]
-        for m in ("iosim", "iosim_prev", *GATED):
+        for m in ("iosim", "iosim_prev", *GATED, "iosim_adaptive"):
             io = sub.loc[m, "median_ape"]
             diff, lo, hi = tr.bootstrap_median_difference((x[m] - x["bw"]).abs() / x["bw"],
                                                           (x[best] - x["bw"]).abs() / x["bw"],
@@ -317,7 +337,8 @@ def run(args):
         "# TOKIO-ABC: prediction before the job runs (analysis/tokio_prediction.py)", "",
         f"Held-out jobs (start from {tokio_model.SPLIT} UTC) that every predictor can predict: {len(held)}. Rolling "
         f"window {args.days:g} days; q of the rolling P per file system (chosen on the first half): " +
-        ", ".join(f"{f} {q}" for (_, f), q in qs.items()) + f". iosim vs its closed form, largest relative gap "
+        ", ".join(f"{f} {q}" for (_, f), q in qs.items()) + f"; of the adaptive P (k = {tr.SHIFT_K:g}): " +
+        ", ".join(f"{f} {q}" for (_, f), q in qas.items()) + f". iosim vs its closed form, largest relative gap "
         f"{gap:.2e}. K of the interference predictor (first half, previous background): " +
         ", ".join(f"{f} {k / 1e9:.0f} GB/s" for (_, f), k in ks.items()) + f". Wall time {time.time() - t0:.0f} s.", "",
         "## Per system", "",

@@ -13,6 +13,9 @@ Every function takes rows of tokio_data.jobs() (one file system or several; the 
 - the estimator of P from a window's runs: quantile (the default, the q-quantile), trimmed_mean (the 10 % trimmed
   mean) or recency_quantile (the q-quantile with weights halving every 10 days of age), each
   estimator(bandwidths, ages in days, q);
+- the adaptive window (rolling(..., shift_k=k)): P of a configuration from its runs since its last level shift,
+  detected online by a two-window median test (level_segments; docs/validation.md, "The adaptive window") instead
+  of the last `days` days; not the default (the first half did not choose it);
 - previous_background(d): the background rate r (bytes/s) of the last job of the same file system that ended before
   the job started, the only background known before the start;
 - noise_floor(d): for each job, the mean of its configuration's previous and next runs (each within `gap` days), and
@@ -34,6 +37,10 @@ DAY = 86400.0
 CAPACITIES = np.logspace(9, 13, 121)  # C grid, bytes/s (1 GB/s .. 10 TB/s)
 GATE_LEVEL = 0.05  # the contention gate's one threshold (one-sided p), declared before any score (docs/validation.md)
 GATES = ("none", "record", "fit")  # the contention gates; "none", the default: the first half chose no gate
+SHIFT_RUNS = 5  # the adaptive window's recent window m (runs), declared before any score (docs/validation.md)
+SHIFT_KS = (2.0, 3.0, 4.0)  # its three pre-listed thresholds k (x the configuration's own MAD of ln bandwidth)
+SHIFT_K = 3.0  # the variant the first half chose (docs/validation.md); not the default (above 30 d on every system)
+SHIFT_MAD_FLOOR = 0.01  # the MAD's floor (ln units): guards a reference of identical runs only
 
 
 def with_end(d):
@@ -139,6 +146,47 @@ def recency_quantile(values, ages, q, half_life=10.0):
     return float(v[order][min(int(np.searchsorted(cum, q - 1e-12, side="left")), len(v) - 1)])
 
 
+def level_segments(x, k, m=SHIFT_RUNS, floor=SHIFT_MAD_FLOOR):
+    """The online level-shift detector of the adaptive window (docs/validation.md, "The adaptive window"): x the
+    ln bandwidths of one configuration's runs in the order they ended (array). After each run n (1-based count), the
+    recent window is x[n - m:n] and the reference the current segment's runs before it, x[seg:n - m]; when the
+    reference holds >= m runs and |median(recent) - median(reference)| > k x max(MAD(reference), floor) (MAD
+    unscaled, ln units), a shift is declared and the segment restarts at the first recent run closer to
+    median(recent) than to median(reference). A two-window (reference against recent) test of the median,
+    robust to the single slow runs these series hold. Returns seg, an int array of len(x) + 1: seg[n] the index of
+    the first run of the segment current after n runs (seg[0] = 0)."""
+    x = np.asarray(x, float)
+    seg = np.zeros(len(x) + 1, dtype=int)
+    s = 0
+    for n in range(1, len(x) + 1):
+        if n - m - s >= m:
+            ref, rec = x[s:n - m], x[n - m:n]
+            mr, mc = float(np.median(ref)), float(np.median(rec))
+            mad = float(np.median(np.abs(ref - mr)))
+            if abs(mc - mr) > k * max(mad, floor):
+                closer = np.flatnonzero(np.abs(rec - mc) < np.abs(rec - mr))
+                s = n - m + int(closer[0]) if len(closer) else n - m
+        seg[n] = s
+    return seg
+
+
+def adaptive_quantiles(starts, ends, bws, day_starts, q, k, estimator=quantile):
+    """For each day start D of `day_starts` (s): estimator(bws, ages in days, q) over the runs of one configuration
+    that ended before D and belong to its current segment (level_segments on the runs that ended before D), NaN when
+    none; and the start (s) of that segment's first run (its history start). Arrays of one configuration."""
+    order = np.argsort(ends, kind="stable")
+    s_o, e_o, b_o = starts[order], ends[order], bws[order]
+    seg = level_segments(np.log(b_o), k)
+    out, first = np.full(len(day_starts), np.nan), np.full(len(day_starts), np.nan)
+    for i, hi in enumerate(day_starts):
+        n = int(np.searchsorted(e_o, hi, side="left"))  # runs ended strictly before D
+        if n:
+            lo = seg[n]
+            out[i] = estimator(b_o[lo:n], (hi - s_o[lo:n]) / DAY, q)
+            first[i] = float(s_o[lo:n].min())
+    return out, first
+
+
 def _window_quantiles(starts, ends, bws, day_starts, days, q, estimator=quantile):
     """For each day start D of `day_starts` (s): estimator(bws, ages in days, q) over the runs with start >= D - days
     and end < D (NaN when none), and how many runs that is. Arrays of one group, any order."""
@@ -151,7 +199,8 @@ def _window_quantiles(starts, ends, bws, day_starts, days, q, estimator=quantile
     return out, count
 
 
-def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, gate=None, gate_on="record"):
+def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, gate=None, gate_on="record",
+            shift_k=None):
     """The rolling calibration of every job of d (one or several file systems): a DataFrame on d.index with
     p (the configuration's P, NaN when the window has no run of the configuration or of a coarser group of
     tokio_model.FALLBACKS), level (0 = its configuration), capacity (the C of its file system the predictions use,
@@ -164,12 +213,16 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, 
     the day-block sign test (sign_gate) that keeps the day's C, on the window's jobs with their previous background
     (column "prev_bg" of d, else previous_background(d)); gate_on: "record" (each window job's predictions made
     before it ran: its own rolling P with and without the term at its own day's fitted C) or "fit" (the day's P and
-    fitted C re-applied to the window's jobs, contention_gate)."""
+    fitted C re-applied to the window's jobs, contention_gate). shift_k: None (P from the fixed window) or the
+    adaptive window's k (docs/validation.md, "The adaptive window"): a configuration's P from its runs since its last
+    level shift (adaptive_quantiles, level_segments), its history's start in column history_start (s; NaN for a job
+    predicted by a coarser group, which keeps the fixed window); C is fitted on the fixed window either way."""
     if gate_on not in ("record", "fit"):
         raise ValueError(f"gate_on {gate_on!r}: give 'record' or 'fit'")
     out = pd.DataFrame(np.nan, index=d.index,
                        columns=["p", "level", "capacity", "capacity_fitted", "gate_p", "gate_days_for",
-                                "gate_days_against", "window_jobs", "window_start", "window_end"])
+                                "gate_days_against", "window_jobs", "window_start", "window_end",
+                                "history_start"])
     day0 = np.floor(d["start"].to_numpy() / DAY) * DAY
     out["window_start"], out["window_end"] = day0 - days * DAY, day0
     for lvl, keys in enumerate(tokio_model.FALLBACKS):
@@ -179,13 +232,20 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, 
                 continue
             gd = np.floor(g["start"].to_numpy() / DAY) * DAY
             days_u, inv = np.unique(gd, return_inverse=True)
-            qv, _ = _window_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u, days, q,
-                                      estimator)
+            if lvl == 0 and shift_k is not None:
+                qv, hs = adaptive_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u,
+                                            q, shift_k, estimator)
+            else:
+                qv, _ = _window_quantiles(g["start"].to_numpy(), g["end"].to_numpy(), g["bw"].to_numpy(), days_u,
+                                          days, q, estimator)
+                hs = None
             v = qv[inv]
             fill = todo & ~np.isnan(v)
             idx = g.index[fill]
             out.loc[idx, "p"] = v[fill]
             out.loc[idx, "level"] = lvl
+            if hs is not None:
+                out.loc[idx, "history_start"] = hs[inv][fill]
     for _, g in d.groupby(["system", "fs"], sort=False):
         s, e = g["start"].to_numpy(), g["end"].to_numpy()
         gd = np.floor(s / DAY) * DAY
@@ -275,45 +335,48 @@ def error_stats(pred, meas):
             "within_25": float((e <= 0.25).mean()) if len(e) else float("nan")}
 
 
-def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES, estimator=quantile):
+def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES, estimator=quantile, shift_k=None):
     """The q of `quantiles` whose rolling peak (rolling(..., fit_c=False)) has the lowest median APE over the jobs of
     d that start before `cut` (s since the epoch), each predicted from the `days` days before its own day: the
     rolling-origin choice a site can make from its past alone. Returns (q, that median APE); ties keep the smaller q.
-    d: one file system's jobs (with "end")."""
+    d: one file system's jobs (with "end"). shift_k: the adaptive window's k (rolling()), None for the fixed one."""
     first = d[d["start"] < cut]
     best = None
     for q in quantiles:
-        r = rolling(first, days, q, fit_c=False, estimator=estimator)
+        r = rolling(first, days, q, fit_c=False, estimator=estimator, shift_k=shift_k)
         err = float(tokio_model.ape(r["p"], first["bw"]).median())
         if best is None or err < best[1] - 1e-12:
             best = (q, err)
     return best
 
 
-def iosim_rolling(g, days, q, background=None, estimator=quantile, gate=None, gate_on="record"):
+def iosim_rolling(g, days, q, background=None, estimator=quantile, gate=None, gate_on="record", shift_k=None):
     """iosim's rolling prediction of every job of g (one file system, with "end"): rolling(g, days, q) joined with
     prev_bg (previous_background) and pred = min(P, max(C - prev_bg, C / 2)), the max-min share iosim simulates
     (tokio_model.contention), C = +inf when the window could not fit it or the contention gate dropped it (the peak
     alone). `background` as in rolling() (the background C is fitted against); gate, gate_on: the contention gate
     as in rolling() (gate=GATE_LEVEL to apply it; default None, no gate: the rule the first half kept,
-    docs/validation.md "The contention gate"). This is both the
+    docs/validation.md "The contention gate"); shift_k: the adaptive window for P (rolling(); None: the fixed
+    `days`). This is both the
     validation's "iosim, rolling" row (tokio_prediction.py) and the held-out error of `iosim calibrate`
     (calibrate.py): one function, so they agree."""
     g = g if "prev_bg" in g.columns else g.assign(prev_bg=previous_background(g))
-    out = rolling(g, days, q, fit_c=True, background=background, estimator=estimator, gate=gate, gate_on=gate_on)
+    out = rolling(g, days, q, fit_c=True, background=background, estimator=estimator, gate=gate, gate_on=gate_on,
+                  shift_k=shift_k)
     out["prev_bg"] = g["prev_bg"]
     cap = out["capacity"].fillna(np.inf)
     out["pred"] = np.minimum(out["p"], np.maximum(cap - out["prev_bg"].fillna(0), cap / 2))
     return out
 
 
-def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, background=None):
+def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, background=None, shift_k=None):
     """The contention gate for the day after a window (what `iosim calibrate` records): g one file system's jobs
     (with end; prev_bg as a column or computed), in_window a boolean mask on g.index of the window's jobs. "record":
     sign_gate over the window's jobs of the predictions rolling(g, days, q) made before each ran, with and without
     the term at each job's own day's fitted C; "fit": contention_gate with the window's P (each configuration's
     q-quantile in the window) and C fitted on the window (fit_capacity against `background`, as rolling()). Returns
-    sign_gate's dict plus capacity_Bps (the C fitted on the window)."""
+    sign_gate's dict plus capacity_Bps (the C fitted on the window). shift_k: the adaptive window for the record's
+    P (rolling())."""
     g = g if "prev_bg" in g.columns else g.assign(prev_bg=previous_background(g))
     w = g[in_window]
     pw = w.groupby("cls")["bw"].transform(lambda x: float(np.quantile(x.to_numpy(), q))).to_numpy()
@@ -323,7 +386,7 @@ def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, b
     if gate_on == "fit":
         t = contention_gate(pw, w["bw"].to_numpy(), w["prev_bg"].to_numpy(), cap, day, level)
     else:
-        roll = rolling(g, days, q, fit_c=True, background=background)
+        roll = rolling(g, days, q, fit_c=True, background=background, shift_k=shift_k)
         peak = roll.loc[w.index, "p"].to_numpy()
         cf = roll.loc[w.index, "capacity_fitted"].fillna(np.inf).to_numpy()
         term = np.minimum(peak, np.maximum(cf - w["prev_bg"].fillna(0).to_numpy(), cf / 2))

@@ -20,6 +20,11 @@ for iosim's max-min share against the previous job's background, tokio_rolling.i
 - C: fitted each day against the window jobs' measured background ("measured", the validation's iosim row), against
   their previous background ("previous", the input a prediction sees), or none (the peak alone, no simulator).
 
+The adaptive window (docs/validation.md, "The adaptive window"), scored apart from the 21 rules: P since the
+configuration's last level shift (tokio_rolling.level_segments) for k = 2, 3, 4 (tokio_rolling.SHIFT_KS), alone and
+with C against the measured background; the variant chosen and the default decided on the first half only
+(adaptive_first_half), the held-out column reported beside.
+
 The contention gate (docs/validation.md, "The contention gate"), scored apart from the 21 rules: 30 d / measured
 with the fit gate and with the record gate (tokio_rolling.rolling, gate=GATE_LEVEL), beside 30 d / measured, on the
 first half (the choice: a gate becomes the default only if at or below 30 d / measured on every system's first
@@ -61,6 +66,11 @@ def rules_for(g, cut):
         prev = tr.iosim_rolling(g, w, q, background="prev_bg", estimator=est)
         out[f"{name} / none"], out[f"{name} / measured"], out[f"{name} / previous"] = meas["p"], meas["pred"], \
             prev["pred"]
+    for k in tr.SHIFT_KS:  # the adaptive window's three declared variants (docs/validation.md)
+        q, _ = tr.choose_q(g, 30, cut, shift_k=k)
+        qs[f"adaptive k={k:g}"] = q
+        ad = tr.iosim_rolling(g, 30, q, shift_k=k)
+        out[f"adaptive k={k:g} / none"], out[f"adaptive k={k:g} / measured"] = ad["p"], ad["pred"]
     q30 = qs[30]
     for on in ("fit", "record"):
         out[f"gate: {on}"] = tr.iosim_rolling(g, 30, q30, gate=tr.GATE_LEVEL, gate_on=on)["pred"]
@@ -69,6 +79,42 @@ def rules_for(g, cut):
         cand = pd.DataFrame({w: by_window[w].iloc[:, k] for w in WINDOWS})
         out[f"online / {c}"] = [cand.at[i, w] for i, w in zip(g.index, pick)]
     return out, qs
+
+
+def adaptive_first_half(d, first, sys_list):
+    """The adaptive window's choice on the first half only (docs/validation.md, "The adaptive window"): returns
+    (k, {system: {rule: first-half median APE}}, default), k the variant of tr.SHIFT_KS with the lowest first-half
+    median APE of "adaptive k / measured" averaged over the systems (ties: the larger k), default whether that
+    variant is at or below "30 d / measured" on every system's first half. Held-out jobs are not read."""
+    cand = [f"adaptive k={k:g} / measured" for k in tr.SHIFT_KS]
+    ok = d[cand + ["30 d / measured"]].notna().all(axis=1)
+    firsts = {}
+    for s in sys_list:
+        sel = first & ok & (d["system"] == s)
+        firsts[s] = {r: tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])["median_ape"]
+                     for r in cand + ["30 d / measured"]}
+    mean = [np.mean([firsts[s][r] for s in sys_list]) for r in cand]
+    i = max(j for j in range(len(cand)) if mean[j] <= min(mean) + 1e-12)
+    k = tr.SHIFT_KS[i]
+    default = all(firsts[s][cand[i]] <= firsts[s]["30 d / measured"] + 1e-12 for s in sys_list)
+    return k, firsts, default
+
+
+def adaptive_table(d, first, held, sys_list, pct):
+    """The adaptive window's table (first half: the choice; held out: what it gives) and its sentence."""
+    k, firsts, default = adaptive_first_half(d, first, sys_list)
+    rows = []
+    for s in sys_list:
+        sel = held & (d["system"] == s)
+        h = {r: tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])["median_ape"]
+             for r in (f"adaptive k={k:g} / measured", "30 d / measured", f"adaptive k={k:g} / none")}
+        rows.append([s, pct(firsts[s]["30 d / measured"])] +
+                    [pct(firsts[s][f"adaptive k={x:g} / measured"]) for x in tr.SHIFT_KS] +
+                    [pct(h[f"adaptive k={k:g} / measured"]), pct(h["30 d / measured"]),
+                     pct(h[f"adaptive k={k:g} / none"])])
+    text = (f"Chosen on the first half: k = {k:g}; default (at or below 30 d / measured on every system's first "
+            f"half): {'yes' if default else 'no'}.")
+    return rows, text
 
 
 def run(args):
@@ -90,9 +136,10 @@ def run(args):
         fz = tokio_model.calibrate(train, "peak")
         preds["_frozen"] = tokio_model.peaks(train, g, fz["q"])[0]
         parts.append(g.join(preds))
-        qrows.append([s, f] + [qs[w] for w in WINDOWS] + [qs["90 d recency-weighted"]])
+        qrows.append([s, f] + [qs[w] for w in WINDOWS] + [qs["90 d recency-weighted"]]
+                     + [qs[f"adaptive k={k:g}"] for k in tr.SHIFT_KS])
     d = pd.concat(parts)
-    rules = [c for c in d.columns if " / " in c]
+    rules = [c for c in d.columns if " / " in c and not c.startswith("adaptive")]
     ok = d[rules].notna().all(axis=1)
     first = ok & (d["start"] < cut)
     # the held-out jobs of tokio_prediction.py: those every predictor there can predict
@@ -161,6 +208,7 @@ def run(args):
         for r in gates[1:]:
             gate_ok.setdefault(r, True)
             gate_ok[r] &= firsts[r] <= firsts[gates[0]] + 1e-12
+    adaptive_rows, adaptive_choice = adaptive_table(d, first, held, sys_list, pct)
     gate_rows.append(["default on the first half's criterion", "", *(
         "yes" if gate_ok[r] else "no" for r in gates[1:]), "", "", ""])
     pd.DataFrame(gate_rows, columns=["system", *(f"{r}, {part}" for part in ("first half", "held out")
@@ -169,7 +217,8 @@ def run(args):
     lines = ["# Tuning iosim's rolling calibration on the first half (analysis/tokio_tuning.py)", "",
              f"First half: {int(first.sum())} jobs before {tokio_model.SPLIT} (each predicted from the days before "
              f"its own); held out: {int(held.sum())} jobs. q per window chosen on the first half:", "",
-             md_table(qrows, ["system", "file system"] + [WNAME[w] for w in WINDOWS] + ["90 d recency-weighted"]),
+             md_table(qrows, ["system", "file system"] + [WNAME[w] for w in WINDOWS] + ["90 d recency-weighted"]
+                      + [f"adaptive k={k:g}" for k in tr.SHIFT_KS]),
              "",
              "## Every rule: first-half median APE → held-out median APE", "",
              md_table(table, ["P rule / C rule"] + sys_list), "",
@@ -187,6 +236,16 @@ def run(args):
              "on every system's first half (docs/validation.md, \"The contention gate\"):", "",
              md_table(gate_rows, ["system", *(f"{r}, {part}" for part in ("first half", "held out")
                                               for r in gates)]), "",
+             "## The adaptive window (P since the configuration's last level shift; the choice on the first half "
+             "only)", "",
+             "Median APE, iosim (C against the measured background) with the adaptive P for k = "
+             + ", ".join(f"{k:g}" for k in tr.SHIFT_KS) + ", beside 30 d / measured; the variant is the k of the "
+             "lowest first-half median APE averaged over the systems (ties: the larger k), the default only if at or "
+             "below 30 d / measured on every system's first half (docs/validation.md, \"The adaptive window\"):", "",
+             md_table(adaptive_rows, ["system", "30 d / measured, first half",
+                                      *(f"k={k:g}, first half" for k in tr.SHIFT_KS), "chosen, held out",
+                                      "30 d / measured, held out", "adaptive peak (chosen k, no simulator), held out"]),
+             "", adaptive_choice, "",
              "## Where the contention term binds (30 d / measured, held out)", "",
              md_table(bind_rows, ["system", "jobs", "jobs where C - previous background < P",
                                   "on those: peak alone (bias)", "with the contention term (bias)"]), ""]

@@ -134,6 +134,42 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("--gate", p.stderr)
 
+    def test_adaptive_window_history_starts_at_the_step(self):
+        # ior on days 0..23, no other traffic: 12 runs at 6 GB/s x 0.95, 1, 1.05 (5.7, 6, 6.3, ...), then 12 at 3
+        # GB/s. The adaptive window (k = 3, m = 5; tokio_rolling.level_segments): after the 15th run the recent
+        # window (days 10..14: 6, 6.3, 3, 3, 3, median 3) is |ln 0.5| = 0.69 from the reference's median (6) against
+        # 3 x MAD = 3 x ln 1.05 = 0.146: a shift, the segment restarting at day 12 (the first run closer to ln 3);
+        # the 3 GB/s runs after it never shift again. So the file's P of ior is 3 GB/s for any q (its segment holds
+        # only 3 GB/s runs) and its history starts at day 12 (2017-06-13T00:00:00Z); the fixed 30-day window
+        # starts at day 0 and mixes both levels (its 0.5-quantile (3 + 5.7) / 2 = 4.35 GB/s, every higher q more).
+        g = 1e9
+        bws = [6 * g * (0.95, 1.0, 1.05)[d % 3] for d in range(12)] + [3 * g] * 12
+        csv = os.path.join(self.tmp, "site-summaries.csv")
+        pd.DataFrame([row(d, bw, 0) for d, bw in enumerate(bws)]).to_csv(csv)
+        cals = {}
+        for w in ("fixed", "adaptive"):
+            out = os.path.join(self.tmp, f"cal-{w}.json")
+            p = iosim("calibrate", "--tokio", csv, "--window", w, "-o", out)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            cals[w] = read_json(out)
+        fa, ff = cals["adaptive"]["file_systems"][0], cals["fixed"]["file_systems"][0]
+        self.assertEqual(fa["p_window"], {"rule": "adaptive", "k": 3.0, "m": 5})
+        self.assertEqual(ff["p_window"], "fixed")
+        ca, cf = fa["configurations"][0], ff["configurations"][0]
+        self.assertEqual(ca["history_start"], "2017-06-13T00:00:00Z")
+        self.assertEqual(cf["history_start"], "2017-06-01T00:00:00Z")
+        self.assertAlmostEqual(ca["bandwidth_Bps"] / 3e9, 1.0, places=9)
+        self.assertGreater(cf["bandwidth_Bps"], 3.05e9)
+        self.assertIn("P window: adaptive", cals["adaptive"]["held_out_error"]["method"])
+        self.assertIn("P window: 30 days", cals["fixed"]["held_out_error"]["method"])
+        # the staleness rule reads the same window fields either way
+        self.assertEqual(cals["adaptive"]["window"], cals["fixed"]["window"])
+        # Darshan logs: no adaptive window (exit 2 naming the option)
+        p = iosim("calibrate", "--darshan", os.path.join(DATA, "darshan-logs"), "--window", "adaptive", "-o",
+                  os.path.join(self.tmp, "x.json"))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--window adaptive", p.stderr)
+
     def test_darshan_directory(self):
         # docs/darshan.md's table: sample (24 OSTs) 24535.282 MiB/s, sample-goodost (24 OSTs) 13066.344 MiB/s,
         # sample-badost (24 OSTs) 673.292 MiB/s: the per-OST capacity is the largest bandwidth per OST,

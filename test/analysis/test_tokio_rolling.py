@@ -159,6 +159,65 @@ class RollingTest(unittest.TestCase):
         self.assertAlmostEqual(hi, 0.2, places=12)
 
 
+class AdaptiveWindowTest(unittest.TestCase):
+    """The adaptive window (docs/validation.md, "The adaptive window"): tokio_rolling.level_segments and rolling(...,
+    shift_k=). Series with a 3-cycle of noise, 0.95, 1, 1.05 x the level: a reference of 5 such runs has a median
+    of the level and an unscaled MAD of ln(1.05) = 0.0488 (deviations 0, 0, 0.0488, 0.0513, 0.0513 sorted), so the
+    threshold at k = 3 is 0.146, and a recent median of 0.95 or 1.05 x the level (|ln| <= 0.0513) never crosses it."""
+
+    CYCLE = (0.95, 1.0, 1.05)
+
+    def series(self, levels):
+        return [lvl * self.CYCLE[i % 3] for i, lvl in enumerate(levels)]
+
+    def test_stable_series_keeps_all_its_history(self):
+        # 24 runs at 100 x the cycle, one a day: no shift (above), the segment is every run
+        bw = self.series([100.0] * 24)
+        seg = tr.level_segments(np.log(bw), 3.0)
+        self.assertEqual(list(seg), [0] * 25)
+        # the job of day 24 sees the 24 runs: its q = 0.9 quantile over all of them (8 each of 95, 100, 105 sorted:
+        # position 0.9 x 23 = 20.7, between two 105s) = 105, its history from day 0's run; a 3-day window would
+        # give the 0.9-quantile of 95, 100, 105 = 100 + 0.8 x 5 = 104
+        d = frame([job(i, v) for i, v in enumerate(bw)] + [job(24, 100.0)])
+        r = tr.rolling(d, days=3, q=0.9, fit_c=False, shift_k=3.0)
+        self.assertAlmostEqual(r["p"].iloc[24], 105.0, places=9)
+        self.assertEqual(r["history_start"].iloc[24], T0 + 3600)
+        self.assertAlmostEqual(tr.rolling(d, days=3, q=0.9, fit_c=False)["p"].iloc[24], 104.0, places=9)
+
+    def test_step_restarts_the_history_after_the_step(self):
+        # 12 runs at 100, then 12 at 50 (x the cycle): indices 0..11 = 95, 100, 105, ..., 12..23 = 47.5, 50, 52.5,
+        # ... By hand: after 14 runs the recent window 9..13 = 95, 100, 105, 47.5, 50 has median 95, |ln 0.95| =
+        # 0.051 < 0.146: no shift. After 15 runs, recent 10..14 = 100, 105, 47.5, 50, 52.5 (median 52.5), reference
+        # 0..9 (95 x 4, 100 x 3, 105 x 3: median 100, MAD 0.0488): |ln 0.525| = 0.644 > 0.146, a shift; the first
+        # recent run closer to ln 52.5 than to ln 100 is index 12 (47.5), the step. After it, no second shift.
+        bw = self.series([100.0] * 12 + [50.0] * 12)
+        self.assertEqual((bw[11], bw[12]), (105.0, 47.5))
+        seg = tr.level_segments(np.log(bw), 3.0)
+        self.assertEqual(list(seg[:15]), [0] * 15)  # no shift seen before the 15th run
+        self.assertEqual(list(seg[15:]), [12] * 10)
+        # the job of day 24: its P is the median of the 12 runs after the step (4 each of 47.5, 50, 52.5) = 50, its
+        # history from day 12; the job of day 14 (14 runs ended before it, the shift not yet seen) still uses
+        # every run from day 0
+        d = frame([job(i, v) for i, v in enumerate(bw)] + [job(24, 50.0)])
+        r = tr.rolling(d, days=30, q=0.5, fit_c=False, shift_k=3.0)
+        self.assertEqual(r["p"].iloc[24], 50.0)
+        self.assertEqual(r["history_start"].iloc[24], T0 + 12 * DAY + 3600)
+        self.assertEqual(r["history_start"].iloc[14], T0 + 3600)
+        self.assertEqual(r["history_start"].iloc[15], T0 + 12 * DAY + 3600)
+        # the fixed 30-day window mixes both levels: the median of the 24 runs, 12 at 47.5..52.5 and 12 at
+        # 95..105: the 12th and 13th sorted are 52.5 and 95 -> 73.75
+        self.assertEqual(tr.rolling(d, days=30, q=0.5, fit_c=False)["p"].iloc[24], 73.75)
+
+    def test_a_small_drift_is_not_a_shift_but_a_large_one_is(self):
+        # a reference of 5 runs at 100 x the cycle (95, 100, 105, 95, 100: median 100, MAD 0.0488) then 5 at 110 x
+        # the cycle (indices 5..9: 115.5, 104.5, 110, 115.5, 104.5: median 110), tested once, after the 10th run:
+        # ln 1.1 = 0.0953, above k = 1.5 (0.073: the segment restarts at index 5, 115.5 being closer to ln 110
+        # than to ln 100), below k = 3 (0.146)
+        bw = self.series([100.0] * 5 + [110.0] * 5)
+        self.assertEqual(tr.level_segments(np.log(bw), 3.0)[-1], 0)
+        self.assertEqual(tr.level_segments(np.log(bw), 1.5)[-1], 5)
+
+
 class GateTest(unittest.TestCase):
     """The contention gate (tokio_rolling.contention_gate, sign_gate, rolling(gate=...), gate_for_window) on a file
     system of C = 10 GB/s and one configuration demanding P = 6 GB/s: each day k = 0..11 a job A at 01:00 alone
@@ -302,7 +361,9 @@ class PredictionTest(unittest.TestCase):
         s = pd.read_csv(os.path.join(out, "scores.csv")).set_index("predictor")
         # the gated iosim rows too: the servers served only each job's own bytes, so no background, the term never
         # binds and each gate (no day for or against, p = 1) leaves the rolling peak
-        for m in ("persist", "rolling", "frozen", "iosim", "iosim_gate_fit", "iosim_gate"):
+        # the adaptive window's rows too (its history on scratch1 from June 1: every earlier run at 20, no shift)
+        for m in ("persist", "rolling", "frozen", "iosim", "iosim_gate_fit", "iosim_gate", "adaptive",
+                  "iosim_adaptive"):
             self.assertEqual(s.loc[m, "jobs"], 6, m)
             self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
             self.assertAlmostEqual(s.loc[m, "p90"], 0.5, places=12, msg=m)
@@ -333,6 +394,11 @@ class PredictionTest(unittest.TestCase):
         g = pd.read_csv(os.path.join(out, "gates.csv")).set_index("system")
         self.assertEqual(g.loc["edison", "gate: record, first half"], "0.00 %")
         self.assertEqual(g.loc["default on the first half's criterion", "gate: fit, first half"], "yes")
+        # the adaptive window: its three variants exact on the first half too, a tie kept by the larger k (4), at
+        # or below 30 d / measured everywhere: the default by the criterion
+        with open(os.path.join(out, "tuning.md")) as f:
+            self.assertIn("Chosen on the first half: k = 4; default (at or below 30 d / measured on every system's "
+                          "first half): yes.", f.read())
 
     def test_bad_days_exits_2(self):
         self.assertEqual(tokio_prediction.main(["--out", os.path.join(self.dir, "o"), "--days", "0"]), 2)
