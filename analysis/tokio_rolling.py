@@ -25,7 +25,10 @@ Every function takes rows of tokio_data.jobs() (one file system or several; the 
   (docs/validation.md, "The contention gate"); rolling(..., gate=GATE_LEVEL) keeps C only when it passes;
 - interference(p, r, k): P / (1 + r / K), the sharing model of "Contention where it binds": a job slowed by every
   byte/s of others' traffic, at any load (K per file system, bytes/s), unlike max-min, which slows it only once the
-  others take more than C - P.
+  others take more than C - P;
+- interference_share(p, r, c, k) and rolling(..., interference="heavy"|"all"): that model as the engine simulates it
+  (sharing policy `interference`, with max-min over C), K recalibrated each day on the window (docs/validation.md,
+  "Interference sharing, calibrated on the window"); not the default unless the first half chose it.
 """
 
 import math
@@ -41,6 +44,9 @@ SHIFT_RUNS = 5  # the adaptive window's recent window m (runs), declared before 
 SHIFT_KS = (2.0, 3.0, 4.0)  # its three pre-listed thresholds k (x the configuration's own MAD of ln bandwidth)
 SHIFT_K = 3.0  # the variant the first half chose (docs/validation.md); not the default (above 30 d on every system)
 SHIFT_MAD_FLOOR = 0.01  # the MAD's floor (ln units): guards a reference of identical runs only
+INTERFERENCE_VARIANTS = ("heavy", "all")  # K's two pre-listed fits, declared before any score (docs/validation.md)
+HEAVY_QUANTILE = 0.9  # "heavy": the window jobs at or above this quantile of the window's backgrounds (top 10 %)
+HEAVY_MIN_JOBS = 5  # fewer heavy jobs than this: K = +inf (no interference)
 
 
 def with_end(d):
@@ -200,7 +206,7 @@ def _window_quantiles(starts, ends, bws, day_starts, days, q, estimator=quantile
 
 
 def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, gate=None, gate_on="record",
-            shift_k=None):
+            shift_k=None, interference=None):
     """The rolling calibration of every job of d (one or several file systems): a DataFrame on d.index with
     p (the configuration's P, NaN when the window has no run of the configuration or of a coarser group of
     tokio_model.FALLBACKS), level (0 = its configuration), capacity (the C of its file system the predictions use,
@@ -216,13 +222,15 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, 
     fitted C re-applied to the window's jobs, contention_gate). shift_k: None (P from the fixed window) or the
     adaptive window's k (docs/validation.md, "The adaptive window"): a configuration's P from its runs since its last
     level shift (adaptive_quantiles, level_segments), its history's start in column history_start (s; NaN for a job
-    predicted by a coarser group, which keeps the fixed window); C is fitted on the fixed window either way."""
+    predicted by a coarser group, which keeps the fixed window); C is fitted on the fixed window either way.
+    interference: None, or a variant of INTERFERENCE_VARIANTS: column kappa_K, the K of the day
+    (window_interference, after C, against the same background; +inf when none was fitted)."""
     if gate_on not in ("record", "fit"):
         raise ValueError(f"gate_on {gate_on!r}: give 'record' or 'fit'")
     out = pd.DataFrame(np.nan, index=d.index,
                        columns=["p", "level", "capacity", "capacity_fitted", "gate_p", "gate_days_for",
                                 "gate_days_against", "window_jobs", "window_start", "window_end",
-                                "history_start"])
+                                "history_start", "kappa_K"])
     day0 = np.floor(d["start"].to_numpy() / DAY) * DAY
     out["window_start"], out["window_end"] = day0 - days * DAY, day0
     for lvl, keys in enumerate(tokio_model.FALLBACKS):
@@ -267,6 +275,8 @@ def rolling(d, days=30, q=0.5, fit_c=True, background=None, estimator=quantile, 
                 pw[m] = estimator(bw[w][m], (hi - s[w][m]) / DAY, q)
             cap = fitted[hi] = fit_capacity(pw, r[w], bw[w])[0]
             out.loc[today, "capacity_fitted"] = cap
+            if interference is not None:
+                out.loc[today, "kappa_K"] = window_interference(pw, r[w], bw[w], cap, interference)
             if gate is None:
                 out.loc[today, "capacity"] = cap
             elif gate_on == "fit":
@@ -312,6 +322,44 @@ def interference(p, r, k):
     return p / (1.0 + r / float(k))
 
 
+def interference_share(p, r, c, k):
+    """The job's bandwidth under the engine's sharing policy `interference` (policies/sharing/interference.c): a job
+    of cap p and a background of cap r over the same resources of total capacity c, each slowed by the other's
+    offered load at an interference capacity k (all bytes/s; arrays or scalars; c or k = inf: no capacity or no
+    interference): p' = p / (1 + r / k), r' = r / (1 + p / k), and max-min over c gives the job
+    min(p', max(c - r', c / 2)). With k = inf this is iosim's max-min share min(p, max(c - r, c / 2))."""
+    p, r = np.asarray(p, float), np.asarray(r, float)
+    pp, rr = p / (1.0 + r / k), r / (1.0 + p / k)
+    return np.minimum(pp, np.maximum(c - rr, c / 2))
+
+
+def fit_interference_share(p, r, c, meas, grid=CAPACITIES):
+    """The K of +inf and `grid` minimising the median APE of interference_share(p, r, c, K) against `meas` (arrays
+    over jobs; c the fitted capacity, scalar), and that error. Ties keep the largest K (+inf first: the fewest
+    jobs slowed), as fit_capacity."""
+    ks = np.concatenate([[np.inf], np.sort(np.asarray(grid, float))[::-1]])
+    pred = interference_share(p[None, :], r[None, :], c, ks[:, None])
+    err = np.median(np.abs(pred - meas[None, :]) / meas[None, :], axis=1)
+    best = int(np.flatnonzero(err <= err.min() + 1e-12)[0])
+    return float(ks[best]), float(err[best])
+
+
+def window_interference(pw, r, bw, capacity, variant):
+    """K for the day after a window (docs/validation.md, "Interference sharing, calibrated on the window"): arrays
+    over the window's jobs of their window P, measured background and measured bandwidth (bytes/s), the window's
+    fitted C; variant "heavy" (fit on the jobs whose background is at or above the window's HEAVY_QUANTILE; +inf
+    with fewer than HEAVY_MIN_JOBS) or "all" (every window job). Returns K (bytes/s, +inf: no interference)."""
+    if variant not in INTERFERENCE_VARIANTS:
+        raise ValueError(f"interference variant {variant!r}: give one of {', '.join(INTERFERENCE_VARIANTS)}")
+    pw, r, bw = np.asarray(pw, float), np.asarray(r, float), np.asarray(bw, float)
+    if variant == "heavy":
+        sel = r >= np.quantile(r, HEAVY_QUANTILE) if len(r) else np.zeros(0, bool)
+        if sel.sum() < HEAVY_MIN_JOBS:
+            return float("inf")
+        pw, r, bw = pw[sel], r[sel], bw[sel]
+    return fit_interference_share(pw, r, capacity, bw)[0]
+
+
 def fit_interference(p, r, meas, grid=CAPACITIES):
     """The K of `grid` minimising the median APE of interference(p, r, K) against `meas` (arrays), and that error."""
     pred = p[None, :] / (1.0 + r[None, :] / grid[:, None])
@@ -350,22 +398,28 @@ def choose_q(d, days, cut, quantiles=tokio_model.QUANTILES, estimator=quantile, 
     return best
 
 
-def iosim_rolling(g, days, q, background=None, estimator=quantile, gate=None, gate_on="record", shift_k=None):
+def iosim_rolling(g, days, q, background=None, estimator=quantile, gate=None, gate_on="record", shift_k=None,
+                  interference=None):
     """iosim's rolling prediction of every job of g (one file system, with "end"): rolling(g, days, q) joined with
     prev_bg (previous_background) and pred = min(P, max(C - prev_bg, C / 2)), the max-min share iosim simulates
     (tokio_model.contention), C = +inf when the window could not fit it or the contention gate dropped it (the peak
     alone). `background` as in rolling() (the background C is fitted against); gate, gate_on: the contention gate
     as in rolling() (gate=GATE_LEVEL to apply it; default None, no gate: the rule the first half kept,
     docs/validation.md "The contention gate"); shift_k: the adaptive window for P (rolling(); None: the fixed
-    `days`). This is both the
+    `days`); interference: None (max-min alone, the default) or a variant of INTERFERENCE_VARIANTS (pred =
+    interference_share with the day's K, rolling()). This is both the
     validation's "iosim, rolling" row (tokio_prediction.py) and the held-out error of `iosim calibrate`
     (calibrate.py): one function, so they agree."""
     g = g if "prev_bg" in g.columns else g.assign(prev_bg=previous_background(g))
     out = rolling(g, days, q, fit_c=True, background=background, estimator=estimator, gate=gate, gate_on=gate_on,
-                  shift_k=shift_k)
+                  shift_k=shift_k, interference=interference)
     out["prev_bg"] = g["prev_bg"]
     cap = out["capacity"].fillna(np.inf)
-    out["pred"] = np.minimum(out["p"], np.maximum(cap - out["prev_bg"].fillna(0), cap / 2))
+    if interference is None:
+        out["pred"] = np.minimum(out["p"], np.maximum(cap - out["prev_bg"].fillna(0), cap / 2))
+    else:
+        k = out["kappa_K"].fillna(np.inf).to_numpy()
+        out["pred"] = interference_share(out["p"].to_numpy(), out["prev_bg"].fillna(0).to_numpy(), cap.to_numpy(), k)
     return out
 
 

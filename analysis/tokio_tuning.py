@@ -29,6 +29,10 @@ The contention gate (docs/validation.md, "The contention gate"), scored apart fr
 with the fit gate and with the record gate (tokio_rolling.rolling, gate=GATE_LEVEL), beside 30 d / measured, on the
 first half (the choice: a gate becomes the default only if at or below 30 d / measured on every system's first
 half) and held out.
+
+Interference sharing (docs/validation.md, "Interference sharing, calibrated on the window"), scored apart from the
+21 rules: 30 d / measured with K recalibrated each day (tokio_rolling.rolling, interference="heavy" or "all"), the
+variant and the default decided on the first half only (interference_first_half), the held-out column beside.
 """
 
 import argparse
@@ -74,6 +78,8 @@ def rules_for(g, cut):
     q30 = qs[30]
     for on in ("fit", "record"):
         out[f"gate: {on}"] = tr.iosim_rolling(g, 30, q30, gate=tr.GATE_LEVEL, gate_on=on)["pred"]
+    for v in tr.INTERFERENCE_VARIANTS:  # declared before any score (docs/validation.md, "Interference sharing")
+        out[f"interference: {v}"] = tr.iosim_rolling(g, 30, q30, interference=v)["pred"]
     pick = tr.follow_the_leader(g, pd.DataFrame({w: by_window[w].iloc[:, 0] for w in WINDOWS}), 30, default=30)
     for k, c in enumerate(("none", "measured", "previous")):
         cand = pd.DataFrame({w: by_window[w].iloc[:, k] for w in WINDOWS})
@@ -98,6 +104,40 @@ def adaptive_first_half(d, first, sys_list):
     k = tr.SHIFT_KS[i]
     default = all(firsts[s][cand[i]] <= firsts[s]["30 d / measured"] + 1e-12 for s in sys_list)
     return k, firsts, default
+
+
+def interference_first_half(d, first, sys_list):
+    """The interference variant's choice on the first half only (docs/validation.md, "Interference sharing,
+    calibrated on the window"): returns (variant, {system: {rule: first-half median APE}}, default), the variant of
+    tr.INTERFERENCE_VARIANTS with the lowest first-half median APE averaged over the systems (ties: the earlier),
+    default whether it is at or below "30 d / measured" on every system's first half. Held-out jobs are not read."""
+    cand = [f"interference: {v}" for v in tr.INTERFERENCE_VARIANTS]
+    ok = d[cand + ["30 d / measured"]].notna().all(axis=1)
+    firsts = {}
+    for s in sys_list:
+        sel = first & ok & (d["system"] == s)
+        firsts[s] = {r: tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])["median_ape"]
+                     for r in cand + ["30 d / measured"]}
+    mean = [np.mean([firsts[s][r] for s in sys_list]) for r in cand]
+    i = min(j for j in range(len(cand)) if mean[j] <= min(mean) + 1e-12)
+    default = all(firsts[s][cand[i]] <= firsts[s]["30 d / measured"] + 1e-12 for s in sys_list)
+    return tr.INTERFERENCE_VARIANTS[i], firsts, default
+
+
+def interference_table(d, first, held, sys_list, pct):
+    """The interference candidate's table (first half: the choice; held out: what it gives) and its sentence."""
+    v, firsts, default = interference_first_half(d, first, sys_list)
+    rows = []
+    for s in sys_list:
+        sel = held & (d["system"] == s)
+        h = {r: tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])["median_ape"]
+             for r in [f"interference: {x}" for x in tr.INTERFERENCE_VARIANTS] + ["30 d / measured"]}
+        rows.append([s, pct(firsts[s]["30 d / measured"])]
+                    + [pct(firsts[s][f"interference: {x}"]) for x in tr.INTERFERENCE_VARIANTS]
+                    + [pct(h["30 d / measured"])] + [pct(h[f"interference: {x}"]) for x in tr.INTERFERENCE_VARIANTS])
+    text = (f"Chosen on the first half: {v}; default (at or below 30 d / measured on every system's first half): "
+            f"{'yes' if default else 'no'}.")
+    return rows, text
 
 
 def adaptive_table(d, first, held, sys_list, pct):
@@ -209,6 +249,7 @@ def run(args):
             gate_ok.setdefault(r, True)
             gate_ok[r] &= firsts[r] <= firsts[gates[0]] + 1e-12
     adaptive_rows, adaptive_choice = adaptive_table(d, first, held, sys_list, pct)
+    interf_rows, interf_choice = interference_table(d, first, held, sys_list, pct)
     gate_rows.append(["default on the first half's criterion", "", *(
         "yes" if gate_ok[r] else "no" for r in gates[1:]), "", "", ""])
     pd.DataFrame(gate_rows, columns=["system", *(f"{r}, {part}" for part in ("first half", "held out")
@@ -246,6 +287,17 @@ def run(args):
                                       *(f"k={k:g}, first half" for k in tr.SHIFT_KS), "chosen, held out",
                                       "30 d / measured, held out", "adaptive peak (chosen k, no simulator), held out"]),
              "", adaptive_choice, "",
+             "## Interference sharing, K recalibrated on the window (the choice on the first half only)", "",
+             "Median APE, iosim (30 d / measured) with the sharing policy `interference`, K fitted each day on the "
+             "window's heaviest backgrounds (heavy) or on all its jobs (all), beside 30 d / measured; the variant of "
+             "the lowest first-half median APE averaged over the systems, the default only if at or below 30 d / "
+             "measured on every system's first half (docs/validation.md, \"Interference sharing, calibrated on the "
+             "window\"):", "",
+             md_table(interf_rows, ["system", "30 d / measured, first half",
+                                    *(f"{v}, first half" for v in tr.INTERFERENCE_VARIANTS),
+                                    "30 d / measured, held out",
+                                    *(f"{v}, held out" for v in tr.INTERFERENCE_VARIANTS)]),
+             "", interf_choice, "",
              "## Where the contention term binds (30 d / measured, held out)", "",
              md_table(bind_rows, ["system", "jobs", "jobs where C - previous background < P",
                                   "on those: peak alone (bias)", "with the contention term (bias)"]), ""]
