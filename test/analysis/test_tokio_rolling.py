@@ -315,6 +315,80 @@ class GateTest(unittest.TestCase):
             tr.rolling(self.year(True), 30, 1.0, gate=0.05, gate_on="both")
 
 
+class InterferenceTest(unittest.TestCase):
+    """The sharing model `interference` as the engine simulates it (tokio_rolling.interference_share) and its rolling
+    calibration (docs/validation.md, "Interference sharing, calibrated on the window")."""
+
+    def test_share_by_hand(self):
+        # C not binding: P' = 8 / (1 + 4 / 8) = 16 / 3
+        self.assertAlmostEqual(float(tr.interference_share(8.0, 4.0, 1e12, 8.0)), 16 / 3, places=12)
+        # C binding: P' = R' = 8 / (1 + 8 / 16) = 16 / 3, together 32 / 3 > C = 8: each C / 2 = 4
+        self.assertAlmostEqual(float(tr.interference_share(8.0, 8.0, 8.0, 16.0)), 4.0, places=12)
+        # P = 8, r = 2, C = 8: max-min gives min(8, max(6, 4)) = 6; with K = 8, P' = 8 / 1.25 = 6.4, R' = 2 / 2 = 1,
+        # 7.4 <= C: 6.4
+        self.assertAlmostEqual(float(tr.interference_share(8.0, 2.0, 8.0, np.inf)), 6.0, places=12)
+        self.assertAlmostEqual(float(tr.interference_share(8.0, 2.0, 8.0, 8.0)), 6.4, places=12)
+
+    def test_fit_recovers_a_known_k(self):
+        # jobs at P = 1e10 under backgrounds 1e9 .. 8e9, measured exactly P / (1 + r / K0), C out of reach: the fit
+        # finds K0; measured = P (no slowdown): +inf (every K slows them)
+        k0 = float(tr.CAPACITIES[33])
+        p, r = np.full(8, 1e10), np.arange(1, 9) * 1e9
+        meas = p / (1 + r / k0)
+        self.assertEqual(tr.fit_interference_share(p, r, np.inf, meas)[0], k0)
+        self.assertEqual(tr.fit_interference_share(p, r, np.inf, p.copy())[0], np.inf)
+        # "heavy" fits on the top 10 % of the backgrounds only: 8 jobs have 1 at or above the 0.9-quantile, fewer
+        # than 5: +inf; "all" fits every job: K0
+        self.assertEqual(tr.window_interference(p, r, meas, np.inf, "heavy"), np.inf)
+        self.assertEqual(tr.window_interference(p, r, meas, np.inf, "all"), k0)
+        with self.assertRaises(ValueError):
+            tr.window_interference(p, r, meas, np.inf, "some")
+
+    def _year(self):
+        # one configuration, a run a day on days 0..59 (volume 100 B over a 100 s window): days 3k background 0 and
+        # measured 1e10; the others background 1e9, measured 1e10 / (1 + 1e9 / K0) with K0 = 10^(9 + 33 / 30) =
+        # 1.2589e10 (grid point 33): 9.2643e9
+        k0 = float(tr.CAPACITIES[33])
+        rows = []
+        for i in range(60):
+            r = 0.0 if i % 3 == 0 else 1e9
+            rows.append(job(i, 1e10 / (1 + r / k0), fs_bytes=100.0 + r * 100.0))
+        return frame(rows), k0
+
+    def test_rolling_k_and_prediction_by_hand(self):
+        d, k0 = self._year()
+        # q = 1: P = the window's largest run, 1e10 (a background-free day in every 30-day window). C: max-min
+        # min(P, max(C - 1e9, C / 2)) against the runs; C = 1e10 gives the loaded runs 9e9 (APE 2.9 %), exact on
+        # the others; the next grid point 1.0772e10 gives them 9.772e9 (5.5 %). Then K: with C = 1e10, K0 gives
+        # P' = 9.2643e9 and R' = 1e9 / (1 + 1e10 / K0) = 5.573e8, C - R' = 9.443e9 > P': exact on every run (the
+        # grid point whose C - R' comes closest, 2.6827e10, misses by 0.08 %)
+        out = tr.iosim_rolling(d, 30, 1.0, interference="all")
+        day35 = d.index[(d["start"] - T0) // DAY == 35][0]  # loaded, after a loaded day 34
+        self.assertEqual(out.at[day35, "capacity"], float(tr.CAPACITIES[30]))
+        self.assertEqual(out.at[day35, "kappa_K"], k0)
+        self.assertAlmostEqual(out.at[day35, "pred"] / (1e10 / (1 + 1e9 / k0)), 1.0, places=12)
+        # max-min alone predicts min(1e10, max(1e10 - 1e9, 5e9)) = 9e9 there
+        self.assertAlmostEqual(tr.iosim_rolling(d, 30, 1.0).at[day35, "pred"] / 9e9, 1.0, places=12)
+
+    def test_choose_interference_on_the_past(self):
+        d, _ = self._year()
+        use, e_mm, e_if = tr.choose_interference(d, 30, 1.0, T0 + 60 * DAY)
+        # predicted with the previous day's background: days 3k (free, after a loaded day) max-min 9e9 against 1e10
+        # (10 %), interference 9.2643e9 (7.36 %); days 3k + 1 (loaded, after a free day) both 1e10 against 9.2643e9
+        # (7.94 %); days 3k + 2 (loaded after loaded) max-min 9e9 (2.85 %), interference exact. Medians over the
+        # three thirds: max-min 7.94 %, interference 7.36 %: interference is chosen
+        self.assertTrue(use)
+        self.assertAlmostEqual(e_mm, 1e10 / (1e10 / (1 + 1e9 / float(tr.CAPACITIES[33]))) - 1, places=9)
+        self.assertAlmostEqual(e_if, 1 - 1e10 / (1 + 1e9 / float(tr.CAPACITIES[33])) / 1e10, places=9)
+        # a file system without background: both rules give the peak; the tie keeps interference (at or below),
+        # and its K is +inf, so its predictions are max-min's
+        flat = frame([job(i, 1e10) for i in range(40)])
+        use, e_mm, e_if = tr.choose_interference(flat, 30, 1.0, T0 + 40 * DAY)
+        self.assertTrue(use)
+        self.assertEqual(e_mm, e_if)
+        self.assertTrue(np.isinf(tr.iosim_rolling(flat, 30, 1.0, interference="all")["kappa_K"].dropna()).all())
+
+
 class PredictionTest(unittest.TestCase):
     """analysis/tokio_prediction.py on a hand-made Edison year: configuration ior write (1 TiB) on scratch1 (24 OSTs)
     at 20 GB/s and on scratch3 (36 OSTs) at 30 GB/s, on June 1-4 (first half) and October 1-4 (held out), except
