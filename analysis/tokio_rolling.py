@@ -423,6 +423,25 @@ def iosim_rolling(g, days, q, background=None, estimator=quantile, gate=None, ga
     return out
 
 
+def choose_interference(g, days, q, cut, variant="all"):
+    """The per-file-system choice of the sharing model (docs/validation.md, "Interference sharing, calibrated on the
+    window", the amendment): on g's jobs (one file system, with end; prev_bg as a column or computed) that start
+    before `cut` (s since the epoch), the rolling-origin median APE of iosim_rolling(g, days, q) with max-min alone
+    and with interference `variant`, on the jobs both predict. Returns (use interference: its median APE at or below
+    max-min's, max-min's median APE, interference's median APE); (False, nan, nan) when no first-half job is
+    predicted. Held-out jobs are not read (every prediction uses only jobs ended before its own day)."""
+    g = g if "prev_bg" in g.columns else g.assign(prev_bg=previous_background(g))
+    first = g[g["start"] < cut]
+    a = iosim_rolling(first, days, q)["pred"]
+    b = iosim_rolling(first, days, q, interference=variant)["pred"]
+    ok = a.notna() & b.notna()
+    if not ok.any():
+        return False, float("nan"), float("nan")
+    ea = float(tokio_model.ape(a[ok], first.loc[ok[ok].index, "bw"]).median())
+    eb = float(tokio_model.ape(b[ok], first.loc[ok[ok].index, "bw"]).median())
+    return bool(eb <= ea + 1e-12), ea, eb
+
+
 def gate_for_window(g, in_window, days, q, gate_on="record", level=GATE_LEVEL, background=None, shift_k=None):
     """The contention gate for the day after a window (what `iosim calibrate` records): g one file system's jobs
     (with end; prev_bg as a column or computed), in_window a boolean mask on g.index of the window's jobs. "record":

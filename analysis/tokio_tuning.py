@@ -80,6 +80,9 @@ def rules_for(g, cut):
         out[f"gate: {on}"] = tr.iosim_rolling(g, 30, q30, gate=tr.GATE_LEVEL, gate_on=on)["pred"]
     for v in tr.INTERFERENCE_VARIANTS:  # declared before any score (docs/validation.md, "Interference sharing")
         out[f"interference: {v}"] = tr.iosim_rolling(g, 30, q30, interference=v)["pred"]
+    use, _, _ = tr.choose_interference(g, 30, q30, cut)  # the amendment: chosen per file system on its first half
+    qs["interference"] = "all" if use else "max-min"
+    out["interference: per file system"] = out["interference: all"] if use else out["30 d / measured"]
     pick = tr.follow_the_leader(g, pd.DataFrame({w: by_window[w].iloc[:, 0] for w in WINDOWS}), 30, default=30)
     for k, c in enumerate(("none", "measured", "previous")):
         cand = pd.DataFrame({w: by_window[w].iloc[:, k] for w in WINDOWS})
@@ -112,31 +115,32 @@ def interference_first_half(d, first, sys_list):
     tr.INTERFERENCE_VARIANTS with the lowest first-half median APE averaged over the systems (ties: the earlier),
     default whether it is at or below "30 d / measured" on every system's first half. Held-out jobs are not read."""
     cand = [f"interference: {v}" for v in tr.INTERFERENCE_VARIANTS]
-    ok = d[cand + ["30 d / measured"]].notna().all(axis=1)
+    ok = d[cand + ["30 d / measured", "interference: per file system"]].notna().all(axis=1)
     firsts = {}
     for s in sys_list:
         sel = first & ok & (d["system"] == s)
         firsts[s] = {r: tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])["median_ape"]
-                     for r in cand + ["30 d / measured"]}
+                     for r in cand + ["30 d / measured", "interference: per file system"]}
     mean = [np.mean([firsts[s][r] for s in sys_list]) for r in cand]
     i = min(j for j in range(len(cand)) if mean[j] <= min(mean) + 1e-12)
     default = all(firsts[s][cand[i]] <= firsts[s]["30 d / measured"] + 1e-12 for s in sys_list)
-    return tr.INTERFERENCE_VARIANTS[i], firsts, default
+    per_fs = all(firsts[s]["interference: per file system"] <= firsts[s]["30 d / measured"] + 1e-12 for s in sys_list)
+    return tr.INTERFERENCE_VARIANTS[i], firsts, default, per_fs
 
 
 def interference_table(d, first, held, sys_list, pct):
     """The interference candidate's table (first half: the choice; held out: what it gives) and its sentence."""
-    v, firsts, default = interference_first_half(d, first, sys_list)
+    v, firsts, default, per_fs = interference_first_half(d, first, sys_list)
+    names = [f"interference: {x}" for x in tr.INTERFERENCE_VARIANTS] + ["interference: per file system"]
     rows = []
     for s in sys_list:
         sel = held & (d["system"] == s)
-        h = {r: tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])["median_ape"]
-             for r in [f"interference: {x}" for x in tr.INTERFERENCE_VARIANTS] + ["30 d / measured"]}
-        rows.append([s, pct(firsts[s]["30 d / measured"])]
-                    + [pct(firsts[s][f"interference: {x}"]) for x in tr.INTERFERENCE_VARIANTS]
-                    + [pct(h["30 d / measured"])] + [pct(h[f"interference: {x}"]) for x in tr.INTERFERENCE_VARIANTS])
+        h = {r: tr.error_stats(d.loc[sel, r], d.loc[sel, "bw"])["median_ape"] for r in names + ["30 d / measured"]}
+        rows.append([s, pct(firsts[s]["30 d / measured"])] + [pct(firsts[s][r]) for r in names]
+                    + [pct(h["30 d / measured"])] + [pct(h[r]) for r in names])
     text = (f"Chosen on the first half: {v}; default (at or below 30 d / measured on every system's first half): "
-            f"{'yes' if default else 'no'}.")
+            f"{'yes' if default else 'no'}. Per file system (the amendment): default "
+            f"{'yes' if per_fs else 'no'}.")
     return rows, text
 
 
@@ -177,7 +181,7 @@ def run(args):
         preds["_frozen"] = tokio_model.peaks(train, g, fz["q"])[0]
         parts.append(g.join(preds))
         qrows.append([s, f] + [qs[w] for w in WINDOWS] + [qs["90 d recency-weighted"]]
-                     + [qs[f"adaptive k={k:g}"] for k in tr.SHIFT_KS])
+                     + [qs[f"adaptive k={k:g}"] for k in tr.SHIFT_KS] + [qs["interference"]])
     d = pd.concat(parts)
     rules = [c for c in d.columns if " / " in c and not c.startswith("adaptive")]
     ok = d[rules].notna().all(axis=1)
@@ -259,7 +263,7 @@ def run(args):
              f"First half: {int(first.sum())} jobs before {tokio_model.SPLIT} (each predicted from the days before "
              f"its own); held out: {int(held.sum())} jobs. q per window chosen on the first half:", "",
              md_table(qrows, ["system", "file system"] + [WNAME[w] for w in WINDOWS] + ["90 d recency-weighted"]
-                      + [f"adaptive k={k:g}" for k in tr.SHIFT_KS]),
+                      + [f"adaptive k={k:g}" for k in tr.SHIFT_KS] + ["sharing (first half)"]),
              "",
              "## Every rule: first-half median APE → held-out median APE", "",
              md_table(table, ["P rule / C rule"] + sys_list), "",
@@ -295,8 +299,9 @@ def run(args):
              "window\"):", "",
              md_table(interf_rows, ["system", "30 d / measured, first half",
                                     *(f"{v}, first half" for v in tr.INTERFERENCE_VARIANTS),
-                                    "30 d / measured, held out",
-                                    *(f"{v}, held out" for v in tr.INTERFERENCE_VARIANTS)]),
+                                    "per file system, first half", "30 d / measured, held out",
+                                    *(f"{v}, held out" for v in tr.INTERFERENCE_VARIANTS),
+                                    "per file system, held out"]),
              "", interf_choice, "",
              "## Where the contention term binds (30 d / measured, held out)", "",
              md_table(bind_rows, ["system", "jobs", "jobs where C - previous background < P",
