@@ -12,9 +12,9 @@ extern const ios_allocation_policy_t ios_allocation_fixed, ios_allocation_static
     ios_allocation_best_bandwidth, ios_allocation_nsys, ios_allocation_tcpu, ios_allocation_zero, ios_allocation_one,
     ios_allocation_static_ceil, ios_allocation_size, ios_allocation_process, ios_allocation_mckp, ios_allocation_oracle;
 extern const ios_placement_policy_t ios_placement_random, ios_placement_gnc, ios_placement_gc;
-extern const ios_sharing_policy_t ios_sharing_fairshare, ios_sharing_fcfs, ios_sharing_maxmin, ios_sharing_timeshare,
-    ios_sharing_set10, ios_sharing_greedy_yield, ios_sharing_greedy_com, ios_sharing_lookahead_greedy_yield,
-    ios_sharing_periodic_greedy_yield, ios_sharing_best_next_event;
+extern const ios_sharing_policy_t ios_sharing_fairshare, ios_sharing_fcfs, ios_sharing_maxmin, ios_sharing_interference,
+    ios_sharing_timeshare, ios_sharing_set10, ios_sharing_greedy_yield, ios_sharing_greedy_com,
+    ios_sharing_lookahead_greedy_yield, ios_sharing_periodic_greedy_yield, ios_sharing_best_next_event;
 extern const ios_storage_policy_t ios_storage_random, ios_storage_round_robin, ios_storage_worst_fit,
     ios_storage_best_bandwidth;
 extern const ios_striping_policy_t ios_striping_lustre_default, ios_striping_optimized, ios_striping_bpio;
@@ -34,6 +34,7 @@ static const ios_policy_t *const placement[] = {P(ios_placement_random), P(ios_p
 static const ios_policy_t *const sharing[] = {P(ios_sharing_fairshare),
                                               P(ios_sharing_fcfs),
                                               P(ios_sharing_maxmin),
+                                              P(ios_sharing_interference),
                                               P(ios_sharing_timeshare),
                                               P(ios_sharing_set10),
                                               P(ios_sharing_greedy_yield),

@@ -173,6 +173,10 @@ TEST(engine_badinput, PolicyParametersOutOfRange) {
                    scenario(),
                    {"sharing={\"policy\": \"greedy-yield\", \"ties\": 7}"},
                    {"sharing.ties: is 7: give an integer in [0, 1]"}});
+  expect_rejected({"interference kappa -1",
+                   scenario(),
+                   {"sharing={\"policy\": \"interference\", \"kappa\": -1}"},
+                   {"sharing.kappa: is -1: give a bandwidth in [0, 1e+300]"}});
   expect_rejected({"mckp divisors",
                    scenario(),
                    {"allocation={\"policy\": \"mckp\", \"divisors\": 3}"},

@@ -625,6 +625,106 @@ TEST(SharingMaxmin, RatesAreTheCaps) {
   EXPECT_DOUBLE_EQ(r[1], 9.0);
 }
 
+namespace {
+
+// The interference policy's rates on one resource of capacity `capacity` with its parameter kappa (bytes/s).
+std::vector<double> share_interference(double capacity, const std::vector<ios_transfer_view_t> &t, double kappa) {
+  const ios_sharing_policy_t *pol = ios_sharing_find("interference");
+  std::vector<double> rates(t.size(), -1.0);
+  if (pol == nullptr) {
+    ADD_FAILURE() << "no sharing policy interference";
+    return rates;
+  }
+  ios_share_view_t v{};
+  v.now = 10.0;
+  v.capacity = capacity;
+  v.ntransfers = (int)t.size();
+  v.t = t.data();
+  ios_params_t p;
+  ios_params_defaults(pol->nparams, pol->params, &p);
+  p.v[0] = kappa;
+  EXPECT_EQ(pol->share(pol->ctx, &v, &p, rates.data()), IOS_OK);
+  return rates;
+}
+
+} // namespace
+
+TEST(SharingInterference, SlowedByTheOtherApplicationsLoad) {
+  // System (docs/validation.md, "Interference sharing"): rate_i = cap_i / (1 + L_i / κ), L_i = Σ cap_j over the
+  // transfers j of other applications. B = 5e9, κ = 4e9, transfers (app, cap) = (0, 2e9), (0, 1e9), (1, 3e9).
+  // By hand: t0 and t1 (app 0) see L = 3e9 (t2 only; t1 does not count for t0 nor t0 for t1), t2 (app 1) sees
+  // L = 2e9 + 1e9 = 3e9: each divided by 1 + 3/4 = 1.75. Expectations: {2e9/1.75, 1e9/1.75, 3e9/1.75}
+  // = {1.142857e9, 0.571429e9, 1.714286e9}, sum 3.43e9 (under B here, but the policy is uncapped either way).
+  const ios_sharing_policy_t *pol = ios_sharing_find("interference");
+  ASSERT_NE(pol, nullptr);
+  EXPECT_EQ(pol->uncapped, 1);
+  EXPECT_EQ(pol->cap_only, 0);
+  EXPECT_EQ(pol->periodic, 0);
+  ASSERT_EQ(pol->nparams, 1);
+  EXPECT_STREQ(pol->params[0].name, "kappa");
+  EXPECT_EQ(pol->params[0].def, 0.0);
+  std::vector<double> r =
+      share_interference(5e9, {transfer(2e9, 0.0, 0, 0), transfer(1e9, 0.0, 1, 0), transfer(3e9, 0.0, 2, 1)}, 4e9);
+  EXPECT_DOUBLE_EQ(r[0], 2e9 / 1.75);
+  EXPECT_DOUBLE_EQ(r[1], 1e9 / 1.75);
+  EXPECT_DOUBLE_EQ(r[2], 3e9 / 1.75);
+  // System: the same caps, three applications 0, 1, 2, κ = 2e9. By hand: L = {1e9 + 3e9, 2e9 + 3e9, 2e9 + 1e9}
+  // = {4e9, 5e9, 3e9}; divisors 1 + L/κ = {3, 3.5, 2.5}. Expectations: {2e9/3, 1e9/3.5, 3e9/2.5 = 1.2e9}.
+  r = share_interference(5e9, {transfer(2e9, 0.0, 0, 0), transfer(1e9, 0.0, 1, 1), transfer(3e9, 0.0, 2, 2)}, 2e9);
+  EXPECT_DOUBLE_EQ(r[0], 2e9 / 3.0);
+  EXPECT_DOUBLE_EQ(r[1], 1e9 / 3.5);
+  EXPECT_DOUBLE_EQ(r[2], 1.2e9);
+}
+
+TEST(SharingInterference, NoInterferenceWhenKappaIsZeroOrAlone) {
+  // System: the first view above with κ = 0 (the default). Expectations: the caps {2e9, 1e9, 3e9}, as maxmin.
+  std::vector<double> r =
+      share_interference(5e9, {transfer(2e9, 0.0, 0, 0), transfer(1e9, 0.0, 1, 0), transfer(3e9, 0.0, 2, 1)}, 0.0);
+  EXPECT_DOUBLE_EQ(r[0], 2e9);
+  EXPECT_DOUBLE_EQ(r[1], 1e9);
+  EXPECT_DOUBLE_EQ(r[2], 3e9);
+  // System: one transfer, cap 7e9 > B = 5e9, κ = 1e9. By hand: L = 0, divisor 1. Expectations: its cap 7e9 (max-min
+  // then gives it B in the engine).
+  r = share_interference(5e9, {transfer(7e9, 0.0, 0, 3)}, 1e9);
+  EXPECT_DOUBLE_EQ(r[0], 7e9);
+  // System: two transfers of the same application (two parts of one operation), caps 2e9 and 4e9, κ = 1e9. By hand:
+  // no other application, L = 0. Expectations: their caps {2e9, 4e9}.
+  r = share_interference(5e9, {transfer(2e9, 0.0, 0, 5), transfer(4e9, 0.0, 1, 5)}, 1e9);
+  EXPECT_DOUBLE_EQ(r[0], 2e9);
+  EXPECT_DOUBLE_EQ(r[1], 4e9);
+}
+
+TEST(SharingInterference, RatesWithinCapsForAnyKappa) {
+  // System: 300 random snapshots (1..16 transfers of applications 0..3, caps 0 (one in 8) to 3·B, B in [1e3, 1e11))
+  // with κ drawn in [1e-3·B, 1e3·B), the invariant test above having only the default κ = 0.
+  // Expectations: every rate finite, in [0, cap]; equal to its cap exactly when no other application has a cap > 0
+  // on the resource (L = 0), strictly below it otherwise (a cap > 0 divided by 1 + L/κ > 1).
+  ios_rng_t rng;
+  ios_rng_seed(&rng, 31337, 3);
+  for (int trial = 0; trial < 300; trial++) {
+    int k = 1 + (int)ios_rng_below(&rng, 16);
+    double capacity = 1e3 * std::pow(10.0, 8.0 * ios_rng_uniform(&rng));
+    double kappa = capacity * std::pow(10.0, -3.0 + 6.0 * ios_rng_uniform(&rng));
+    std::vector<ios_transfer_view_t> t;
+    for (int i = 0; i < k; i++) {
+      double cap = ios_rng_below(&rng, 8) == 0 ? 0.0 : 3.0 * capacity * ios_rng_uniform(&rng);
+      t.push_back(transfer(cap, 0.0, i, (int)ios_rng_below(&rng, 4)));
+    }
+    std::vector<double> r = share_interference(capacity, t, kappa);
+    for (int i = 0; i < k; i++) {
+      bool others = false;
+      for (int j = 0; j < k; j++)
+        others = others || (t[j].app != t[i].app && t[j].cap > 0.0);
+      EXPECT_TRUE(std::isfinite(r[i])) << "trial " << trial << " transfer " << i;
+      EXPECT_GE(r[i], 0.0) << "trial " << trial << " transfer " << i;
+      if (others && t[i].cap > 0.0)
+        EXPECT_LT(r[i], t[i].cap) << "trial " << trial << " transfer " << i;
+      else
+        EXPECT_EQ(r[i], t[i].cap) << "trial " << trial << " transfer " << i;
+    }
+  }
+}
+
 TEST(SharingGreedy, FairshareAndFcfsAreWorkConserving) {
   // System: 300 random snapshots (as in the invariant tests below).
   // Expectations: FairShare and FCFS hand out min(B, Σ caps) in total (relative 1e-9): FairShare gives α·Σ caps
@@ -819,7 +919,7 @@ TEST(Registry, FindByNameAndAlias) {
   ASSERT_NE(ios_placement_find("randp"), nullptr);
   EXPECT_EQ(ios_placement_find("randp"), ios_placement_find("random"));
   EXPECT_STREQ(ios_placement_find("randp")->name, "random");
-  for (const char *name : {"fairshare", "fcfs", "maxmin", "timeshare"}) {
+  for (const char *name : {"fairshare", "fcfs", "maxmin", "interference", "timeshare"}) {
     ASSERT_NE(ios_sharing_find(name), nullptr) << name;
     EXPECT_STREQ(ios_sharing_find(name)->name, name);
   }

@@ -587,6 +587,7 @@ ios_num_spec_t ios_scenario_param_spec(const ios_param_spec_t *ps) {
   }
   if (strcmp(ps->unit, "s") == 0) spec.unit = IOS_UNIT_DURATION;
   if (strcmp(ps->unit, "bytes") == 0) spec.unit = IOS_UNIT_BYTES;
+  if (strcmp(ps->unit, "bytes/s") == 0) spec.unit = IOS_UNIT_BANDWIDTH;
   return spec;
 }
 
