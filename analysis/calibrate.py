@@ -24,17 +24,27 @@ Fitted parameters (bandwidths in bytes/s):
   sign test at 5 % of the contention term against the peak on the window's jobs (tokio_rolling.gate_for_window),
   "record" (the predictions made before each window job ran) unless --gate fit; recorded always, applied (C = +inf,
   the peak alone, when the test does not keep C) only with --gate record|fit: the first half chose no gate.
+- TOKIO-ABC, the sharing model (field sharing; docs/validation.md, "Interference sharing, calibrated on the
+  window", its amendment): per file system, the engine's sharing policy `interference` (variant "all") when its
+  rolling-origin median APE on the file system's jobs up to UNTIL is at or below max-min's
+  (tokio_rolling.choose_interference, with the q above), else max-min alone; K (interference_capacity_Bps) is fitted
+  on the window's jobs at their window P, measured background and rolling C (tokio_rolling.window_interference,
+  +inf: no interference, then max-min: nothing to apply), and kappa_per_ost_Bps = K / N is the engine's `kappa` on
+  each of the N OSTs (what a run naming the file uses under sharing `interference`). With --gate record|fit the
+  gate applies with max-min only, so the file says max-min.
 - TOKIO-ABC, --window adaptive: P of each configuration the q-quantile of its runs since its last level shift as of
   UNTIL (tokio_rolling.level_segments, k = tokio_rolling.SHIFT_K; docs/validation.md, "The adaptive window"), not
   the default (the first half did not choose it); each configuration's history_start says where its history starts.
 - Darshan (no server-side data, so no background): P = the median of the configuration's bandwidths; c = the largest
-  bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c).
+  bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c);
+  sharing max-min (no background to fit K on).
 
 The held-out error (field held_out_error): jobs of the input predicted by the same calibration refitted each day on
 the DAYS days before it (analysis/tokio_rolling.py), with only data older than the job: APE quantiles and bias of the
 bandwidth, the band a what-if answer made with this calibration carries. TOKIO-ABC: iosim's contention model
-(tokio_rolling.iosim_rolling, the validation's "iosim, rolling" row) with q chosen per file system on the jobs before
---split (default: the input's middle day) and scored on the jobs from it on; Darshan: P, every job. Exit 2 with the fix on bad input.
+(tokio_rolling.iosim_rolling, the validation's "iosim, rolling" row) with q and the sharing model (interference
+variant "all" or max-min, as above; max-min with --gate) chosen per file system on the jobs before --split (default:
+the input's middle day) and scored on the jobs from it on; Darshan: P, every job. Exit 2 with the fix on bad input.
 """
 
 import argparse
@@ -114,7 +124,42 @@ def darshan_jobs(path):
     return d.reset_index(drop=True)
 
 
-def fit(window, kind, q=0.5, past=None, until=None, shift_k=None):
+SHARING_SECTION = 'docs/validation.md, "Interference sharing, calibrated on the window", its amendment'
+
+
+def finite(x):
+    """x when it is a finite number, else None (JSON null: +inf, NaN)."""
+    return float(x) if x is not None and np.isfinite(x) else None
+
+
+def sharing_object(choice, k, n, gate="none"):
+    """The "sharing" object of a TOKIO-ABC file system: choice = tokio_rolling.choose_interference's (use interference,
+    max-min's median APE, interference's median APE) on the file system's jobs up to UNTIL; k the interference
+    capacity K fitted on the window (bytes/s, +inf: none); n the file system's OSTs; gate the --gate given. Policy
+    "interference" only when chosen, K finite and no gate applied; kappa_per_ost_Bps = K / N then (the engine's
+    `kappa` per OST), else null."""
+    use, e_mm, e_if = choice
+    pct = f"{100 * e_if:.2f} % against max-min's {100 * e_mm:.2f} %" if np.isfinite(e_mm) else ""
+    if not np.isfinite(e_mm):
+        policy, why = "maxmin", "max-min alone: no job up to the window's end was predicted, so nothing chose"
+    elif gate != "none":
+        policy, why = "maxmin", (f"max-min alone: --gate {gate} applies with max-min only (interference's "
+                                 f"rolling-origin median APE on the past {pct})")
+    elif not use:
+        policy, why = "maxmin", f"max-min alone: interference's rolling-origin median APE on the past is above ({pct})"
+    elif not np.isfinite(k):
+        policy, why = "maxmin", (f"max-min: interference was chosen ({pct}) but K fitted on the window is +inf (no "
+                                 "interference), so there is nothing to apply")
+    else:
+        policy, why = "interference", (f"interference (variant all, K fitted on the window's jobs): its "
+                                       f"rolling-origin median APE on the past is at or below max-min's ({pct})")
+    return {"policy": policy, "variant": "all", "interference_capacity_Bps": finite(k),
+            "kappa_per_ost_Bps": finite(k / n) if policy == "interference" and n > 0 else None,
+            "past_median_ape": {"maxmin": e_mm, "interference": e_if},
+            "rule": f"{why} ({SHARING_SECTION})"}
+
+
+def fit(window, kind, q=0.5, past=None, until=None, shift_k=None, choice=None, gate="none"):
     """The parameters of one file system fitted on `window` (its jobs): a dict (see the module's doc). TOKIO-ABC:
     P of each configuration the q-quantile of its window bandwidths and C the capacity of tokio_rolling.CAPACITIES
     minimising the window's median APE of min(P, max(C - r, C / 2)), r each job's measured background
@@ -125,12 +170,16 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None):
     configuration's history_start (s): the start of the first run its P uses. shift_k (TOKIO-ABC, with past: the
     file system's jobs that ended by `until`, with end): the adaptive window (docs/validation.md, "The adaptive
     window"): P the q-quantile of the configuration's runs since its last level shift as of `until`
-    (tokio_rolling.level_segments), C still fitted on the window's q-quantiles, as tokio_rolling.rolling() does."""
+    (tokio_rolling.level_segments), C still fitted on the window's q-quantiles, as tokio_rolling.rolling() does.
+    choice (TOKIO-ABC): tokio_rolling.choose_interference's answer on the file system's past; K for the day after the
+    window is tokio_rolling.window_interference (variant "all") on the window's P, measured background and
+    rolling_capacity_Bps, and the "sharing" object says which sharing model applies (sharing_object; gate: --gate)."""
     extra = {}
     if kind == "tokio":
         p = window.groupby("cls")["bw"].transform(lambda x: float(np.quantile(x.to_numpy(), q)))
         r, bw = tokio_model.background(window).to_numpy(), window["bw"].to_numpy()
         extra["rolling_capacity_Bps"], err = tr.fit_capacity(p.to_numpy(), r, bw)
+        k_if = tr.window_interference(p.to_numpy(), r, bw, extra["rolling_capacity_Bps"], "all")
         grid = tokio_model.CAPACITIES
         pred = np.minimum(p.to_numpy()[None, :], np.maximum(grid[:, None] - r[None, :], grid[:, None] / 2))
         errs = np.median(np.abs(pred - bw[None, :]) / bw[None, :], axis=1)
@@ -148,6 +197,10 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None):
         cap = ost * n if n > 0 else float("nan")
         eff = p / (window["osts"] * ost).where(window["osts"] > 0)
         err = float(tokio_model.ape(p, window["bw"]).median())
+        extra["sharing"] = {"policy": "maxmin", "rule": "no background in Darshan logs: no interference capacity to "
+                            f"fit, max-min alone ({SHARING_SECTION})"}
+    if kind == "tokio":
+        extra["sharing"] = sharing_object(choice if choice is not None else (False, np.nan, np.nan), k_if, n, gate)
     confs = []
     for cls, g in window.groupby("cls", sort=True):
         r = g.iloc[0]
@@ -172,19 +225,24 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None):
 def held_out(d, days, kind, split=None, gate="none", shift_k=None):
     """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it, with
     only what was measured before it started. TOKIO-ABC: iosim's contention model (tokio_rolling.iosim_rolling, the
-    validation's "iosim, rolling" row), its q chosen per file system on the jobs that started before `split` (s since
-    the epoch; tokio_rolling.choose_q) and scored on the jobs from `split` on, so that no score uses a q chosen on
-    its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns (the held_out_error dict,
+    validation's "iosim, rolling" row), its q and its sharing model (interference variant "all" or max-min,
+    tokio_rolling.choose_interference; max-min when `gate` applies) chosen per file system on the jobs that started
+    before `split` (s since the epoch; tokio_rolling.choose_q) and scored on the jobs from `split` on, so that no
+    score uses a choice made on its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns (the held_out_error dict,
     the per-job frame: system, fs, start, cls, bw, pred, scored). shift_k: the adaptive window for P (TOKIO-ABC;
     tokio_rolling.rolling), None for the fixed `days`."""
-    parts, qs = [], {}
+    parts, qs, shares = [], {}, {}
     for (s, f), g in tr.with_end(d).groupby(["system", "fs"], sort=False):
         g = g.copy()
         if kind == "tokio":
             q, _ = tr.choose_q(g, days, split, shift_k=shift_k)
             qs[(s, f)] = q
+            # the sharing model, chosen as q on the jobs before the split (max-min alone when a gate applies)
+            use = gate == "none" and tr.choose_interference(g, days, q, split)[0]
+            shares[(s, f)] = "interference" if use else "maxmin"
             g["pred"] = tr.iosim_rolling(g, days, q, gate=None if gate == "none" else tr.GATE_LEVEL,
-                                         gate_on="record" if gate == "none" else gate, shift_k=shift_k)["pred"]
+                                         gate_on="record" if gate == "none" else gate, shift_k=shift_k,
+                                         interference="all" if use else None)["pred"]
             g["scored"] = g["start"] >= split
         else:
             g["pred"] = tr.rolling(g, days, 0.5, fit_c=False)["p"]
@@ -193,10 +251,16 @@ def held_out(d, days, kind, split=None, gate="none", shift_k=None):
     g = pd.concat(parts)
     sc = g[g["scored"]]
     if kind == "tokio":
+        chosen = ", ".join(f"{f} {share}" for (_, f), share in shares.items())
+        sharing = (f"sharing max-min on every file system (the contention gate applies with max-min only)"
+                   if gate != "none" else
+                   f"sharing per file system, chosen on the jobs before {iso(split)} as q is: interference (variant "
+                   "all, K refitted each day on the window) where its median APE there is at or below max-min's, "
+                   f"else max-min ({chosen}; {SHARING_SECTION})")
         method = (f"each job from {iso(split)} on predicted by iosim's contention model (the job at its "
-                  f"configuration's rolling P against the previous job's background, max-min on the rolling C) "
+                  f"configuration's rolling P against the previous job's background, on the rolling C) "
                   f"refitted each UTC day on the {days:g} days before it (only jobs that ended before that day), q per "
-                  f"file system chosen on the jobs before {iso(split)}; P window: "
+                  f"file system chosen on the jobs before {iso(split)}; {sharing}; P window: "
                   + (f"{days:g} days" if shift_k is None else f"adaptive (since the configuration's last level shift, "
                      f"two-window median test, k = {shift_k:g}, m = {tr.SHIFT_RUNS})") + "; contention gate: "
                   + ("none" if gate == "none" else f"{gate} (C kept only on days the sign test at "
@@ -210,6 +274,7 @@ def held_out(d, days, kind, split=None, gate="none", shift_k=None):
     if kind == "tokio":
         out["split"] = iso(split)
     out["per_file_system"] = [{"system": s, "fs": f, **({"q": qs[(s, f)]} if (s, f) in qs else {}),
+                               **({"sharing": shares[(s, f)]} if (s, f) in shares else {}),
                                **tr.error_stats(x["pred"], x["bw"])}
                               for (s, f), x in sc.groupby(["system", "fs"], sort=False)]
     return out, g[["system", "fs", "start", "cls", "bw", "pred", "scored"]]
@@ -260,7 +325,9 @@ def run(args):
         # q: the rolling-origin choice over every job up to UNTIL (the past of the predictions the file serves)
         past = tr.with_end(upto[(upto["system"] == key[0]) & (upto["fs"] == key[1])])
         q = tr.choose_q(past, args.days, until, shift_k=shift_k)[0] if kind == "tokio" else 0.5
-        fss.append(fit(g, kind, q, past, until, shift_k))
+        # the sharing model: interference or max-min, chosen on the same past, as q is (docs/validation.md)
+        choice = tr.choose_interference(past, args.days, q, until) if kind == "tokio" else None
+        fss.append(fit(g, kind, q, past, until, shift_k, choice, args.gate))
         if kind == "tokio":
             on = "fit" if args.gate == "fit" else "record"
             inw = (past["start"] >= lo) & (past["end"] <= until)
@@ -292,7 +359,8 @@ def run(args):
     h = cal["held_out_error"]
     fit_text = "; ".join((f"{r['fs']}: C {r['capacity_Bps'] / 1e9:.3g} GB/s ({r['ost_capacity_Bps'] / 1e9:.3g} per "
                           "OST), " if r["capacity_Bps"] is not None and r["capacity_Bps"] == r["capacity_Bps"]
-                          else f"{r['fs']}: no OST data, ") + f"{len(r['configurations'])} configurations"
+                          else f"{r['fs']}: no OST data, ") + sharing_text(r["sharing"])
+                         + f", {len(r['configurations'])} configurations"
                          + (f", contention gate {'keeps' if r['contention_gate']['kept'] else 'drops'} C (days "
                             f"{r['contention_gate']['days_for']} for, {r['contention_gate']['days_against']} "
                             f"against, p {r['contention_gate']['p_value']:.3g}"
@@ -305,6 +373,14 @@ def run(args):
             f"{cal['window']['newest_measurement']}; {fit_text}; {band}")
 
 
+def sharing_text(sh):
+    """The summary line's words for a "sharing" object: the policy, and K and kappa when interference."""
+    if sh["policy"] != "interference":
+        return "sharing maxmin"
+    return (f"sharing interference (K {sh['interference_capacity_Bps'] / 1e9:.3g} GB/s, kappa "
+            f"{sh['kappa_per_ost_Bps'] / 1e9:.3g} GB/s per OST)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tokio", nargs="+", metavar="SUMMARY", help="TOKIO-ABC summary CSVs (.csv or .csv.gz)")
@@ -312,10 +388,12 @@ def main(argv=None):
     ap.add_argument("--source", nargs="*", help="the paths the --jobs-csv table was read from (recorded)")
     ap.add_argument("--days", type=float, default=30.0, help="the window (days, default 30)")
     ap.add_argument("--until", help="the window's end (YYYY-MM-DD, UTC; default: the newest measurement's end)")
-    ap.add_argument("--split", help="the held-out error's split (YYYY-MM-DD, UTC): q chosen on the jobs before it, "
-                    "scored on the jobs from it on (TOKIO-ABC; default: the middle of the input's days)")
+    ap.add_argument("--split", help="the held-out error's split (YYYY-MM-DD, UTC): q and the sharing model "
+                    "(interference or max-min) chosen per file system on the jobs before it, scored on the jobs from "
+                    "it on (TOKIO-ABC; default: the middle of the input's days)")
     ap.add_argument("--gate", choices=tr.GATES, default="none", help="TOKIO-ABC: the contention gate applied to "
-                    "the held-out error and recorded as applied (default none: recorded, not applied)")
+                    "the held-out error and recorded as applied, with max-min sharing on every file system (default none: "
+                    "recorded, not applied)")
     ap.add_argument("--window", choices=("fixed", "adaptive"), default="fixed", help="TOKIO-ABC: a configuration's "
                     "P from the --days window (fixed, the default) or from its runs since its last level shift "
                     "(adaptive; docs/validation.md, \"The adaptive window\"); C is fitted on the --days window "

@@ -44,6 +44,8 @@ typedef struct {
   ios_params_t placement_params;
   const ios_sharing_policy_t *sharing;
   ios_params_t sharing_params;
+  unsigned sharing_given; /**< bit i set: the scenario gave sharing parameter i (sharing->params[i]) itself, else it
+                               holds the default (a calibration then may set it: ios_calibration.h) */
   double window_fraction; /**< window.length_fraction (> 0) */
   double window_begin;    /**< s, or NAN for the automatic steady-state window */
   double window_end;      /**< s, or NAN */

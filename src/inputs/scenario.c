@@ -194,7 +194,7 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
 /* Reads the parameters of a policy object (all keys but "policy") into p, and writes the defaults of the others
  * into the object, so the resolved scenario (results.json) shows every parameter the run used. */
 static int read_params(cJSON *obj, const char *family, const char *policy, int nparams, const ios_param_spec_t *specs,
-                       ios_params_t *p, const char *file) {
+                       ios_params_t *p, const char *file, unsigned *given) {
   ios_params_defaults(nparams, specs, p);
   if (ios_value_object(obj, "{\"policy\": \"fairshare\"}", file, family) != IOS_OK) return IOS_EINVAL;
   const cJSON *item;
@@ -220,6 +220,7 @@ static int read_params(cJSON *obj, const char *family, const char *policy, int n
     }
     ios_num_spec_t spec = ios_scenario_param_spec(&specs[found]);
     if (ios_value_number(item, &spec, file, where, &p->v[found]) != IOS_OK) return IOS_EINVAL;
+    if (given != NULL) *given |= 1u << found; /* the scenario's own value, not the default */
   }
   for (int i = 0; i < nparams; i++)
     if (cJSON_GetObjectItemCaseSensitive(obj, specs[i].name) == NULL &&
@@ -277,7 +278,8 @@ static const ios_num_spec_t spec_seed = {0, 9007199254740992.0, 0, 1, IOS_UNIT_N
 
 /* A policy of family f named by root's "FIELD.policy" (FIELD = the family's name), with its parameters read into
  * *params. @return the policy, or NULL after a message naming the valid names. */
-static const ios_policy_t *extract_policy(cJSON *root, ios_family_t f, const char *file, ios_params_t *params) {
+static const ios_policy_t *extract_policy(cJSON *root, ios_family_t f, const char *file, ios_params_t *params,
+                                          unsigned *given) {
   const char *field = ios_family_name(f), *n = policy_name(root, field, file);
   if (n == NULL) return NULL;
   const ios_policy_t *pol = ios_policy_find(f, n);
@@ -288,8 +290,8 @@ static const ios_policy_t *extract_policy(cJSON *root, ios_family_t f, const cha
                  ios_policy_names(f, names, sizeof names));
     return NULL;
   }
-  return read_params(ios_scenario_get_path(root, field), field, pol->name, pol->nparams, pol->params, params, file) ==
-                 IOS_OK
+  return read_params(ios_scenario_get_path(root, field), field, pol->name, pol->nparams, pol->params, params, file,
+                     given) == IOS_OK
              ? pol
              : NULL;
 }
@@ -414,7 +416,7 @@ static int extract_striping(cJSON *root, const char *file, ios_scenario_t *s) {
                          file, "striping.scope", &s->striping_scope) != IOS_OK)
       return IOS_EINVAL;
     if (read_params((cJSON *)v, "striping", s->striping->name, s->striping->nparams, s->striping->params,
-                    &s->striping_params, file) != IOS_OK)
+                    &s->striping_params, file, NULL) != IOS_OK)
       return IOS_EINVAL;
   } else if (!cJSON_IsNull(v)) {
     ios_diag_set(file, "striping", "must be null or {\"policy\": \"bpio\", \"layout\": \"fpp\", ...}");
@@ -476,11 +478,11 @@ static int extract_rest(cJSON *root, const char *file, ios_scenario_t *s) {
 
 static int extract(cJSON *root, const char *file, ios_scenario_t *s) {
   if ((s->allocation = (const ios_allocation_policy_t *)extract_policy(root, IOS_FAMILY_ALLOCATION, file,
-                                                                       &s->allocation_params)) == NULL ||
+                                                                       &s->allocation_params, NULL)) == NULL ||
       (s->placement = (const ios_placement_policy_t *)extract_policy(root, IOS_FAMILY_PLACEMENT, file,
-                                                                     &s->placement_params)) == NULL ||
-      (s->sharing = (const ios_sharing_policy_t *)extract_policy(root, IOS_FAMILY_SHARING, file, &s->sharing_params)) ==
-          NULL)
+                                                                     &s->placement_params, NULL)) == NULL ||
+      (s->sharing = (const ios_sharing_policy_t *)extract_policy(root, IOS_FAMILY_SHARING, file, &s->sharing_params,
+                                                                 &s->sharing_given)) == NULL)
     return IOS_EINVAL;
   if (extract_inputs(root, file, s) != IOS_OK || extract_window(root, file, s) != IOS_OK ||
       extract_striping(root, file, s) != IOS_OK || extract_rest(root, file, s) != IOS_OK)
