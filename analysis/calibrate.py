@@ -156,7 +156,7 @@ def sharing_object(choice, k, n, gate="none"):
     return {"policy": policy, "variant": "all", "interference_capacity_Bps": finite(k),
             "kappa_per_ost_Bps": finite(k / n) if policy == "interference" and n > 0 else None,
             "past_median_ape": {"maxmin": e_mm, "interference": e_if},
-            "rule": f"{why} ({SHARING_SECTION})"}
+            "rule": f"{why}; {SHARING_SECTION}"}
 
 
 def fit(window, kind, q=0.5, past=None, until=None, shift_k=None, choice=None, gate="none"):
@@ -198,7 +198,7 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None, choice=None, g
         eff = p / (window["osts"] * ost).where(window["osts"] > 0)
         err = float(tokio_model.ape(p, window["bw"]).median())
         extra["sharing"] = {"policy": "maxmin", "rule": "no background in Darshan logs: no interference capacity to "
-                            f"fit, max-min alone ({SHARING_SECTION})"}
+                            f"fit, max-min alone; {SHARING_SECTION}"}
     if kind == "tokio":
         extra["sharing"] = sharing_object(choice if choice is not None else (False, np.nan, np.nan), k_if, n, gate)
     confs = []

@@ -1,7 +1,8 @@
 """Tests of `iosim calibrate` (src/cli/calibrate.c, analysis/calibrate.py) and of the staleness rule of `iosim check`,
 through the iosim binary ($IOSIM_BIN, which ctest sets; else build/iosim): a hand-made TOKIO-ABC summary whose
-capacity and efficiencies are known, the sample Darshan logs (the numbers of docs/darshan.md's table), and scenarios
-naming a stale, a fresh and a broken calibration."""
+capacity and efficiencies are known, one whose sharing model (interference, K on the grid) is known, the sample
+Darshan logs (the numbers of docs/darshan.md's table), and scenarios naming a stale, a fresh and a broken
+calibration."""
 
 import datetime as dt
 import json
@@ -104,6 +105,59 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("no measured job in the window", p.stderr)
 
+    def test_interference_chosen_with_its_kappa(self):
+        # One file system of 10 OSTs where every job's bandwidth is exactly the engine's interference share with
+        # K0 = tokio_rolling.CAPACITIES[10] = 10^(9 + 10/30) = 2.1544 GB/s and no capacity limit:
+        # bw = P0 / (1 + r / K0), P0 = 10 GB/s. ior on days 0..5 (00:00) under r = 0.5, 0.4, 0.3, 0.2, 0.1, 0 x K0:
+        # 10 / 1.5, 10 / 1.4, 10 / 1.3, 10 / 1.2, 10 / 1.1, 10 GB/s (rising); vpicio at 50 GB/s alone (r = 0) on days
+        # 0, 1, 2 at 12:00.
+        # - q (tokio_rolling.choose_q, every job up to UNTIL): the predicted jobs are ior's days 1..5 and vpicio's
+        #   days 1, 2 (7). With q = 1 (the previous maximum) ior's errors are 1 - 1.4/1.5 = 1/15, 1/14, 1/13, 1/12,
+        #   1/11 and vpicio's 0, 0: the median (4th) is 1/14; any q < 1 predicts ior's days 2..5 lower, so each of
+        #   those errors is larger and the 4th is above 1/14: q = 1.
+        # - C on the window (tokio_rolling.fit_capacity, 9 jobs, median = 5th): a C of 50 GB/s or more leaves every
+        #   prediction at its P (10 and 50): 4 exact jobs (ior's last, vpicio's three), the 5th error 0.1 (ior's day 4,
+        #   1.1 - 1); below 45 GB/s vpicio's three errors pass 0.1 and ior's slowed jobs cannot give 5 errors under
+        #   0.1 with one C (e.g. 9.26 GB/s: 0.005, 0.06, 0.074, 0.12, 0.18, ...): the tie keeps the largest, 10 TB/s.
+        # - K (tokio_rolling.window_interference "all", at P = 10 and 50 GB/s, C = 10 TB/s): K0 makes every job exact
+        #   (median 0); +inf leaves the five slowed ior jobs wrong and any other K all five too: 5 of 9 wrong, a
+        #   median above 0. So K = K0, kappa per OST K0 / 10.
+        # - The choice (tokio_rolling.choose_interference on the same past, q = 1): ior's days 1, 2 and vpicio's 1, 2
+        #   are predicted before any fit (their windows hold 4 jobs or fewer), identically: 1/15, 1/14, 0, 0; ior's
+        #   days 3, 4, 5 are predicted at most at their P (7.69, 8.33, 9.09 GB/s) by both, errors >= 1/13, 1/12,
+        #   1/11. Both medians (the 4th of 7) are 1/14: a tie, and the rule takes interference at or below max-min.
+        # - Held out: the split is 00:00 of day 2 (the middle of days 0 .. 5); before it only ior's and vpicio's day 1
+        #   are predicted, identically (no fit): a tie again, interference.
+        g = 1e9
+        k0 = 10 ** (9 + 10 / 30)
+        rows = [row(d, 10 * g / (1 + f), f * k0) for d, f in enumerate([0.5, 0.4, 0.3, 0.2, 0.1, 0])]
+        for d in range(3):
+            r = row(d, 50 * g, 0, app="/bin/vpicio_uni", nprocs=32)
+            r["_datetime_start"] += 43200
+            r["_datetime_end"] += 43200
+            rows.append(r)
+        csv = os.path.join(self.tmp, "site-summaries.csv")
+        pd.DataFrame(rows).to_csv(csv)
+        out = os.path.join(self.tmp, "cal.json")
+        p = iosim("calibrate", "--tokio", csv, "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        cal = read_json(out)
+        fs = cal["file_systems"][0]
+        self.assertEqual(fs["q"], 1.0)
+        self.assertAlmostEqual(fs["rolling_capacity_Bps"] / 1e13, 1.0, places=12)
+        sh = fs["sharing"]
+        self.assertEqual((sh["policy"], sh["variant"]), ("interference", "all"))
+        self.assertAlmostEqual(sh["interference_capacity_Bps"] / k0, 1.0, places=12)
+        self.assertAlmostEqual(sh["kappa_per_ost_Bps"] / (k0 / 10), 1.0, places=12)
+        self.assertAlmostEqual(sh["past_median_ape"]["maxmin"], 1 / 14, places=9)
+        self.assertAlmostEqual(sh["past_median_ape"]["interference"], 1 / 14, places=9)
+        self.assertIn("Interference sharing, calibrated on the window", sh["rule"])
+        self.assertIn("sharing interference (K 2.15 GB/s, kappa 0.215 GB/s per OST)", p.stdout)
+        h = cal["held_out_error"]
+        self.assertEqual(h["split"], "2017-06-03T00:00:00Z")
+        self.assertEqual(h["per_file_system"][0]["sharing"], "interference")
+        self.assertIn("scratch9 interference", h["method"])
+
     def test_contention_gate_recorded(self):
         # ior at 6 GB/s on days 0..9, no other traffic (server bytes = its own): the previous background is 0, so
         # the contention term never binds, every window job's vote is a tie, no day counts: 0 for, 0 against, p = 1,
@@ -130,6 +184,20 @@ class CalibrateTest(unittest.TestCase):
         self.assertIn("contention gate: none", cals[None]["held_out_error"]["method"])
         for c in cals.values():
             self.assertEqual(c["held_out_error"]["median_ape"], 0.0)
+        # no background (r = 0 on every job): the interference share min(P, max(C, C / 2)) does not depend on K, so
+        # every K ties and K = +inf (null) is kept; on the past both models predict alike (median APE 0 each), so
+        # interference is chosen but has nothing to apply: max-min, the per-OST kappa null. With --gate the gate
+        # applies with max-min only: max-min, and the held-out error's sharing too.
+        for gate, c in cals.items():
+            sh = c["file_systems"][0]["sharing"]
+            self.assertEqual((sh["policy"], sh["interference_capacity_Bps"], sh["kappa_per_ost_Bps"]),
+                             ("maxmin", None, None))
+            self.assertEqual(sh["past_median_ape"], {"maxmin": 0.0, "interference": 0.0})
+            self.assertIn("nothing to apply" if gate is None else "--gate record applies with max-min only",
+                          sh["rule"])
+        self.assertIn("sharing maxmin", p.stdout)
+        self.assertIn("sharing max-min on every file system", cals["record"]["held_out_error"]["method"])
+        self.assertEqual(cals["record"]["held_out_error"]["per_file_system"][0]["sharing"], "maxmin")
         p = iosim("calibrate", "--tokio", csv, "--gate", "both", "-o", os.path.join(self.tmp, "x.json"))
         self.assertEqual(p.returncode, 2)
         self.assertIn("--gate", p.stderr)
@@ -187,6 +255,9 @@ class CalibrateTest(unittest.TestCase):
         eff = {c["key"].split("/")[4]: c["efficiency"] for c in fs["configurations"]}
         self.assertAlmostEqual(eff["48"], 13066.344 / 24535.282, delta=1e-7)
         self.assertEqual(cal["window"]["first_measurement"][:10], "2017-03-20")
+        # no background in Darshan logs: max-min, saying why
+        self.assertEqual(fs["sharing"]["policy"], "maxmin")
+        self.assertIn("no background in Darshan logs", fs["sharing"]["rule"])
         self.assertEqual(os.listdir(self.tmp), ["cal.json"])  # the logs' table was removed
 
     def test_bad_input(self):
