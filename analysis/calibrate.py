@@ -27,7 +27,8 @@ Fitted parameters (bandwidths in bytes/s):
 - TOKIO-ABC, the sharing model (field sharing; docs/validation.md, "Interference sharing, calibrated on the
   window", its amendment): per file system, the engine's sharing policy `interference` (variant "all") when its
   rolling-origin median APE on the file system's jobs up to UNTIL is at or below max-min's
-  (tokio_rolling.choose_interference, with the q above), else max-min alone; K (interference_capacity_Bps) is fitted
+  (tokio_rolling.choose_interference, with the q above and the fixed window's P, also with --window adaptive),
+  else max-min alone; K (interference_capacity_Bps) is fitted
   on the window's jobs at their window P, measured background and rolling C (tokio_rolling.window_interference,
   +inf: no interference, then max-min: nothing to apply), and kappa_per_ost_Bps = K / N is the engine's `kappa` on
   each of the N OSTs (what a run naming the file uses under sharing `interference`). With --gate record|fit the
@@ -139,17 +140,18 @@ def sharing_object(choice, k, n, gate="none"):
     "interference" only when chosen, K finite and no gate applied; kappa_per_ost_Bps = K / N then (the engine's
     `kappa` per OST), else null."""
     use, e_mm, e_if = choice
-    pct = f"{100 * e_if:.2f} % against max-min's {100 * e_mm:.2f} %" if np.isfinite(e_mm) else ""
+    pct = f"interference {100 * e_if:.2f} %, max-min {100 * e_mm:.2f} %" if np.isfinite(e_mm) else ""
     if not np.isfinite(e_mm):
-        policy, why = "maxmin", "max-min alone: no job up to the window's end was predicted, so nothing chose"
+        policy, why = "maxmin", "max-min alone: no job up to the window's end was predicted, so nothing was chosen"
     elif gate != "none":
-        policy, why = "maxmin", (f"max-min alone: --gate {gate} applies with max-min only (interference's "
-                                 f"rolling-origin median APE on the past {pct})")
+        policy, why = "maxmin", (f"max-min alone: --gate {gate} applies with max-min only (rolling-origin median "
+                                 f"APE on the past: {pct})")
     elif not use:
-        policy, why = "maxmin", f"max-min alone: interference's rolling-origin median APE on the past is above ({pct})"
+        policy, why = "maxmin", (f"max-min alone: interference's rolling-origin median APE on the past is above "
+                                 f"max-min's ({pct})")
     elif not np.isfinite(k):
-        policy, why = "maxmin", (f"max-min: interference was chosen ({pct}) but K fitted on the window is +inf (no "
-                                 "interference), so there is nothing to apply")
+        policy, why = "maxmin", (f"max-min: interference was chosen (rolling-origin median APE on the past: {pct}) "
+                                 "but K fitted on the window is +inf (no interference), so there is nothing to apply")
     else:
         policy, why = "interference", (f"interference (variant all, K fitted on the window's jobs): its "
                                        f"rolling-origin median APE on the past is at or below max-min's ({pct})")
@@ -228,9 +230,10 @@ def held_out(d, days, kind, split=None, gate="none", shift_k=None):
     validation's "iosim, rolling" row), its q and its sharing model (interference variant "all" or max-min,
     tokio_rolling.choose_interference; max-min when `gate` applies) chosen per file system on the jobs that started
     before `split` (s since the epoch; tokio_rolling.choose_q) and scored on the jobs from `split` on, so that no
-    score uses a choice made on its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns (the held_out_error dict,
-    the per-job frame: system, fs, start, cls, bw, pred, scored). shift_k: the adaptive window for P (TOKIO-ABC;
-    tokio_rolling.rolling), None for the fixed `days`."""
+    score uses a choice made on its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns
+    (the held_out_error dict, the per-job frame: system, fs, start, cls, bw, pred, scored). shift_k: the adaptive
+    window for P (TOKIO-ABC; tokio_rolling.rolling), None for the fixed `days`; the sharing choice is made with the
+    fixed window either way (tokio_rolling.choose_interference, as declared), its predictions use shift_k."""
     parts, qs, shares = [], {}, {}
     for (s, f), g in tr.with_end(d).groupby(["system", "fs"], sort=False):
         g = g.copy()
@@ -392,8 +395,8 @@ def main(argv=None):
                     "(interference or max-min) chosen per file system on the jobs before it, scored on the jobs from "
                     "it on (TOKIO-ABC; default: the middle of the input's days)")
     ap.add_argument("--gate", choices=tr.GATES, default="none", help="TOKIO-ABC: the contention gate applied to "
-                    "the held-out error and recorded as applied, with max-min sharing on every file system (default none: "
-                    "recorded, not applied)")
+                    "the held-out error and recorded as applied, with max-min sharing on every file system "
+                    "(default none: recorded, not applied)")
     ap.add_argument("--window", choices=("fixed", "adaptive"), default="fixed", help="TOKIO-ABC: a configuration's "
                     "P from the --days window (fixed, the default) or from its runs since its last level shift "
                     "(adaptive; docs/validation.md, \"The adaptive window\"); C is fitted on the --days window "
