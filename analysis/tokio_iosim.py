@@ -5,8 +5,10 @@ N OSTs (C / N bytes/s each; servers and NICs that never bind): job k is an appli
 reads or writes its volume over the N OSTs, capped at its calibrated bandwidth P (a profile with one point, P at N
 resources), and its background an application released with it that moves the file system's other traffic of the
 job's window at its measured rate r over the same OSTs; sharing maxmin, so SimGrid shares each OST between the two
-flows. The spacing leaves every pair alone (checked on the outputs); the job's predicted bandwidth is its volume over
-its simulated I/O time (apps.csv).
+flows. With an interference capacity K (scenario(..., kappa=K)) the run's sharing is the engine's `interference`
+policy instead (kappa = K / N on each OST: each flow slowed by the other's offered load, then max-min;
+tokio_rolling.interference_share is its closed form). The spacing leaves every pair alone (checked on the outputs);
+the job's predicted bandwidth is its volume over its simulated I/O time (apps.csv).
 """
 
 import json
@@ -14,7 +16,7 @@ import math
 import os
 import subprocess
 
-from campaign_io import InputError, pd
+from campaign_io import InputError, np, pd
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -27,17 +29,20 @@ def iosim_binary():
     return path
 
 
-def scenario(jobs, p, background, osts, capacity, out_dir):
+def scenario(jobs, p, background, osts, capacity, out_dir, kappa=None):
     """The scenario (a dict) replaying `jobs` (rows of jobs(), same index as the Series `p` and `background`, in
-    bytes/s) on `osts` OSTs of capacity / osts bytes/s each; also the spacing of the releases (s)."""
+    bytes/s) on `osts` OSTs of capacity / osts bytes/s each, sharing maxmin, or `interference` with kappa = K / osts
+    when `kappa` (K, bytes/s, the file system's interference capacity) is given and finite; also the spacing of the
+    releases (s)."""
     n = int(osts)
     per_server = 4 if n % 4 == 0 else 1
     c = float(capacity)
+    k_ = float(kappa) if kappa is not None else float("inf")
     longest = 1.0
-    for k in jobs.index:  # a pair's duration: the job at worst at min(P, C/2), its background at worst at min(r, C/2)
-        d = jobs.at[k, "volume"] / min(p[k], c / 2)
+    for k in jobs.index:  # a pair's duration: the job at worst at min(P', C/2), its background at worst min(r', C/2)
         r = background[k]
-        longest = max(longest, d, r * d / min(r, c / 2) if r > 0 else 0)
+        d = jobs.at[k, "volume"] / min(p[k] / (1 + r / k_), c / 2)
+        longest = max(longest, d, r * d / min(r / (1 + p[k] / k_), c / 2) if r > 0 else 0)
     spacing = math.ceil(1.5 * longest) + 1
     apps = []
     for i, k in enumerate(jobs.index):
@@ -46,7 +51,7 @@ def scenario(jobs, p, background, osts, capacity, out_dir):
                      "io_resources": n, "phases": [{kind: float(jobs.at[k, "volume"])}]})
         r = float(background[k])
         if r > 0:
-            d = jobs.at[k, "volume"] / min(p[k], c / 2)
+            d = jobs.at[k, "volume"] / min(p[k] / (1 + r / k_), c / 2)
             apps.append({"name": f"bg{i}", "nodes": 1, "release": i * spacing, "profile": {str(n): r},
                          "io_resources": n, "phases": [{"write": r * d}]})
     return {
@@ -55,15 +60,15 @@ def scenario(jobs, p, background, osts, capacity, out_dir):
         "workload": {"applications": apps},
         "allocation": {"policy": "fixed"},
         "placement": {"policy": "greedy-non-clairvoyant"},
-        "sharing": {"policy": "maxmin"},
+        "sharing": ({"policy": "interference", "kappa": k_ / n} if np.isfinite(k_) else {"policy": "maxmin"}),
         "output": {"dir": out_dir, "progress": False},
     }, spacing
 
 
-def prepare(jobs, p, background, osts, capacity, out_dir):
+def prepare(jobs, p, background, osts, capacity, out_dir, kappa=None):
     """Writes out_dir/scenario.json for `jobs` (see scenario()) and returns what run_all() and collect() need."""
     os.makedirs(out_dir, exist_ok=True)
-    spec, spacing = scenario(jobs, p, background, osts, capacity, os.path.abspath(out_dir))
+    spec, spacing = scenario(jobs, p, background, osts, capacity, os.path.abspath(out_dir), kappa)
     path = os.path.join(out_dir, "scenario.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(spec, f)

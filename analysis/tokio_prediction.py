@@ -22,7 +22,10 @@ Predictors, for each held-out job (start from tokio_model.SPLIT on), all from jo
 - peak x state bins: the frozen peak times the median measured / peak of the first half's jobs in the same bin of
   file-system state at start (OST fullness quartile, OSTs on failover or not, previous background quartile);
 - iosim, rolling: iosim's contention model (the job at P against the previous job's background on C, max-min on the
-  OSTs) with P and C recalibrated every day on the trailing `days` days (tokio_rolling.rolling);
+  OSTs) with P and C recalibrated every day on the trailing `days` days (tokio_rolling.rolling), and on the file
+  systems whose first half chose it (tokio_rolling.choose_interference) the sharing policy `interference` with K
+  recalibrated every day too (docs/validation.md, "Interference sharing, calibrated on the window");
+- iosim, rolling, max-min alone: the same without interference anywhere (the default before that amendment);
 - iosim, rolling, C fitted against the previous background: the same, with C of each window fitted against each
   window job's previous background (what a prediction sees) instead of its measured one;
 - iosim, rolling, fit gate / record gate: iosim, rolling with the contention gate (tokio_rolling.rolling, gate=
@@ -53,13 +56,15 @@ PREDICTORS = {
     "rolling": "peak recalibrated on the trailing window",
     "adaptive": "peak since the configuration's last level shift (adaptive window)",
     "state": "frozen peak x bins of file-system state at start",
-    "iosim": "iosim contention, P and C recalibrated on the trailing window",
+    "iosim": "iosim, P, C and K recalibrated on the trailing window (interference where the first half chose it)",
+    "iosim_maxmin": "iosim, rolling, max-min alone (the default before the interference amendment)",
     "iosim_prev": "the same, C fitted against the previous job's background",
     "iosim_adaptive": "iosim, rolling, P since the last level shift (adaptive window; not the default)",
     "iosim_gate_fit": "iosim, rolling, fit gate (declared first; not the default)",
     "iosim_gate": "iosim, rolling, record gate (not the default)",
     "interf": "rolling P x interference 1/(1+r/K), K of the first half (not in the engine)",
 }
+ENGINE_INTERFERENCE = "interference, simulated (sharing `interference`, max-min on C)"
 NO_SIM = ("frozen", "persist", "rolling", "adaptive", "state")
 GATED = ("iosim_gate_fit", "iosim_gate")
 
@@ -85,26 +90,33 @@ def choose_q(d, days):
     return tr.choose_q(d, days, pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp())
 
 
-def simulate(held, out_dir, cap_col="capacity", tag="iosim", p_col="p"):
+def simulate(held, out_dir, cap_col="capacity", tag="iosim", p_col="p", kappa_col=None, bg_col="prev_bg"):
     """iosim's predictions of the held-out jobs under their rolling P and C and the previous background (Series on
-    held.index). One iosim run per file system; each job's P, background and volume are scaled by C0 / C (the
-    max-min share is homogeneous of degree 1 in P, r and C), so that one platform of C0 bytes/s serves jobs whose
-    capacities differ, and the simulated time is the job's own. cap_col, p_col: the columns of C and P."""
+    held.index). One iosim run per file system (and per value of the scaled K with interference); each job's P,
+    background, volume (and K) are scaled by C0 / C (the share is homogeneous of degree 1 in P, r, C and K), so that
+    one platform of C0 bytes/s serves jobs whose capacities differ, and the simulated time is the job's own. cap_col,
+    p_col, bg_col: the columns of C, P and the background; kappa_col: the column of K (sharing `interference`;
+    NaN or inf: max-min alone), None for max-min alone."""
     c0 = 1e11
     runs = []
     for _, g in held.groupby(["system", "fs"], sort=False):
         cap = g[cap_col].fillna(1e18)  # no capacity fitted: the peak (the background never binds)
         s = c0 / cap
-        scaled = g.copy()
-        scaled["volume"] = g["volume"] * s
-        runs.append(tokio_iosim.prepare(scaled, g[p_col] * s, g["prev_bg"].fillna(0) * s, float(g["osts"].iloc[0]),
-                                        c0, os.path.join(out_dir, tag, str(g["fs"].iloc[0]))))
+        kap = (g[kappa_col].fillna(np.inf) * s) if kappa_col is not None else pd.Series(np.inf, index=g.index)
+        for i, (kv, h) in enumerate(g.groupby(kap, sort=True)):
+            scaled = h.copy()
+            scaled["volume"] = h["volume"] * s[h.index]
+            runs.append(tokio_iosim.prepare(scaled, h[p_col] * s[h.index], h[bg_col].fillna(0) * s[h.index],
+                                            float(h["osts"].iloc[0]), c0,
+                                            os.path.join(out_dir, tag, str(g["fs"].iloc[0]) + (f"-k{i}" if
+                                                                                             np.isfinite(kv) else "")),
+                                            kv if np.isfinite(kv) else None))
     tokio_iosim.run_all(runs)
     out = []
     for run in runs:
         bw = tokio_iosim.collect(run)  # scaled volume / simulated time
         out.append(bw * (held.loc[bw.index, cap_col].fillna(1e18) / c0))
-    return pd.concat(out)
+    return pd.concat(out).loc[held.index]
 
 
 def score_rows(held, keys, predictors):
@@ -127,7 +139,7 @@ def heavy_contention(d, held, out_dir):
     background measured during the job: the what-if of a known background), predicted by the rolling peak alone,
     by max-min against the rolling C, and by the interference model P / (1 + r / K), K fitted per file system on
     the first half's top-10 % jobs (their rolling P and measured background). Rows and the fit's parameters."""
-    rows, fits = [], []
+    rows, fits, engine = [], [], []
     fig, axes = plt.subplots(1, d["fs"].nunique(), figsize=(3.2 * d["fs"].nunique(), 3.2), squeeze=False)
     for ax, ((s, f), g) in zip(axes[0], d.groupby(["system", "fs"], sort=False)):
         g = g[g["p"].notna()]
@@ -147,6 +159,8 @@ def heavy_contention(d, held, out_dir):
                  "interference P/(1+r/K)": tr.interference(hh["p"], rr, k)}
         for name, pr in preds.items():
             rows.append({"system": s, "fs": f, "model": name, **tr.error_stats(pr, hh["bw"])})
+        engine.append(hh.assign(bg_meas=rr, k_first=k, closed=tr.interference_share(
+            hh["p"].to_numpy(), rr.to_numpy(), hh["capacity"].fillna(np.inf).to_numpy(), k)))
         fits.append({"system": s, "fs": f, "K_GBps": k / 1e9, "train_jobs": len(tr_heavy),
                      "train_median_ape": train_err, "train_cut_GBps": cut / 1e9, "held_jobs": len(hh)})
         x = np.logspace(np.log10(max(r.min(), 1e6)), np.log10(max(r.max(), 1e7)), 100)
@@ -161,7 +175,19 @@ def heavy_contention(d, held, out_dir):
     fig.tight_layout()
     fig.savefig(os.path.join(out_dir, "interference.png"), dpi=110)
     plt.close(fig)
-    return pd.DataFrame(rows), pd.DataFrame(fits)
+    # the same K in the engine: sharing `interference` (kappa = K / N per OST) with max-min on the rolling C
+    e = pd.concat(engine)
+    e["sim"] = simulate(e, out_dir, tag="heavy-interference", kappa_col="k_first", bg_col="bg_meas")
+    gap = float(((e["sim"] - e["closed"]).abs() / e["closed"]).max())
+    if not gap < 1e-6:
+        raise InputError(f"the engine's interference sharing and its closed form differ by {gap:.3g} on the heavy "
+                         "jobs: a bug of tokio_prediction.py or of the engine")
+    for (s, f), x in e.groupby(["system", "fs"], sort=False):
+        rows.append({"system": s, "fs": f, "model": ENGINE_INTERFERENCE, **tr.error_stats(x["sim"], x["bw"])})
+    order = {k: i for i, k in enumerate(dict.fromkeys(zip(e["system"], e["fs"])))}
+    out = pd.DataFrame(rows)
+    out = out.iloc[sorted(range(len(out)), key=lambda i: order.get((out["system"].iat[i], out["fs"].iat[i]), 0))]
+    return out.reset_index(drop=True), pd.DataFrame(fits)
 
 
 def whatif(d):
@@ -219,13 +245,20 @@ def run(args):
     d["prev_bg"] = tr.previous_background(d)
     d["persist"] = tr.persistence(d, 7)
     d["noise"] = tr.noise_floor(d)
-    qs, ks, qas = {}, {}, {}
+    qs, ks, qas, sharing = {}, {}, {}, {}
     parts = []
     for (s, f), g in d.groupby(["system", "fs"], sort=False):
         q, _ = choose_q(g, args.days)
         qs[(s, f)] = q
-        roll = tr.iosim_rolling(g, args.days, q)  # the same function as iosim calibrate's held-out error
+        # the sharing model, chosen per file system on its first half (docs/validation.md, "Interference sharing,
+        # calibrated on the window", the amendment), as q is
+        use, e_mm, e_if = tr.choose_interference(g, args.days, q, pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp())
+        sharing[(s, f)] = ("interference" if use else "max-min", e_mm, e_if)
+        # the same function as iosim calibrate's held-out error
+        roll = tr.iosim_rolling(g, args.days, q, interference="all" if use else None)
+        mm = tr.iosim_rolling(g, args.days, q)["pred"] if use else roll["pred"]
         g = g.join(roll.drop(columns=["prev_bg"]))
+        g["iosim_maxmin_closed"] = mm
         g["rolling"] = g["p"]
         train, test = tokio_model.split(g)
         fz = tokio_model.calibrate(train, "peak")
@@ -253,13 +286,14 @@ def run(args):
     _, held = tokio_model.split(d)
     # the same held-out jobs for every predictor: those every predictor can predict
     held = held[held[["frozen", "persist", "rolling", "adaptive", "state", "iosim_closed"]].notna().all(axis=1)].copy()
-    held["iosim"] = simulate(held, args.out)
+    held["iosim"] = simulate(held, args.out, kappa_col="kappa_K")
+    held["iosim_maxmin"] = simulate(held, args.out, tag="iosim-maxmin")
     held["iosim_prev"] = simulate(held, args.out, "capacity_prev", "iosim-prev")
     for m in GATED:
         held[m] = simulate(held, args.out, "capacity_" + m, m.replace("_", "-"))
     held["iosim_adaptive"] = simulate(held, args.out, "capacity_iosim_adaptive", "iosim-adaptive", "p_iosim_adaptive")
     gap = max(float(((held[m] - held[m + "_closed"]).abs() / held[m + "_closed"]).max())
-              for m in ("iosim", "iosim_prev", *GATED, "iosim_adaptive"))
+              for m in ("iosim", "iosim_maxmin", "iosim_prev", *GATED, "iosim_adaptive"))
     if not gap < 1e-6:
         raise InputError(f"iosim and the closed form of the rolling contention model differ by {gap:.3g}: a bug "
                          "of tokio_prediction.py or of the engine")
@@ -306,7 +340,7 @@ def run(args):
         best = sub.loc[list(NO_SIM), "median_ape"].idxmin()
         nf = float(noise.loc[s, "median"]) if s in noise.index else float("nan")
         x = held[held["system"] == s]
-        for m in ("iosim", "iosim_prev", *GATED, "iosim_adaptive"):
+        for m in ("iosim", "iosim_maxmin", "iosim_prev", *GATED, "iosim_adaptive"):
             io = sub.loc[m, "median_ape"]
             diff, lo, hi = tr.bootstrap_median_difference((x[m] - x["bw"]).abs() / x["bw"],
                                                           (x[best] - x["bw"]).abs() / x["bw"],
@@ -339,7 +373,10 @@ def run(args):
         f"window {args.days:g} days; q of the rolling P per file system (chosen on the first half): " +
         ", ".join(f"{f} {q}" for (_, f), q in qs.items()) + f"; of the adaptive P (k = {tr.SHIFT_K:g}): " +
         ", ".join(f"{f} {q}" for (_, f), q in qas.items()) + f". iosim vs its closed form, largest relative gap "
-        f"{gap:.2e}. K of the interference predictor (first half, previous background): " +
+        f"{gap:.2e}. Sharing model per file system (chosen on the first half; its first-half median APE with max-min "
+        f"alone, with interference): " + ", ".join(f"{f} {m} ({100 * a:.2f} %, {100 * b:.2f} %)"
+                                                 for (_, f), (m, a, b) in sharing.items()) +
+        f". K of the interference predictor (first half, previous background): " +
         ", ".join(f"{f} {k / 1e9:.0f} GB/s" for (_, f), k in ks.items()) + f". Wall time {time.time() - t0:.0f} s.", "",
         "## Per system", "",
         "Each cell: median APE of the bandwidth (bias = median of predicted / measured - 1; APE p25 / p75 / p90).", "",

@@ -61,7 +61,10 @@ ios_transfer_view_t transfer(double cap, double posted = 0.0, long seq = 0, int 
   return t;
 }
 
-std::vector<double> share(const ios_sharing_policy_t *pol, double capacity, const std::vector<ios_transfer_view_t> &t) {
+// The rates `pol` gives on one resource of capacity `capacity`, with its default parameters, the first of them
+// replaced by `param0` when given.
+std::vector<double> share(const ios_sharing_policy_t *pol, double capacity, const std::vector<ios_transfer_view_t> &t,
+                          const double *param0 = nullptr) {
   ios_share_view_t v{};
   v.now = 10.0;
   v.capacity = capacity;
@@ -69,6 +72,7 @@ std::vector<double> share(const ios_sharing_policy_t *pol, double capacity, cons
   v.t = t.data();
   ios_params_t p;
   ios_params_defaults(pol->nparams, pol->params, &p);
+  if (param0 != nullptr) p.v[0] = *param0;
   std::vector<double> rates(t.size(), -1.0);
   EXPECT_EQ(pol->share(pol->ctx, &v, &p, rates.data()), IOS_OK);
   return rates;
@@ -630,21 +634,11 @@ namespace {
 // The interference policy's rates on one resource of capacity `capacity` with its parameter kappa (bytes/s).
 std::vector<double> share_interference(double capacity, const std::vector<ios_transfer_view_t> &t, double kappa) {
   const ios_sharing_policy_t *pol = ios_sharing_find("interference");
-  std::vector<double> rates(t.size(), -1.0);
   if (pol == nullptr) {
     ADD_FAILURE() << "no sharing policy interference";
-    return rates;
+    return std::vector<double>(t.size(), -1.0);
   }
-  ios_share_view_t v{};
-  v.now = 10.0;
-  v.capacity = capacity;
-  v.ntransfers = (int)t.size();
-  v.t = t.data();
-  ios_params_t p;
-  ios_params_defaults(pol->nparams, pol->params, &p);
-  p.v[0] = kappa;
-  EXPECT_EQ(pol->share(pol->ctx, &v, &p, rates.data()), IOS_OK);
-  return rates;
+  return share(pol, capacity, t, &kappa);
 }
 
 } // namespace

@@ -30,10 +30,12 @@ const char *ios_home_dir(void) {
   char *slash = strrchr(exe, '/');
   if (slash == NULL) return NULL;
   *slash = '\0'; /* the executable's directory */
-  const char *const up[] = {"%s/..", "%s/../share/iosim"};
-  for (int i = 0; i < 2; i++) {
-    snprintf(home, sizeof home, up[i], exe);
-    snprintf(probe, sizeof probe, "%s/deploy/default.json", home);
+  const char *const up[] = {"/..", "/../share/iosim"};
+  for (int i = 0; i < 2; i++) { /* a path that does not fit is not probed (never a truncated one) */
+    int len = snprintf(home, sizeof home, "%s%s", exe, up[i]);
+    if (len < 0 || (size_t)len >= sizeof home) continue;
+    len = snprintf(probe, sizeof probe, "%s/deploy/default.json", home);
+    if (len < 0 || (size_t)len >= sizeof probe) continue;
     if (stat(probe, &st) == 0) return home;
   }
   return NULL;

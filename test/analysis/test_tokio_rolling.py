@@ -436,7 +436,8 @@ class PredictionTest(unittest.TestCase):
         # the gated iosim rows too: the servers served only each job's own bytes, so no background, the term never
         # binds and each gate (no day for or against, p = 1) leaves the rolling peak
         # the adaptive window's rows too (its history on scratch1 from June 1: every earlier run at 20, no shift)
-        for m in ("persist", "rolling", "frozen", "iosim", "iosim_gate_fit", "iosim_gate", "adaptive",
+        # iosim_maxmin too (no background: the first half's tie keeps interference, whose K is +inf: max-min)
+        for m in ("persist", "rolling", "frozen", "iosim", "iosim_maxmin", "iosim_gate_fit", "iosim_gate", "adaptive",
                   "iosim_adaptive"):
             self.assertEqual(s.loc[m, "jobs"], 6, m)
             self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
@@ -451,6 +452,15 @@ class PredictionTest(unittest.TestCase):
         self.assertAlmostEqual(w.loc["scratch3", "ost_scaling_gain"], 2 / 3, places=12)
         with open(os.path.join(out, "prediction.md")) as f:
             self.assertIn("largest relative gap", f.read())
+        # the heavy table's simulated interference row: no background anywhere, so the 0.9-quantile cut (0) keeps
+        # every held-out job as "heavy" and every model predicts P: scratch1's three October jobs 20, 20, 20 against
+        # 20, 20, 10 (APE 0, 0, 1: median 0, p90 0.8), scratch3's exact
+        h = pd.read_csv(os.path.join(out, "heavy.csv"))
+        sim = h[h["model"] == tokio_prediction.ENGINE_INTERFERENCE].set_index("fs")
+        self.assertEqual(sorted(sim.index), ["scratch1", "scratch3"])
+        for fs, p90 in (("scratch1", 0.8), ("scratch3", 0.0)):
+            self.assertAlmostEqual(sim.at[fs, "median_ape"], 0.0, places=12)
+            self.assertAlmostEqual(sim.at[fs, "p90"], p90, places=12)
 
     def test_tuning_end_to_end(self):
         # analysis/tokio_tuning.py on the same year: the held-out jobs are October 2-4 (October 1 has no run in
