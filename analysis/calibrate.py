@@ -27,12 +27,11 @@ Fitted parameters (bandwidths in bytes/s):
 - TOKIO-ABC, the sharing model (field sharing; docs/validation.md, "Interference sharing, calibrated on the
   window", its amendment): per file system, the engine's sharing policy `interference` (variant "all") when its
   rolling-origin median APE on the file system's jobs up to UNTIL is at or below max-min's
-  (tokio_rolling.choose_interference, with the q above and the fixed window's P, also with --window adaptive),
-  else max-min alone; K (interference_capacity_Bps) is fitted
+  (tokio_rolling.choose_interference, with the q above and the fixed window's P), else max-min alone; K (interference_capacity_Bps) is fitted
   on the window's jobs at their window P, measured background and rolling C (tokio_rolling.window_interference,
   +inf: no interference, then max-min: nothing to apply), and kappa_per_ost_Bps = K / N is the engine's `kappa` on
-  each of the N OSTs (what a run naming the file uses under sharing `interference`). With --gate record|fit the
-  gate applies with max-min only, so the file says max-min.
+  each of the N OSTs (what a run naming the file uses under sharing `interference`). With --gate record|fit or
+  --window adaptive the file says max-min: the gates and the adaptive window were declared and scored with max-min.
 - TOKIO-ABC, --window adaptive: P of each configuration the q-quantile of its runs since its last level shift as of
   UNTIL (tokio_rolling.level_segments, k = tokio_rolling.SHIFT_K; docs/validation.md, "The adaptive window"), not
   the default (the first half did not choose it); each configuration's history_start says where its history starts.
@@ -133,16 +132,20 @@ def finite(x):
     return float(x) if x is not None and np.isfinite(x) else None
 
 
-def sharing_object(choice, k, n, gate="none"):
+def sharing_object(choice, k, n, gate="none", adaptive=False):
     """The "sharing" object of a TOKIO-ABC file system: choice = tokio_rolling.choose_interference's (use interference,
     max-min's median APE, interference's median APE) on the file system's jobs up to UNTIL; k the interference
     capacity K fitted on the window (bytes/s, +inf: none); n the file system's OSTs; gate the --gate given. Policy
     "interference" only when chosen, K finite and no gate applied; kappa_per_ost_Bps = K / N then (the engine's
-    `kappa` per OST), else null."""
+    `kappa` per OST), else null. adaptive (--window adaptive): max-min, the rule that window was declared and
+    scored with."""
     use, e_mm, e_if = choice
     pct = f"interference {100 * e_if:.2f} %, max-min {100 * e_mm:.2f} %" if np.isfinite(e_mm) else ""
     if not np.isfinite(e_mm):
         policy, why = "maxmin", "max-min alone: no job up to the window's end was predicted, so nothing was chosen"
+    elif adaptive:
+        policy, why = "maxmin", (f"max-min alone: --window adaptive was declared and scored with max-min only "
+                                 f"(rolling-origin median APE on the past: {pct})")
     elif gate != "none":
         policy, why = "maxmin", (f"max-min alone: --gate {gate} applies with max-min only (rolling-origin median "
                                  f"APE on the past: {pct})")
@@ -202,7 +205,8 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None, choice=None, g
         extra["sharing"] = {"policy": "maxmin", "rule": "no background in Darshan logs: no interference capacity to "
                             f"fit, max-min alone; {SHARING_SECTION}"}
     if kind == "tokio":
-        extra["sharing"] = sharing_object(choice if choice is not None else (False, np.nan, np.nan), k_if, n, gate)
+        extra["sharing"] = sharing_object(choice if choice is not None else (False, np.nan, np.nan), k_if, n, gate,
+                                          adaptive=shift_k is not None)
     confs = []
     for cls, g in window.groupby("cls", sort=True):
         r = g.iloc[0]
@@ -228,12 +232,12 @@ def held_out(d, days, kind, split=None, gate="none", shift_k=None):
     """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it, with
     only what was measured before it started. TOKIO-ABC: iosim's contention model (tokio_rolling.iosim_rolling, the
     validation's "iosim, rolling" row), its q and its sharing model (interference variant "all" or max-min,
-    tokio_rolling.choose_interference; max-min when `gate` applies) chosen per file system on the jobs that started
+    tokio_rolling.choose_interference; max-min when `gate` applies or with shift_k) chosen per file system on the jobs that started
     before `split` (s since the epoch; tokio_rolling.choose_q) and scored on the jobs from `split` on, so that no
     score uses a choice made on its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns
     (the held_out_error dict, the per-job frame: system, fs, start, cls, bw, pred, scored). shift_k: the adaptive
-    window for P (TOKIO-ABC; tokio_rolling.rolling), None for the fixed `days`; the sharing choice is made with the
-    fixed window either way (tokio_rolling.choose_interference, as declared), its predictions use shift_k."""
+    window for P (TOKIO-ABC; tokio_rolling.rolling), None for the fixed `days`; with it, max-min alone (the rule the
+    adaptive window was declared and scored with: the validation's adaptive iosim row)."""
     parts, qs, shares = [], {}, {}
     for (s, f), g in tr.with_end(d).groupby(["system", "fs"], sort=False):
         g = g.copy()
@@ -241,7 +245,7 @@ def held_out(d, days, kind, split=None, gate="none", shift_k=None):
             q, _ = tr.choose_q(g, days, split, shift_k=shift_k)
             qs[(s, f)] = q
             # the sharing model, chosen as q on the jobs before the split (max-min alone when a gate applies)
-            use = gate == "none" and tr.choose_interference(g, days, q, split)[0]
+            use = gate == "none" and shift_k is None and tr.choose_interference(g, days, q, split)[0]
             shares[(s, f)] = "interference" if use else "maxmin"
             g["pred"] = tr.iosim_rolling(g, days, q, gate=None if gate == "none" else tr.GATE_LEVEL,
                                          gate_on="record" if gate == "none" else gate, shift_k=shift_k,
@@ -257,6 +261,8 @@ def held_out(d, days, kind, split=None, gate="none", shift_k=None):
         chosen = ", ".join(f"{f} {share}" for (_, f), share in shares.items())
         sharing = (f"sharing max-min on every file system (the contention gate applies with max-min only)"
                    if gate != "none" else
+                   "sharing max-min on every file system (the adaptive window was declared and scored with max-min)"
+                   if shift_k is not None else
                    f"sharing per file system, chosen on the jobs before {iso(split)} as q is: interference (variant "
                    "all, K refitted each day on the window) where its median APE there is at or below max-min's, "
                    f"else max-min ({chosen}; {SHARING_SECTION})")

@@ -229,6 +229,10 @@ class CalibrateTest(unittest.TestCase):
         self.assertAlmostEqual(ca["bandwidth_Bps"] / 3e9, 1.0, places=9)
         self.assertGreater(cf["bandwidth_Bps"], 3.05e9)
         self.assertIn("P window: adaptive", cals["adaptive"]["held_out_error"]["method"])
+        # the adaptive window was declared and scored with max-min: its file says so whatever the past chose
+        self.assertEqual(fa["sharing"]["policy"], "maxmin")
+        self.assertIn("--window adaptive", fa["sharing"]["rule"])
+        self.assertIn("sharing max-min on every file system", cals["adaptive"]["held_out_error"]["method"])
         self.assertIn("P window: 30 days", cals["fixed"]["held_out_error"]["method"])
         # the staleness rule reads the same window fields either way
         self.assertEqual(cals["adaptive"]["window"], cals["fixed"]["window"])
