@@ -37,6 +37,7 @@ const char ios_scenario_defaults_json[] =
     "\"storage\": null,"
     "\"striping\": null,"
     "\"calibration\": null,"
+    "\"ost_fullness\": null,"
     "\"seed\": 1,"
     "\"output\": {\"dir\": \"results\", \"events\": false, \"progress\": true, \"trace\": false}"
     "}";
@@ -56,6 +57,7 @@ const ios_scenario_null_field_t ios_scenario_null_fields[] = {
     {"storage", 4, "a storage-allocation object (docs/storalloc.md)"},
     {"striping", 4, "a striping object, e.g. {\"policy\": \"bpio\", \"layout\": \"fpp\"}"},
     {"calibration", 1, "a calibration file path (string) written by iosim calibrate (docs/validation.md)"},
+    {"ost_fullness", 4, "an object {\"fullness\": 0.9, \"curve\": {\"knee\": 0.7, \"slope\": 1}} (docs/validation.md)"},
     {NULL, 0, NULL},
 };
 

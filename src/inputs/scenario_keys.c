@@ -51,6 +51,9 @@ static const struct {
     {"calibration", "",
      "a calibration file of iosim calibrate: every OST's bandwidth becomes its per-OST capacity; iosim check warns "
      "when it is stale (docs/validation.md)"},
+    {"ost_fullness", "",
+     "each OST's bandwidth times g(its fullness): {\"fullness\": PHI or [one per OST], \"curve\": {\"knee\", "
+     "\"slope\", \"floor\"}} (docs/validation.md)"},
     {"seed", "", "the random seed of every random stream"},
     {"output.dir", "", "where results.json, apps.csv, resources.csv, allocations.csv go"},
     {"output.events", "", "also write events.csv (every work phase, transfer and I/O operation)"},
