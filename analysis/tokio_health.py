@@ -296,14 +296,14 @@ def cross_half_coverage(ape, half, qs=(0.75, 0.9)):
     return {q: (float(np.mean(v)) if v else float("nan")) for q, v in inside.items()}, per
 
 
-def verdict(low, high, delta):
+def verdict(low, high, delta, tol=1e-12):
     """The equivalence test of docs/validation.md: "better" when the interval [low, high] of median APE(candidate)
     - median APE(baseline) lies below -delta, "equivalent" when within (-delta, delta), "worse" when above delta,
-    else "not shown"."""
-    if high < -delta:
+    else "not shown"; differences within tol of a bound are float noise (identical predictors are equivalent)."""
+    if high < -delta - tol:
         return "better"
-    if low > delta:
+    if low > delta + tol:
         return "worse"
-    if -delta < low and high < delta:
+    if -delta - tol < low and high < delta + tol:
         return "equivalent"
     return "not shown"
