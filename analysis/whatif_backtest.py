@@ -278,7 +278,7 @@ class Health:
                 continue
             self.parts[fs] = (g, sets, qs[fs])
             rows.append(g[scored])
-        self.jobs = pd.concat(rows)
+        self.jobs = pd.concat(rows) if rows else d.iloc[:0].assign(pos=0, runs=0, ref_avg=np.nan)
         self.jobs["naive"] = self.predict(lambda g: np.ones(len(g)))
         prop = (lambda g: th.failover_proportional(g["down"], g["osts"])) if kind == "failover" else \
             (lambda g: th.fullness_proportional(g["phi_avg"]))
@@ -497,28 +497,31 @@ def report(args, d, qs, fits, oc, fo, fu, gap, t0):
                     [pct(th.coverage(x["scaling_ape"], x["band75"]), 0),
                      pct(th.coverage(x["scaling_ape"], x["band90"]), 0),
                      f"{(x['bw'] / x['P']).median():.3f}"])
+    lines += ["## OST count: per pair, configuration and half", "",
+              md_table(rows, ["pair", "configuration", "layout", "half", "jobs", "iosim layout gain",
+                              *PRED_OC.values(), "inside today's p75", "inside today's p90",
+                              "measured gain (median b / P)"]), ""]
     # per pair and configuration, both halves side by side (the table docs/validation.md shows)
-    rows = []
+    both = []
     for (pair, key), x in oc.groupby(["pair", "key"], sort=False):
         hs = [x[x["half"] == h] for h in halves]
-        rows.append([pair, key.rsplit("/", 2)[0] + "/" + key.rsplit("/", 1)[1], x["layout"].iloc[0],
+
+        def cells(f):
+            return " / ".join(f(y) if len(y) else "—" for y in hs)
+        both.append([pair, key.rsplit("/", 2)[0] + "/" + key.rsplit("/", 1)[1], x["layout"].iloc[0],
                      " / ".join(str(len(y)) for y in hs),
-                     " / ".join(pct(y["scaling_ape"].median()) for y in hs),
-                     " / ".join(pct(y["layout_pred_ape"].median()) for y in hs),
-                     " / ".join(pct(th.coverage(y["scaling_ape"], y["band75"]), 0) for y in hs),
-                     " / ".join(pct(th.coverage(y["scaling_ape"], y["band90"]), 0) for y in hs),
-                     " / ".join(f"{(y['bw'] / y['P']).median():.2f}" for y in hs)])
+                     cells(lambda y: pct(y["scaling_ape"].median())),
+                     cells(lambda y: pct(y["layout_pred_ape"].median())),
+                     cells(lambda y: pct(th.coverage(y["scaling_ape"], y["band75"]), 0)),
+                     cells(lambda y: pct(th.coverage(y["scaling_ape"], y["band90"]), 0)),
+                     cells(lambda y: f"{(y['bw'] / y['P']).median():.2f}")])
     hl = " / ".join(halves)
     lines += ["## OST count: per pair and configuration, both halves", "",
               f"Each cell: {hl} half. iosim's OST-count what-if today is OST scaling (gain N_T / N_S); iosim with the "
               "layouts gains 1.5 (shared file) or 86 / 57 = 1.509 (2048 one-stripe files), the reverse 0.667 and "
               "0.663; the band iosim carries today, its p75 (nominal 75 %) and p90 (nominal 90 %), job by job:", "",
-              md_table(rows, ["pair", "configuration", "layout", "jobs", "OST scaling, median APE",
+              md_table(both, ["pair", "configuration", "layout", "jobs", "OST scaling, median APE",
                               "iosim, layout, median APE", "inside today's p75", "inside today's p90",
-                              "measured gain (median b / P)"]), ""]
-    lines += ["## OST count: per pair, configuration and half", "",
-              md_table(rows, ["pair", "configuration", "layout", "half", "jobs", "iosim layout gain",
-                              *PRED_OC.values(), "inside today's p75", "inside today's p90",
                               "measured gain (median b / P)"]), ""]
     # the margin tests, pooled over pairs, per half, and per pair; the default chosen on the first half
     rows, better = [], []
