@@ -211,6 +211,8 @@ def ost_count(d, qs, sims, health, bands_today):
     rows = []
     for src, dst in PAIRS:
         a, b = d[d["fs"] == src], d[d["fs"] == dst]
+        if a.empty or b.empty:
+            continue
         na, nb = float(a["osts"].max()), float(b["osts"].max())
         base = th.reference_predictions(b, None, qs[src], DAYS, min_runs=MIN_RUNS, source=a)
         hl = th.reference_predictions(b.assign(h=health[b.index]), "h", qs[src], DAYS, min_runs=MIN_RUNS,
@@ -244,6 +246,9 @@ def ost_count(d, qs, sims, health, bands_today):
             t[col] = [cache.setdefault(dd, band_before(src_jobs, src_ape, dd * tr.DAY, q)) for dd in t["day"]]
         t["pair"] = f"{src} → {dst}"
         rows.append(t)
+    if not rows:
+        raise InputError("whatif_backtest.py: no OST-count what-if: the summaries hold no configuration run on both "
+                         "a 24-OST and a 36-OST Edison file system; fix: give Edison's summaries (PROVENANCE.txt)")
     return pd.concat(rows)
 
 

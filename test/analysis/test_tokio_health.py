@@ -1,8 +1,12 @@
 """Tests of the OST-health what-ifs and the benchmarks' layouts (analysis/tokio_health.py) and of the what-if
 backtest's pieces (analysis/whatif_backtest.py) on hand-made data whose every number is worked out in the comments."""
 
+import gzip
+import json
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -183,6 +187,84 @@ class BacktestPiecesTest(unittest.TestCase):
         self.assertEqual(len(s), 5)
         self.assertAlmostEqual(s["phi_most"].min(), 0.3)
         self.assertAlmostEqual(s["phi_most"].max(), 0.9)
+
+
+class BacktestEndToEndTest(unittest.TestCase):
+    """analysis/whatif_backtest.py on a hand-made year: Edison's scratch1 (24 OSTs) at 20 GB/s and scratch3 (36) at
+    30 GB/s, IOR's MPI-IO write (512 GiB, one shared file), on June 1-7 and October 1-7, healthy, fullness constant;
+    Cori's cscratch (248 OSTs), IOR's MPI-IO write (1 TiB) at 100 GB/s on June 1-3 and 7 and October 1-3 and 7,
+    and at 96 GB/s on June 4-6 and October 4-6 with one server failed over (2 OSTs on it)."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        os.makedirs(os.path.join(self.dir, "tokio-abc"))
+        for system, jobs in (("edison", [("scratch1", 24, 20.0, 0), ("scratch3", 36, 30.0, 0)]),
+                             ("cori", [("cscratch", 248, None, None)])):
+            rows = []
+            for first in (1496275200, 1506816000):  # 2017-06-01, 2017-10-01
+                for k in range(7):
+                    for fs, osts, gbps, down in jobs:
+                        if fs == "cscratch":
+                            down = 1 if 3 <= k <= 5 else 0
+                            gbps = 96.0 if down else 100.0
+                        start = first + 86400 * k + 3600 * (1 + len(rows) % 3)
+                        vol = 2**39 if system == "edison" else 2**40
+                        rows.append({"_datetime_start": start, "_datetime_end": start + 100, "_file_system": fs,
+                                     "darshan_app": "/bin/ior", "darshan_nprocs": 2048 if system == "edison" else 4096,
+                                     "darshan_agg_perf_by_slowest_posix": gbps * 1e9 / 1048576.0,
+                                     "darshan_tot_bytes_read_posix": 0, "darshan_tot_bytes_written_posix": vol,
+                                     "fs_tot_bytes_read": 0, "fs_tot_bytes_written": vol, "fshealth_ost_count": osts,
+                                     "fs_frac_missing": 0.0, "fshealth_ost_avg_full_pct": 50.0,
+                                     "fshealth_ost_least_full_pct": 40.0, "fshealth_ost_most_full_pct": 60.0,
+                                     "fshealth_ost_overloaded_ost_count": 2.0 * down,
+                                     "fshealth_ost_overloaded_oss_count": float(down),
+                                     "darshan_num_f_write_time_posix": 1.0})
+            import tokio_data
+            with gzip.open(os.path.join(self.dir, "tokio-abc", tokio_data.FILES[system]), "wt") as f:
+                pd.DataFrame(rows).to_csv(f)
+        self.env = os.environ.get("IOSIM_DATA_DIR")
+        os.environ["IOSIM_DATA_DIR"] = self.dir
+
+    def tearDown(self):
+        if self.env is None:
+            os.environ.pop("IOSIM_DATA_DIR", None)
+        else:
+            os.environ["IOSIM_DATA_DIR"] = self.env
+        shutil.rmtree(self.dir)
+
+    def test_end_to_end(self):
+        out, bands = os.path.join(self.dir, "out"), os.path.join(self.dir, "bands.json")
+        self.assertEqual(wb.main(["--out", out, "--bands", bands]), 0)
+        with open(bands) as f:
+            b = json.load(f)
+        self.assertEqual(b["format"], "iosim-whatif-bands/1")
+        self.assertIn("analysis/whatif_backtest.py", b["command"])
+        # no change of fullness: no fullness kind
+        self.assertEqual(sorted(b["kinds"]), ["failover", "ost_count"])
+        # OST count: a scratch3 job of day k >= 4 of a month has >= 3 scratch1 runs before its day (30 days: October
+        # does not see June): June 4-7 and October 4-7, 8 per pair, 2 pairs (no scratch2); 20 x 36 / 24 = 30 and
+        # 30 x 24 / 36 = 20 exactly: every APE 0, every job inside every band
+        oc = b["kinds"]["ost_count"]
+        self.assertEqual(oc["jobs"], 16)
+        self.assertEqual(oc["ape"], {"p50": 0.0, "p75": 0.0, "p90": 0.0})
+        self.assertEqual(oc["coverage"], {"p75": 1.0, "p90": 1.0})
+        self.assertEqual(oc["sharing"], "maxmin")
+        # failover: June 4-6 in failover from June 1-3 (100), June 7 healthy from June 4-6 (96); the same in
+        # October: 8 what-ifs. rho = 1.92 (f = 0.96) makes every one exact on either half: 100 x 0.96 = 96 and
+        # 96 / 0.96 = 100; no read job: the read fit keeps 2 (no effect)
+        fo = b["kinds"]["failover"]
+        self.assertEqual(fo["jobs"], 8)
+        self.assertEqual(fo["ape"]["p90"], 0.0)
+        self.assertEqual(fo["model"]["server_rate_over_ost_rate"], {"read": 2.0, "write": 1.92})
+        jobs = pd.read_csv(os.path.join(out, "failover_jobs.csv"))
+        # no change: 4 / 96 off on the failover jobs, 4 / 100 on the healthy ones; proportional (247 / 248)
+        np.testing.assert_allclose(sorted(((jobs["naive"] - jobs["bw"]).abs() / jobs["bw"]).round(6).unique()),
+                                   [0.04, round(4 / 96, 6)])
+        np.testing.assert_allclose(jobs.loc[jobs["fo"] > 0, "proportional"], 100e9 * 247 / 248, rtol=1e-12)
+        with open(os.path.join(out, "backtest.md")) as f:
+            text = f.read()
+        self.assertIn("**OST scaling (iosim today)**", text)  # nothing better than scaling on the first half
+        self.assertIn("iosim against the closed forms: largest relative gap", text)
 
 
 if __name__ == "__main__":
