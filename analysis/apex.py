@@ -21,7 +21,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import cli, md_table, np, pd, plt, read_runs, write_markdown  # noqa: E402
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import cli, md_table, np, pd, plt, read_runs, write_markdown  # noqa: E402
 
 WORKLOAD = "workload.generator.workload"
 MACHINE = "workload.generator.machine"

@@ -35,7 +35,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError, cli, np, pd, read_runs  # noqa: E402
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, cli, np, pd, read_runs  # noqa: E402
 from rr9549 import policy_label  # noqa: E402
 
 MIB = 1048576.0

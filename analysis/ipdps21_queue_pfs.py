@@ -14,7 +14,8 @@ import argparse
 import os
 import sys
 
-from campaign_io import InputError, cli, md_table, read_runs, write_markdown
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, cli, md_table, read_runs, write_markdown
 
 PAPER = {"static-ceil": 8.41e9, "mckp": 16.02e9}  # IPDPS'21 §5.3, B/s
 

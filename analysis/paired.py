@@ -7,7 +7,8 @@ Usage: analysis/paired.py DIR A B [--metric efficiency] [--x workload.generator.
 """
 import argparse
 
-from campaign_io import cli, read_runs
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import cli, read_runs
 
 
 def run(args):

@@ -19,8 +19,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing; Agg backend)
-from campaign_io import InputError, np, pd, plt  # noqa: E402
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing; Agg backend)
+from iosim.campaign_io import InputError, np, pd, plt  # noqa: E402
 
 # the variables SimGrid's tracer itself gives links and hosts; every other link variable is an application's
 SIMGRID_VARIABLES = {"bandwidth", "latency", "bandwidth_used", "speed", "core_count", "speed_used"}

@@ -32,7 +32,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from campaign_io import (InputError, complete_only, load_runs, md_table, np, pd, plt,  # noqa: E402
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import (InputError, complete_only, load_runs, md_table, np, pd, plt,  # noqa: E402
                          write_markdown)
 
 ALLOC = "allocation.policy"

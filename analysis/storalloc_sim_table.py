@@ -6,7 +6,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from campaign_io import InputError, read_runs  # noqa: E402
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, read_runs  # noqa: E402
 
 CAMPAIGN = "deploy/campaigns/storalloc-simulated.json"
 NEEDED = ("platform.layout", "storage.allocation.policy", "storage.allocation.split", "sim_bw_mean_Bps",

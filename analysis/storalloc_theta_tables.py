@@ -8,7 +8,8 @@ import statistics as st
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from campaign_io import InputError, read_runs  # noqa: E402
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, read_runs  # noqa: E402
 
 POL = ["random", "round-robin", "worst-fit", "best-bandwidth"]
 CAPS = ["8TB", "16TB", "32TB", "64TB"]

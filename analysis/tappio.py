@@ -17,7 +17,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
 
 NODES = "workload.generator.nodes"
 LAYOUT = "striping.layout"

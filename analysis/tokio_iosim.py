@@ -16,7 +16,8 @@ import math
 import os
 import subprocess
 
-from campaign_io import InputError, np, pd
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, np, pd
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 

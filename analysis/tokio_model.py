@@ -16,15 +16,14 @@ for the contention model, C on a log grid of 1 GB/s .. 10 TB/s (241 points), are
 absolute percentage error of the model's bandwidth over the training jobs.
 """
 
-from campaign_io import np, pd
+import iosim_path  # noqa: F401  (puts the iosim package on sys.path)
+from iosim.campaign_io import np, pd
+from iosim.fsmodel import FALLBACKS, QUANTILES, ape, contention, peaks  # noqa: F401  (re-exported)
+from iosim.fsmodel import FINE_CAPACITIES as CAPACITIES  # C, bytes/s: 1 GB/s .. 10 TB/s, 241 points
+from iosim.fsmodel import measured_background as background  # noqa: F401
 
 SPLIT = "2017-08-14"  # the first six months (2017-02-14 .. 2017-08-13) train, the rest is held out
-QUANTILES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
-CAPACITIES = np.logspace(9, 13, 241)  # C, bytes/s
 MODELS = ("peak", "share", "contention")
-# coarser groups for configurations never seen in training, finest first
-FALLBACKS = (["cls"], ["system", "fs", "app", "direction", "nprocs"], ["system", "fs", "app", "direction"],
-             ["system", "app", "direction"])
 
 
 def split(d, cut=SPLIT):
@@ -33,31 +32,10 @@ def split(d, cut=SPLIT):
     return d[d["start"] < t], d[d["start"] >= t]
 
 
-def peaks(train, jobs, q):
-    """P of every row of `jobs`: the q-quantile of the bandwidths of the training jobs of its configuration (or of
-    the first coarser group that has training jobs; NaN when none has). Also the level used (0 = its configuration)."""
-    p = pd.Series(np.nan, index=jobs.index)
-    level = pd.Series(-1, index=jobs.index)
-    for i, keys in enumerate(FALLBACKS):
-        table = train.groupby(keys)["bw"].quantile(q)
-        where = pd.MultiIndex.from_frame(jobs[keys]) if len(keys) > 1 else pd.Index(jobs[keys[0]])
-        hit = pd.Series(table.reindex(where).to_numpy(), index=jobs.index)
-        fill = p.isna() & hit.notna()
-        p[fill] = hit[fill]
-        level[fill] = i
-    return p, level
 
 
-def background(jobs):
-    """r: the file system's other traffic during the job's window, bytes/s."""
-    return (jobs["fs_bytes"] - jobs["volume"]).clip(lower=0) / jobs["window"]
 
 
-def contention(p, r, capacity):
-    """The max-min share of a job demanding p against a background demanding r on capacity C: min(p, max(C - r,
-    C / 2)) (bytes/s; arrays or Series)."""
-    c = float(capacity)
-    return np.minimum(p, np.maximum(c - r, c / 2))
 
 
 def predict(model, jobs, p, capacity=None):
@@ -71,9 +49,6 @@ def predict(model, jobs, p, capacity=None):
     raise ValueError(model)
 
 
-def ape(pred, meas):
-    """Absolute percentage error of a bandwidth, as a fraction."""
-    return (pred - meas).abs() / meas
 
 
 def calibrate(train, model):

@@ -39,7 +39,8 @@ import argparse
 import os
 import sys
 
-from campaign_io import InputError, cli, md_table, np, pd, write_markdown
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, cli, md_table, np, pd, write_markdown
 import tokio_data
 import tokio_model
 import tokio_rolling as tr

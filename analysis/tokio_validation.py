@@ -17,7 +17,8 @@ import os
 import sys
 import time
 
-from campaign_io import InputError, cli, md_table, np, pd, plt, write_markdown
+import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
+from iosim.campaign_io import InputError, cli, md_table, np, pd, plt, write_markdown
 import tokio_data
 import tokio_iosim
 import tokio_model

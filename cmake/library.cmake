@@ -43,16 +43,28 @@ install(FILES ${CMAKE_BINARY_DIR}/iosim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/p
 install(FILES ${CMAKE_BINARY_DIR}/iosimConfig.cmake ${CMAKE_BINARY_DIR}/iosimConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/iosim)
 
-# The Python module `iosim` (pybind11 from Debian, for IOSIM_PYTHON): every python/*.cpp, over the public API of
-# libiosim.so only. Installed into PREFIX/lib/python3/dist-packages.
+# The Python package `iosim` (python/iosim/: docs/library.md, docs/architecture.md): the compiled module iosim._core
+# (pybind11 from Debian, for IOSIM_PYTHON: every python/*.cpp, over the public API of libiosim.so only) and the pure
+# Python modules of iosim's own commands (report, view, compare, calibrate and what they import). In the build tree the
+# package is build/python/iosim/: _core beside links to the sources (an edit needs no rebuild); installed into
+# PREFIX/lib/python3/dist-packages/iosim.
 set(PYBIND11_FINDPYTHON ON)
 set(Python_EXECUTABLE ${IOSIM_PYTHON})
 find_package(pybind11 CONFIG REQUIRED)
 file(GLOB IOSIM_PYTHON_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/python/*.cpp)
 pybind11_add_module(iosim_python MODULE ${IOSIM_PYTHON_SOURCES})
-set_target_properties(iosim_python PROPERTIES OUTPUT_NAME iosim LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/python
-                                              INSTALL_RPATH "$ORIGIN/../..")
+set_target_properties(iosim_python PROPERTIES OUTPUT_NAME _core LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/python/iosim
+                                              INSTALL_RPATH "$ORIGIN/../../..")
 target_compile_options(iosim_python PRIVATE ${IOSIM_WARNINGS})
 target_link_libraries(iosim_python PRIVATE iosim_shared)
+file(GLOB IOSIM_PYTHON_PACKAGE CONFIGURE_DEPENDS LIST_DIRECTORIES true RELATIVE ${CMAKE_CURRENT_SOURCE_DIR}/python/iosim
+     ${CMAKE_CURRENT_SOURCE_DIR}/python/iosim/*)
+list(FILTER IOSIM_PYTHON_PACKAGE EXCLUDE REGEX "__pycache__")
+file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/python/iosim)
+foreach(f IN LISTS IOSIM_PYTHON_PACKAGE) # each file and subfolder of the package, linked
+  file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR}/python/iosim/${f} ${CMAKE_BINARY_DIR}/python/iosim/${f} SYMBOLIC)
+endforeach()
 set(IOSIM_PYTHON_DIR lib/python3/dist-packages)
-install(TARGETS iosim_python LIBRARY DESTINATION ${IOSIM_PYTHON_DIR})
+install(TARGETS iosim_python LIBRARY DESTINATION ${IOSIM_PYTHON_DIR}/iosim)
+install(DIRECTORY python/iosim DESTINATION ${IOSIM_PYTHON_DIR} FILES_MATCHING PATTERN "*.py" PATTERN "*.html"
+        PATTERN "*.js" PATTERN "*.css" PATTERN "*.json" PATTERN "*.md" PATTERN "__pycache__" EXCLUDE)

@@ -604,7 +604,7 @@ void type_errors(py::module_ &m) {
 
 } // namespace
 
-PYBIND11_MODULE(iosim, m) {
+PYBIND11_MODULE(_core, m) {
   m.doc() = "iosim's policies and scenarios (libiosim's policy and scenario faces, docs/library.md)";
   error_type = py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
   static py::exception<Error> exc(m, "Error", PyExc_RuntimeError);

@@ -10,19 +10,19 @@
 
 using namespace iosim_test;
 
-// System: the build installed into a fresh prefix. Expectations: PREFIX/share/iosim holds deploy/default.json and
-// analysis/report.py; PREFIX/bin/iosim with no argument runs deploy/default.json from there (the default platform is
-// found relative to it: the header shows PREFIX/share/iosim/platforms/mn4-forwarding.xml, canonical) and writes
-// results.json into the current directory's results/default/; IOSIM_HOME, taken as
-// given, overrides the lookup: pointing it to a folder without deploy/ makes the default run exit 2 naming the
-// missing scenario.
+// System: the build installed into a fresh prefix. Expectations: PREFIX/share/iosim holds deploy/default.json, and
+// PREFIX/lib/python3/dist-packages/iosim the Python package (report.py, the compiled _core); PREFIX/bin/iosim with no
+// argument runs deploy/default.json from there (the default platform is found relative to it: the header shows
+// PREFIX/share/iosim/platforms/mn4-forwarding.xml, canonical) and writes results.json into the current directory's
+// results/default/; IOSIM_HOME, taken as given, overrides the lookup: pointing it to a folder without deploy/ makes the
+// default run exit 2 naming the missing scenario.
 TEST(install_engine, InstalledBinaryFindsItsOwnFiles) {
   TempDir prefix;
   std::string cmd = std::string(IOSIM_CMAKE) + " --install " + IOSIM_BUILD_DIR + " --prefix " + prefix.path() + " > " +
                     prefix.file("install.log") + " 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << read_text(prefix.file("install.log"));
   EXPECT_TRUE(file_exists(prefix.file("share/iosim/deploy/default.json")));
-  EXPECT_TRUE(file_exists(prefix.file("share/iosim/analysis/report.py")));
+  EXPECT_TRUE(file_exists(prefix.file("lib/python3/dist-packages/iosim/report.py")));
   TempDir work;
   std::string bin = prefix.file("bin/iosim");
   std::string run = "cd " + work.path() + " && " + bin + " > out.txt 2> err.txt";
@@ -40,4 +40,36 @@ TEST(install_engine, InstalledBinaryFindsItsOwnFiles) {
   EXPECT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 2) << read_text(work.file("err2.txt"));
   EXPECT_NE(read_text(work.file("err2.txt")).find(work.path() + "/deploy/default.json"), std::string::npos)
       << read_text(work.file("err2.txt"));
+}
+
+// System: the build installed into a fresh prefix, run with no variable pointing back at the build tree. Expectations:
+// the Python behind `iosim sweep` + `iosim report` (docs/tutorial.md step 5: 6 runs, report.md and view.html) and
+// `iosim calibrate --darshan` (the sample logs) is the installed package's (found beside PREFIX/bin/iosim), and
+// `import iosim` there reaches the compiled module (iosim.policies).
+TEST(install_engine, InstalledCommandsRunTheInstalledPackage) {
+  TempDir prefix;
+  std::string cmd = std::string(IOSIM_CMAKE) + " --install " + IOSIM_BUILD_DIR + " --prefix " + prefix.path() + " > " +
+                    prefix.file("install.log") + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_text(prefix.file("install.log"));
+  std::string sample = dataset("darshan-logs/sample.darshan");
+  ASSERT_FALSE(sample.empty());
+  std::string logs = sample.substr(0, sample.rfind('/'));
+  TempDir work;
+  std::string bin = prefix.file("bin/iosim");
+  std::string env = "cd " + work.path() + " && env -u IOSIM_PYTHONPATH -u PYTHONPATH -u IOSIM_HOME MPLBACKEND=Agg ";
+  std::string sweep = env + bin + " sweep " + prefix.file("share/iosim/docs/tutorial/whatif.json") +
+                      " --jobs 2 -o camp > sweep.txt 2>&1 && " + env + bin + " report camp > report.txt 2>&1";
+  ASSERT_EQ(std::system(sweep.c_str()), 0) << read_text(work.file("sweep.txt")) << read_text(work.file("report.txt"));
+  EXPECT_TRUE(file_exists(work.file("camp/report/report.md"))) << read_text(work.file("report.txt"));
+  EXPECT_TRUE(file_exists(work.file("camp/report/view.html"))) << read_text(work.file("report.txt"));
+  std::string cal = env + bin + " calibrate --darshan " + logs + " --days 100000 -o cal.json > cal.txt 2>&1";
+  ASSERT_EQ(std::system(cal.c_str()), 0) << read_text(work.file("cal.txt"));
+  EXPECT_NE(read_text(work.file("cal.json")).find("\"darshan\""), std::string::npos)
+      << read_text(work.file("cal.json"));
+  std::string py = env + "PYTHONPATH=" + prefix.file("lib/python3/dist-packages") +
+                   " /usr/bin/python3 -c 'import iosim; print(len(iosim.policies(\"sharing\")) > 0, iosim.__file__)' "
+                   "> py.txt 2>&1";
+  ASSERT_EQ(std::system(py.c_str()), 0) << read_text(work.file("py.txt"));
+  EXPECT_EQ(read_text(work.file("py.txt")).rfind("True " + prefix.file("lib/python3/dist-packages/iosim/"), 0), 0u)
+      << read_text(work.file("py.txt"));
 }

@@ -1,5 +1,5 @@
 /* iosim calibrate (--tokio SUMMARY... | --darshan DIR|LOG...) [options]: a site's own measurements fitted into a
- * calibration file (analysis/calibrate.py; docs/validation.md, "iosim calibrate"). For --darshan, the logs are read
+ * calibration file (python/iosim/calibrate.py; docs/validation.md, "iosim calibrate"). For --darshan, the logs are read
  * here (ios_darshan.h) into the table calibrate.py reads (--jobs-csv). Also the staleness rule `iosim check` applies
  * to the calibration a scenario names (ios_cli_calibration_check). */
 #define _GNU_SOURCE /* timegm */
@@ -41,9 +41,9 @@ static const char calibrate_usage[] =
     "  --stale-after DAYS   days after the newest measurement when iosim check calls it stale (default: --days)\n"
     "  -o, --out FILE       the calibration file (default calibration.json)\n"
     "  -h, --help   this help;  --version  the iosim and SimGrid versions\n"
-    "  analysis/calibrate.py with python3 and Debian's python3-pandas (analysis/calibrate.py --help: every option)\n";
+    "  python3 -m iosim.calibrate (python/iosim/calibrate.py) with Debian's python3-pandas\n";
 
-/* Writes one CSV row per log of `paths` [n] to `f` (the --jobs-csv table of analysis/calibrate.py): what the log
+/* Writes one CSV row per log of `paths` [n] to `f` (the --jobs-csv table of python/iosim/calibrate.py): what the log
  * measured (ios_darshan_workload's info: the bytes and the I/O time the simulation is compared with) and when
  * (ios_darshan_read: start and end, the executable, the file system's OSTs). @return IOS_OK or an IOS_E* code with
  * ios_diag_message() naming the log. */
@@ -116,7 +116,7 @@ int ios_cli_calibrate(int argc, char **argv) {
   }
   if (rc != IOS_OK || cJSON_GetArraySize(logs) == 0) { /* --tokio, or bad input: the script alone */
     cJSON_Delete(logs);
-    int code = rc != IOS_OK ? ios_cli_exit_code(rc) : ios_cli_run_script("calibrate.py", argc, argv);
+    int code = rc != IOS_OK ? ios_cli_exit_code(rc) : ios_cli_run_module("calibrate", argc, argv);
     free(args);
     return code;
   }
@@ -148,7 +148,7 @@ int ios_cli_calibrate(int argc, char **argv) {
       memcpy(all, args, (size_t)nargs * sizeof *all);
       for (int i = 0; i < n; i++)
         all[nargs + i] = paths[i];
-      code = ios_cli_run_script("calibrate.py", nargs + n, all);
+      code = ios_cli_run_module("calibrate", nargs + n, all);
       free(all);
     }
   } else {

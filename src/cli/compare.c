@@ -1,7 +1,7 @@
 /* iosim compare RUN_DIR RUN_DIR... [options]: did the change help? Per job and in total, the I/O time and end time of
- * several runs of the same jobs and their change against the first, written in Python (analysis/compare.py: pandas
+ * several runs of the same jobs and their change against the first, written in Python (python/iosim/compare.py: pandas
  * for the table, plotly for the page), with the model error of the calibration the runs used and the band of each
- * change it implies (analysis/compare.py's change_band). */
+ * change it implies (python/iosim/compare.py's change_band). */
 #include "ios_cli.h"
 
 #include <stdio.h>
@@ -27,9 +27,9 @@ static const char compare_usage[] =
     "  --html FILE         a self-contained page (plotly.js inlined, no network)\n"
     "  --allow-different   compare runs of other jobs or volumes, or incomplete runs (else refused, exit 2)\n"
     "  -h, --help   this help;  --version  the iosim and SimGrid versions\n"
-    "  analysis/compare.py with python3 and Debian's python3-pandas, python3-plotly (docs/whatif.md)\n";
+    "  python/iosim/compare.py with python3 and Debian's python3-pandas, python3-plotly (docs/whatif.md)\n";
 
-/* `iosim compare RUN_DIR... [options]`: analysis/compare.py does the work. */
+/* `iosim compare RUN_DIR... [options]`: python/iosim/compare.py does the work. */
 int ios_cli_compare(int argc, char **argv) {
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--version") == 0) {
@@ -48,5 +48,5 @@ int ios_cli_compare(int argc, char **argv) {
     fputs(compare_usage, stderr);
     return 2;
   }
-  return ios_cli_run_script("compare.py", argc, argv);
+  return ios_cli_run_module("compare", argc, argv);
 }

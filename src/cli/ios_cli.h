@@ -40,16 +40,17 @@ int ios_cli_sweep(int argc, char **argv);
  * input. */
 int ios_cli_merge(int argc, char **argv);
 
-/** `iosim report DIR [options]`: runs analysis/report.py of ios_cli_home() with $IOSIM_PYTHON, else the interpreter
- * configured at build time, else python3; then analysis/view.py with the same arguments (DIR/report/view.html). */
+/** `iosim report DIR [options]`: runs python/iosim/report.py of ios_cli_home() with $IOSIM_PYTHON, else the interpreter
+ * configured at build time, else python3; then python/iosim/view.py with the same arguments (DIR/report/view.html). */
 int ios_cli_report(int argc, char **argv);
 
-/** `iosim view DIR... [-o OUT] [options]`: runs analysis/view.py (one self-contained HTML page of runs or of a
+/** `iosim view DIR... [-o OUT] [options]`: runs python/iosim/view.py (one self-contained HTML page of runs or of a
  * campaign) with the interpreter of `iosim report`. */
 int ios_cli_view(int argc, char **argv);
 
 /** `iosim calibrate (--tokio SUMMARY... | --darshan DIR|LOG...) [options]` (src/cli/calibrate.c): the calibration
- * file of a site's measurements, fitted by analysis/calibrate.py of ios_cli_home() (Darshan logs read here first). */
+ * file of a site's measurements, fitted by python/iosim/calibrate.py of ios_cli_home() (Darshan logs read here first).
+ */
 int ios_cli_calibrate(int argc, char **argv);
 
 /** The staleness rule of the calibration a scenario names (its "calibration" field, docs/validation.md): reads the
@@ -60,8 +61,8 @@ int ios_cli_calibrate(int argc, char **argv);
  * ios_diag_message() naming the file and the field. */
 int ios_cli_calibration_check(const char *scenario_json, double now);
 
-/** `iosim compare RUN_DIR RUN_DIR... [options]`: runs analysis/compare.py (per job and in total the I/O time and end
- * time of the runs and their change in % against the first; table, --csv, --html). @return its exit code (2: bad
+/** `iosim compare RUN_DIR RUN_DIR... [options]`: runs python/iosim/compare.py (per job and in total the I/O time and
+ * end time of the runs and their change in % against the first; table, --csv, --html). @return its exit code (2: bad
  * input, runs not comparable). */
 int ios_cli_compare(int argc, char **argv);
 
@@ -71,9 +72,10 @@ int ios_cli_compare(int argc, char **argv);
  * @return 0, 2 bad input (nothing simulated), 1 a run failed, or compare's exit code. */
 int ios_cli_whatif(int argc, char **argv);
 
-/** Runs analysis/SCRIPT of ios_cli_home() with argv[1..argc-1] under ios_cli_python() and waits for it. @return its
- * exit code, 1 when it could not be started. */
-int ios_cli_run_script(const char *script, int argc, char **argv);
+/** Runs the module iosim.MODULE of iosim's Python package (python/iosim/: found beside the executable, in a build tree
+ * or installed, or at $IOSIM_PYTHONPATH) with argv[1..argc-1] under ios_cli_python() (`python -m iosim.MODULE`), and
+ * waits for it. @return its exit code, 1 when it could not be started. */
+int ios_cli_run_module(const char *module, int argc, char **argv);
 
 /** `iosim data fetch|verify|list|dir`: the public datasets (src/cli/data.c): `dir` prints ios_data_dir(), the others
  * run traces/datasets.py of ios_cli_home() (the data step of `make data`) with ios_cli_python(). */

@@ -16,7 +16,7 @@ static const char usage_text[] =
     "       iosim generate rr9502|apex [--set param=value]... [--seed N] [--unit B] [-o FILE]   a workload\n"
     "       iosim sweep CAMPAIGN [--jobs N] [-o DIR] [--set key=value]... [--seeds N] [--shard I/N] [--emit-slurm]\n"
     "       iosim merge DIR... [-o DIR]   combine shard outputs into one runs.csv\n"
-    "       iosim report DIR [options]    figures and a Markdown report of a campaign (analysis/report.py)\n"
+    "       iosim report DIR [options]    figures and a Markdown report of a campaign (python/iosim/report.py)\n"
     "       iosim calibrate --tokio CSV...|--darshan DIR [--days N] [-o FILE]   fit a calibration file\n"
     "       iosim view DIR [DIR...] [-o OUT]   an HTML page of runs side by side, or of a campaign\n"
     "       iosim compare RUN_DIR RUN_DIR... [--csv F] [--html F]   did it help: I/O and end times, change in %\n"

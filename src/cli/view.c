@@ -1,5 +1,5 @@
 /* iosim view DIR... [-o OUT] [options]: a self-contained HTML page of runs or of a campaign, written in Python
- * (analysis/view.py, plotly.js from Debian's python3-plotly). */
+ * (python/iosim/view.py, plotly.js from Debian's python3-plotly). */
 #include "ios_cli.h"
 
 #include <stdio.h>
@@ -16,9 +16,10 @@ static const char view_usage[] =
     "  --title TEXT       the page's title;  --labels L1,...  the runs' names (default: their directory names)\n"
     "  --max-resources N  resource panels per run, the busiest first (default 8; 0: all)\n"
     "  -h, --help   this help;  --version  the iosim and SimGrid versions\n"
-    "  analysis/view.py with python3 and Debian's python3-plotly, python3-pandas (docs/outputs.md, \"iosim view\")\n";
+    "  python/iosim/view.py with python3 and Debian's python3-plotly, python3-pandas (docs/outputs.md, \"iosim "
+    "view\")\n";
 
-/* `iosim view DIR... [options]`: analysis/view.py does the work. */
+/* `iosim view DIR... [options]`: python/iosim/view.py does the work. */
 int ios_cli_view(int argc, char **argv) {
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--version") == 0) {
@@ -36,5 +37,5 @@ int ios_cli_view(int argc, char **argv) {
     fputs(view_usage, stderr);
     return 2;
   }
-  return ios_cli_run_script("view.py", argc, argv);
+  return ios_cli_run_module("view", argc, argv);
 }

@@ -1,8 +1,8 @@
 /* iosim whatif SCENARIO --vary key=v1,v2[,...] [-o DIR] [options]: a what-if in one command. Runs the scenario as it
  * is (the base) and once per value of one key (each variant = the base with --set key=value), each run in its own
  * process (fork, then ios_cli_run: one SimGrid engine per process), then prints `iosim compare` of the runs
- * (analysis/compare.py). Layout: DIR/base/, DIR/KEY=VALUE/ (each an `iosim run` output directory with its summary in
- * summary.txt), DIR/compare.csv, DIR/compare.html. */
+ * (python/iosim/compare.py). Layout: DIR/base/, DIR/KEY=VALUE/ (each an `iosim run` output directory with its summary
+ * in summary.txt), DIR/compare.csv, DIR/compare.html. */
 #include "ios_args.h"
 #include "ios_cli.h"
 #include "ios_fs.h"
@@ -267,7 +267,7 @@ int ios_cli_whatif(int argc, char **argv) {
     rc = run_child(&a, sets[i], dirs[i], summary, 0);
     if (rc != 0) fprintf(stderr, "iosim whatif: error: the %s run failed (exit %d; above)\n", labels[i], rc);
   }
-  if (rc == 0) { /* the comparison: analysis/compare.py */
+  if (rc == 0) { /* the comparison: python/iosim/compare.py */
     size_t ln = 1;
     for (int i = 0; i < nruns; i++)
       ln += strlen(labels[i]) + 1;
@@ -293,7 +293,7 @@ int ios_cli_whatif(int argc, char **argv) {
       v[n++] = a.html != NULL ? (char *)a.html : html;
       if (a.allow_different) v[n++] = "--allow-different";
       v[n] = NULL;
-      rc = ios_cli_run_script("compare.py", n, v);
+      rc = ios_cli_run_module("compare", n, v);
     }
     free(v);
     free(joined);

@@ -28,9 +28,10 @@ static char *read_text(const char *path) {
   return text;
 }
 
-/* The sharing model the calibration chose for its file system `fs` (file_systems[k].sharing, analysis/calibrate.py):
- * *kappa = its kappa_per_ost_Bps (B/s per OST) when its policy is "interference", else 0 (max-min, or a file without
- * "sharing"). @return IOS_OK, or IOS_EINVAL with ios_diag_set naming the file, the field, the value and the fix. */
+/* The sharing model the calibration chose for its file system `fs` (file_systems[k].sharing,
+ * python/iosim/calibrate.py): *kappa = its kappa_per_ost_Bps (B/s per OST) when its policy is "interference", else 0
+ * (max-min, or a file without "sharing"). @return IOS_OK, or IOS_EINVAL with ios_diag_set naming the file, the field,
+ * the value and the fix. */
 static int chosen_kappa(const char *path, const cJSON *fs, double *kappa) {
   const cJSON *sh = cJSON_GetObjectItemCaseSensitive(fs, "sharing");
   const cJSON *pol = cJSON_GetObjectItemCaseSensitive(sh, "policy");

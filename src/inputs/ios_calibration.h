@@ -7,7 +7,7 @@
 
 /** Applies the calibration the scenario names (`"calibration": "FILE"`, resolved; nothing when it names none) to
  * the loaded platform `p`: the bandwidth of every OST (p->res[i], p->pool_role "ost") becomes the calibration's
- * per-OST capacity c (`file_systems[k].ost_capacity_Bps`, B/s: C / N fitted by analysis/calibrate.py, RR-9502
+ * per-OST capacity c (`file_systems[k].ost_capacity_Bps`, B/s: C / N fitted by python/iosim/calibrate.py, RR-9502
  * Eq. 1's per-OST bandwidth), on its SimGrid link and in p->res[i].capacity; the rest of the platform is unchanged.
  * When that file system's `sharing` is {"policy": "interference", "kappa_per_ost_Bps": κ} (the sharing model its
  * past chose over max-min; docs/validation.md, "Interference sharing, calibrated on the window", its amendment) and

@@ -1,4 +1,4 @@
-"""Tests of `iosim calibrate` (src/cli/calibrate.c, analysis/calibrate.py) and of the staleness rule of `iosim check`,
+"""Tests of `iosim calibrate` (src/cli/calibrate.c, python/iosim/calibrate.py) and of the staleness rule of `iosim check`,
 through the iosim binary ($IOSIM_BIN, which ctest sets; else build/iosim): a hand-made TOKIO-ABC summary whose
 capacity and efficiencies are known, one whose sharing model (interference, K on the grid) is known, the sample
 Darshan logs (the numbers of docs/darshan.md's table), and scenarios naming a stale, a fresh and a broken
@@ -17,7 +17,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import pandas as pd  # noqa: E402
 
-import whatif_band  # noqa: E402
+import iosim_path  # noqa: E402,F401  (iosim's Python package on sys.path)
+from iosim import whatif_band  # noqa: E402
 
 BIN = os.environ.get("IOSIM_BIN") or os.path.join(ROOT, "build", "iosim")
 DATA = os.environ.get("IOSIM_DATA_DIR") or os.path.join(ROOT, "..", "shared", "datasets")

@@ -1,4 +1,4 @@
-"""analysis/campaign_io.py (the one runs.csv loader, Markdown through to_markdown, the missing-module error) and
+"""python/iosim/campaign_io.py (the one runs.csv loader, Markdown through to_markdown, the missing-module error) and
 figures.py's labels, series styles and Gantt window. Values are written by hand here and checked by hand."""
 
 import math
@@ -11,8 +11,9 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import campaign_io  # noqa: E402
-import figures  # noqa: E402
+import iosim_path  # noqa: E402,F401  (iosim's Python package on sys.path)
+from iosim import campaign_io  # noqa: E402
+from iosim import figures  # noqa: E402
 from mdtables import md_rows  # noqa: E402
 
 RUNS_CSV = """run_id,index,platform.ionodes,sharing.policy,seed,status,wall_time_s,error,min_yield,aggregate_bandwidth_Bps,note
@@ -67,13 +68,18 @@ class LoaderTest(unittest.TestCase):
 
 
 SCRIPTS = ["report.py", "figures.py", "apex.py", "jobqueue.py", "rr9549.py", "tappio.py"]
+PACKAGE = ("report.py", "figures.py")
 
 
 class MissingModuleTest(unittest.TestCase):
     def run_without(self, script, module):
-        code = (f"import runpy, sys; sys.modules[{module!r}] = None; sys.argv = [{script!r}, 'DIR']; "
-                f"runpy.run_path({os.path.join(ROOT, 'analysis', script)!r}, run_name='__main__')")
-        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        if script in PACKAGE:  # a module of iosim's Python package, run as `python3 -m iosim.<name>`
+            run = f"runpy.run_module('iosim.{script[:-3]}', run_name='__main__', alter_sys=True)"
+        else:
+            run = f"runpy.run_path({os.path.join(ROOT, 'analysis', script)!r}, run_name='__main__')"
+        code = f"import runpy, sys; sys.modules[{module!r}] = None; sys.argv = [{script!r}, 'DIR']; {run}"
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              env=iosim_path.env())
 
     def test_every_script(self):
         for script in SCRIPTS:

@@ -1,5 +1,5 @@
 """Tests of the yield-by-position figures (RR-9502 Figures 6 and 7): figures.position_means(),
-figures.yield_by_position() and what analysis/report.py draws from the runs' apps.csv.
+figures.yield_by_position() and what python/iosim/report.py draws from the runs' apps.csv.
 
 Run from the repository root: python3 -m unittest discover -s test/analysis -v
 
@@ -32,9 +32,10 @@ import pandas as pd
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import figures  # noqa: E402
+import iosim_path  # noqa: E402,F401  (iosim's Python package on sys.path)
+from iosim import figures  # noqa: E402
 
-REPORT = os.path.join(ROOT, "analysis", "report.py")
+REPORT = ["-m", "iosim.report"]  # with iosim_path.env()
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 POLICIES = ["fairshare", "fcfs"]
@@ -102,7 +103,8 @@ def write_campaign(cdir, report=None, with_columns=True):
 
 
 def run_report(*args):
-    return subprocess.run([sys.executable, REPORT, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return subprocess.run([sys.executable, *REPORT, *args], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env=iosim_path.env())
 
 
 def md_row(md, first_cells):

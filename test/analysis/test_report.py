@@ -1,4 +1,4 @@
-"""Tests of analysis/report.py and analysis/figures.py on a small hand-made campaign directory.
+"""Tests of python/iosim/report.py and python/iosim/figures.py on a small hand-made campaign directory.
 
 Run from the repository root: python3 -m unittest discover -s test/analysis -v
 
@@ -23,9 +23,10 @@ import pandas as pd
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import figures  # noqa: E402
+import iosim_path  # noqa: E402,F401  (iosim's Python package on sys.path)
+from iosim import figures  # noqa: E402
 
-REPORT = os.path.join(ROOT, "analysis", "report.py")
+REPORT = ["-m", "iosim.report"]  # with iosim_path.env()
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 POLICIES = ["fairshare", "fcfs"]
@@ -123,7 +124,8 @@ def write_campaign(cdir, report=None, with_failed=True, only_failed=False):
 
 
 def run_report(*args):
-    return subprocess.run([sys.executable, REPORT, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return subprocess.run([sys.executable, *REPORT, *args], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env=iosim_path.env())
 
 
 def md_tables(text):

@@ -1,4 +1,4 @@
-"""Tests of the report traps of issue 22 (analysis/report.py, analysis/figures.py) on hand-made campaign directories.
+"""Tests of the report traps of issue 22 (python/iosim/report.py, python/iosim/figures.py) on hand-made campaign directories.
 
 Run from the repository root: python3 -m unittest discover -s test/analysis -v
 
@@ -26,12 +26,13 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import figures  # noqa: E402
-import report  # noqa: E402
-from campaign_io import pd  # noqa: E402
+import iosim_path  # noqa: E402,F401  (iosim's Python package on sys.path)
+from iosim import figures  # noqa: E402
+from iosim import report  # noqa: E402
+from iosim.campaign_io import pd  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 
-REPORT = os.path.join(ROOT, "analysis", "report.py")
+REPORT = ["-m", "iosim.report"]  # with iosim_path.env()
 METRICS = ["min_yield", "efficiency", "events"]
 
 
@@ -49,8 +50,8 @@ def write_runs(cdir, rows, swept, campaign):
 
 
 def run_report(cdir):
-    return subprocess.run([sys.executable, REPORT, cdir], capture_output=True, text=True, cwd=ROOT, timeout=300,
-                          env=dict(os.environ, MPLBACKEND="Agg"))
+    return subprocess.run([sys.executable, *REPORT, cdir], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env=iosim_path.env(MPLBACKEND="Agg"))
 
 
 def policy_rows(maxmin_same, all_different=False):

@@ -13,7 +13,7 @@ Markup (also described at the top of docs/tutorial.md):
 The commands run in order, in one fresh temporary directory holding links to the source tree's docs/, policies/, src/,
 analysis/, deploy/, platforms/ and test/ (so `docs/tutorial/three-apps.json` works as in the tutorial, and the
 outputs land in the temporary directory's results/), with PATH starting with a folder where `iosim` is the built
-binary, `python3` the configured interpreter (the one with pandas and matplotlib) and `cc` the C compiler.
+binary, PYTHONPATH the build's Python package (build/python), `python3` the configured interpreter (the one with pandas and matplotlib) and `cc` the C compiler.
 
 usage: run_tutorial.py --source SRC_DIR --iosim IOSIM_BIN --python PYTHON --cc CC [--doc docs/tutorial.md]
        run_tutorial.py --list ...   prints the commands found, runs nothing
@@ -110,7 +110,10 @@ def main():
             os.symlink(os.path.abspath(target) if os.sep in target else target, os.path.join(tools, name))
         for d in ("docs", "policies", "src", "analysis", "deploy", "platforms", "test"):
             os.symlink(os.path.join(src, d), os.path.join(work, d))
-        env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""), MPLBACKEND="Agg", LC_ALL="C")
+        # iosim's Python package of this build on PYTHONPATH, as the tutorial asks (`python3 -m iosim.figures`)
+        pkg = os.environ.get("IOSIM_PYTHONPATH") or os.path.join(os.path.dirname(os.path.abspath(args.iosim)), "python")
+        env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""), MPLBACKEND="Agg", LC_ALL="C",
+                   PYTHONPATH=pkg)
         for no, cmd, expected in steps:
             proc = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=work, env=env, capture_output=True,
                                   text=True)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""timeline.bin as analysis/view_data.py reads it, against events.csv and against the tutorial's hand computation.
+"""timeline.bin as python/iosim/view_data.py reads it, against events.csv and against the tutorial's hand computation.
 
 System: docs/tutorial/three-apps.json (docs/tutorial.md step 1): one PFS of 1 GB/s; app1 and app2 work 10 s then
 write 10 GB, app3 works 15 s then writes 4 GB; b = 1 GB/s each.
@@ -35,7 +35,8 @@ class TimelineRecords(unittest.TestCase):
     def setUpClass(cls):
         sys.path.insert(0, os.path.join(ARGS.source, "analysis"))
         global view_data
-        import view_data
+        import iosim_path  # noqa: E402,F401  (iosim's Python package on sys.path)
+        from iosim import view_data
         cls.work = os.path.abspath(ARGS.work)
         shutil.rmtree(cls.work, ignore_errors=True)
         os.makedirs(cls.work)

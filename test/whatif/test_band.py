@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The error band of iosim compare and iosim whatif (analysis/compare.py: run_calibration, change_band, add_band)
+"""The error band of iosim compare and iosim whatif (python/iosim/compare.py: run_calibration, change_band, add_band)
 against hand computation, on hand-made calibration files and run directories.
 
 Hand-made runs (apps.csv): base small 20 s, large 40 s (total 60 s); fast 10 s, 20 s (total 30 s: -50 %).

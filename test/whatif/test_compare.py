@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""iosim whatif and iosim compare (analysis/compare.py) against hand computation.
+"""iosim whatif and iosim compare (python/iosim/compare.py) against hand computation.
 
 System: a generated pfs-single platform (one PFS link of B; NICs of 100 GB/s, never binding), sharing fairshare, two
 one-node applications that work 5 s then write once: `small` 10 GB, `large` 30 GB, both released at 0.

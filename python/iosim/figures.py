@@ -26,10 +26,9 @@ import os
 import sys
 import textwrap
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing; Agg backend)
-from campaign_io import np, pd, plt  # noqa: E402
+from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing; Agg backend)
+from .campaign_io import np, pd, plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
@@ -584,11 +583,11 @@ def yield_by_position(apps, sort_col, policy_col, x, out_png, value_col="yield")
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# (e) Gantt chart of one run: analysis/gantt.py (re-exported here, so figures.gantt and `figures.py EVENTS_CSV
+# (e) Gantt chart of one run: python/iosim/gantt.py (re-exported here, so figures.gantt and `figures.py EVENTS_CSV
 # RESOURCES_CSV OUT_PNG` keep working)
 
-import gantt as _gantt  # noqa: E402
-from gantt import default_gantt_title, occupancy_steps, read_events, read_resources, read_window  # noqa: E402,F401
+from . import gantt as _gantt  # noqa: E402
+from .gantt import default_gantt_title, occupancy_steps, read_events, read_resources, read_window  # noqa: E402,F401
 
 
 def gantt(events_csv, resources_csv, out_png, title=None, window=None):
@@ -600,6 +599,6 @@ if __name__ == "__main__":
     import sys
 
     if len(sys.argv) != 4:
-        sys.exit("usage: figures.py EVENTS_CSV RESOURCES_CSV OUT_PNG   (Gantt chart of one run)")
+        sys.exit("usage: python3 -m iosim.figures EVENTS_CSV RESOURCES_CSV OUT_PNG   (Gantt chart of one run)")
     gantt(sys.argv[1], sys.argv[2], sys.argv[3])
     print(sys.argv[3])

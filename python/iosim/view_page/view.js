@@ -1,4 +1,4 @@
-/* iosim view: draws the runs embedded in the page (analysis/view.py writes them into #iosim-data) with Plotly.
+/* iosim view: draws the runs embedded in the page (python/iosim/view.py writes them into #iosim-data) with Plotly.
  * Per run: each resource's bandwidth over time stacked by application, each application's work, waiting and I/O at
  * the rate it received, its allocation; a time cursor shared by every panel, a table of each application's state at
  * the cursor (rate, bytes left, yield so far), zoom shared by every panel. For a campaign: the report's metrics as

@@ -1,10 +1,10 @@
-"""The data of `iosim view`: one run directory read into the dict the page draws (analysis/view.py).
+"""The data of `iosim view`: one run directory read into the dict the page draws (python/iosim/view.py).
 
 A run directory holds results.json, apps.csv, resources.csv, allocations.csv and either events.csv (output.events)
 or timeline.bin (every other run; its format is in docs/outputs.md and src/sim/traces.c). Both give the same
 intervals: work phases, I/O operations (posting to end, volume) and transfer segments (one transfer on one resource
 at one rate: start, end, bytes). read_run() returns them as columns; the page computes rates, stacks and the state at
-a date from them (analysis/view/view.js).
+a date from them (python/iosim/view_page/view.js).
 
 Bad input raises InputError naming the file, the field and the fix (view.py exits 2 with it).
 """
@@ -17,9 +17,8 @@ import os
 import struct
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from campaign_io import InputError  # noqa: E402  (also checks the Debian modules)
+from .campaign_io import InputError  # noqa: E402  (also checks the Debian modules)
 import numpy as np  # noqa: E402
 
 TIMELINE_MAGIC = b"IOSIMTL2"

@@ -4,9 +4,9 @@ window, written as a calibration file (JSON) that a scenario names (docs/validat
 
     iosim calibrate --tokio SUMMARY.csv[.gz]... [--days 30] [--until DATE] [--stale-after DAYS] [-o FILE]
     iosim calibrate --darshan DIR|LOG... [same options]        (the iosim binary reads the logs, then runs this)
-    analysis/calibrate.py --jobs-csv FILE --source TEXT [...]  (the table the binary writes for --darshan)
+    iosim.calibrate --jobs-csv FILE --source TEXT [...]  (the table the binary writes for --darshan)
 
-Inputs. --tokio: TOKIO-ABC summaries (NERSC/tokio-abcutils; columns of analysis/tokio_data.py), each job with the
+Inputs. --tokio: TOKIO-ABC summaries (NERSC/tokio-abcutils; columns of iosim.tokio_data), each job with the
 bytes its file system served during its run (the background). --jobs-csv: one measured job per row, columns log,
 start, end (s since the epoch), nprocs, bytes_read, bytes_written (bytes), io_time_s (the I/O time by the slowest
 rank, s), osts (distinct OSTs of the job's files, 0 unknown), fs_osts (the file system's OSTs, 0 unknown), exe.
@@ -15,34 +15,34 @@ The window: the jobs that started at or after UNTIL - DAYS days and ended by UNT
 newest measurement). A configuration is (file system, application, direction, processes, volume in GiB).
 
 Fitted parameters (bandwidths in bytes/s):
-- TOKIO-ABC: the rolling calibration of analysis/tokio_rolling.py, the one the validation scores: q (the quantile of
+- TOKIO-ABC: the rolling calibration of iosim.fsmodel, the one the validation scores: q (the quantile of
   a configuration's bandwidths that is its P) chosen on every job up to UNTIL, each predicted from the DAYS days
-  before its own (tokio_rolling.choose_q); P the q-quantile of the configuration's window bandwidths; the file
+  before its own (fsmodel.choose_q); P the q-quantile of the configuration's window bandwidths; the file
   system's capacity C minimising the window's median APE of min(P, max(C - r, C / 2)), r the measured background;
   per-OST capacity c = C / N (N the file system's OSTs); per-configuration efficiency e = P / C.
 - TOKIO-ABC, the contention gate (field contention_gate; docs/validation.md, "The contention gate"): the day-block
-  sign test at 5 % of the contention term against the peak on the window's jobs (tokio_rolling.gate_for_window),
+  sign test at 5 % of the contention term against the peak on the window's jobs (fsmodel.gate_for_window),
   "record" (the predictions made before each window job ran) unless --gate fit; recorded always, applied (C = +inf,
   the peak alone, when the test does not keep C) only with --gate record|fit: the first half chose no gate.
 - TOKIO-ABC, the sharing model (field sharing; docs/validation.md, "Interference sharing, calibrated on the
   window", its amendment): per file system, the engine's sharing policy `interference` (variant "all") when its
   rolling-origin median APE on the file system's jobs up to UNTIL is at or below max-min's
-  (tokio_rolling.choose_interference, with the q above and the fixed window's P), else max-min alone; K (interference_capacity_Bps) is fitted
-  on the window's jobs at their window P, measured background and rolling C (tokio_rolling.window_interference,
+  (fsmodel.choose_interference, with the q above and the fixed window's P), else max-min alone; K (interference_capacity_Bps) is fitted
+  on the window's jobs at their window P, measured background and rolling C (fsmodel.window_interference,
   +inf: no interference, then max-min: nothing to apply), and kappa_per_ost_Bps = K / N is the engine's `kappa` on
   each of the N OSTs (what a run naming the file uses under sharing `interference`). With --gate record|fit or
   --window adaptive the file says max-min: the gates and the adaptive window were declared and scored with max-min.
 - TOKIO-ABC, --window adaptive: P of each configuration the q-quantile of its runs since its last level shift as of
-  UNTIL (tokio_rolling.level_segments, k = tokio_rolling.SHIFT_K; docs/validation.md, "The adaptive window"), not
+  UNTIL (fsmodel.level_segments, k = fsmodel.SHIFT_K; docs/validation.md, "The adaptive window"), not
   the default (the first half did not choose it); each configuration's history_start says where its history starts.
 - Darshan (no server-side data, so no background): P = the median of the configuration's bandwidths; c = the largest
   bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c);
   sharing max-min (no background to fit K on).
 
 The held-out error (field held_out_error): jobs of the input predicted by the same calibration refitted each day on
-the DAYS days before it (analysis/tokio_rolling.py), with only data older than the job: APE quantiles and bias of the
+the DAYS days before it (iosim.fsmodel), with only data older than the job: APE quantiles and bias of the
 bandwidth, the band a what-if answer made with this calibration carries. TOKIO-ABC: iosim's contention model
-(tokio_rolling.iosim_rolling, the validation's "iosim, rolling" row) with q and the sharing model (interference
+(fsmodel.iosim_rolling, the validation's "iosim, rolling" row) with q and the sharing model (interference
 variant "all" or max-min, as above; max-min with --gate) chosen per file system on the jobs before --split (default:
 the input's middle day) and scored on the jobs from it on; Darshan: P, every job. Exit 2 with the fix on bad input.
 """
@@ -53,10 +53,9 @@ import json
 import os
 import sys
 
-from campaign_io import InputError, cli, np, pd
-import tokio_data
-import tokio_model
-import tokio_rolling as tr
+from .campaign_io import InputError, cli, np, pd
+from . import tokio_data
+from . import fsmodel as tr
 
 FORMAT = "iosim-calibration/1"
 JOBS_COLUMNS = ["log", "start", "end", "nprocs", "bytes_read", "bytes_written", "io_time_s", "osts", "fs_osts", "exe"]
@@ -133,7 +132,7 @@ def finite(x):
 
 
 def sharing_object(choice, k, n, gate="none", adaptive=False):
-    """The "sharing" object of a TOKIO-ABC file system: choice = tokio_rolling.choose_interference's (use interference,
+    """The "sharing" object of a TOKIO-ABC file system: choice = fsmodel.choose_interference's (use interference,
     max-min's median APE, interference's median APE) on the file system's jobs up to UNTIL; k the interference
     capacity K fitted on the window (bytes/s, +inf: none); n the file system's OSTs; gate the --gate given. Policy
     "interference" only when chosen, K finite and no gate applied; kappa_per_ost_Bps = K / N then (the engine's
@@ -166,26 +165,26 @@ def sharing_object(choice, k, n, gate="none", adaptive=False):
 
 def fit(window, kind, q=0.5, past=None, until=None, shift_k=None, choice=None, gate="none"):
     """The parameters of one file system fitted on `window` (its jobs): a dict (see the module's doc). TOKIO-ABC:
-    P of each configuration the q-quantile of its window bandwidths and C the capacity of tokio_rolling.CAPACITIES
+    P of each configuration the q-quantile of its window bandwidths and C the capacity of fsmodel.CAPACITIES
     minimising the window's median APE of min(P, max(C - r, C / 2)), r each job's measured background
-    (tokio_rolling.fit_capacity): what tokio_rolling.rolling() fits for a job of the day after the window. When
-    several capacities fit equally well, capacity_Bps is the smallest of them on tokio_model.CAPACITIES (the
+    (fsmodel.fit_capacity): what fsmodel.rolling() fits for a job of the day after the window. When
+    several capacities fit equally well, capacity_Bps is the smallest of them on tr.FINE_CAPACITIES (the
     capacity a what-if platform is built with: the least that explains the window) and rolling_capacity_Bps the
-    largest on tokio_rolling.CAPACITIES (the one the rolling predictions use: the fewest jobs slowed). Each
+    largest on fsmodel.CAPACITIES (the one the rolling predictions use: the fewest jobs slowed). Each
     configuration's history_start (s): the start of the first run its P uses. shift_k (TOKIO-ABC, with past: the
     file system's jobs that ended by `until`, with end): the adaptive window (docs/validation.md, "The adaptive
     window"): P the q-quantile of the configuration's runs since its last level shift as of `until`
-    (tokio_rolling.level_segments), C still fitted on the window's q-quantiles, as tokio_rolling.rolling() does.
-    choice (TOKIO-ABC): tokio_rolling.choose_interference's answer on the file system's past; K for the day after the
-    window is tokio_rolling.window_interference (variant "all") on the window's P, measured background and
+    (fsmodel.level_segments), C still fitted on the window's q-quantiles, as fsmodel.rolling() does.
+    choice (TOKIO-ABC): fsmodel.choose_interference's answer on the file system's past; K for the day after the
+    window is fsmodel.window_interference (variant "all") on the window's P, measured background and
     rolling_capacity_Bps, and the "sharing" object says which sharing model applies (sharing_object; gate: --gate)."""
     extra = {}
     if kind == "tokio":
         p = window.groupby("cls")["bw"].transform(lambda x: float(np.quantile(x.to_numpy(), q)))
-        r, bw = tokio_model.background(window).to_numpy(), window["bw"].to_numpy()
+        r, bw = tr.measured_background(window).to_numpy(), window["bw"].to_numpy()
         extra["rolling_capacity_Bps"], err = tr.fit_capacity(p.to_numpy(), r, bw)
         k_if = tr.window_interference(p.to_numpy(), r, bw, extra["rolling_capacity_Bps"], "all")
-        grid = tokio_model.CAPACITIES
+        grid = tr.FINE_CAPACITIES
         pred = np.minimum(p.to_numpy()[None, :], np.maximum(grid[:, None] - r[None, :], grid[:, None] / 2))
         errs = np.median(np.abs(pred - bw[None, :]) / bw[None, :], axis=1)
         cap = float(grid[np.flatnonzero(errs <= errs.min() + 1e-9)[0]])
@@ -194,14 +193,14 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None, choice=None, g
         eff = p / cap
     else:
         q = 0.5
-        p, _ = tokio_model.peaks(window, window, q)
+        p, _ = tr.peaks(window, window, q)
         known = window[window["osts"] > 0]
         # no Lustre layout in the window: P only (capacity, per-OST capacity and efficiencies null)
         ost = float((known["bw"] / known["osts"]).max()) if len(known) else float("nan")
         n = float(window["fs_osts"].max()) if window["fs_osts"].max() > 0 else float(window["osts"].max())
         cap = ost * n if n > 0 else float("nan")
         eff = p / (window["osts"] * ost).where(window["osts"] > 0)
-        err = float(tokio_model.ape(p, window["bw"]).median())
+        err = float(tr.ape(p, window["bw"]).median())
         extra["sharing"] = {"policy": "maxmin", "rule": "no background in Darshan logs: no interference capacity to "
                             f"fit, max-min alone; {SHARING_SECTION}"}
     if kind == "tokio":
@@ -230,13 +229,13 @@ def fit(window, kind, q=0.5, past=None, until=None, shift_k=None, choice=None, g
 
 def held_out(d, days, kind, split=None, gate="none", shift_k=None):
     """The rolling backtest: every job predicted by the calibration refitted daily on the `days` days before it, with
-    only what was measured before it started. TOKIO-ABC: iosim's contention model (tokio_rolling.iosim_rolling, the
+    only what was measured before it started. TOKIO-ABC: iosim's contention model (fsmodel.iosim_rolling, the
     validation's "iosim, rolling" row), its q and its sharing model (interference variant "all" or max-min,
-    tokio_rolling.choose_interference; max-min when `gate` applies or with shift_k) chosen per file system on the jobs that started
-    before `split` (s since the epoch; tokio_rolling.choose_q) and scored on the jobs from `split` on, so that no
+    fsmodel.choose_interference; max-min when `gate` applies or with shift_k) chosen per file system on the jobs that started
+    before `split` (s since the epoch; fsmodel.choose_q) and scored on the jobs from `split` on, so that no
     score uses a choice made on its own jobs; Darshan: P, the median (nothing chosen), scored on every job. Returns
     (the held_out_error dict, the per-job frame: system, fs, start, cls, bw, pred, scored). shift_k: the adaptive
-    window for P (TOKIO-ABC; tokio_rolling.rolling), None for the fixed `days`; with it, max-min alone (the rule the
+    window for P (TOKIO-ABC; fsmodel.rolling), None for the fixed `days`; with it, max-min alone (the rule the
     adaptive window was declared and scored with: the validation's adaptive iosim row)."""
     parts, qs, shares = [], {}, {}
     for (s, f), g in tr.with_end(d).groupby(["system", "fs"], sort=False):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """iosim view: one self-contained HTML page (no server, no network) that shows how runs shared their I/O resources.
 
-usage: analysis/view.py DIR [DIR...] [-o OUT] [--title TEXT] [--labels L1,L2,...] [--max-resources N]
-       analysis/view.py CAMPAIGN_DIR [-o OUT] [--x COL] [--policy COL] [--metrics M,...] [report.py's options]
+usage: python3 -m iosim.view DIR [DIR...] [-o OUT] [--title TEXT] [--labels L1,L2,...] [--max-resources N]
+       python/iosim/view.py CAMPAIGN_DIR [-o OUT] [--x COL] [--policy COL] [--metrics M,...] [report.py's options]
 
 DIR is the output directory of `iosim run` (results.json, apps.csv, resources.csv, allocations.csv, and timeline.bin
 or events.csv). Several DIRs are drawn side by side on one time axis, with their metrics in one table. A
@@ -20,11 +20,10 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
-from campaign_io import InputError  # noqa: E402
-import view_data  # noqa: E402
+from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
+from .campaign_io import InputError  # noqa: E402
+from . import view_data  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOTLY_JS = "/usr/share/python3-plotly/plotly.js"  # Debian python3-plotly
@@ -85,7 +84,7 @@ def limit_resources(run, max_resources):
 def page(data, title, subtitle=""):
     """The HTML text of the page: template, style, plotly.js, the data and view.js inlined."""
     def read(name):
-        with open(os.path.join(HERE, "view", name), encoding="utf-8") as f:
+        with open(os.path.join(HERE, "view_page", name), encoding="utf-8") as f:
             return f.read()
     html = read("view.html")
     esc = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -130,8 +129,8 @@ def runs_page(dirs, labels, title, max_resources):
 def campaign_page(cdir, args, max_resources):
     """The campaign page's data: report.py's choices (x, policy, metrics), one row per complete run, and the
     records of as many runs as CAMPAIGN_RECORDS allows."""
-    import figures
-    import report
+    from . import figures
+    from . import report
     df, swept, metrics = campaign_io.load_runs(cdir)
     camp = report.load_campaign(cdir)
     ch = report.resolve_choices(args, df, swept, metrics, camp, cdir)
@@ -191,7 +190,7 @@ def main(argv=None):
     p.add_argument("--max-resources", type=int, default=MAX_RESOURCES, metavar="N",
                    help=f"resource panels per run, the busiest first (default {MAX_RESOURCES}; 0: all)")
     for opt in ("--x", "--policy", "--metrics", "--baseline", "--gantt", "--by-position"):
-        p.add_argument(opt, help="campaign page: as in analysis/report.py")
+        p.add_argument(opt, help="campaign page: as in python/iosim/report.py")
     args = p.parse_args(argv)
     try:
         labels = [s.strip() for s in args.labels.split(",")] if args.labels else None

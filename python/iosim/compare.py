@@ -2,7 +2,7 @@
 """iosim compare: did the change help? Per job and in total, the I/O time and the end time of several runs of the same
 jobs, and their change against the first run.
 
-usage: analysis/compare.py RUN_DIR RUN_DIR... [--labels L1,L2,...] [--csv FILE] [--html FILE] [--allow-different]
+usage: python3 -m iosim.compare RUN_DIR RUN_DIR... [--labels L1,L2,...] [--csv FILE] [--html FILE] [--allow-different]
 
 Each RUN_DIR is the output directory of `iosim run` (results.json and apps.csv). The first is the base. The answer to
 "did it help" is the change of each job's I/O time (`io_time_s` of apps.csv) and of their sum (`total_io_time_s`),
@@ -25,10 +25,9 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
-from campaign_io import InputError, pd  # noqa: E402
+from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
+from .campaign_io import InputError, pd  # noqa: E402
 
 VOLUME_RTOL = 1e-6  # relative difference of two volumes still "the same job"
 TOTAL = "(all jobs)"  # the job name of the total row

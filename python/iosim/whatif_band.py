@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A what-if answer with its error band, from a calibration file of `iosim calibrate` (docs/validation.md).
 
-    analysis/whatif_band.py CALIBRATION.json --fs FS --osts N [--match TEXT] [--compare FS2]
+    python/iosim/whatif_band.py CALIBRATION.json --fs FS --osts N [--match TEXT] [--compare FS2]
 
 For each configuration of file system FS in the calibration (those whose key contains TEXT): its calibrated
 bandwidth P on the file system's N_0 OSTs and the bandwidth iosim's model gives it on N OSTs of the same kind, the
@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 
-from campaign_io import InputError, cli, md_table
+from .campaign_io import InputError, cli, md_table
 
 
 def bounds(pred, a):

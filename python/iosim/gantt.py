@@ -8,10 +8,9 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import campaign_io  # noqa: E402,F401  (exits 2 naming the Debian package when a module is missing; Agg backend)
-from campaign_io import np, pd, plt  # noqa: E402
+from . import campaign_io  # noqa: E402,F401  (exits 2 naming the Debian package when a module is missing; Agg backend)
+from .campaign_io import np, pd, plt  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
