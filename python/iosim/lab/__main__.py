@@ -104,7 +104,7 @@ def main(argv=None):
     if not a.timeout > 0:
         print(f"iosim lab: error: --timeout {a.timeout}: fix: a positive number of seconds", file=sys.stderr)
         return 2
-    mdir = a.modules or os.path.join(a.home or ".", "deploy", "lab")
+    mdir = os.path.normpath(a.modules or os.path.join(a.home or ".", "deploy", "lab"))
     try:
         import flask  # noqa: F401
         import markdown  # noqa: F401

@@ -49,6 +49,9 @@ def create_app(modules, runner, data_dir=None, missing=None):
     def bad(msg, code=400):
         return flask.make_response(flask.jsonify(error=msg), code)
 
+    def view_error(msg, code):
+        return flask.render_template("view_error.html", message=msg), code
+
     def body():
         d = flask.request.get_json(silent=True)
         if not isinstance(d, dict):
@@ -106,32 +109,34 @@ def create_app(modules, runner, data_dir=None, missing=None):
             if m.predict is not None:
                 metrics = [m.predict] + [x for x in metrics if x.label() != m.predict.label()]
             for x in metrics:
+                unit, factor = x.unit()
                 try:
-                    shown.append({"metric": x.label(), "value": x.value(r)})
+                    v = x.value(r)
+                    shown.append({"metric": x.label(), "unit": unit,
+                                  "value": v * factor if isinstance(v, (int, float)) else v})
                 except KeyError as e:
-                    shown.append({"metric": x.label(), "value": None, "why": str(e)})
-        return flask.jsonify(id=rid, state="done", status=r.status, shown=shown,
-                             apps=[{k: v for k, v in a.items()} for a in r.apps][:200],
-                             view=flask.url_for("view", runs=rid))
+                    shown.append({"metric": x.label(), "unit": unit, "value": None, "why": str(e)})
+        return flask.jsonify(id=rid, state="done", status=r.status, shown=shown, metrics=r.metrics,
+                             apps=r.apps[:500], resources=r.resources[:500], view=flask.url_for("view", runs=rid))
 
     @app.get("/view")
     def view():
         ids = (flask.request.args.get("runs") or "").split(",")
         labels = (flask.request.args.get("labels") or "").split("|")
         if not 1 <= len(ids) <= 2:
-            return bad("give one or two runs")
+            return view_error("Give one or two runs (/view?runs=ID or ?runs=ID,ID).", 400)
         dirs = []
         for rid in ids:
             d = runner.dir_of(rid)
             if d is None:
-                return bad(f"no finished run '{rid[:40]}'", 404)
+                return view_error(f"No finished run '{rid[:40]}' in this lab.", 404)
             dirs.append(d)
         if len(labels) != len(dirs) or not all(re.match(r"^[\w .,=:/+()-]{1,80}$", x) for x in labels):
             labels = ["A", "B"][:len(dirs)] if len(dirs) > 1 else ["your run"]
         try:
             html = viewpage.html(dirs, labels, plotly_url=flask.url_for("plotly"))
         except viewpage.ViewError as e:
-            return bad(str(e), 500)
+            return view_error(f"iosim view cannot draw this run: {e}", 200)
         resp = flask.make_response(html)
         resp.headers["Content-Type"] = "text/html; charset=utf-8"
         return resp

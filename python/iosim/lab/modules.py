@@ -181,6 +181,20 @@ class Metric:
             return f"{self.name} of {self.resource}"
         return self.name
 
+    def unit(self):
+        """(unit, factor) the page shows the value in: GB/s for bytes/s, GB for bytes, s, %, or none."""
+        if self.resource == "max/mean":
+            return "", 1.0
+        if self.name.endswith("_Bps"):
+            return "GB/s", 1e-9
+        if self.name.endswith("_bytes") or self.name == "bytes":
+            return "GB", 1e-9
+        if self.name.endswith("_s"):
+            return "s", 1.0
+        if self.name.endswith("_pct"):
+            return "%", 1.0
+        return "", 1.0
+
     def value(self, result):
         """Its value in a run's result (runner.Result); KeyError naming what is missing."""
         if self.app is not None:
@@ -397,7 +411,8 @@ class Module:
         """What the page needs of the module (JSON)."""
         return {"id": self.id, "title": self.title, "paper": self.paper, "objectives": self.objectives,
                 "fields": [f.describe() for f in self.fields], "compare": self.compare,
-                "predict": {"metric": self.predict.label(), "prompt": self.predict_prompt} if self.predict else None,
+                "predict": {"metric": self.predict.label(), "prompt": self.predict_prompt,
+                            "unit": self.predict.unit()[0]} if self.predict else None,
                 "show": [m.label() for m in self.show], "questions": [q.describe() for q in self.questions]}
 
 

@@ -15,6 +15,7 @@ import concurrent.futures
 import csv
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -49,7 +50,7 @@ class Result:
             res = json.load(f)
         self.status = res.get("status")
         self.metrics = {k: v for k, v in (res.get("metrics") or {}).items()
-                        if isinstance(v, (int, float)) and not isinstance(v, bool)}
+                        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
         for k, v in (res.get("counts") or {}).items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 self.metrics.setdefault(k, v)
@@ -67,10 +68,12 @@ def _rows(path):
 
 
 def _num(v):
+    """A cell as a number when it is one (None when not finite: JSON has no NaN), else the text."""
     try:
-        return float(v)
+        x = float(v)
     except (TypeError, ValueError):
         return v
+    return x if math.isfinite(x) else None
 
 
 class Runner:

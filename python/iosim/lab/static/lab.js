@@ -144,7 +144,7 @@
     });
     h += "</tr>";
     done[0].shown.forEach(function (row, r) {
-      h += "<tr><td>" + escapeHtml(row.metric) + "</td>";
+      h += "<tr><td>" + escapeHtml(row.metric) + (row.unit ? " <span class=unit>(" + escapeHtml(row.unit) + ")</span>" : "") + "</td>";
       done.forEach(function (d, i) {
         var v = d.shown[r] ? d.shown[r].value : null;
         if (SPEC.predict) {
