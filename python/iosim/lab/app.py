@@ -53,6 +53,8 @@ def create_app(modules, runner, data_dir=None, missing=None):
         return flask.render_template("view_error.html", message=msg), code
 
     def body():
+        if (flask.request.content_length or 0) > app.config["MAX_CONTENT_LENGTH"]:
+            flask.abort(bad("the request is too large", 413))
         d = flask.request.get_json(silent=True)
         if not isinstance(d, dict):
             flask.abort(bad("the request is not a JSON object"))
@@ -140,6 +142,10 @@ def create_app(modules, runner, data_dir=None, missing=None):
         resp = flask.make_response(html)
         resp.headers["Content-Type"] = "text/html; charset=utf-8"
         return resp
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return "", 204
 
     @app.get("/plotly.js")
     def plotly():

@@ -82,7 +82,7 @@ class Field:
                     _fail(path, f"{where}.choices[{i}]", f"{json.dumps(value)}; fix: a text or a number")
                 if isinstance(value, str) and not re.match(r"^[A-Za-z0-9_.+:/-]{1,200}$", value):
                     _fail(path, f"{where}.choices[{i}]", f"{json.dumps(value)}: only letters, digits and _ . + : / - "
-                          "are allowed in a choice's value")
+                          "are allowed in a choice's value; fix: rename it")
                 self.choices.append((value, _text(path, f"{where}.choices[{i}].label", label)))
             values = [v for v, _ in self.choices]
             if len(set(map(str, values))) != len(values):
@@ -104,7 +104,7 @@ class Field:
         try:
             self.default = self.parse(d["default"])
         except ValueError as e:
-            _fail(path, f"{where}.default", str(e))
+            _fail(path, f"{where}.default", f"{e}; fix: a default the field accepts")
 
     def parse(self, value):
         """The form's value (text or number) checked: a choice's value, or a number in [min, max]; else
