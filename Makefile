@@ -47,6 +47,7 @@ bench: build
 	build/iosim_bench_storalloc
 	analysis/bench_storalloc_sim.sh
 	IOSIM_CROSSCHECK_DIR=../shared/crosscheck/rr9502 analysis/bench_bne.sh
+	/usr/bin/python3 analysis/bench_lab.py
 
 # `make fuzz`: libFuzzer (clang, ASan/UBSan) on every input reader for FUZZ_SECONDS each after replaying the seed
 # corpora and the crashers (docs/fuzzing.md); FUZZ_TARGETS picks some (scenario set sample forge workload_json campaign).

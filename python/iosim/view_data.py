@@ -277,6 +277,7 @@ def read_run(run_dir, label=None):
         return c
 
     return {
+        "capacity": _platform_capacity(d, results, capacity, kinds),
         "label": label or os.path.basename(d) or d,
         "dir": d,
         "source": source,
@@ -292,6 +293,33 @@ def read_run(run_dir, label=None):
         "seg": cols(kind == KIND_TRANSFER, with_res=True, with_bytes=True),
         "alloc": alloc,
     }
+
+
+def _platform_capacity(d, results, capacity, kinds):
+    """What the platform can deliver in all (bytes/s), as the run's summary computes it for IPDPS'21 Eq. 2's caveat:
+    its pool's resources (resources.csv) plus a PFS behind them, read from the run's platform XML (its own
+    platform.xml, else the scenario's file) when resources.csv does not list it. None when unknown."""
+    total = sum(v for v in capacity.values() if isinstance(v, (int, float)) and math.isfinite(v))
+    if any(k == "pfs" for k in kinds.values()):
+        return total or None
+    plat = (results.get("scenario") or {}).get("platform")
+    paths = [os.path.join(d, "platform.xml")] + ([plat] if isinstance(plat, str) else [])
+    for path in paths:
+        if os.path.isfile(path):
+            import xml.etree.ElementTree as ET
+            try:
+                root = ET.parse(path).getroot()
+            except ET.ParseError:
+                break
+            links = {ln.get("id"): ln.get("bandwidth") for ln in root.iter("link")}
+            for h in root.iter("host"):
+                props = {p.get("id"): p.get("value") for p in h.iter("prop")}
+                if props.get("role") == "pfs" and props.get("link") in links:
+                    m = re.match(r"^([0-9.eE+-]+)\s*([kMGT]?)Bps$", links[props["link"]] or "")
+                    if m:
+                        total += float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)]
+            break
+    return total or None
 
 
 def _storage_apps(d):
