@@ -98,6 +98,13 @@ class Stream100(unittest.TestCase):
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 
+    def test_colours_never_repeat(self):
+        colours = self.js("return Object.values(window.iosimView.colourOf)")
+        self.assertEqual(len(colours), JOBS)
+        self.assertEqual(len(set(c.lower() for c in colours)), JOBS)
+        note = self.js("return document.querySelector('#overview .note').textContent")
+        self.assertIn("the colours after the ninth are generated hues", note)
+
     def test_0_no_console_error(self):
         self.assertEqual([e for e in self.driver.get_log("browser") if e.get("level") == "SEVERE"], [])
 
