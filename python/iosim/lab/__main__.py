@@ -37,7 +37,7 @@ def missing_data(modules, ddir):
     for m in modules:
         lacking = [n for n in m.needs if ddir is None or not os.path.isdir(os.path.join(ddir, n))]
         if lacking:
-            where = f"the datasets folder iosim uses, {ddir}," if ddir else "any datasets folder"
+            where = f"the datasets folder iosim uses ({ddir})" if ddir else "any datasets folder"
             out[m.id] = (f"This module needs the public dataset(s) {', '.join(lacking)}, which are not in {where}. "
                          "iosim looks in $IOSIM_DATA_DIR, else ../shared/datasets beside its home, else "
                          "traces/datasets of its home (`iosim data dir` prints the one in use). Get them with "
