@@ -14,6 +14,7 @@ import csv
 import json
 import math
 import os
+import re
 import struct
 import sys
 
@@ -193,29 +194,34 @@ def read_run(run_dir, label=None):
             results = json.load(f)
     except json.JSONDecodeError as e:
         raise InputError(f"{rpath}: invalid JSON at line {e.lineno}: {e.msg}; {RERUN}") from None
-    if "storage" in (results.get("scenario") or {}) and results["scenario"]["storage"]:
-        pass  # storage runs have apps.csv too when their I/O is simulated; checked below
     apath = os.path.join(d, "apps.csv")
-    arows = _read_csv(apath, ["name", "nodes", "io_volume_bytes", "bandwidth_Bps", "start_s", "end_s", "yield"])
-    apps = []
-    for no, r in enumerate(arows, start=2):
-        apps.append({
-            "name": r["name"], "nodes": _num(apath, no, "nodes", r["nodes"]),
-            "b": _num(apath, no, "bandwidth_Bps", r["bandwidth_Bps"], allow_empty=True),
-            "start": _num(apath, no, "start_s", r["start_s"], allow_empty=True),
-            "end": _num(apath, no, "end_s", r["end_s"], allow_empty=True),
-            "volume": _num(apath, no, "io_volume_bytes", r["io_volume_bytes"], allow_empty=True),
-            "yield": _num(apath, no, "yield", r["yield"], allow_empty=True),
-            "slowdown": _num(apath, no, "io_slowdown", r.get("io_slowdown", ""), allow_empty=True),
-            "stretch": _num(apath, no, "io_stretch", r.get("io_stretch", ""), allow_empty=True),
-            "ioTime": _num(apath, no, "io_time_s", r.get("io_time_s", ""), allow_empty=True),
-        })
+    storage = not os.path.isfile(apath) and os.path.isfile(os.path.join(d, "requests.csv"))
+    if storage:  # a StorAlloc run with simulated I/O: its requests are the applications, its disks the resources
+        apps, capacity, kinds = _storage_apps(d)
+    else:
+        arows = _read_csv(apath, ["name", "nodes", "io_volume_bytes", "bandwidth_Bps", "start_s", "end_s", "yield"])
+        apps = []
+        for no, r in enumerate(arows, start=2):
+            apps.append({
+                "name": r["name"], "nodes": _num(apath, no, "nodes", r["nodes"]),
+                "b": _num(apath, no, "bandwidth_Bps", r["bandwidth_Bps"], allow_empty=True),
+                "start": _num(apath, no, "start_s", r["start_s"], allow_empty=True),
+                "end": _num(apath, no, "end_s", r["end_s"], allow_empty=True),
+                "volume": _num(apath, no, "io_volume_bytes", r["io_volume_bytes"], allow_empty=True),
+                "yield": _num(apath, no, "yield", r["yield"], allow_empty=True),
+                "slowdown": _num(apath, no, "io_slowdown", r.get("io_slowdown", ""), allow_empty=True),
+                "stretch": _num(apath, no, "io_stretch", r.get("io_stretch", ""), allow_empty=True),
+                "ioTime": _num(apath, no, "io_time_s", r.get("io_time_s", ""), allow_empty=True),
+            })
     names = [a["name"] for a in apps]
     spath = os.path.join(d, "resources.csv")
-    srows = _read_csv(spath, ["name", "kind", "capacity_Bps"])
-    capacity = {r["name"]: _num(spath, no, "capacity_Bps", r["capacity_Bps"], allow_empty=True)
-                for no, r in enumerate(srows, start=2)}
-    kinds = {r["name"]: r["kind"] for r in srows}
+    if not storage:
+        srows = _read_csv(spath, ["name", "kind", "capacity_Bps"])
+        capacity = {r["name"]: _num(spath, no, "capacity_Bps", r["capacity_Bps"], allow_empty=True)
+                    for no, r in enumerate(srows, start=2)}
+        kinds = {r["name"]: r["kind"] for r in srows}
+    else:
+        srows = [{"name": n} for n in capacity]
 
     tpath, epath = os.path.join(d, "timeline.bin"), os.path.join(d, "events.csv")
     if os.path.isfile(epath):  # output.events: the run wrote events.csv instead of timeline.bin
@@ -252,6 +258,10 @@ def read_run(run_dir, label=None):
         resources.append({"index": i, "name": n, "capacity": capacity.get(n), "kind": kinds.get(n, "pfs")})
     scen = results.get("scenario") or {}
     pol = {fam: (scen.get(fam) or {}).get("policy") for fam in ("allocation", "placement", "sharing")}
+    if storage:  # StorAlloc's placement policy chooses the disks; SimGrid's max-min shares them
+        store = (scen.get("storage") or {}).get("allocation") or {}
+        pol = {"allocation": f"storage {store.get('policy')}", "placement": "(the policy's disks)",
+               "sharing": "max-min (SimGrid)"}
     win = results.get("window") or {}
     metrics = {k: _finite(v) for k, v in (results.get("metrics") or {}).items() if not isinstance(v, (dict, list))}
     kind = np.asarray(iv["kind"], dtype=np.int32)
@@ -267,6 +277,7 @@ def read_run(run_dir, label=None):
         return c
 
     return {
+        "capacity": _platform_capacity(d, results, capacity, kinds),
         "label": label or os.path.basename(d) or d,
         "dir": d,
         "source": source,
@@ -282,6 +293,73 @@ def read_run(run_dir, label=None):
         "seg": cols(kind == KIND_TRANSFER, with_res=True, with_bytes=True),
         "alloc": alloc,
     }
+
+
+def _platform_capacity(d, results, capacity, kinds):
+    """What the platform can deliver in all (bytes/s), as the run's summary computes it for IPDPS'21 Eq. 2's caveat:
+    its pool's resources (resources.csv) plus a PFS behind them, read from the run's platform XML (its own
+    platform.xml, else the scenario's file) when resources.csv does not list it. None when unknown."""
+    total = sum(v for v in capacity.values() if isinstance(v, (int, float)) and math.isfinite(v))
+    if any(k == "pfs" for k in kinds.values()):
+        return total or None
+    plat = (results.get("scenario") or {}).get("platform")
+    paths = [os.path.join(d, "platform.xml")] + ([plat] if isinstance(plat, str) else [])
+    for path in paths:
+        if os.path.isfile(path):
+            import xml.etree.ElementTree as ET
+            try:
+                root = ET.parse(path).getroot()
+            except ET.ParseError:
+                break
+            links = {ln.get("id"): ln.get("bandwidth") for ln in root.iter("link")}
+            for h in root.iter("host"):
+                props = {p.get("id"): p.get("value") for p in h.iter("prop")}
+                if props.get("role") == "pfs" and props.get("link") in links:
+                    m = re.match(r"^([0-9.eE+-]+)\s*([kMGT]?)Bps$", links[props["link"]] or "")
+                    if m:
+                        total += float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)]
+            break
+    return total or None
+
+
+def _storage_apps(d):
+    """A storage run's requests as applications (requests.csv, in the order of the timeline's request0, request1,
+    ...): from the start of the job's I/O to its end, its bytes, and as its bandwidth alone StorAlloc's estimate of its
+    allocation (else its simulated mean); and its disks' bandwidths from the run's platform.xml. Returns (apps,
+    {resource: bandwidth in bytes/s}, {resource: kind})."""
+    rpath = os.path.join(d, "requests.csv")
+    rows = _read_csv(rpath, ["id", "start_s", "end_s", "io_bytes", "io_start_s", "io_end_s", "io_time_s"])
+    apps = []
+    for k, r in enumerate(rows):
+        no = k + 2
+        start = _num(rpath, no, "io_start_s", r["io_start_s"], allow_empty=True)
+        if start is None:
+            start = _num(rpath, no, "start_s", r["start_s"], allow_empty=True)
+        end = _num(rpath, no, "io_end_s", r["io_end_s"], allow_empty=True)
+        if end is None:
+            end = _num(rpath, no, "end_s", r["end_s"], allow_empty=True)
+        b = _num(rpath, no, "est_bw_Bps", r.get("est_bw_Bps", ""), allow_empty=True) or \
+            _num(rpath, no, "sim_bw_Bps", r.get("sim_bw_Bps", ""), allow_empty=True)
+        apps.append({"name": f"request{k}", "nodes": 1, "b": b, "start": start, "end": end,
+                     "volume": _num(rpath, no, "io_bytes", r["io_bytes"], allow_empty=True), "yield": None,
+                     "slowdown": None, "stretch": None,
+                     "ioTime": _num(rpath, no, "io_time_s", r["io_time_s"], allow_empty=True)})
+    capacity, kinds = {}, {}
+    ppath = os.path.join(d, "platform.xml")
+    if os.path.isfile(ppath):
+        import xml.etree.ElementTree as ET
+        try:
+            root = ET.parse(ppath).getroot()
+        except ET.ParseError as e:
+            raise InputError(f"{ppath}: not readable XML ({e}); {RERUN}") from None
+        links = {ln.get("id"): ln.get("bandwidth") for ln in root.iter("link")}
+        for h in root.iter("host"):
+            props = {p.get("id"): p.get("value") for p in h.iter("prop")}
+            if props.get("role") in ("disk", "pfs") and props.get("link") in links:
+                m = re.match(r"^([0-9.eE+-]+)\s*Bps$", links[props["link"]] or "")
+                capacity[h.get("id")] = float(m.group(1)) if m else None
+                kinds[h.get("id")] = props["role"]
+    return apps, capacity, kinds
 
 
 def decode(col, name, dtype):

@@ -13,7 +13,8 @@ Markup (also described at the top of docs/tutorial.md):
 The commands run in order, in one fresh temporary directory holding links to the source tree's docs/, policies/, src/,
 analysis/, deploy/, platforms/ and test/ (so `docs/tutorial/three-apps.json` works as in the tutorial, and the
 outputs land in the temporary directory's results/), with PATH starting with a folder where `iosim` is the built
-binary, PYTHONPATH the build's Python package (build/python), `python3` the configured interpreter (the one with pandas and matplotlib) and `cc` the C compiler.
+binary, PYTHONPATH the build's Python package (build/python), `python3` the configured interpreter (the one with pandas and matplotlib) and `cc` the C compiler, and with --prefix PKG_CONFIG_PATH that installation's
+lib/pkgconfig (step 4 builds against an installed iosim).
 
 usage: run_tutorial.py --source SRC_DIR --iosim IOSIM_BIN --python PYTHON --cc CC [--doc docs/tutorial.md]
        run_tutorial.py --list ...   prints the commands found, runs nothing
@@ -90,6 +91,9 @@ def main():
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--doc", default="docs/tutorial.md")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--prefix", help="an installed iosim (make install PREFIX=...): PKG_CONFIG_PATH for step 4")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="cc adds -fsanitize=address,undefined (the installed library is an ASan build)")
     args = ap.parse_args()
     src = os.path.abspath(args.source)
     doc = os.path.join(src, args.doc)
@@ -107,6 +111,11 @@ def main():
         tools = os.path.join(work, ".bin")
         os.mkdir(tools)
         for name, target in (("iosim", args.iosim), ("python3", args.python), ("cc", args.cc)):
+            if name == "cc" and args.sanitize:
+                with open(os.path.join(tools, "cc"), "w", encoding="utf-8") as f:
+                    f.write(f'#!/bin/sh\nexec "{args.cc}" -fsanitize=address,undefined -fno-omit-frame-pointer "$@"\n')
+                os.chmod(os.path.join(tools, "cc"), 0o755)
+                continue
             os.symlink(os.path.abspath(target) if os.sep in target else target, os.path.join(tools, name))
         for d in ("docs", "policies", "src", "analysis", "deploy", "platforms", "test"):
             os.symlink(os.path.join(src, d), os.path.join(work, d))
@@ -114,6 +123,9 @@ def main():
         pkg = os.environ.get("IOSIM_PYTHONPATH") or os.path.join(os.path.dirname(os.path.abspath(args.iosim)), "python")
         env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""), MPLBACKEND="Agg", LC_ALL="C",
                    PYTHONPATH=pkg)
+        if args.prefix:  # `make install PREFIX=...` done, as step 4 asks
+            env["PKG_CONFIG_PATH"] = os.path.join(os.path.abspath(args.prefix), "lib", "pkgconfig")
+            env["ASAN_OPTIONS"] = "detect_leaks=0"
         for no, cmd, expected in steps:
             proc = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=work, env=env, capture_output=True,
                                   text=True)
