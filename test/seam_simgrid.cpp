@@ -82,7 +82,7 @@ void on_done(ios_flow_t *flow, void *) {
   reports[flow].push_back({now(), in_step});
 }
 
-void step() {
+void step(void *) {
   in_step = true;
   if (collect) ios_flows_collect();
   in_step = false;
@@ -97,7 +97,7 @@ void step() {
 /* Runs SimGrid with the planned actions (date -> action, the first at 0). */
 void run() {
   ASSERT_EQ(ios_flows_init(on_done), 0) << "the network model was not found among SimGrid's models";
-  ios_sg_drive(step);
+  ios_sg_drive(step, nullptr);
   sg4::Engine::get_instance()->run();
   ios_sg_drive_stop();
 }

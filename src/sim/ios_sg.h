@@ -113,11 +113,11 @@ void ios_flows_fini(void);
  * from a step (ios_sg_drive). */
 void ios_flows_collect(void);
 
-/** The flow path's driver, without any actor: SimGrid's maestro calls `step()` once at every date its clock reaches
- * (a kernel timer set when SimGrid's models have reached the date, before its other timers and its completion
+/** The flow path's driver, without any actor: SimGrid's maestro calls `step(ctx)` once at every date its clock
+ * reaches (a kernel timer set when SimGrid's models have reached the date, before its other timers and its completion
  * reports run), the first time at the current date. A step may start, re-rate and stop flows, and set the next
  * wake-up. */
-void ios_sg_drive(void (*step)(void));
+void ios_sg_drive(void (*step)(void *ctx), void *ctx);
 
 /** A step at the current date, unless one is set or running (a completion SimGrid reported after the date's step). */
 void ios_sg_drive_arm(void);

@@ -80,7 +80,8 @@ FlowGlue G;
 
 /* The maestro driver (ios_sg_drive): a step at every date SimGrid's clock reaches, and a wake-up timer. */
 struct Driver {
-  void (*step)(void) = nullptr;
+  void (*step)(void *ctx) = nullptr;
+  void *ctx = nullptr;   /* the step's */
   bool driving = false;  /* steps are wanted */
   bool armed = false;    /* a step is set at the current date */
   bool stepping = false; /* a step runs */
@@ -108,7 +109,7 @@ void arm() {
     D.armed = false;
     if (!D.driving) return;
     D.stepping = true;
-    D.step();
+    D.step(D.ctx);
     D.stepping = false;
     if (W.stalled != nullptr) probe();
   });
@@ -440,8 +441,9 @@ extern "C" void ios_flows_fini(void) {
   D.wake = nullptr;
 }
 
-extern "C" void ios_sg_drive(void (*step)(void)) {
+extern "C" void ios_sg_drive(void (*step)(void *ctx), void *ctx) {
   D.step = step;
+  D.ctx = ctx;
   D.driving = true;
   D.armed = D.stepping = false;
   D.wake = nullptr;
