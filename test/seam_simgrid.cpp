@@ -78,7 +78,7 @@ double now() {
   return sg4::Engine::get_clock();
 }
 
-void on_done(ios_flow_t *flow, void *) {
+void on_done(void *, ios_flow_t *flow, void *) {
   reports[flow].push_back({now(), in_step});
 }
 
@@ -96,7 +96,7 @@ void step(void *) {
 
 /* Runs SimGrid with the planned actions (date -> action, the first at 0). */
 void run() {
-  ASSERT_EQ(ios_flows_init(on_done), 0) << "the network model was not found among SimGrid's models";
+  ASSERT_EQ(ios_flows_init(on_done, nullptr), 0) << "the network model was not found among SimGrid's models";
   ios_sg_drive(step, nullptr);
   sg4::Engine::get_instance()->run();
   ios_sg_drive_stop();

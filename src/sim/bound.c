@@ -85,7 +85,8 @@ void sim_bound_account(engine_t *e) {
       transfer_t *t = rs->active[i];
       app_state_t *as = &e->apps[t->app];
       if (e->direct) {
-        offer(stamp, as, element(e, as, rs, t->rate, t->rate, t->cap, NULL, saturated), ios_tr_remaining(t), t->rate);
+        offer(stamp, as, element(e, as, rs, t->rate, t->rate, t->cap, NULL, saturated), ios_tr_remaining(e->tr, t),
+              t->rate);
         continue;
       }
       int nl = t->nlegs > 0 && t->legs != NULL ? t->nlegs : 0;

@@ -99,7 +99,7 @@ static int date_work(engine_t *e, int stop) {
   sim_bound_account(e); /* the interval that ends now, before anything changes */
   while (ios_wakeups_pop_due(&e->cal->cal, sim_now(e), &due))
     cal_fire(e, due);
-  ios_tr_complete_due();
+  ios_tr_complete_due(e->tr);
   do {
     sim_handle_events(e);
     sim_decide_all(e);
@@ -128,7 +128,7 @@ static void controller_actor(int argc, char **argv) {
   struct sim_calendar *C = e->cal;
   int stop = e->s->stop_at_end && !isnan(e->t_end);
   while (going_on(e, stop)) {
-    double next = ios_wakeups_next(&C->cal), now = sim_now(e), c = ios_tr_next_completion();
+    double next = ios_wakeups_next(&C->cal), now = sim_now(e), c = ios_tr_next_completion(e->tr);
     next = c < next ? c : next;
     if (!(next < INFINITY)) {
       stuck(e);
@@ -161,11 +161,11 @@ static void flow_step(void *ctx) {
   e->clock = simgrid_get_clock();
   ios_flows_collect();
   int stop = e->s->stop_at_end && !isnan(e->t_end), done = 0;
-  while (!done && (ios_tr_pending() > 0 || ios_wakeups_next(&C->cal) <= sim_now(e) + IOS_WAKEUP_PRECISION))
+  while (!done && (ios_tr_pending(e->tr) > 0 || ios_wakeups_next(&C->cal) <= sim_now(e) + IOS_WAKEUP_PRECISION))
     done = date_work(e, stop);
   if (!done && ios_wakeups_count(&C->cal) > 0)
     ios_sg_wake_at(ios_wakeups_next(&C->cal));
-  else if (!done && ios_tr_running() == 0 && !e->s->external) { /* external applications may still post */
+  else if (!done && ios_tr_running(e->tr) == 0 && !e->s->external) { /* external applications may still post */
     stuck(e);
     done = 1;
   }

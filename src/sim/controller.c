@@ -95,7 +95,7 @@ static void account_segment(engine_t *e, const transfer_t *t, double bytes) {
 /* s: the latency of the route of transfer t to its resource (flow path only: on the direct path no route is taken). */
 static double route_latency(engine_t *e, const transfer_t *t) {
   double latency = 0.0;
-  if (!e->direct && ios_tr_route(t->host, t->dest, NULL, &latency) != 0)
+  if (!e->direct && ios_tr_route(e->tr, t->host, t->dest, NULL, &latency) != 0)
     sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the routes of the transfers");
   return latency;
 }
@@ -134,13 +134,13 @@ static void transfer_failed(engine_t *e, int rc, const transfer_t *t) {
 
 /* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
 static void set_rate(engine_t *e, transfer_t *t, double r) {
-  int changed = ios_tr_set_rate(t, r, !e->sharing->uncapped);
+  int changed = ios_tr_set_rate(e->tr, t, r, !e->sharing->uncapped);
   if (changed < 0) transfer_failed(e, changed, t);
   if (changed > 0) e->rate_changes++;
 }
 
-static double transferred(const transfer_t *t) {
-  return t->volume - ios_tr_remaining(t);
+static double transferred(const engine_t *e, const transfer_t *t) {
+  return t->volume - ios_tr_remaining(e->tr, t);
 }
 
 /* ---------------------------------------------------------------- resources */
@@ -184,7 +184,7 @@ static double app_progress(engine_t *e, const app_state_t *as, double moved) {
       v += moved;
     else
       for (int i = 0; i < as->ntransfers; i++)
-        v += transferred(&as->t[i]);
+        v += transferred(e, &as->t[i]);
   }
   return as->a->progress0 + w + (as->b > 0 ? v / as->b : 0.0);
 }
@@ -211,7 +211,7 @@ static void decide(engine_t *e, res_state_t *rs) {
   for (int i = 0; i < k; i++) {
     transfer_t *t = rs->active[i];
     const app_state_t *as = &e->apps[t->app];
-    K->rems[i] = ios_tr_remaining(t);
+    K->rems[i] = ios_tr_remaining(e->tr, t);
     double moved = t->volume - K->rems[i]; /* transferred(t) */
     K->vt[i] = t;
     K->views[i] = (ios_transfer_view_t){.app = t->app,
@@ -239,7 +239,7 @@ static void decide(engine_t *e, res_state_t *rs) {
              rs->r->name, ios_strerror(rc));
     return;
   }
-  int rc2 = ios_tr_set_rates(k, K->vt, K->rates, K->rems, !e->sharing->uncapped, &e->rate_changes);
+  int rc2 = ios_tr_set_rates(e->tr, k, K->vt, K->rates, K->rems, !e->sharing->uncapped, &e->rate_changes);
   if (rc2 < 0) transfer_failed(e, rc2, K->vt[0]);
 }
 
@@ -252,7 +252,7 @@ static void snapshot(engine_t *e, double *w, double *v) {
     v[j] = as->bytes_done;
     if (as->op_active) /* an operation posted at this date but not yet handled has moved nothing */
       for (int i = 0; i < as->ntransfers; i++)
-        v[j] += transferred(&as->t[i]);
+        v[j] += transferred(e, &as->t[i]);
   }
 }
 
@@ -350,7 +350,7 @@ static int node_group(engine_t *e, app_state_t *as, int j, int nsrc, int reads) 
   if (dests == NULL) return -1;
   for (int i = 0; i < n; i++)
     dests[i] = dest_of(e, as->n > 0 ? as->res[i] : -1, reads);
-  int g = ios_tr_node_group(j, as->nodes, nsrc, dests, n);
+  int g = ios_tr_node_group(e->tr, j, as->nodes, nsrc, dests, n);
   free(dests);
   return g;
 }
@@ -372,7 +372,7 @@ static void on_post(engine_t *e, int j) {
     }
     for (int i = 0; i < as->ntransfers; i++) {
       transfer_t *t = &as->t[i];
-      ios_tr_reset(t, t->volume);
+      ios_tr_reset(e->tr, t, t->volume);
       /* its share of its node's NIC (the node's transfers share it equally: k stripes of a writer never carry more
        * than the NIC together); the platform's links decide the rest */
       t->cap = e->p->nic_bw / t->cap;
@@ -405,7 +405,7 @@ static void on_post(engine_t *e, int j) {
     /* a recorded layout's shares, while the job uses its given resources: bytes and cap b_j(n) in proportion */
     const double *share = as->a->given_share;
     int shared = share != NULL && n == as->a->ngiven && t->res == as->a->given[i];
-    ios_tr_reset(t, shared ? volume * share[i] : volume / as->ntransfers);
+    ios_tr_reset(e->tr, t, shared ? volume * share[i] : volume / as->ntransfers);
     t->cap = shared ? as->cap * n * share[i] : as->cap;
     res_state_t *rs = &e->res[t->res < 0 ? e->nres : t->res];
     t->dest = dest_of(e, t->res, reads);
@@ -443,7 +443,7 @@ static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
 static void on_app_end(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
   e->apps_left--;
-  ios_tr_node_ungroup(j); /* its first node's links get their bandwidth back */
+  ios_tr_node_ungroup(e->tr, j); /* its first node's links get their bandwidth back */
   if (as->q.has_alloc) sim_al_row(e, as, as->q.alloc_since, sim_now(e));
   if (e->s->queue) sim_queue_job_ended(e, as);
 }
@@ -517,7 +517,7 @@ void sim_decide_all(engine_t *e) {
 void sim_stop_transfers(engine_t *e) {
   for (int j = 0; j < e->napps; j++)
     for (int i = 0; e->apps[j].t != NULL && i < e->apps[j].tcap; i++)
-      ios_tr_stop(&e->apps[j].t[i]);
+      ios_tr_stop(e->tr, &e->apps[j].t[i]);
 }
 
 int sim_events_pending(const engine_t *e) {

@@ -37,8 +37,8 @@
 
 /* The transfer layer's teardown (its start is the set-up's, once the path is chosen: setup.c). */
 static void transfer_fini(engine_t *e) {
-  (void)e;
-  ios_tr_fini();
+  ios_tr_fini(e->tr);
+  e->tr = NULL;
 }
 
 /* The engine's modules, each with its own init (its state made, empty: nothing of the run decided yet; NULL when the

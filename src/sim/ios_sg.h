@@ -21,14 +21,15 @@ extern "C" {
  * and restarted (docs/engine.md). Opaque. */
 typedef struct ios_flow ios_flow_t;
 
-/** Called, in SimGrid's maestro, when the last byte of a flow has arrived: `data` is the flow's (ios_flow_start).
- * It must not call back into SimGrid nor free the flow: it records the completion for the controller. */
-typedef void (*ios_flow_done_fn)(ios_flow_t *flow, void *data);
+/** Called, in SimGrid's maestro, when the last byte of a flow has arrived: `ctx` is the one given to ios_flows_init,
+ * `data` the flow's (ios_flow_start). It must not call back into SimGrid nor free the flow: it records the completion
+ * for the controller. */
+typedef void (*ios_flow_done_fn)(void *ctx, ios_flow_t *flow, void *data);
 
 /** Prepares flows for this process's simulation (once, before the first ios_flow_start): finds SimGrid's network
- * model and watches the completions, reported through `done`. @return 0, or -1 when the network model cannot be
- * found (a SimGrid build other than the 3.32 this glue was written for). */
-int ios_flows_init(ios_flow_done_fn done);
+ * model and watches the completions, reported through `done` with `ctx`. @return 0, or -1 when the network model
+ * cannot be found (a SimGrid build other than the 3.32 this glue was written for). */
+int ios_flows_init(ios_flow_done_fn done, void *ctx);
 
 /** Starts a flow of `bytes` bytes (> 0, fractional allowed) from host `from` to host `to` on their route, whose
  * latency is `latency` (s), at most `rate` bytes/s (INFINITY: no bound of its own, the links decide), reporting its

@@ -91,7 +91,7 @@ int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p,
   }
   r->events = e->events;
   r->rate_changes = e->rate_changes;
-  r->flows = ios_tr_flows_started();
+  r->flows = ios_tr_flows_started(e->tr);
   r->platform_limited_share = e->seg_bytes > 0 ? e->limited_bytes / e->seg_bytes : NAN;
   ios_metrics_compute(w, e->profiles, p->nres, pool, p->ncompute, p->nic_bw, r);
   for (int j = 0; j < e->napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */

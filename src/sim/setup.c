@@ -168,7 +168,9 @@ static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const io
                         .senders = p->compute,
                         .nsenders = p->ncompute,
                         .controller = p->controller};
-  if (ios_tr_init(&o, &sim_tr_hooks, e) == 0) return IOS_OK;
+  int rc = ios_tr_init(&e->tr, &o, &sim_tr_hooks, e);
+  if (rc == 0) return IOS_OK;
+  if (rc == -2) return IOS_ENOMEM;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");
   return IOS_EINTERNAL;

@@ -72,6 +72,7 @@ namespace {
 struct FlowGlue {
   simgrid::kernel::resource::Model *net = nullptr;
   ios_flow_done_fn done = nullptr;
+  void *done_ctx = nullptr; /* done's */
   std::vector<ios_flow *> released; /* given back before SimGrid's end of them: freed by ios_flows_reap */
   std::unordered_map<const void *, ios_flow *> running; /* by activity (ActivityImpl), until SimGrid's report */
   bool watching = false;
@@ -167,7 +168,7 @@ void on_activity_end(sg4::Activity const &a) {
   G.running.erase(a.get_impl());
   if (a.get_state() == sg4::Activity::State::FINISHED && !f->cancelled && !f->reported && G.done != nullptr) {
     f->reported = true; /* not collected by a step (none at this date): its report wakes one */
-    G.done(f, f->data);
+    G.done(G.done_ctx, f, f->data);
   }
 }
 
@@ -183,12 +184,13 @@ double bound_for(const ios_flow *f, double rate) {
 }
 } // namespace
 
-extern "C" int ios_flows_init(ios_flow_done_fn done) {
+extern "C" int ios_flows_init(ios_flow_done_fn done, void *ctx) {
   G.net = nullptr;
   for (auto *m : sg4::Engine::get_instance()->get_all_models())
     if (m->get_name().rfind("Network", 0) == 0) G.net = m;
   if (G.net == nullptr) return -1;
   G.done = done;
+  G.done_ctx = ctx;
   if (!G.watching) {
     flow_slot = sg4::Activity::extension_create([](void *) { /* the flow is iosim's */ });
     sg4::Activity::on_completion_cb(on_activity_end);
@@ -426,7 +428,7 @@ extern "C" void ios_flows_collect(void) {
     ios_flow *f = it->second;
     if (f->reported || f->cancelled) continue;
     f->reported = true;
-    G.done(f, f->data);
+    G.done(G.done_ctx, f, f->data);
   }
 }
 

@@ -141,6 +141,7 @@ typedef struct engine {
   struct sim_striping *striping;
   struct sim_bound *bound;
   struct sim_traces *traces;
+  ios_tr_t *tr; /* the transfer layer (ios_transfer.h), started by the set-up once the path is chosen (setup.c) */
 } engine_t;
 
 /** s: the simulated date (engine_t.clock), written by the calendar only (calendar.c): its own date on the direct path,

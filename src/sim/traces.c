@@ -359,7 +359,7 @@ void sim_trace_running(engine_t *e) {
   for (int r = 0; e->trace && r <= e->nres; r++)
     for (int i = 0; e->res[r].r != NULL && i < e->res[r].nactive; i++) {
       const transfer_t *t = e->res[r].active[i];
-      if (t->rate > 0) sim_trace_segment(e, t, t->seg_rem0 - ios_tr_remaining(t));
+      if (t->rate > 0) sim_trace_segment(e, t, t->seg_rem0 - ios_tr_remaining(e->tr, t));
     }
 }
 
