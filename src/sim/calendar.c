@@ -159,12 +159,12 @@ static void flow_step(void *ctx) {
   struct sim_calendar *C = e->cal;
   if (C->flow_done) return;
   e->clock = simgrid_get_clock();
-  ios_flows_collect();
+  ios_flows_collect(e->sg);
   int stop = e->s->stop_at_end && !isnan(e->t_end), done = 0;
   while (!done && (ios_tr_pending(e->tr) > 0 || ios_wakeups_next(&C->cal) <= sim_now(e) + IOS_WAKEUP_PRECISION))
     done = date_work(e, stop);
   if (!done && ios_wakeups_count(&C->cal) > 0)
-    ios_sg_wake_at(ios_wakeups_next(&C->cal));
+    ios_sg_wake_at(e->sg, ios_wakeups_next(&C->cal));
   else if (!done && ios_tr_running(e->tr) == 0 && !e->s->external) { /* external applications may still post */
     stuck(e);
     done = 1;
@@ -172,7 +172,7 @@ static void flow_step(void *ctx) {
   if (!done) return;
   C->flow_done = 1;
   sim_stop_transfers(e); /* a stop at the window's end or a failure leaves flows running: SimGrid must not go on */
-  ios_sg_drive_stop();
+  ios_sg_drive_stop(e->sg);
   if (e->s->external && e->apps_left > 0 && e->s->external_stopped != NULL) e->s->external_stopped(e->s->external_ctx);
 }
 
@@ -224,6 +224,6 @@ int sim_calendar_start(engine_t *e, const ios_sim_config_t *s, const ios_platfor
     sg_actor_set_data(actor, e);
     sg_actor_start(actor, controller_actor, 0, NULL);
   } else
-    ios_sg_drive(flow_step, e);
+    ios_sg_drive(e->sg, flow_step, e);
   return sim_failure(e); /* IOS_ENOMEM when a wake-up could not be kept */
 }

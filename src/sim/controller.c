@@ -118,8 +118,8 @@ static void transfer_completed(void *ctx, transfer_t *t, unsigned gen) {
 
 /* Flow path, in SimGrid's maestro: a flow has ended; a step at this date collects it (unless one is running). */
 static void completion_due(void *ctx) {
-  (void)ctx; /* the step at this date collects it */
-  ios_sg_drive_arm();
+  engine_t *e = ctx;
+  ios_sg_drive_arm(e->sg); /* the step at this date collects it */
 }
 
 const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, completion_due};

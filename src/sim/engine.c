@@ -35,6 +35,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one engine of the process (SimGrid allows one simulation per process): the run's state, passed from here to
+ * every part below, whether a run is set up (until ios_engine_finish), and what outlives the runs: SimGrid's signals
+ * carry no user data and are connected once per process, so they reach the run's glue through `sg` (ios_sg.h). */
+static struct {
+  engine_t run;
+  int started;
+  ios_sg_anchor_t sg;
+} engine;
+
+/* The SimGrid glue's state of the run, reached by SimGrid's signals through the process's anchor; with external
+ * applications, the caller's deadlock watch (ios_sim_config_t.external_stalled). */
+static int glue_init(engine_t *e) {
+  e->sg = ios_sg_new(&engine.sg);
+  if (e->sg == NULL) return IOS_ENOMEM;
+  if (e->s->external_stalled != NULL)
+    ios_sg_stall_watch(e->sg, e->s->external_waiting, e->s->external_released, e->s->external_stalled);
+  return IOS_OK;
+}
+
+static void glue_fini(engine_t *e) {
+  ios_sg_free(e->sg);
+  e->sg = NULL;
+}
+
 /* The transfer layer's teardown (its start is the set-up's, once the path is chosen: setup.c). */
 static void transfer_fini(engine_t *e) {
   ios_tr_fini(e->tr);
@@ -54,6 +78,7 @@ static const struct {
 } modules[] = {
     {"state", sim_state_init, sim_state_fini},                /* the failure record, first and last */
     {"records", sim_records_init, sim_records_fini},          /* the applications' and resources' records */
+    {"glue", glue_init, glue_fini},                           /* SimGrid's flows, the maestro's driver (ios_sg.h) */
     {"traces", sim_traces_init, sim_traces_fini},             /* events.csv / timeline.bin, allocations.csv */
     {"bound", sim_bound_init, sim_bound_fini},                /* what bound each job */
     {"controller", sim_controller_init, sim_controller_fini}, /* events and decisions */
@@ -78,13 +103,6 @@ static void modules_fini(engine_t *e) {
   for (size_t m = NMODULES; m-- > 0;)
     modules[m].fini(e);
 }
-
-/* The one engine of the process (SimGrid allows one simulation per process): the run's state, passed from here to
- * every part below, and whether a run is set up (until ios_engine_finish). */
-static struct {
-  engine_t run;
-  int started;
-} engine;
 
 int ios_engine_start(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
   engine_t *e = &engine.run;
@@ -162,7 +180,7 @@ static app_state_t *external_app(engine_t *e, int app, int what) {
 /* The engine's step at SimGrid's current date runs `kind` for application j. */
 static void external_wake(engine_t *e, int kind, int j) {
   sim_cal_push(e, simgrid_get_clock(), kind, j);
-  ios_sg_drive_arm();
+  ios_sg_drive_arm(e->sg);
 }
 
 int ios_engine_app_begin(int app, const int *hosts) {

@@ -122,10 +122,11 @@ typedef struct {
   int flow_groups;    /**< flow path: flow groups (1, the default; 0: the benchmark switch IOSIM_FLOW_GROUPS=0) */
   int flow_restart;   /**< flow path: a new rate cancels the flow and starts the rest as a new one instead of moving
                            its bound (0, the default; 1: the benchmark switch IOSIM_FLOW_RERATE=restart) */
-  const ios_tr_flows_t *flows; /**< flow path: the flows it drives; NULL: SimGrid's (ios_tr_sg_flows) */
-  void *flows_ctx;          /**< the object those flows belong to: their init, fini, start and reap get it (borrowed) */
-  int node_groups;          /**< flow path: alike nodes of a job as one flow per destination (ios_tr_node_group;
-                                 1 by default; 0: the benchmark switch IOSIM_NODE_GROUPS=0) */
+  const ios_tr_flows_t *flows; /**< flow path: the flows it drives; NULL: SimGrid's (ios_tr_sg_flows) of `sg` */
+  void *flows_ctx;             /**< the object `flows` belong to: their init, fini, start and reap get it (borrowed) */
+  ios_sg_t *sg;    /**< the SimGrid glue of the run (borrowed): SimGrid's flows are its, node groups scale its links */
+  int node_groups; /**< flow path: alike nodes of a job as one flow per destination (ios_tr_node_group;
+                        1 by default; 0: the benchmark switch IOSIM_NODE_GROUPS=0) */
   const sg_host_t *senders; /**< [nsenders] the compute nodes flows leave from (read at ios_tr_init) */
   int nsenders;
   sg_host_t controller; /**< one more host flows may leave from, or NULL; with `senders`, what decides which

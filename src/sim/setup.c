@@ -163,6 +163,7 @@ static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const io
                         .flow_groups = !s->bench.flow_groups_off,
                         .flow_restart = s->bench.flow_restart,
                         .flows = NULL,
+                        .sg = e->sg,
                         /* SimGrid's tracer records link bandwidths: node groups would show in it */
                         .node_groups = !s->bench.node_groups_off && !e->trace,
                         .senders = p->compute,

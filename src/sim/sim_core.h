@@ -142,6 +142,7 @@ typedef struct engine {
   struct sim_bound *bound;
   struct sim_traces *traces;
   ios_tr_t *tr; /* the transfer layer (ios_transfer.h), started by the set-up once the path is chosen (setup.c) */
+  ios_sg_t *sg; /* the SimGrid glue's state of the run (ios_sg.h: flows, the maestro's driver, the watch, caches) */
 } engine_t;
 
 /** s: the simulated date (engine_t.clock), written by the calendar only (calendar.c): its own date on the direct path,

@@ -352,7 +352,7 @@ void sim_trace_segment(engine_t *e, const transfer_t *t, double bytes) {
   char var[300];
   trace_variable(e, t->app, var, sizeof var);
   sg_host_t to = t->res < 0 ? e->p->pfs.host : e->p->res[t->res].host;
-  ios_sg_trace_flow(t->host, to, var, t->seg_start, t1, bytes / (t1 - t->seg_start));
+  ios_sg_trace_flow(e->sg, t->host, to, var, t->seg_start, t1, bytes / (t1 - t->seg_start));
 }
 
 void sim_trace_running(engine_t *e) {

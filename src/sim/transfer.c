@@ -22,7 +22,8 @@ int ios_tr_init(ios_tr_t **out, const ios_tr_options_t *o, const ios_tr_hooks_t 
   tr->ctx = ctx;
   tr->order = 0;
   tr->fl = o->flows != NULL ? o->flows : &ios_tr_sg_flows;
-  tr->flctx = o->flows_ctx;
+  tr->flctx = o->flows != NULL ? o->flows_ctx : o->sg;
+  tr->sg = o->sg;
   tr->path = o->direct ? &tr_direct_path : &tr_flow_path;
   XBT_DEBUG("transfer path: %s", tr->path->name);
   tr_nodes_init(tr, !o->direct && o->node_groups, o->senders, o->nsenders, o->controller);

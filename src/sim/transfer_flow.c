@@ -12,26 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* SimGrid's flows behind the table's contract (`fl`: the glue's object, ios_tr_options_t.flows_ctx). */
+/* SimGrid's flows behind the table's contract (`fl`: the run's glue, ios_tr_options_t.sg). */
 static int sg_init(void *fl, ios_flow_done_fn done, void *ctx) {
-  (void)fl;
-  return ios_flows_init(done, ctx);
+  return ios_flows_init(fl, done, ctx);
 }
 
 static void sg_fini(void *fl) {
-  (void)fl;
-  ios_flows_fini();
+  ios_flows_fini(fl);
 }
 
 static ios_flow_t *sg_start(void *fl, sg_host_t from, sg_host_t to, double bytes, double rate, double latency,
                             void *data) {
-  (void)fl;
-  return ios_flow_start(from, to, bytes, rate, latency, data);
+  return ios_flow_start(fl, from, to, bytes, rate, latency, data);
 }
 
 static void sg_reap(void *fl) {
-  (void)fl;
-  ios_flows_reap();
+  ios_flows_reap(fl);
 }
 
 const ios_tr_flows_t ios_tr_sg_flows = {

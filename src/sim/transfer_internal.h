@@ -52,7 +52,8 @@ struct ios_tr {
   long order;               /* segments started so far (ties among simultaneous completions) */
   const tr_path_t *path;    /* the path of the run, chosen once at ios_tr_init */
   const ios_tr_flows_t *fl; /* the flows (o->flows, else SimGrid's): the flow path's, and the routes' keys */
-  void *flctx;              /* their object (ios_tr_options_t.flows_ctx) */
+  void *flctx;              /* their object (ios_tr_options_t.flows_ctx, or the glue for SimGrid's) */
+  ios_sg_t *sg;             /* the run's SimGrid glue (node groups scale its links) */
   tr_route_t *routes;       /* the routes seen, hashed on their ends (SimGrid computes a route in microseconds) */
   size_t nroutes, routecap; /* routes kept, and the table's size (a power of two, at most half full) */
   struct tr_direct *direct; /* transfer_direct.c's state (the direct path), else NULL */

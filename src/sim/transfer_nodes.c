@@ -45,6 +45,7 @@ typedef struct {
 
 /* Node groups' state (ios_tr_t.nodes): made when they are on. */
 struct tr_nodes {
+  ios_sg_t *sg;       /* the glue whose links it scales */
   sg_host_t *senders; /* [nsenders] the hosts flows may leave from (a copy) */
   int nsenders;
   link_owner_t *own; /* open addressing on the link's address, at most half full; NULL until the first check */
@@ -218,7 +219,7 @@ static void ungroup(struct tr_nodes *N, int owner) {
   if (owner < 0 || owner >= N->nowners) return;
   owner_t *o = &N->owners[owner];
   for (int i = 0; i < o->nscaled; i++)
-    ios_sg_link_scale(o->scaled[i].link, o->scaled[i].bw, 1);
+    ios_sg_link_scale(N->sg, o->scaled[i].link, o->scaled[i].bw, 1);
   o->nscaled = 0;
   o->nchecked = 0;
   o->first = NULL;
@@ -278,7 +279,7 @@ int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnode
       }
       double bw = sg_link_get_bandwidth(own[i]);
       o->scaled[o->nscaled++] = (scaled_t){own[i], bw};
-      ios_sg_link_scale(own[i], bw, nnodes);
+      ios_sg_link_scale(N->sg, own[i], bw, nnodes);
     }
     free(own);
     if (o->nchecked == o->ccap) {
@@ -307,6 +308,7 @@ void tr_nodes_init(ios_tr_t *tr, int enabled, const sg_host_t *senders, int nsen
   N->nsenders = nsenders;
   if (controller != NULL) N->senders[N->nsenders++] = controller;
   N->route = xbt_dynar_new(sizeof(sg_link_t), NULL);
+  N->sg = tr->sg;
   tr->nodes = N;
 }
 
