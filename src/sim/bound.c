@@ -5,6 +5,8 @@
  * transfers pending on the resources are visited (and on the flow path their flows' routes), never every link. */
 #include "sim_bound.h"
 
+#include "ios_sg.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>

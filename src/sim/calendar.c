@@ -2,6 +2,7 @@
  * both transfer paths (see sim_calendar.h, docs/engine.md). */
 #include "sim_calendar.h"
 
+#include "ios_sg.h"
 #include "ios_sg_platform.h"
 #include "ios_wakeups.h"
 #include "sim_apps.h"

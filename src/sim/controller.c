@@ -4,6 +4,7 @@
 
 #include "ios_clock.h"
 #include "ios_diag.h"
+#include "ios_sg.h"
 #include "sim_apps.h"
 #include "sim_queue.h"
 #include "sim_state.h"

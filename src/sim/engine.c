@@ -20,6 +20,7 @@
 
 #include "ios_clock.h"
 #include "ios_diag.h"
+#include "ios_sg.h"
 #include "ios_sg_platform.h"
 #include "sim_bound.h"
 #include "sim_calendar.h"

@@ -8,6 +8,7 @@
 #define IOS_SIM_CORE_H
 
 #include "ios_engine.h"
+#include "ios_sg.h"
 #include "ios_striping.h"
 #include "ios_transfer.h"
 
