@@ -7,10 +7,10 @@ one instance (`engine` in engine.c, which SimGrid's signals without user data re
 
 Writable means in .data, .bss (and their .data.* / .bss.* variants), thread-local .tdata / .tbss, or COMMON; not
 .rodata, and not .data.rel.ro (read-only once relocated: `nm` prints `d` for it too, so the sections are read with
-`objdump -t`). Data an object gets from another library's headers with vague linkage (weak or unique symbols of
-SimGrid's, Boost's or the C++ library's inline functions and variables, their guard variables, and the compiler's
-DW.ref.__gxx_personality_v0) is theirs, not iosim's, and is left out; so are the typeinfo and vtables of lambdas
-(read-only). Function-local statics appear as NAME.N in C and as `function()::NAME` in C++ (demangled with c++filt).
+`objdump -t`). Data an object gets from another library's headers (named in SimGrid's, Boost's or the C++ library's
+namespaces: their inline functions' statics and variables, their guard variables), the compiler's
+DW.ref.__gxx_personality_v0 and AddressSanitizer's one-byte ODR indicators (__odr_asan.*, in the sanitizers' build)
+are theirs, not iosim's, and are left out; so are the typeinfo and vtables of lambdas (read-only). Function-local statics appear as NAME.N in C and as `function()::NAME` in C++ (demangled with c++filt).
 
 usage: sim_statics.py BUILD_DIR [LIBRARY]   (default iosim_sim: every object under BUILD_DIR/CMakeFiles/LIBRARY.dir)
        sim_statics.py --objects ROOT OBJ...  (the given objects, named by their path under ROOT without `.o`)
@@ -66,12 +66,11 @@ def data_symbols(obj):
     return found
 
 
-def foreign(name, pretty, flags):
-    """Data that comes from another library's headers (vague linkage), or the compiler's own."""
-    if name.startswith("DW.ref.__gxx_personality"):
+def foreign(name, pretty):
+    """Data that comes from another library's headers (its namespace: an iosim file defines nothing there), or the
+    compiler's and the sanitizers' own."""
+    if name.startswith(("DW.ref.__gxx_personality", "__odr_asan")):  # ASan's one-byte ODR indicator of each global
         return True
-    if flags[0] != "u" and flags[1] != "w":  # neither unique (gnu_unique_object) nor weak: defined by this file
-        return False
     target = pretty[len("guard variable for "):] if pretty.startswith("guard variable for ") else pretty
     return target.startswith(FOREIGN)
 
@@ -84,7 +83,7 @@ def findings(objects):
         pretty = demangle([s[0] for s in symbols])
         for name, flags, section, size in symbols:
             shown = pretty.get(name, name)
-            if name.startswith(ALLOWED_PREFIX) or foreign(name, shown, flags):
+            if name.startswith(ALLOWED_PREFIX) or foreign(name, shown):
                 continue
             if os.path.basename(source) == ENGINE_FILE and name == ENGINE_SYMBOL and flags[0] == "l":
                 continue  # the engine's one instance
