@@ -48,10 +48,18 @@ Net platform() {
   return n;
 }
 
+/* The glue of this process's runs, and what outlives them (the engine keeps both in its one instance). */
+ios_sg_anchor_t anchor;
+ios_sg_t *sg = nullptr;
+ios_sg_t *glue() {
+  if (sg == nullptr) sg = ios_sg_new(&anchor);
+  return sg;
+}
+
 /* Every flow a test started, given back once the test is over (so that LeakSanitizer sees nothing left). */
 std::vector<ios_flow_t *> started;
 ios_flow_t *start_flow(sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data) {
-  ios_flow_t *f = ios_flow_start(from, to, bytes, rate, latency, data);
+  ios_flow_t *f = ios_flow_start(glue(), from, to, bytes, rate, latency, data);
   if (f != nullptr) started.push_back(f);
   return f;
 }
@@ -60,7 +68,9 @@ struct GiveFlowsBack : ::testing::Environment {
     for (ios_flow_t *f : started)
       ios_flow_release(f);
     started.clear();
-    ios_flows_fini();
+    if (sg != nullptr) ios_flows_fini(sg);
+    ios_sg_free(sg);
+    sg = nullptr;
   }
 };
 const auto *give_back = ::testing::AddGlobalTestEnvironment(new GiveFlowsBack);
@@ -78,28 +88,28 @@ double now() {
   return sg4::Engine::get_clock();
 }
 
-void on_done(ios_flow_t *flow, void *) {
+void on_done(void *, ios_flow_t *flow, void *) {
   reports[flow].push_back({now(), in_step});
 }
 
-void step() {
+void step(void *) {
   in_step = true;
-  if (collect) ios_flows_collect();
+  if (collect) ios_flows_collect(glue());
   in_step = false;
   while (!plan.empty() && plan.begin()->first <= now()) {
     auto action = plan.begin()->second;
     plan.erase(plan.begin());
     action();
   }
-  if (!plan.empty()) ios_sg_wake_at(plan.begin()->first);
+  if (!plan.empty()) ios_sg_wake_at(glue(), plan.begin()->first);
 }
 
 /* Runs SimGrid with the planned actions (date -> action, the first at 0). */
 void run() {
-  ASSERT_EQ(ios_flows_init(on_done), 0) << "the network model was not found among SimGrid's models";
-  ios_sg_drive(step);
+  ASSERT_EQ(ios_flows_init(glue(), on_done, nullptr), 0) << "the network model was not found among SimGrid's models";
+  ios_sg_drive(glue(), step, nullptr);
   sg4::Engine::get_instance()->run();
-  ios_sg_drive_stop();
+  ios_sg_drive_stop(glue());
 }
 
 /* The date `flow` was reported done; it must have been reported exactly once. */

@@ -306,6 +306,7 @@ struct FakeCalls {
 struct FakeFlows {
   double *now = nullptr;
   ios_flow_done_fn done = nullptr;
+  void *done_ctx = nullptr;                                           // done's context (the transfer layer)
   std::set<FakeFlow *> live;                                          // started and not freed yet
   std::vector<FakeFlow *> order;                                      // every live flow, in start order
   std::map<std::pair<sg_host_t, sg_host_t>, unsigned long long> keys; // route keys the test sets
@@ -347,7 +348,7 @@ struct FakeFlows {
       (*it)->over = true;
       (*it)->bytes = 0;
       calls.done++;
-      done(reinterpret_cast<ios_flow_t *>(*it), (*it)->data);
+      done(done_ctx, reinterpret_cast<ios_flow_t *>(*it), (*it)->data);
     }
     return int(ending.size());
   }
@@ -378,7 +379,7 @@ struct FakeFlows {
   FakeFlow *only_flow() const { return order.size() == 1 ? order[0] : nullptr; }
 };
 
-FakeFlows *g_fake = nullptr; // the stand-in the table's functions act on (the table has no context pointer)
+FakeFlows *g_fake = nullptr; // the stand-in the table's functions act on (also their context: flows_ctx)
 
 #define FAKE_ALIVE(f, ret)                                                                                             \
   do {                                                                                                                 \
@@ -388,19 +389,23 @@ FakeFlows *g_fake = nullptr; // the stand-in the table's functions act on (the t
     }                                                                                                                  \
   } while (0)
 
-int fake_init(ios_flow_done_fn done) {
+int fake_init(void *fl, ios_flow_done_fn done, void *ctx) {
+  EXPECT_EQ(fl, g_fake); // the table's object, given as ios_tr_options_t.flows_ctx
+  g_fake->done_ctx = ctx;
   g_fake->calls.init++;
   g_fake->done = done;
   return 0;
 }
 
-void fake_fini(void) {
+void fake_fini(void *fl) {
+  EXPECT_EQ(fl, g_fake);
   g_fake->calls.fini++;
   while (!g_fake->order.empty())
     g_fake->free_flow(g_fake->order.back());
 }
 
-ios_flow_t *fake_start(sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data) {
+ios_flow_t *fake_start(void *fl, sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data) {
+  EXPECT_EQ(fl, g_fake);
   g_fake->calls.start++;
   EXPECT_GT(bytes, 0);
   EXPECT_GT(rate, 0);
@@ -524,7 +529,8 @@ void fake_release(ios_flow_t *flow) {
   if (f->over) g_fake->free_flow(f);
 }
 
-void fake_reap(void) {
+void fake_reap(void *fl) {
+  EXPECT_EQ(fl, g_fake);
   g_fake->calls.reap++;
   std::vector<FakeFlow *> gone;
   for (FakeFlow *f : g_fake->order)
@@ -608,6 +614,7 @@ protected:
   double now = 0;
   Record rec;
   FakeFlows fake;
+  ios_tr_t *tr = nullptr; // the transfer layer under test
   bool started = false;
   bool direct = true;
   long clock_calls0 = 0;
@@ -619,7 +626,7 @@ protected:
     clock_calls0 = g_clock_calls;
   }
   void TearDown() override {
-    if (started) ios_tr_fini();
+    if (started) ios_tr_fini(tr);
     EXPECT_EQ(g_clock_calls, clock_calls0) << "the transfer layer read SimGrid's clock although given a date";
     EXPECT_EQ(fake.calls.fini, fake.calls.init); // the stand-in ended once per flow-path run
     g_fake = nullptr;
@@ -629,7 +636,7 @@ protected:
     o.direct = 1;
     o.date = &now;
     direct = true;
-    ASSERT_EQ(ios_tr_init(&o, &kHooks, &rec), 0);
+    ASSERT_EQ(ios_tr_init(&tr, &o, &kHooks, &rec), 0);
     started = true;
   }
   void start_flows(int groups = 1, int restart = 0) {
@@ -639,14 +646,16 @@ protected:
     o.flow_groups = groups;
     o.flow_restart = restart;
     o.flows = &kFakeTable;
+    o.flows_ctx = &fake;
     direct = false;
     int inits = fake.calls.init;
-    ASSERT_EQ(ios_tr_init(&o, &kHooks, &rec), 0);
+    ASSERT_EQ(ios_tr_init(&tr, &o, &kHooks, &rec), 0);
     EXPECT_EQ(fake.calls.init, inits + 1);
     started = true;
   }
   void stop() {
-    ios_tr_fini();
+    ios_tr_fini(tr);
+    tr = nullptr;
     started = false;
   }
   // n transfers of the given volumes, waiting, each from its own host to host 15 (the resource).
@@ -660,12 +669,12 @@ protected:
       t[i].host = host(int(i) % 15);
       t[i].dest = host(15);
       t[i].slot = -1;
-      ios_tr_reset(&t[i], volumes[i]);
+      ios_tr_reset(tr, &t[i], volumes[i]);
     }
     return t;
   }
   // The date of the next completion on the running path.
-  double next_completion() { return direct ? ios_tr_next_completion() : fake.next_finish(); }
+  double next_completion() { return direct ? ios_tr_next_completion(tr) : fake.next_finish(); }
   // Moves the date to the next completion (at most `limit`) and collects what ends there, as the controller would.
   // @return the completions reported by the layer.
   int step(double limit) {
@@ -678,10 +687,10 @@ protected:
     if (!direct) {
       int ended = fake.report_due();
       EXPECT_GT(ended, 0);
-      EXPECT_GE(ios_tr_pending(), ended); // a group's end is one flow's and several transfers'
+      EXPECT_GE(ios_tr_pending(tr), ended); // a group's end is one flow's and several transfers'
     }
-    int k = ios_tr_complete_due();
-    EXPECT_EQ(ios_tr_pending(), 0);
+    int k = ios_tr_complete_due(tr);
+    EXPECT_EQ(ios_tr_pending(tr), 0);
     return k;
   }
   bool has_completed(const ios_transfer_t *t) const {
@@ -707,7 +716,7 @@ protected:
         now = next_ev;
         for (; k < ev.size() && ev[k].date == now; k++)
           if (!has_completed(&t[ev[k].id])) {
-            ASSERT_GE(ios_tr_set_rate(&t[ev[k].id], ev[k].rate, 0), 0);
+            ASSERT_GE(ios_tr_set_rate(tr, &t[ev[k].id], ev[k].rate, 0), 0);
           }
       }
     }
@@ -745,31 +754,31 @@ protected:
   // sequence.
   void heap_rebuild_scenario(bool read_each, std::vector<ios_transfer_t> &t) {
     for (int i = 0; i < 20; i++) {
-      ASSERT_EQ(ios_tr_set_rate(&t[i], 1e8, 0), 1);
+      ASSERT_EQ(ios_tr_set_rate(tr, &t[i], 1e8, 0), 1);
       if (read_each) {
-        EXPECT_EQ(ios_tr_next_completion(), 10.0); // 1e9 / 1e8
+        EXPECT_EQ(ios_tr_next_completion(tr), 10.0); // 1e9 / 1e8
       }
     }
-    EXPECT_EQ(ios_tr_next_completion(), 10.0);
+    EXPECT_EQ(ios_tr_next_completion(tr), 10.0);
     now = 1;
     for (int i = 19; i >= 0; i--) {
       if (i == 6) {
-        ASSERT_EQ(ios_tr_set_rate(&t[i], 0, 0), 0);
+        ASSERT_EQ(ios_tr_set_rate(tr, &t[i], 0, 0), 0);
       } else {
-        ASSERT_EQ(ios_tr_set_rate(&t[i], 1.8e9 / (i / 2 + 1), 0), 1);
-        EXPECT_EQ(ios_tr_remaining(&t[i]), 9e8); // 1e9 - 1e8 x 1, read while the heap may be unordered
+        ASSERT_EQ(ios_tr_set_rate(tr, &t[i], 1.8e9 / (i / 2 + 1), 0), 1);
+        EXPECT_EQ(ios_tr_remaining(tr, &t[i]), 9e8); // 1e9 - 1e8 x 1, read while the heap may be unordered
       }
       if (read_each) {
-        EXPECT_LE(ios_tr_next_completion(), 10.0);
+        EXPECT_LE(ios_tr_next_completion(tr), 10.0);
       }
     }
-    EXPECT_NEAR(ios_tr_next_completion(), 1.5, 1e-9); // pair 0: 1 + 9e8 / 1.8e9
-    while (!std::isinf(ios_tr_next_completion()))
+    EXPECT_NEAR(ios_tr_next_completion(tr), 1.5, 1e-9); // pair 0: 1 + 9e8 / 1.8e9
+    while (!std::isinf(ios_tr_next_completion(tr)))
       ASSERT_GT(step(INFINITY), 0);
     EXPECT_NEAR(now, 6.0, 1e-9); // the last pair (j = 9): 1 + 10/2
     now = 12;
-    ASSERT_EQ(ios_tr_set_rate(&t[6], 9e8, 0), 1);
-    EXPECT_EQ(ios_tr_next_completion(), 13.0); // 12 + 9e8 / 9e8
+    ASSERT_EQ(ios_tr_set_rate(tr, &t[6], 9e8, 0), 1);
+    EXPECT_EQ(ios_tr_next_completion(tr), 13.0); // 12 + 9e8 / 9e8
     ASSERT_EQ(step(INFINITY), 1);
   }
 };
@@ -777,30 +786,30 @@ protected:
 TEST_F(KernelDirect, CompletionDateReRateAndRemaining) {
   start_direct();
   auto t = transfers({1e9});
-  EXPECT_TRUE(std::isinf(ios_tr_next_completion())); // nothing runs
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 2.5e8, 1), 1);    // a new segment
+  EXPECT_TRUE(std::isinf(ios_tr_next_completion(tr))); // nothing runs
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 2.5e8, 1), 1);  // a new segment
   EXPECT_EQ(t[0].gen, 1u);
   EXPECT_EQ(t[0].seg_capped, 1);
-  EXPECT_EQ(ios_tr_next_completion(), 4.0);       // 1e9 B / 2.5e8 B/s = 4 s
-  EXPECT_EQ(ios_tr_set_rate(&t[0], 2.5e8, 1), 0); // the same rate: nothing new
+  EXPECT_EQ(ios_tr_next_completion(tr), 4.0);         // 1e9 B / 2.5e8 B/s = 4 s
+  EXPECT_EQ(ios_tr_set_rate(tr, &t[0], 2.5e8, 1), 0); // the same rate: nothing new
   now = 1;
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 7.5e8); // 1e9 - 2.5e8 x 1
-  EXPECT_EQ(ios_tr_complete_due(), 0);
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 5e8, 0), 1);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 7.5e8); // 1e9 - 2.5e8 x 1
+  EXPECT_EQ(ios_tr_complete_due(tr), 0);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 5e8, 0), 1);
   EXPECT_EQ(t[0].gen, 2u);
   EXPECT_EQ(t[0].seg_start, 1.0);
   EXPECT_EQ(t[0].seg_rem0, 7.5e8);
-  EXPECT_EQ(ios_tr_next_completion(), 2.5); // 1 + 7.5e8 / 5e8
+  EXPECT_EQ(ios_tr_next_completion(tr), 2.5); // 1 + 7.5e8 / 5e8
   now = 2;
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 2.5e8); // 7.5e8 - 5e8 x (2 - 1)
-  now = 2.5 - 2e-9;                          // 2 ns early: beyond SimGrid's precision, not due
-  EXPECT_EQ(ios_tr_complete_due(), 0);
-  EXPECT_NEAR(ios_tr_remaining(&t[0]), 1.0, 1e-5); // 5e8 B/s x 2e-9 s = 1 byte
-  now = 2.5 - 0.5e-9;                              // within 1e-9 s: due now, nothing left
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 0.0);
-  EXPECT_EQ(ios_tr_complete_due(), 1);
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 0.0);
-  EXPECT_TRUE(std::isinf(ios_tr_next_completion()));
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 2.5e8); // 7.5e8 - 5e8 x (2 - 1)
+  now = 2.5 - 2e-9;                              // 2 ns early: beyond SimGrid's precision, not due
+  EXPECT_EQ(ios_tr_complete_due(tr), 0);
+  EXPECT_NEAR(ios_tr_remaining(tr, &t[0]), 1.0, 1e-5); // 5e8 B/s x 2e-9 s = 1 byte
+  now = 2.5 - 0.5e-9;                                  // within 1e-9 s: due now, nothing left
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 0.0);
+  EXPECT_EQ(ios_tr_complete_due(tr), 1);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 0.0);
+  EXPECT_TRUE(std::isinf(ios_tr_next_completion(tr)));
   ASSERT_EQ(rec.completions.size(), 1u);
   EXPECT_EQ(rec.completions[0].gen, 2u);
   EXPECT_EQ(rec.completions[0].date, 2.5 - 0.5e-9);
@@ -808,44 +817,44 @@ TEST_F(KernelDirect, CompletionDateReRateAndRemaining) {
   EXPECT_EQ(segments_of(&t[0]), (Seg{{2.5e8, 0}, {7.5e8, 1}}));
   EXPECT_EQ(rec.segments[0].date, 1.0);
   // The direct path has no flow.
-  EXPECT_EQ(ios_tr_running(), 0);
-  EXPECT_EQ(ios_tr_flows_started(), 0);
-  EXPECT_EQ(ios_tr_pending(), 0);
+  EXPECT_EQ(ios_tr_running(tr), 0);
+  EXPECT_EQ(ios_tr_flows_started(tr), 0);
+  EXPECT_EQ(ios_tr_pending(tr), 0);
 }
 
 TEST_F(KernelDirect, ARateAtItsCompletionDateIsKept) {
   start_direct();
   auto t = transfers({1e9});
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 1e9, 0), 1); // ends at 1 s
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 1e9, 0), 1); // ends at 1 s
   now = 1;
-  EXPECT_EQ(ios_tr_set_rate(&t[0], 5e8, 0), 0); // its last byte arrives now: the completion is reported as it was
+  EXPECT_EQ(ios_tr_set_rate(tr, &t[0], 5e8, 0), 0); // its last byte arrives now: the completion is reported as it was
   EXPECT_EQ(t[0].rate, 1e9);
   EXPECT_EQ(t[0].gen, 1u);
   EXPECT_TRUE(rec.segments.empty());
-  EXPECT_EQ(ios_tr_complete_due(), 1);
+  EXPECT_EQ(ios_tr_complete_due(tr), 1);
   EXPECT_EQ(segments_of(&t[0]), (Seg{{1e9, 1}}));
 }
 
 TEST_F(KernelDirect, RateZeroPausesAndKeepsTheRemainingBytes) {
   start_direct();
   auto t = transfers({1e9});
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 2.5e8, 0), 1); // would end at 4
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 2.5e8, 0), 1); // would end at 4
   now = 2;
-  EXPECT_EQ(ios_tr_set_rate(&t[0], 0, 0), 0); // paused: no segment starts
+  EXPECT_EQ(ios_tr_set_rate(tr, &t[0], 0, 0), 0); // paused: no segment starts
   EXPECT_EQ(t[0].gen, 2u);
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 5e8); // 1e9 - 2.5e8 x 2
-  EXPECT_TRUE(std::isinf(ios_tr_next_completion()));
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 5e8); // 1e9 - 2.5e8 x 2
+  EXPECT_TRUE(std::isinf(ios_tr_next_completion(tr)));
   now = 4; // its old completion date: nothing
-  EXPECT_EQ(ios_tr_complete_due(), 0);
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 5e8);
+  EXPECT_EQ(ios_tr_complete_due(tr), 0);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 5e8);
   now = 10;
-  EXPECT_EQ(ios_tr_set_rate(&t[0], 0, 0), 0); // still 0: nothing
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 5e8, 0), 1);
-  EXPECT_EQ(ios_tr_next_completion(), 11.0); // 10 + 5e8 / 5e8
+  EXPECT_EQ(ios_tr_set_rate(tr, &t[0], 0, 0), 0); // still 0: nothing
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 5e8, 0), 1);
+  EXPECT_EQ(ios_tr_next_completion(tr), 11.0); // 10 + 5e8 / 5e8
   now = 10.5;
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 2.5e8); // 5e8 - 5e8 x 0.5
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 2.5e8); // 5e8 - 5e8 x 0.5
   now = 11;
-  EXPECT_EQ(ios_tr_complete_due(), 1);
+  EXPECT_EQ(ios_tr_complete_due(tr), 1);
   ASSERT_EQ(rec.completions.size(), 1u);
   EXPECT_EQ(rec.completions[0].gen, 3u);                    // start, pause, resume
   EXPECT_EQ(segments_of(&t[0]), (Seg{{5e8, 0}, {5e8, 1}})); // 5e8 + 5e8 = 1e9
@@ -857,16 +866,16 @@ TEST_F(KernelDirect, SetRatesTakesNegativeRatesAsZero) {
   ios_transfer_t *const pt[] = {&t[0], &t[1]};
   const double rate[] = {-1.0, 2e8};
   long started_segments = 0;
-  ASSERT_EQ(ios_tr_set_rates(2, pt, rate, nullptr, 1, &started_segments), 0);
+  ASSERT_EQ(ios_tr_set_rates(tr, 2, pt, rate, nullptr, 1, &started_segments), 0);
   EXPECT_EQ(started_segments, 1); // only the second starts
   EXPECT_EQ(t[0].rate, 0.0);
-  EXPECT_EQ(ios_tr_next_completion(), 5.0); // 1e9 / 2e8
+  EXPECT_EQ(ios_tr_next_completion(tr), 5.0); // 1e9 / 2e8
   now = 1;
   const double rem[] = {1e9, 8e8}; // the caller's remaining bytes at 1 s: 1e9, and 1e9 - 2e8 x 1
   const double rate2[] = {1e8, 4e8};
-  ASSERT_EQ(ios_tr_set_rates(2, pt, rate2, rem, 0, &started_segments), 0);
+  ASSERT_EQ(ios_tr_set_rates(tr, 2, pt, rate2, rem, 0, &started_segments), 0);
   EXPECT_EQ(started_segments, 3);
-  EXPECT_EQ(ios_tr_next_completion(), 3.0); // the second: 1 + 8e8 / 4e8; the first ends at 1 + 1e9 / 1e8 = 11
+  EXPECT_EQ(ios_tr_next_completion(tr), 3.0); // the second: 1 + 8e8 / 4e8; the first ends at 1 + 1e9 / 1e8 = 11
   EXPECT_EQ(t[1].seg_rem0, 8e8);
 }
 
@@ -974,29 +983,29 @@ class KernelFlows : public KernelBase {};
 TEST_F(KernelFlows, ReRateMovesTheBoundAndKeepsTheBytes) {
   start_flows();
   auto t = transfers({1e9});
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 2.5e8, 0), 1);
-  EXPECT_EQ(ios_tr_flows_started(), 1);
-  EXPECT_EQ(ios_tr_running(), 1);
-  EXPECT_TRUE(std::isinf(ios_tr_next_completion())); // the flows report their ends
-  EXPECT_EQ(fake.next_finish(), 4.0);                // 1e9 / 2.5e8
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 2.5e8, 0), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 1);
+  EXPECT_EQ(ios_tr_running(tr), 1);
+  EXPECT_TRUE(std::isinf(ios_tr_next_completion(tr))); // the flows report their ends
+  EXPECT_EQ(fake.next_finish(), 4.0);                  // 1e9 / 2.5e8
   EXPECT_EQ(step(1), 0);
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 7.5e8); // 1e9 - 2.5e8 x 1
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 5e8, 0), 1);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 7.5e8); // 1e9 - 2.5e8 x 1
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 5e8, 0), 1);
   EXPECT_EQ(fake.calls.set_rate, 1); // the same flow, its bound moved
   EXPECT_EQ(fake.calls.cancel, 0);
-  EXPECT_EQ(ios_tr_flows_started(), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 1);
   EXPECT_EQ(fake.only_flow()->bytes, 7.5e8);
   EXPECT_EQ(fake.next_finish(), 2.5); // 1 + 7.5e8 / 5e8
   EXPECT_EQ(step(2), 0);
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 2.5e8); // 7.5e8 - 5e8 x 1
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 2.5e8); // 7.5e8 - 5e8 x 1
   EXPECT_EQ(step(10), 1);
   EXPECT_EQ(now, 2.5);
   EXPECT_EQ(rec.due, 1); // the maestro's report armed one step
   ASSERT_EQ(rec.completions.size(), 1u);
   EXPECT_EQ(rec.completions[0].gen, 2u);
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 0.0);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 0.0);
   EXPECT_EQ(segments_of(&t[0]), (Seg{{2.5e8, 0}, {7.5e8, 1}}));
-  EXPECT_EQ(ios_tr_running(), 0);
+  EXPECT_EQ(ios_tr_running(tr), 0);
   EXPECT_EQ(fake.calls.release, 1);
   EXPECT_EQ(fake.calls.freed, 1);
   EXPECT_TRUE(fake.order.empty());
@@ -1008,14 +1017,14 @@ TEST_F(KernelFlows, SameCompletionOrderAsTheDirectPath) {
   start_flows();
   auto t = scenario_transfers(transfers(kVolumes));
   run(t, kScenario, 1.5);
-  EXPECT_EQ(ios_tr_flows_started(), 6); // A B C E F G; D starts at 2
-  EXPECT_EQ(ios_tr_running(), 5);       // E paused
+  EXPECT_EQ(ios_tr_flows_started(tr), 6); // A B C E F G; D starts at 2
+  EXPECT_EQ(ios_tr_running(tr), 5);       // E paused
   EXPECT_EQ(fake.calls.paused, 1);
-  EXPECT_EQ(ios_tr_remaining(&t[TE]), 5e8);                           // 6e8 - 1e8 x 1, kept while paused
-  EXPECT_EQ(ios_tr_remaining(&t[TC]), 7.5e8);                         // 9e8 - 3e8 x 0.5
+  EXPECT_EQ(ios_tr_remaining(tr, &t[TE]), 5e8);                       // 6e8 - 1e8 x 1, kept while paused
+  EXPECT_EQ(ios_tr_remaining(tr, &t[TC]), 7.5e8);                     // 9e8 - 3e8 x 0.5
   run(t, std::vector<Event>(kScenario.begin() + 8, kScenario.end())); // from 2 s
   EXPECT_EQ(fake.calls.resume, 1);                                    // E's flow resumed, not a new one
-  EXPECT_EQ(ios_tr_flows_started(), 7);
+  EXPECT_EQ(ios_tr_flows_started(tr), 7);
   EXPECT_EQ(fake.calls.cancel, 0);
   EXPECT_EQ(completed_ids(t), kOrder);
   std::vector<Completion> flows = rec.completions;
@@ -1062,9 +1071,9 @@ TEST_F(KernelFlows, FlowGroupsAndMembersLeavingWithExactBytes) {
   for (int i = 0; i < 4; i++)
     fake.keys[{t[i].host, t[i].dest}] = 42;
   for (int i = 0; i < 4; i++)
-    ASSERT_EQ(ios_tr_set_rate(&t[i], 1e8, 0), 1);
-  EXPECT_EQ(ios_tr_flows_started(), 1);
-  EXPECT_EQ(ios_tr_running(), 1);
+    ASSERT_EQ(ios_tr_set_rate(tr, &t[i], 1e8, 0), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 1);
+  EXPECT_EQ(ios_tr_running(tr), 1);
   ASSERT_NE(fake.only_flow(), nullptr);
   EXPECT_EQ(fake.only_flow()->members, 4);
   EXPECT_EQ(fake.only_flow()->bytes, 4e9);
@@ -1072,25 +1081,25 @@ TEST_F(KernelFlows, FlowGroupsAndMembersLeavingWithExactBytes) {
   EXPECT_EQ(fake.calls.joined, 3);
   EXPECT_EQ(step(2), 0);
   for (int i = 0; i < 4; i++)
-    EXPECT_EQ(ios_tr_remaining(&t[i]), 8e8); // (4e9 - 4 x 1e8 x 2) / 4
+    EXPECT_EQ(ios_tr_remaining(tr, &t[i]), 8e8); // (4e9 - 4 x 1e8 x 2) / 4
 
-  ASSERT_EQ(ios_tr_set_rate(&t[2], 2e8, 0), 1);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[2], 2e8, 0), 1);
   EXPECT_EQ(fake.calls.leave, 1);
   EXPECT_EQ(segments_of(&t[2]), (Seg{{2e8, 0}})); // 1e9 - 8e8
-  EXPECT_EQ(ios_tr_flows_started(), 2);
-  EXPECT_EQ(ios_tr_running(), 2);
+  EXPECT_EQ(ios_tr_flows_started(tr), 2);
+  EXPECT_EQ(ios_tr_running(tr), 2);
   FakeFlow *group = fake.order[0], *alone2 = fake.order[1];
   EXPECT_EQ(group->members, 3);
   EXPECT_EQ(group->bytes, 2.4e9); // 3.2e9 - 8e8
   EXPECT_EQ(alone2->bytes, 8e8);
   EXPECT_EQ(fake.finish(alone2), 6.0);
-  EXPECT_EQ(ios_tr_remaining(&t[2]), 8e8);
-  EXPECT_EQ(ios_tr_remaining(&t[1]), 8e8);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[2]), 8e8);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[1]), 8e8);
 
   EXPECT_EQ(step(4), 0);
-  EXPECT_EQ(ios_tr_remaining(&t[0]), 6e8); // (2.4e9 - 3 x 1e8 x 2) / 3
-  EXPECT_EQ(ios_tr_remaining(&t[2]), 4e8); // 8e8 - 2e8 x 2
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 4e8, 0), 1);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 6e8); // (2.4e9 - 3 x 1e8 x 2) / 3
+  EXPECT_EQ(ios_tr_remaining(tr, &t[2]), 4e8); // 8e8 - 2e8 x 2
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 4e8, 0), 1);
   EXPECT_EQ(fake.calls.leave, 2);
   EXPECT_EQ(group->members, 2);
   EXPECT_EQ(group->bytes, 1.2e9); // 1.8e9 - 6e8
@@ -1098,7 +1107,7 @@ TEST_F(KernelFlows, FlowGroupsAndMembersLeavingWithExactBytes) {
   EXPECT_EQ(t[3].leader, 1);
   EXPECT_EQ(t[3].next_member, &t[1]);
   EXPECT_EQ(t[0].leader, 1); // of its own new flow
-  EXPECT_EQ(ios_tr_flows_started(), 3);
+  EXPECT_EQ(ios_tr_flows_started(tr), 3);
   EXPECT_EQ(fake.finish(group), 10.0);
   EXPECT_EQ(fake.finish(fake.order[2]), 5.5);
 
@@ -1107,7 +1116,7 @@ TEST_F(KernelFlows, FlowGroupsAndMembersLeavingWithExactBytes) {
   EXPECT_EQ(step(8), 1); // 2 at 6
   EXPECT_EQ(now, 6.0);
   EXPECT_EQ(step(8), 0);
-  EXPECT_EQ(ios_tr_remaining(&t[1]), 2e8); // (1.2e9 - 2 x 1e8 x 4) / 2
+  EXPECT_EQ(ios_tr_remaining(tr, &t[1]), 2e8); // (1.2e9 - 2 x 1e8 x 4) / 2
   int due_before = rec.due;
   EXPECT_EQ(step(100), 2); // 1 and 3 at 10, from one report
   EXPECT_EQ(now, 10.0);
@@ -1119,7 +1128,7 @@ TEST_F(KernelFlows, FlowGroupsAndMembersLeavingWithExactBytes) {
   EXPECT_EQ(segments_of(&t[3]), (Seg{{1e9, 1}}));
   EXPECT_EQ(fake.unreleased(), 0);
   EXPECT_EQ(fake.calls.release, 3); // one per flow, the group's once
-  EXPECT_EQ(ios_tr_running(), 0);
+  EXPECT_EQ(ios_tr_running(tr), 0);
 }
 
 // Which transfers join: at 0, a and b (hosts 0, 1 -> 15, key 7, 1e9 B at 1e8 B/s) share one flow; c (key 8), d (to
@@ -1136,9 +1145,9 @@ TEST_F(KernelFlows, GroupsNeedTheSameDateRouteDestinationRateAndBytes) {
   t[7].latency = 1e-3; // the engine's copy of the route latency
   const double rate[] = {1e8, 1e8, 1e8, 1e8, 1e8, 2e8};
   for (int i = 0; i < 6; i++)
-    ASSERT_EQ(ios_tr_set_rate(&t[i], rate[i], 0), 1);
-  ASSERT_EQ(ios_tr_set_rate(&t[7], 1e8, 0), 1);
-  EXPECT_EQ(ios_tr_flows_started(), 6);
+    ASSERT_EQ(ios_tr_set_rate(tr, &t[i], rate[i], 0), 1);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[7], 1e8, 0), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 6);
   EXPECT_EQ(t[0].flow, t[1].flow);
   EXPECT_EQ(fake_members(t[0].flow), 2);
   for (int i : {2, 3, 4, 5, 7})
@@ -1146,19 +1155,19 @@ TEST_F(KernelFlows, GroupsNeedTheSameDateRouteDestinationRateAndBytes) {
   EXPECT_EQ(t[7].seg_latency, 1e-3); // a new flow pays its latency
   EXPECT_EQ(FakeFlows::of(t[7].flow)->latency, 1e-3);
   EXPECT_EQ(step(1), 0);
-  ASSERT_EQ(ios_tr_set_rate(&t[6], 1e8, 0), 1);
-  EXPECT_EQ(ios_tr_flows_started(), 7);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[6], 1e8, 0), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 7);
   EXPECT_EQ(fake_members(t[6].flow), 1);
-  ios_tr_stop(&t[0]); // the run stops: the group's flow goes (both members), the others too
+  ios_tr_stop(tr, &t[0]); // the run stops: the group's flow goes (both members), the others too
   EXPECT_EQ(t[0].flow, nullptr);
   EXPECT_EQ(t[1].flow, nullptr);
   EXPECT_EQ(t[0].remaining, 9e8); // 1e9 - 1e8 x 1, kept
   EXPECT_EQ(fake.calls.cancel, 1);
   for (int i = 2; i < 8; i++)
-    ios_tr_stop(&t[i]);
+    ios_tr_stop(tr, &t[i]);
   EXPECT_EQ(fake.calls.cancel, 7);
   EXPECT_EQ(fake.unreleased(), 0);
-  EXPECT_EQ(ios_tr_running(), 0);
+  EXPECT_EQ(ios_tr_running(tr), 0);
 }
 
 // options.flow_groups = 0 (the benchmark switch): the four transfers of the group above are four flows, and end as
@@ -1173,9 +1182,9 @@ TEST_F(KernelFlows, GroupsOffGiveOneFlowPerTransferAndTheSameEnds) {
     for (int i = 0; i < 4; i++)
       fake.keys[{t[i].host, t[i].dest}] = 42;
     for (int i = 0; i < 4; i++)
-      ASSERT_EQ(ios_tr_set_rate(&t[i], 1e8, 0), 1);
-    EXPECT_EQ(ios_tr_flows_started(), groups ? 1 : 4);
-    EXPECT_EQ(ios_tr_running(), groups ? 1 : 4);
+      ASSERT_EQ(ios_tr_set_rate(tr, &t[i], 1e8, 0), 1);
+    EXPECT_EQ(ios_tr_flows_started(tr), groups ? 1 : 4);
+    EXPECT_EQ(ios_tr_running(tr), groups ? 1 : 4);
     EXPECT_EQ(step(100), 4);
     EXPECT_EQ(now, 10.0);
     EXPECT_EQ(rec.due, groups ? 1 : 4); // one report per flow
@@ -1193,12 +1202,12 @@ TEST_F(KernelFlows, GroupsOffGiveOneFlowPerTransferAndTheSameEnds) {
 TEST_F(KernelFlows, RestartCancelsAndStartsANewFlow) {
   start_flows(1, 1);
   auto t = transfers({1e9, 1e9});
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 2.5e8, 0), 1);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 2.5e8, 0), 1);
   EXPECT_EQ(step(1), 0);
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 5e8, 0), 1);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 5e8, 0), 1);
   EXPECT_EQ(fake.calls.set_rate, 0);
   EXPECT_EQ(fake.calls.cancel, 1);
-  EXPECT_EQ(ios_tr_flows_started(), 2);
+  EXPECT_EQ(ios_tr_flows_started(tr), 2);
   EXPECT_EQ(FakeFlows::of(t[0].flow)->bytes, 7.5e8);
   EXPECT_EQ(FakeFlows::of(t[0].flow)->rate, 5e8);
   EXPECT_EQ(step(100), 1);
@@ -1206,17 +1215,17 @@ TEST_F(KernelFlows, RestartCancelsAndStartsANewFlow) {
   EXPECT_EQ(segments_of(&t[0]), (Seg{{2.5e8, 0}, {7.5e8, 1}}));
 
   now = 0; // a second transfer, from 0 on a date moved back (a new operation)
-  ASSERT_EQ(ios_tr_set_rate(&t[1], 2.5e8, 0), 1);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[1], 2.5e8, 0), 1);
   EXPECT_EQ(step(2), 0);
-  EXPECT_EQ(ios_tr_set_rate(&t[1], 0, 0), 0);
+  EXPECT_EQ(ios_tr_set_rate(tr, &t[1], 0, 0), 0);
   EXPECT_EQ(fake.calls.pause, 0);
   EXPECT_EQ(fake.calls.cancel, 2);
   EXPECT_EQ(t[1].flow, nullptr);
-  EXPECT_EQ(ios_tr_remaining(&t[1]), 5e8); // 1e9 - 2.5e8 x 2
-  EXPECT_EQ(ios_tr_running(), 0);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[1]), 5e8); // 1e9 - 2.5e8 x 2
+  EXPECT_EQ(ios_tr_running(tr), 0);
   now = 10;
-  ASSERT_EQ(ios_tr_set_rate(&t[1], 5e8, 0), 1);
-  EXPECT_EQ(ios_tr_flows_started(), 4);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[1], 5e8, 0), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 4);
   EXPECT_EQ(step(100), 1);
   EXPECT_EQ(now, 11.0); // 10 + 5e8 / 5e8
   EXPECT_EQ(segments_of(&t[1]), (Seg{{5e8, 0}, {5e8, 1}}));
@@ -1236,25 +1245,25 @@ TEST_F(KernelFlows, PauseAtRateZeroAndResume) {
     fake.can_pause = can_pause;
     start_flows();
     auto t = transfers({1e9});
-    ASSERT_EQ(ios_tr_set_rate(&t[0], 2.5e8, 0), 1);
+    ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 2.5e8, 0), 1);
     EXPECT_EQ(step(2), 0);
-    EXPECT_EQ(ios_tr_set_rate(&t[0], 0, 0), 0);
+    EXPECT_EQ(ios_tr_set_rate(tr, &t[0], 0, 0), 0);
     EXPECT_EQ(fake.calls.pause, 1);
     EXPECT_EQ(fake.calls.paused, can_pause ? 1 : 0);
     EXPECT_EQ(fake.calls.cancel, can_pause ? 0 : 1);
     EXPECT_EQ(t[0].paused, can_pause ? 1 : 0);
-    EXPECT_EQ(ios_tr_running(), 0);
-    EXPECT_EQ(ios_tr_remaining(&t[0]), 5e8); // 1e9 - 2.5e8 x 2
+    EXPECT_EQ(ios_tr_running(tr), 0);
+    EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 5e8); // 1e9 - 2.5e8 x 2
     EXPECT_EQ(segments_of(&t[0]), (Seg{{5e8, 0}}));
     EXPECT_EQ(step(5), 0); // nothing ends (4 s was its date at 2.5e8 B/s)
-    EXPECT_EQ(ios_tr_remaining(&t[0]), 5e8);
+    EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 5e8);
     now = 10;
-    ASSERT_EQ(ios_tr_set_rate(&t[0], 5e8, 0), 1);
+    ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 5e8, 0), 1);
     EXPECT_EQ(fake.calls.resume, can_pause ? 1 : 0);
-    EXPECT_EQ(ios_tr_flows_started(), can_pause ? 1 : 2);
-    EXPECT_EQ(ios_tr_running(), 1);
+    EXPECT_EQ(ios_tr_flows_started(tr), can_pause ? 1 : 2);
+    EXPECT_EQ(ios_tr_running(tr), 1);
     EXPECT_EQ(step(10.5), 0);
-    EXPECT_EQ(ios_tr_remaining(&t[0]), 2.5e8); // 5e8 - 5e8 x 0.5
+    EXPECT_EQ(ios_tr_remaining(tr, &t[0]), 2.5e8); // 5e8 - 5e8 x 0.5
     EXPECT_EQ(step(100), 1);
     EXPECT_EQ(now, 11.0); // 10 + 5e8 / 5e8
     ASSERT_EQ(rec.completions.size(), 1u);
@@ -1272,20 +1281,20 @@ TEST_F(KernelFlows, AGroupMemberAtRateZeroLeavesTheGroup) {
   start_flows();
   auto t = transfers({1e9, 1e9});
   fake.keys[{t[0].host, t[0].dest}] = fake.keys[{t[1].host, t[1].dest}] = 5;
-  ASSERT_EQ(ios_tr_set_rate(&t[0], 1e8, 0), 1);
-  ASSERT_EQ(ios_tr_set_rate(&t[1], 1e8, 0), 1);
-  EXPECT_EQ(ios_tr_flows_started(), 1);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[0], 1e8, 0), 1);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[1], 1e8, 0), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 1);
   EXPECT_EQ(step(2), 0);
-  EXPECT_EQ(ios_tr_set_rate(&t[1], 0, 0), 0);
+  EXPECT_EQ(ios_tr_set_rate(tr, &t[1], 0, 0), 0);
   EXPECT_EQ(fake.calls.leave, 1);
   EXPECT_EQ(fake.calls.pause, 0);
   EXPECT_EQ(t[1].flow, nullptr);
-  EXPECT_EQ(ios_tr_remaining(&t[1]), 8e8);
+  EXPECT_EQ(ios_tr_remaining(tr, &t[1]), 8e8);
   EXPECT_EQ(fake.only_flow()->members, 1);
   EXPECT_EQ(fake.only_flow()->bytes, 8e8); // (2e9 - 2 x 1e8 x 2) - 8e8
   EXPECT_EQ(step(5), 0);
-  ASSERT_EQ(ios_tr_set_rate(&t[1], 4e8, 0), 1);
-  EXPECT_EQ(ios_tr_flows_started(), 2);
+  ASSERT_EQ(ios_tr_set_rate(tr, &t[1], 4e8, 0), 1);
+  EXPECT_EQ(ios_tr_flows_started(tr), 2);
   EXPECT_EQ(step(100), 1);
   EXPECT_EQ(now, 7.0);
   EXPECT_EQ(step(100), 1);

@@ -163,6 +163,9 @@ void start() {
   P.cfg.window_v2 = 0;
   P.cfg.external_done = on_done;
   P.cfg.external_stopped = on_stopped;
+  P.cfg.external_waiting = [] { return P.nwaiting; }; /* the deadlock watch (ios_sg_stall_watch) */
+  P.cfg.external_released = [] { return P.nreleased; };
+  P.cfg.external_stalled = on_deadlock;
   P.cfg.external_volume = P.volume.data();
   P.cfg.external_work = P.work.data();
   P.cfg.out_dir = P.outputs ? P.scenario.out_dir : nullptr;
@@ -177,7 +180,6 @@ void start() {
     P.state = FINISHED;
     return;
   }
-  ios_sg_stall_watch([] { return P.nwaiting; }, [] { return P.nreleased; }, on_deadlock);
   P.state = RUNNING;
 }
 

@@ -1,11 +1,15 @@
 /* iosim — the applications: their steps (work phases, I/O operations), run by the controller's calendar (see
- * engine_state.h, docs/engine.md). */
-#include "engine_state.h"
+ * sim_apps.h, docs/engine.md). */
+#include "sim_apps.h"
+
+#include "sim_controller.h"
+#include "sim_traces.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xbt/log.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_apps, iosim, "iosim applications");
@@ -40,7 +44,7 @@ int sim_app_advance(engine_t *e, app_state_t *as, double *sleep_s) {
       as->state = ST_IO;
       as->posted_op = 1;
       as->posted = (as->phase == 0 && as->a->first_posted < 0) ? as->a->first_posted : sim_now(e);
-      sim_push_event(EV_POST, j, NULL, 0);
+      sim_push_event(e, EV_POST, j, NULL, 0);
       return APP_WAIT;
     } else
       as->posted_op = 0; /* its operation is complete (or empty) */
@@ -55,7 +59,7 @@ int sim_app_advance(engine_t *e, app_state_t *as, double *sleep_s) {
   }
   as->state = ST_DONE;
   as->end = sim_now(e);
-  sim_push_event(EV_APP_END, j, NULL, 0);
+  sim_push_event(e, EV_APP_END, j, NULL, 0);
   return APP_DONE;
 }
 

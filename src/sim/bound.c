@@ -3,20 +3,28 @@
  * date is credited to one element per application with an operation pending: the element that bound its slowest
  * transfer (the one whose remaining bytes at its rate take longest: the one its operation waits for). Only the
  * transfers pending on the resources are visited (and on the flow path their flows' routes), never every link. */
-#include "engine_state.h"
+#include "sim_bound.h"
+
+#include "ios_sg.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-static struct {
+struct sim_bound {
   double last; /* s: the date of the previous accounting */
   long stamp;  /* accountings so far */
-} B;
+};
 
-void sim_bound_reset(void) {
-  B.last = 0;
-  B.stamp = 0;
+int sim_bound_init(engine_t *e) {
+  e->bound = calloc(1, sizeof *e->bound);
+  return e->bound != NULL ? IOS_OK : IOS_ENOMEM;
+}
+
+void sim_bound_fini(engine_t *e) {
+  free(e->bound);
+  e->bound = NULL;
 }
 
 static const double EPS = 1e-6;
@@ -53,20 +61,21 @@ static void credit(app_state_t *as, const char *name, double dt) {
 }
 
 /* One candidate (a transfer, or one leg of it) for application as's binding element in this interval. */
-static void offer(app_state_t *as, const char *name, double rem, double rate) {
+static void offer(long stamp, app_state_t *as, const char *name, double rem, double rate) {
   double key = rate > 0 ? rem / rate : INFINITY;
-  if (as->bd.stamp != B.stamp || key > as->bd.key) {
-    as->bd.stamp = B.stamp;
+  if (as->bd.stamp != stamp || key > as->bd.key) {
+    as->bd.stamp = stamp;
     as->bd.key = key;
     as->bd.cur = name;
   }
 }
 
 void sim_bound_account(engine_t *e) {
-  double now = sim_now(e), dt = now - B.last;
+  struct sim_bound *B = e->bound;
+  double now = sim_now(e), dt = now - B->last;
   if (!(dt > 0)) return;
-  B.last = now;
-  B.stamp++;
+  B->last = now;
+  long stamp = ++B->stamp;
   for (int r = 0; r <= e->nres; r++) {
     res_state_t *rs = &e->res[r];
     if (rs->nactive == 0 || rs->r == NULL) continue;
@@ -78,7 +87,8 @@ void sim_bound_account(engine_t *e) {
       transfer_t *t = rs->active[i];
       app_state_t *as = &e->apps[t->app];
       if (e->direct) {
-        offer(as, element(e, as, rs, t->rate, t->rate, t->cap, NULL, saturated), ios_tr_remaining(t), t->rate);
+        offer(stamp, as, element(e, as, rs, t->rate, t->rate, t->cap, NULL, saturated), ios_tr_remaining(e->tr, t),
+              t->rate);
         continue;
       }
       int nl = t->nlegs > 0 && t->legs != NULL ? t->nlegs : 0;
@@ -86,21 +96,21 @@ void sim_bound_account(engine_t *e) {
         transfer_t *l = nl > 0 ? &t->legs[k] : t;
         double share = nl > 0 ? l->share : 1.0;
         if (l->flow == NULL) { /* waiting (rate 0), or its last byte arrived */
-          if (!(t->rate > 0)) offer(as, element(e, as, rs, 0, t->rate, t->cap, NULL, saturated), INFINITY, 0);
+          if (!(t->rate > 0)) offer(stamp, as, element(e, as, rs, 0, t->rate, t->cap, NULL, saturated), INFINITY, 0);
           continue;
         }
         const char *link = NULL;
         double rate = ios_flow_binding(l->flow, &link);
         if (isnan(rate)) continue;
         double rem = ios_flow_remaining(l->flow) / ios_flow_members(l->flow);
-        offer(as, element(e, as, rs, rate, t->rate * share, t->cap * share, link, saturated), rem, rate);
+        offer(stamp, as, element(e, as, rs, rate, t->rate * share, t->cap * share, link, saturated), rem, rate);
       }
     }
   }
   for (int r = 0; r <= e->nres; r++)
     for (int i = 0; i < e->res[r].nactive; i++) {
       app_state_t *as = &e->apps[e->res[r].active[i]->app];
-      if (as->bd.stamp != B.stamp) continue;
+      if (as->bd.stamp != stamp) continue;
       as->bd.stamp = -1; /* credited once */
       credit(as, as->bd.cur, dt);
     }

@@ -1,19 +1,37 @@
 /* iosim — the controller: its events, every decision through the sharing policy, the window snapshots and periodic
- * ticks, and the hooks of the transfer layer (see engine_state.h, docs/engine.md; its loop is calendar.c's). */
-#include "engine_state.h"
+ * ticks, and the hooks of the transfer layer (see sim_controller.h, docs/engine.md; its loop is calendar.c's). */
+#include "sim_controller.h"
+
+#include "ios_clock.h"
+#include "ios_diag.h"
+#include "ios_sg.h"
+#include "sim_apps.h"
+#include "sim_queue.h"
+#include "sim_state.h"
+#include "sim_striping.h"
+#include "sim_traces.h"
 
 #include <math.h>
+#include <simgrid/host.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <xbt/log.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_controller, iosim, "iosim controller");
 
+typedef struct {
+  int type, app;
+  transfer_t *t;
+  unsigned gen;
+} event_t;
+
 /* The controller's own state: its events, the buffers of its decisions, the progress line. */
-static struct {
+struct sim_controller {
   event_t *q; /* events waiting for a decision, a ring of qcap from qhead */
   int qhead, qlen, qcap;
   ios_transfer_view_t *views; /* [vcap] what the sharing policy sees of one resource's transfers */
@@ -24,26 +42,45 @@ static struct {
   double last_progress; /* s of wall clock at the last progress line (0: none shown) */
   long progress_calls;  /* decisions since the start (the progress line reads the wall clock every 1,024) */
   int tty;              /* standard error is a terminal (-1: not asked yet) */
-} K = {.tty = -1};
+};
 
-/* Queues an event for the controller's next batch. */
-void sim_push_event(int type, int app, transfer_t *t, unsigned gen) {
-  if (K.qlen == K.qcap) {
-    int ncap = K.qcap ? 2 * K.qcap : 256;
+int sim_controller_init(engine_t *e) {
+  e->ctl = calloc(1, sizeof *e->ctl);
+  if (e->ctl == NULL) return IOS_ENOMEM;
+  e->ctl->tty = -1;
+  return IOS_OK;
+}
+
+void sim_controller_fini(engine_t *e) {
+  struct sim_controller *k = e->ctl;
+  if (k == NULL) return;
+  free(k->q);
+  free(k->views);
+  free(k->rates);
+  free(k->rems);
+  free(k->vt);
+  free(k);
+  e->ctl = NULL;
+}
+
+void sim_push_event(engine_t *e, int type, int app, transfer_t *t, unsigned gen) {
+  struct sim_controller *K = e->ctl;
+  if (K->qlen == K->qcap) {
+    int ncap = K->qcap ? 2 * K->qcap : 256;
     event_t *q = malloc(sizeof *q * (size_t)ncap);
     if (q == NULL) {
-      sim_fail(IOS_ENOMEM, NULL, "out of memory for the event queue"); /* the run stops; the event is lost with it */
+      sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the event queue"); /* the run stops; the event is lost with it */
       return;
     }
-    for (int i = 0; i < K.qlen; i++)
-      q[i] = K.q[(K.qhead + i) % K.qcap];
-    free(K.q);
-    K.q = q;
-    K.qhead = 0;
-    K.qcap = ncap;
+    for (int i = 0; i < K->qlen; i++)
+      q[i] = K->q[(K->qhead + i) % K->qcap];
+    free(K->q);
+    K->q = q;
+    K->qhead = 0;
+    K->qcap = ncap;
   }
-  K.q[(K.qhead + K.qlen) % K.qcap] = (event_t){type, app, t, gen};
-  K.qlen++;
+  K->q[(K->qhead + K->qlen) % K->qcap] = (event_t){type, app, t, gen};
+  K->qlen++;
 }
 
 /* A flow segment of transfer t ended having moved `bytes`: when the sharing policy had set its rate and the segment
@@ -59,8 +96,8 @@ static void account_segment(engine_t *e, const transfer_t *t, double bytes) {
 /* s: the latency of the route of transfer t to its resource (flow path only: on the direct path no route is taken). */
 static double route_latency(engine_t *e, const transfer_t *t) {
   double latency = 0.0;
-  if (!e->direct && ios_tr_route(t->host, t->dest, NULL, &latency) != 0)
-    sim_fail(IOS_ENOMEM, NULL, "out of memory for the routes of the transfers");
+  if (!e->direct && ios_tr_route(e->tr, t->host, t->dest, NULL, &latency) != 0)
+    sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the routes of the transfers");
   return latency;
 }
 
@@ -69,42 +106,42 @@ static double route_latency(engine_t *e, const transfer_t *t) {
 /* A segment of a transfer ended: its events.csv row, SimGrid's trace and the platform-limited share. */
 static void segment_end(void *ctx, const transfer_t *t, double bytes, int done) {
   engine_t *e = ctx;
-  if (sim_segment_rows() && (done || sim_now(e) > t->seg_start)) sim_segment_row(e, t, sim_now(e), bytes);
+  if (sim_segment_rows(e) && (done || sim_now(e) > t->seg_start)) sim_segment_row(e, t, sim_now(e), bytes);
   if (e->trace) sim_trace_segment(e, t, bytes);
   account_segment(e, t, bytes);
 }
 
 /* A transfer's last byte arrived (reported by the controller's ios_tr_complete_due): an event for this batch. */
 static void transfer_completed(void *ctx, transfer_t *t, unsigned gen) {
-  (void)ctx;
-  sim_push_event(EV_COMPLETE, t->app, t, gen);
+  engine_t *e = ctx;
+  sim_push_event(e, EV_COMPLETE, t->app, t, gen);
 }
 
 /* Flow path, in SimGrid's maestro: a flow has ended; a step at this date collects it (unless one is running). */
 static void completion_due(void *ctx) {
-  (void)ctx; /* the step at this date collects it */
-  ios_sg_drive_arm();
+  engine_t *e = ctx;
+  ios_sg_drive_arm(e->sg); /* the step at this date collects it */
 }
 
 const ios_tr_hooks_t sim_tr_hooks = {segment_end, transfer_completed, completion_due};
 
 /* Records a failure of the transfer layer (its negative code rc, about transfer t). */
 static void transfer_failed(engine_t *e, int rc, const transfer_t *t) {
-  if (rc == -1) sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
+  if (rc == -1) sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the transfers' completion dates");
   if (rc == -2)
-    sim_fail(IOS_EINVAL, "platform", "SimGrid could not start a flow from %s to %s at t = %.17g s (a failed link?)",
+    sim_fail(e, IOS_EINVAL, "platform", "SimGrid could not start a flow from %s to %s at t = %.17g s (a failed link?)",
              sg_host_get_name(t->host), sg_host_get_name(t->dest), sim_now(e));
 }
 
 /* Gives transfer t the rate r from now on (the transfer layer restarts it if needed). */
 static void set_rate(engine_t *e, transfer_t *t, double r) {
-  int changed = ios_tr_set_rate(t, r, !e->sharing->uncapped);
+  int changed = ios_tr_set_rate(e->tr, t, r, !e->sharing->uncapped);
   if (changed < 0) transfer_failed(e, changed, t);
   if (changed > 0) e->rate_changes++;
 }
 
-static double transferred(const transfer_t *t) {
-  return t->volume - ios_tr_remaining(t);
+static double transferred(const engine_t *e, const transfer_t *t) {
+  return t->volume - ios_tr_remaining(e->tr, t);
 }
 
 /* ---------------------------------------------------------------- resources */
@@ -114,7 +151,7 @@ static void res_add(engine_t *e, res_state_t *rs, transfer_t *t) {
     int ncap = rs->cap_active ? 2 * rs->cap_active : 8;
     transfer_t **a = realloc(rs->active, sizeof *a * (size_t)ncap);
     if (a == NULL) {
-      sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers of %s", rs->r->name);
+      sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the transfers of %s", rs->r->name);
       t->slot = -1; /* not active: never removed */
       return;
     }
@@ -148,62 +185,63 @@ static double app_progress(engine_t *e, const app_state_t *as, double moved) {
       v += moved;
     else
       for (int i = 0; i < as->ntransfers; i++)
-        v += transferred(&as->t[i]);
+        v += transferred(e, &as->t[i]);
   }
   return as->a->progress0 + w + (as->b > 0 ? v / as->b : 0.0);
 }
 
 static void decide(engine_t *e, res_state_t *rs) {
+  struct sim_controller *K = e->ctl;
   int k = rs->nactive;
   if (k == 0) return;
-  if (k > K.vcap) {
-    ios_transfer_view_t *views = realloc(K.views, sizeof *K.views * (size_t)2 * (size_t)k);
-    if (views != NULL) K.views = views;
-    double *rates = views != NULL ? realloc(K.rates, sizeof *K.rates * (size_t)2 * (size_t)k) : NULL;
-    if (rates != NULL) K.rates = rates;
-    double *rems = rates != NULL ? realloc(K.rems, sizeof *K.rems * (size_t)2 * (size_t)k) : NULL;
-    if (rems != NULL) K.rems = rems;
-    transfer_t **vt = rems != NULL ? realloc(K.vt, sizeof *K.vt * (size_t)2 * (size_t)k) : NULL;
+  if (k > K->vcap) {
+    ios_transfer_view_t *views = realloc(K->views, sizeof *K->views * (size_t)2 * (size_t)k);
+    if (views != NULL) K->views = views;
+    double *rates = views != NULL ? realloc(K->rates, sizeof *K->rates * (size_t)2 * (size_t)k) : NULL;
+    if (rates != NULL) K->rates = rates;
+    double *rems = rates != NULL ? realloc(K->rems, sizeof *K->rems * (size_t)2 * (size_t)k) : NULL;
+    if (rems != NULL) K->rems = rems;
+    transfer_t **vt = rems != NULL ? realloc(K->vt, sizeof *K->vt * (size_t)2 * (size_t)k) : NULL;
     if (vt == NULL) {
-      sim_fail(IOS_ENOMEM, NULL, "out of memory for the %d transfers on %s", k, rs->r->name);
+      sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the %d transfers on %s", k, rs->r->name);
       return;
     }
-    K.vt = vt;
-    K.vcap = 2 * k;
+    K->vt = vt;
+    K->vcap = 2 * k;
   }
   for (int i = 0; i < k; i++) {
     transfer_t *t = rs->active[i];
     const app_state_t *as = &e->apps[t->app];
-    K.rems[i] = ios_tr_remaining(t);
-    double moved = t->volume - K.rems[i]; /* transferred(t) */
-    K.vt[i] = t;
-    K.views[i] = (ios_transfer_view_t){.app = t->app,
-                                       .cap = t->cap,
-                                       .remaining = t->volume - moved,
-                                       .posted = as->posted,
-                                       .seq = as->seq,
-                                       .b = as->b,
-                                       .parts = as->ntransfers,
-                                       .release = as->a->release,
-                                       .progress = app_progress(e, as, as->ntransfers == 1 ? moved : NAN),
-                                       .omega = as->iter_count > 0 ? as->iter_sum / as->iter_count : NAN,
-                                       .nodes = as->a->nodes};
+    K->rems[i] = ios_tr_remaining(e->tr, t);
+    double moved = t->volume - K->rems[i]; /* transferred(t) */
+    K->vt[i] = t;
+    K->views[i] = (ios_transfer_view_t){.app = t->app,
+                                        .cap = t->cap,
+                                        .remaining = t->volume - moved,
+                                        .posted = as->posted,
+                                        .seq = as->seq,
+                                        .b = as->b,
+                                        .parts = as->ntransfers,
+                                        .release = as->a->release,
+                                        .progress = app_progress(e, as, as->ntransfers == 1 ? moved : NAN),
+                                        .omega = as->iter_count > 0 ? as->iter_sum / as->iter_count : NAN,
+                                        .nodes = as->a->nodes};
   }
   ios_share_view_t view = {.now = sim_now(e),
                            .capacity = rs->r->capacity,
                            .ntransfers = k,
-                           .t = K.views,
+                           .t = K->views,
                            .t_begin = e->t_begin,
                            .t_end = isnan(e->t_end) ? INFINITY : e->t_end};
-  int rc =
-      sim_fault(SIM_FAULT_SHARING) ? IOS_ENOMEM : e->sharing->share(e->sharing->ctx, &view, e->sharing_params, K.rates);
+  int rc = sim_fault(e, SIM_FAULT_SHARING) ? IOS_ENOMEM
+                                           : e->sharing->share(e->sharing->ctx, &view, e->sharing_params, K->rates);
   if (rc != IOS_OK) {
-    sim_fail(rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", e->sharing->name, sim_now(e),
+    sim_fail(e, rc, "sharing.policy", "policy '%s' failed at t = %.17g s on %s (%s)", e->sharing->name, sim_now(e),
              rs->r->name, ios_strerror(rc));
     return;
   }
-  int rc2 = ios_tr_set_rates(k, K.vt, K.rates, K.rems, !e->sharing->uncapped, &e->rate_changes);
-  if (rc2 < 0) transfer_failed(e, rc2, K.vt[0]);
+  int rc2 = ios_tr_set_rates(e->tr, k, K->vt, K->rates, K->rems, !e->sharing->uncapped, &e->rate_changes);
+  if (rc2 < 0) transfer_failed(e, rc2, K->vt[0]);
 }
 
 /* ---------------------------------------------------------------- metrics snapshots */
@@ -215,14 +253,14 @@ static void snapshot(engine_t *e, double *w, double *v) {
     v[j] = as->bytes_done;
     if (as->op_active) /* an operation posted at this date but not yet handled has moved nothing */
       for (int i = 0; i < as->ntransfers; i++)
-        v[j] += transferred(&as->t[i]);
+        v[j] += transferred(e, &as->t[i]);
   }
 }
 
 static void take_snapshot(engine_t *e, int end) {
   double *w = malloc(sizeof *w * (size_t)e->napps), *v = malloc(sizeof *v * (size_t)e->napps);
   if (w == NULL || v == NULL) {
-    sim_fail(IOS_ENOMEM, NULL, "out of memory for the window's snapshot");
+    sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the window's snapshot");
     free(w);
     free(v);
     return;
@@ -313,7 +351,7 @@ static int node_group(engine_t *e, app_state_t *as, int j, int nsrc, int reads) 
   if (dests == NULL) return -1;
   for (int i = 0; i < n; i++)
     dests[i] = dest_of(e, as->n > 0 ? as->res[i] : -1, reads);
-  int g = ios_tr_node_group(j, as->nodes, nsrc, dests, n);
+  int g = ios_tr_node_group(e->tr, j, as->nodes, nsrc, dests, n);
   free(dests);
   return g;
 }
@@ -330,12 +368,12 @@ static void on_post(engine_t *e, int j) {
     as->seq = e->seq++;
     int k = osts_of_op(e, as);
     if (k < 0 || nic_shares(as) != 0) {
-      sim_fail(IOS_ENOMEM, NULL, "out of memory for the NIC shares of %s", as->a->name);
+      sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the NIC shares of %s", as->a->name);
       return;
     }
     for (int i = 0; i < as->ntransfers; i++) {
       transfer_t *t = &as->t[i];
-      ios_tr_reset(t, t->volume);
+      ios_tr_reset(e->tr, t, t->volume);
       /* its share of its node's NIC (the node's transfers share it equally: k stripes of a writer never carry more
        * than the NIC together); the platform's links decide the rest */
       t->cap = e->p->nic_bw / t->cap;
@@ -349,7 +387,7 @@ static void on_post(engine_t *e, int j) {
   if (nsrc > 1) { /* alike nodes: one transfer per resource from the first node (ios_tr_node_group) */
     int g = node_group(e, as, j, nsrc, reads);
     if (g < 0) {
-      sim_fail(IOS_ENOMEM, NULL, "out of memory for the node groups of %s", as->a->name);
+      sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the node groups of %s", as->a->name);
       return;
     }
     if (g > 0) nsrc = 1;
@@ -368,7 +406,7 @@ static void on_post(engine_t *e, int j) {
     /* a recorded layout's shares, while the job uses its given resources: bytes and cap b_j(n) in proportion */
     const double *share = as->a->given_share;
     int shared = share != NULL && n == as->a->ngiven && t->res == as->a->given[i];
-    ios_tr_reset(t, shared ? volume * share[i] : volume / as->ntransfers);
+    ios_tr_reset(e->tr, t, shared ? volume * share[i] : volume / as->ntransfers);
     t->cap = shared ? as->cap * n * share[i] : as->cap;
     res_state_t *rs = &e->res[t->res < 0 ? e->nres : t->res];
     t->dest = dest_of(e, t->res, reads);
@@ -397,7 +435,7 @@ static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
     as->ded_io += as->b > 0 ? v / as->b : 0.0;
     as->io_time += sim_now(e) - (as->posted > 0 ? as->posted : 0.0);
     as->state = ST_WAITING;
-    sim_resume(t->app); /* resumed by the controller after this batch's decisions */
+    sim_resume(e, t->app); /* resumed by the controller after this batch's decisions */
   }
 }
 
@@ -406,29 +444,30 @@ static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
 static void on_app_end(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
   e->apps_left--;
-  ios_tr_node_ungroup(j); /* its first node's links get their bandwidth back */
+  ios_tr_node_ungroup(e->tr, j); /* its first node's links get their bandwidth back */
   if (as->q.has_alloc) sim_al_row(e, as, as->q.alloc_since, sim_now(e));
   if (e->s->queue) sim_queue_job_ended(e, as);
 }
 
-void sim_progress_line(engine_t *e, int force) {
+static void progress_line(engine_t *e, int force) {
+  struct sim_controller *K = e->ctl;
   if (!e->s->progress) return;
-  if (!force && (++K.progress_calls & 1023) != 0) return; /* the wall clock read every 1,024 decisions */
-  if (K.tty < 0) K.tty = isatty(2);
+  if (!force && (++K->progress_calls & 1023) != 0) return; /* the wall clock read every 1,024 decisions */
+  if (K->tty < 0) K->tty = isatty(2);
   double wall = ios_clock_s() - e->wall0;
-  if (!force && wall - K.last_progress < (K.tty ? 1.0 : 30.0)) return;
-  K.last_progress = wall;
-  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s", K.tty ? "\r" : "",
-          sim_now(e), e->napps - e->apps_left, e->napps, e->events, wall, K.tty ? "   " : "\n");
-  if (force && K.tty) fputc('\n', stderr);
+  if (!force && wall - K->last_progress < (K->tty ? 1.0 : 30.0)) return;
+  K->last_progress = wall;
+  fprintf(stderr, "%siosim: simulated %.6g s, %d/%d applications done, %ld events, %.1f s wall%s", K->tty ? "\r" : "",
+          sim_now(e), e->napps - e->apps_left, e->napps, e->events, wall, K->tty ? "   " : "\n");
+  if (force && K->tty) fputc('\n', stderr);
 }
 
-/* Handles every queued event. */
 void sim_handle_events(engine_t *e) {
-  while (K.qlen > 0 && sim_failure() == IOS_OK) {
-    event_t ev = K.q[K.qhead];
-    K.qhead = (K.qhead + 1) % K.qcap;
-    K.qlen--;
+  struct sim_controller *K = e->ctl;
+  while (K->qlen > 0 && sim_failure(e) == IOS_OK) {
+    event_t ev = K->q[K->qhead];
+    K->qhead = (K->qhead + 1) % K->qcap;
+    K->qlen--;
     e->events++;
     switch (ev.type) {
     case EV_POST:
@@ -466,7 +505,6 @@ void sim_handle_events(engine_t *e) {
   }
 }
 
-/* After a batch of events: start queued jobs, decide on every resource whose set of transfers changed. */
 void sim_decide_all(engine_t *e) {
   if (e->s->queue) sim_schedule_jobs(e);
   for (int r = 0; r <= e->nres; r++)
@@ -474,30 +512,20 @@ void sim_decide_all(engine_t *e) {
       e->res[r].dirty = 0;
       decide(e, &e->res[r]);
     }
-  sim_progress_line(e, 0);
+  progress_line(e, 0);
 }
 
 void sim_stop_transfers(engine_t *e) {
   for (int j = 0; j < e->napps; j++)
     for (int i = 0; e->apps[j].t != NULL && i < e->apps[j].tcap; i++)
-      ios_tr_stop(&e->apps[j].t[i]);
+      ios_tr_stop(e->tr, &e->apps[j].t[i]);
 }
 
-int sim_events_pending(void) {
-  return K.qlen;
+int sim_events_pending(const engine_t *e) {
+  return e->ctl->qlen;
 }
 
 void sim_progress_end(engine_t *e) {
-  if (K.last_progress > 0) /* only runs long enough to have shown progress get a final line */
-    sim_progress_line(e, 1);
-}
-
-void sim_controller_free(void) {
-  free(K.q);
-  free(K.views);
-  free(K.rates);
-  free(K.rems);
-  free(K.vt);
-  memset(&K, 0, sizeof K);
-  K.tty = -1;
+  if (e->ctl->last_progress > 0) /* only runs long enough to have shown progress get a final line */
+    progress_line(e, 1);
 }

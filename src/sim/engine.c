@@ -13,97 +13,133 @@
  *   traces.c     events.csv / timeline.bin, allocations.csv, SimGrid's trace
  *   transfer*.c  the transfer layer (ios_transfer.h, docs/engine.md): SimGrid flows re-rated in place, or the direct
  *                path where no link can bind the sharing policy's rates
- * The applications' and resources' records (engine_state.h) are the run's shared model. */
-#include "engine_state.h"
+ * The applications' and resources' records (sim_core.h, setup.c) are the run's shared model. Every module's state is
+ * an object the engine owns (engine_t, sim_core.h), made and freed by the module's own init and teardown, which the
+ * table below runs in one place. */
+#include "ios_engine.h"
 
-#include <errno.h>
-#include <math.h>
-#include <stdio.h>
+#include "ios_clock.h"
+#include "ios_diag.h"
+#include "ios_sg.h"
+#include "ios_sg_platform.h"
+#include "sim_bound.h"
+#include "sim_calendar.h"
+#include "sim_controller.h"
+#include "sim_queue.h"
+#include "sim_results.h"
+#include "sim_setup.h"
+#include "sim_state.h"
+#include "sim_striping.h"
+#include "sim_traces.h"
+
+#include <simgrid/engine.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-XBT_LOG_EXTERNAL_CATEGORY(iosim);
+/* The one engine of the process (SimGrid allows one simulation per process): the run's state, passed from here to
+ * every part below, whether a run is set up (until ios_engine_finish), and what outlives the runs: SimGrid's signals
+ * carry no user data and are connected once per process, so they reach the run's glue through `sg` (ios_sg.h). */
+static struct {
+  engine_t run;
+  int started;
+  ios_sg_anchor_t sg;
+} engine;
 
-/* Frees what the engine state owns (after a run, or a set-up that failed part-way); CSVs still open belong to a
- * failed set-up and are removed with their temporary files. */
-static void release_engine(engine_t *e, int napps, int nres) {
-  for (int j = 0; e->apps != NULL && j < napps; j++) {
-    free(e->apps[j].res);
-    free(e->apps[j].st.ost_used);
-    for (int i = 0; e->apps[j].t != NULL && i < e->apps[j].tcap; i++)
-      ios_tr_forget(&e->apps[j].t[i]);
-    free(e->apps[j].t);
-    free(e->apps[j].q.next_res);
-    free(e->apps[j].q.hosts);
-    free(e->apps[j].nodes);
-  }
-  for (int i = 0; e->res != NULL && i <= nres; i++)
-    free(e->res[i].active);
-  sim_queue_free();
-  sim_calendar_free();
-  free(e->profiles);
-  free(e->app_views);
-  free(e->seen);
-  free(e->alloc_n);
-  sim_striping_free();
-  free(e->apps);
-  free(e->res);
-  sim_controller_free();
-  sim_bound_reset();
-  ios_tr_fini();
-  sim_traces_discard();
+/* The SimGrid glue's state of the run, reached by SimGrid's signals through the process's anchor; with external
+ * applications, the caller's deadlock watch (ios_sim_config_t.external_stalled). */
+static int glue_init(engine_t *e) {
+  e->sg = ios_sg_new(&engine.sg);
+  if (e->sg == NULL) return IOS_ENOMEM;
+  if (e->s->external_stalled != NULL)
+    ios_sg_stall_watch(e->sg, e->s->external_waiting, e->s->external_released, e->s->external_stalled);
+  return IOS_OK;
 }
 
-/* The engine's state of the run (SimGrid allows one simulation per process), passed from here to every part below. */
-static engine_t engine;
+static void glue_fini(engine_t *e) {
+  ios_sg_free(e->sg);
+  e->sg = NULL;
+}
 
-/* The run's state once set up, until ios_engine_finish. */
-static int started;
+/* The transfer layer's teardown (its start is the set-up's, once the path is chosen: setup.c). */
+static void transfer_fini(engine_t *e) {
+  ios_tr_fini(e->tr);
+  e->tr = NULL;
+}
+
+/* The engine's modules, each with its own init (its state made, empty: nothing of the run decided yet; NULL when the
+ * module is started elsewhere) and teardown (its state freed; safe after a set-up that failed part-way, or when its
+ * init failed or never ran). ios_engine_start runs the inits in this order, the engine's teardown every teardown in
+ * the reverse order: a module's teardown may use the modules above it (the transfer layer gives the SimGrid glue its
+ * links back, the records free the transfers' legs). Traces still being written at teardown belong to a run that
+ * failed and are removed with their temporary files. */
+static const struct {
+  const char *name;
+  int (*init)(engine_t *e); /* IOS_OK or IOS_ENOMEM */
+  void (*fini)(engine_t *e);
+} modules[] = {
+    {"state", sim_state_init, sim_state_fini},                /* the failure record, first and last */
+    {"records", sim_records_init, sim_records_fini},          /* the applications' and resources' records */
+    {"glue", glue_init, glue_fini},                           /* SimGrid's flows, the maestro's driver (ios_sg.h) */
+    {"traces", sim_traces_init, sim_traces_fini},             /* events.csv / timeline.bin, allocations.csv */
+    {"bound", sim_bound_init, sim_bound_fini},                /* what bound each job */
+    {"controller", sim_controller_init, sim_controller_fini}, /* events and decisions */
+    {"queue", sim_queue_init, sim_queue_fini},                /* the job queue */
+    {"striping", sim_striping_init, sim_striping_fini},       /* TAPP-IO striping */
+    {"calendar", sim_calendar_init, sim_calendar_fini},       /* the dates */
+    {"transfer", NULL, transfer_fini},                        /* the transfer layer (setup.c starts it) */
+};
+#define NMODULES (sizeof modules / sizeof modules[0])
+
+/* Every module's state made, in order. @return IOS_OK, or the first failure (IOS_ENOMEM). */
+static int modules_init(engine_t *e) {
+  for (size_t m = 0; m < NMODULES; m++) {
+    int rc = modules[m].init != NULL ? modules[m].init(e) : IOS_OK;
+    if (rc != IOS_OK) return rc;
+  }
+  return IOS_OK;
+}
+
+/* Every module's state freed, in the reverse order (after a run, or a set-up that failed part-way). */
+static void modules_fini(engine_t *e) {
+  for (size_t m = NMODULES; m-- > 0;)
+    modules[m].fini(e);
+}
 
 int ios_engine_start(const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w, ios_results_t *r) {
-  engine_t *e = &engine;
+  engine_t *e = &engine.run;
   memset(e, 0, sizeof *e);
   memset(r, 0, sizeof *r);
   e->wall0 = ios_clock_s();
   e->s = s;
-  sim_fault_init(s);
   e->p = p;
   e->r = r;
   e->w = w;
   e->napps = r->napps = w->napps;
   e->nres = r->nres = p->nres;
-  size_t napps = (size_t)w->napps;
-  e->apps = calloc(napps, sizeof *e->apps);
-  e->res = calloc((size_t)p->nres + 1, sizeof *e->res);
-  r->apps = calloc(napps, sizeof *r->apps);
+  r->apps = calloc((size_t)w->napps, sizeof *r->apps);
   r->res = calloc((size_t)p->nres, sizeof *r->res);
-  e->profiles = calloc(napps, sizeof *e->profiles);
-  e->app_views = calloc(napps, sizeof *e->app_views);
-  e->seen = calloc(napps, sizeof *e->seen);
-  e->alloc_n = calloc(napps, sizeof *e->alloc_n);
-  int rc = e->apps && e->res && r->apps && r->res && e->profiles && e->app_views && e->seen && e->alloc_n ? IOS_OK
-                                                                                                          : IOS_ENOMEM;
+  int rc = modules_init(e);
+  if (rc == IOS_OK && (r->apps == NULL || r->res == NULL)) rc = IOS_ENOMEM;
   if (rc == IOS_OK) rc = sim_setup(e, s, p, w);
   e->apps_left = w->napps;
   if (rc == IOS_OK) rc = sim_calendar_start(e, s, p, w->napps);
   if (rc != IOS_OK) { /* nothing was simulated: no results */
-    release_engine(e, w->napps, p->nres);
+    modules_fini(e);
     ios_sg_trace_discard();
     return rc;
   }
-  started = 1;
+  engine.started = 1;
   return IOS_OK;
 }
 
 int ios_engine_finish(void) {
-  engine_t *e = &engine;
-  if (!started) return IOS_EINVAL;
-  started = 0;
+  engine_t *e = &engine.run;
+  if (!engine.started) return IOS_EINVAL;
+  engine.started = 0;
   sim_progress_end(e);
-  int rc = sim_failure(); /* IOS_OK, or a policy failed during the run (sim_fail set the message) */
+  int rc = sim_failure(e); /* IOS_OK, or a policy failed during the run (sim_fail set the message) */
   if (rc == IOS_OK) rc = sim_collect(e, e->s, e->p, e->w);
-  release_engine(e, e->w->napps, e->p->nres); /* on failure the run stopped: no results */
+  modules_fini(e); /* on failure the run stopped: no results */
   if (rc != IOS_OK) ios_sg_trace_discard();
   return rc;
 }
@@ -120,7 +156,7 @@ int ios_engine_run(const ios_sim_config_t *s, const ios_platform_t *p, const ios
 /* Application `app` of an external run, checked for `what`: 0 begin, 1 post, 2 end. */
 static app_state_t *external_app(engine_t *e, int app, int what) {
   static const char *const verbs[] = {"begin", "post an I/O operation", "end"};
-  if (!started || !e->s->external) {
+  if (!engine.started || !e->s->external) {
     ios_diag_set(NULL, "iosim", "no simulation with external applications is running: initialise the plugin first");
     return NULL;
   }
@@ -144,13 +180,12 @@ static app_state_t *external_app(engine_t *e, int app, int what) {
 
 /* The engine's step at SimGrid's current date runs `kind` for application j. */
 static void external_wake(engine_t *e, int kind, int j) {
-  (void)e;
-  sim_cal_push(simgrid_get_clock(), kind, j);
-  ios_sg_drive_arm();
+  sim_cal_push(e, simgrid_get_clock(), kind, j);
+  ios_sg_drive_arm(e->sg);
 }
 
 int ios_engine_app_begin(int app, const int *hosts) {
-  engine_t *e = &engine;
+  engine_t *e = &engine.run;
   app_state_t *as = external_app(e, app, 0);
   if (as == NULL) return IOS_EINVAL;
   for (int i = 0; i < as->a->nodes; i++) {
@@ -170,7 +205,7 @@ int ios_engine_app_begin(int app, const int *hosts) {
 }
 
 int ios_engine_app_post(int app) {
-  engine_t *e = &engine;
+  engine_t *e = &engine.run;
   app_state_t *as = external_app(e, app, 1);
   if (as == NULL) return IOS_EINVAL;
   as->ext.waiting = 1;
@@ -179,7 +214,7 @@ int ios_engine_app_post(int app) {
 }
 
 int ios_engine_app_end(int app) {
-  engine_t *e = &engine;
+  engine_t *e = &engine.run;
   app_state_t *as = external_app(e, app, 2);
   if (as == NULL) return IOS_EINVAL;
   as->ext.end = 1;

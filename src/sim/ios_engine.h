@@ -77,6 +77,12 @@ typedef struct {
    * failed: ios_engine_finish returns why), so that callers still waiting are let go; may be NULL. */
   void (*external_stopped)(void *ctx);
   void *external_ctx;
+  /** External applications: the caller's deadlock watch (ios_sg_stall_watch, in SimGrid's maestro): how many of its
+   * actors wait in it for a completion, how many it has let go that have not run yet, and what to do when SimGrid
+   * would declare a deadlock next; external_stalled NULL: no watch. */
+  int (*external_waiting)(void);
+  int (*external_released)(void);
+  void (*external_stalled)(void);
   const double *external_volume; /**< [napps] bytes: the I/O volume allocation and placement policies know of each
                                       external application (RR-9549 Table 2 V_io), 0 = unknown */
   const double *external_work;   /**< [napps] s: its compute time they know (T_cpu), 0 = unknown */

@@ -16,26 +16,51 @@
 extern "C" {
 #endif
 
+/** The glue's state for one run (opaque): its flows, the maestro's driver, the deadlock watch, the links it scaled and
+ * what it caches. Made by ios_sg_new, freed by ios_sg_free; every function below that changes or reads that state
+ * takes it, or a flow of it. */
+typedef struct ios_sg ios_sg_t;
+
+/** What outlives the runs of a process (its owner keeps it for the process's lifetime and zero-initialises it: the
+ * engine's one instance, src/sim/engine.c). SimGrid 3.32's signals (Activity::on_completion, Engine::on_time_advance)
+ * cannot be disconnected and carry no user data, so the glue connects each once per process and they find the run's
+ * glue here; the extension slot that marks iosim's flows on SimGrid's activities is made once too. */
+typedef struct {
+  ios_sg_t *run;    /**< the glue of the run in progress (ios_sg_new), NULL between runs */
+  size_t flow_slot; /**< SimGrid's extension slot of a flow on its activity, 0 before the first ios_flows_init */
+  int watching;     /**< Activity::on_completion is connected (ios_flows_init) */
+  int driving;      /**< Engine::on_time_advance is connected (ios_sg_drive) */
+} ios_sg_anchor_t;
+
+/** The glue of a run, which SimGrid's signals reach through `anchor` (kept by the caller, see ios_sg_anchor_t) until
+ * ios_sg_free. @return it, or NULL when out of memory. */
+ios_sg_t *ios_sg_new(ios_sg_anchor_t *anchor);
+
+/** Frees the glue of a run (after ios_flows_fini; what it still holds goes with it). NULL is allowed. */
+void ios_sg_free(ios_sg_t *sg);
+
 /** A rate-capped data flow: one SimGrid host-to-host communication, started by the SimGrid maestro so that no actor
  * waits on it, whose rate is changed in place (the maximum rate of its max-min variable) instead of being cancelled
  * and restarted (docs/engine.md). Opaque. */
 typedef struct ios_flow ios_flow_t;
 
-/** Called, in SimGrid's maestro, when the last byte of a flow has arrived: `data` is the flow's (ios_flow_start).
- * It must not call back into SimGrid nor free the flow: it records the completion for the controller. */
-typedef void (*ios_flow_done_fn)(ios_flow_t *flow, void *data);
+/** Called, in SimGrid's maestro, when the last byte of a flow has arrived: `ctx` is the one given to ios_flows_init,
+ * `data` the flow's (ios_flow_start). It must not call back into SimGrid nor free the flow: it records the completion
+ * for the controller. */
+typedef void (*ios_flow_done_fn)(void *ctx, ios_flow_t *flow, void *data);
 
-/** Prepares flows for this process's simulation (once, before the first ios_flow_start): finds SimGrid's network
- * model and watches the completions, reported through `done`. @return 0, or -1 when the network model cannot be
- * found (a SimGrid build other than the 3.32 this glue was written for). */
-int ios_flows_init(ios_flow_done_fn done);
+/** Prepares the flows of `sg`'s run (once, before its first ios_flow_start): finds SimGrid's network model and watches
+ * the completions, reported through `done` with `ctx`. @return 0, or -1 when the network model
+ * cannot be found (a SimGrid build other than the 3.32 this glue was written for). */
+int ios_flows_init(ios_sg_t *sg, ios_flow_done_fn done, void *ctx);
 
-/** Starts a flow of `bytes` bytes (> 0, fractional allowed) from host `from` to host `to` on their route, whose
- * latency is `latency` (s), at most `rate` bytes/s (INFINITY: no bound of its own, the links decide), reporting its
- * completion to the `done` function of ios_flows_init with `data`. Runs in SimGrid's maestro: callable from any actor.
- * The route's latency is paid once, at the start. @return the flow (owned by the caller until ios_flow_release), or
- * NULL when SimGrid did not create it (a route with a failed link). */
-ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data);
+/** Starts a flow of `sg`'s run of `bytes` bytes (> 0, fractional allowed) from host `from` to host `to` on their route,
+ * whose latency is `latency` (s), at most `rate` bytes/s (INFINITY: no bound of its own, the links decide), reporting
+ * its completion to the `done` function of ios_flows_init with `data`. Runs in SimGrid's maestro: callable from any
+ * actor. The route's latency is paid once, at the start. @return the flow (owned by the caller until ios_flow_release),
+ * or NULL when SimGrid did not create it (a route with a failed link). */
+ios_flow_t *ios_flow_start(ios_sg_t *sg, sg_host_t from, sg_host_t to, double bytes, double rate, double latency,
+                           void *data);
 
 /** Gives a running flow the maximum rate `rate` (bytes/s; INFINITY: none of its own) from the current date on; its
  * transferred bytes so far are kept (SimGrid's max-min re-solves with the new bound). On a flow of k members
@@ -84,7 +109,7 @@ double ios_flow_remaining(const ios_flow_t *flow);
 
 /** Sets `link`'s bandwidth to bw × factor (bytes/s; factor >= 1): a link that carries `factor` alike nodes' parts
  * (ios_tr_node_group); factor 1 gives it `bw` back. ios_flow_binding compares the link at bandwidth / factor. */
-void ios_sg_link_scale(sg_link_t link, double bw, double factor);
+void ios_sg_link_scale(ios_sg_t *sg, sg_link_t link, double bw, double factor);
 
 /** What binds `flow` over the interval that ends at the current date, read before anything changes at this date (the
  * step's start): SimGrid's max-min values of the last solve. *link = the narrowest link of its route whose usage is
@@ -103,31 +128,31 @@ void ios_flow_release(ios_flow_t *flow);
 
 /** Frees every flow released since the last call whose SimGrid activity has ended. Call it outside SimGrid's
  * completion reports (e.g. from the controller). */
-void ios_flows_reap(void);
+void ios_flows_reap(ios_sg_t *sg);
 
-/** Frees every flow still held, after the simulation (ios_flows_init may then be called again). */
-void ios_flows_fini(void);
+/** Frees every flow of `sg` still held, after the simulation (ios_flows_init may then be called again). */
+void ios_flows_fini(ios_sg_t *sg);
 
 /** Flow path: reports to `done` (ios_flows_init) every flow whose last byte arrived at the current date, from
  * SimGrid's finished actions, before SimGrid's own report of them (which then does not report them again). Call it
  * from a step (ios_sg_drive). */
-void ios_flows_collect(void);
+void ios_flows_collect(ios_sg_t *sg);
 
-/** The flow path's driver, without any actor: SimGrid's maestro calls `step()` once at every date its clock reaches
- * (a kernel timer set when SimGrid's models have reached the date, before its other timers and its completion
+/** The flow path's driver, without any actor: SimGrid's maestro calls `step(ctx)` once at every date its clock
+ * reaches (a kernel timer set when SimGrid's models have reached the date, before its other timers and its completion
  * reports run), the first time at the current date. A step may start, re-rate and stop flows, and set the next
  * wake-up. */
-void ios_sg_drive(void (*step)(void));
+void ios_sg_drive(ios_sg_t *sg, void (*step)(void *ctx), void *ctx);
 
 /** A step at the current date, unless one is set or running (a completion SimGrid reported after the date's step). */
-void ios_sg_drive_arm(void);
+void ios_sg_drive_arm(ios_sg_t *sg);
 
 /** SimGrid's clock stops at `date` (s, not in the past) even when no flow ends then: the step there does the work.
  * Replaces the previous wake-up when `date` differs. */
-void ios_sg_wake_at(double date);
+void ios_sg_wake_at(ios_sg_t *sg, double date);
 
 /** No step any more, and the pending wake-up is removed (SimGrid's clock stops with the last flow). */
-void ios_sg_drive_stop(void);
+void ios_sg_drive_stop(ios_sg_t *sg);
 
 /** Runs fn(ctx) in SimGrid's maestro and returns what it returns: from an actor, as one simcall answered at once
  * (the actor resumes at the same date); from the maestro, directly. For code that changes state SimGrid's maestro
@@ -141,7 +166,7 @@ int ios_sg_in_maestro(int (*fn)(void *ctx), void *ctx);
  * every actor (SimGrid 3.32: Engine::on_deadlock, then EngineImpl::run kills them): stalled() is called first, in the
  * maestro, so that the caller can let its waiting actors go with an error, at the same date. A re-check at the date
  * runs a short-lived actor ("iosim-deadlock-watch"). Until ios_sg_drive_stop; the functions are the caller's. */
-void ios_sg_stall_watch(int (*waiting)(void), int (*released)(void), void (*stalled)(void));
+void ios_sg_stall_watch(ios_sg_t *sg, int (*waiting)(void), int (*released)(void), void (*stalled)(void));
 
 /** Declares, in SimGrid's tracer (which must trace the platform: ios_sg_tracing), a variable of every link named
  * `variable`, drawn in `color` ("R G B", each from 0 to 1). */
@@ -156,7 +181,8 @@ void ios_sg_trace_declare(const char *variable, const char *color);
  * time a link's variable is used, it is set to 0 at date 0. FATPIPE links, which give each flow their whole bandwidth,
  * are left out: nothing is shared there, and SimGrid's tracer keeps every event in memory until the run ends; so are
  * links of IOS_SG_TRACE_UNBOUNDED_BPS or more. */
-void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *variable, double t0, double t1, double rate);
+void ios_sg_trace_flow(ios_sg_t *sg, sg_host_t from, sg_host_t to, const char *variable, double t0, double t1,
+                       double rate);
 
 #ifdef __cplusplus
 }

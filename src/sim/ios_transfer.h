@@ -88,11 +88,12 @@ typedef struct {
 
 /** The flows the flow path drives: the functions of ios_sg.h (ios_tr_sg_flows, SimGrid's), or a stand-in with the
  * same contract (the kernel's unit tests, test/unit_kernel.cpp, drive the flow path without a SimGrid run). Each
- * member has the contract of the ios_flow_* / ios_flows_* function of the same name in ios_sg.h. */
+ * member has the contract of the ios_flow_* / ios_flows_* function of the same name in ios_sg.h; `fl` is the object
+ * the flows belong to (ios_tr_options_t.flows_ctx). */
 typedef struct {
-  int (*init)(ios_flow_done_fn done);
-  void (*fini)(void);
-  ios_flow_t *(*start)(sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data);
+  int (*init)(void *fl, ios_flow_done_fn done, void *ctx);
+  void (*fini)(void *fl);
+  ios_flow_t *(*start)(void *fl, sg_host_t from, sg_host_t to, double bytes, double rate, double latency, void *data);
   void (*set_rate)(ios_flow_t *flow, double rate);
   int (*join)(ios_flow_t *flow, double bytes, double rate);
   void (*leave)(ios_flow_t *flow, double bytes, double rate);
@@ -105,7 +106,7 @@ typedef struct {
   double (*remaining)(const ios_flow_t *flow);
   void (*cancel)(ios_flow_t *flow);
   void (*release)(ios_flow_t *flow);
-  void (*reap)(void);
+  void (*reap)(void *fl);
   /** Gives a flow of one member the weight `w` (0 < w <= 1) in max-min sharing (a leg of a transfer from several
    * nodes: its legs together weigh as one flow). */
   void (*weigh)(ios_flow_t *flow, double w);
@@ -121,26 +122,33 @@ typedef struct {
   int flow_groups;    /**< flow path: flow groups (1, the default; 0: the benchmark switch IOSIM_FLOW_GROUPS=0) */
   int flow_restart;   /**< flow path: a new rate cancels the flow and starts the rest as a new one instead of moving
                            its bound (0, the default; 1: the benchmark switch IOSIM_FLOW_RERATE=restart) */
-  const ios_tr_flows_t *flows; /**< flow path: the flows it drives; NULL: SimGrid's (ios_tr_sg_flows) */
-  int node_groups;             /**< flow path: alike nodes of a job as one flow per destination (ios_tr_node_group;
-                                    1 by default; 0: the benchmark switch IOSIM_NODE_GROUPS=0) */
-  const sg_host_t *senders;    /**< [nsenders] the compute nodes flows leave from (read at ios_tr_init) */
+  const ios_tr_flows_t *flows; /**< flow path: the flows it drives; NULL: SimGrid's (ios_tr_sg_flows) of `sg` */
+  void *flows_ctx;             /**< the object `flows` belong to: their init, fini, start and reap get it (borrowed) */
+  ios_sg_t *sg;    /**< the SimGrid glue of the run (borrowed): SimGrid's flows are its, node groups scale its links */
+  int node_groups; /**< flow path: alike nodes of a job as one flow per destination (ios_tr_node_group;
+                        1 by default; 0: the benchmark switch IOSIM_NODE_GROUPS=0) */
+  const sg_host_t *senders; /**< [nsenders] the compute nodes flows leave from (read at ios_tr_init) */
   int nsenders;
   sg_host_t controller; /**< one more host flows may leave from, or NULL; with `senders`, what decides which
                              links are a node's own (ios_tr_node_group) */
 } ios_tr_options_t;
 
-/** Starts the transfer layer for one run with options `o` (read at the call), `hooks` (borrowed, must outlive the
- * run) and their context `ctx`. The benchmark switches are read by the engine's configuration
- * (ios_sim_config_t.bench), never here (docs/engine.md, "Benchmark switches"). @return 0, or -1 when SimGrid's
- * network model cannot be used for flows (ios_flows_init). */
-int ios_tr_init(const ios_tr_options_t *o, const ios_tr_hooks_t *hooks, void *ctx);
+/** A run's transfer layer: its path and each part's state (opaque; its caller owns it, between ios_tr_init and
+ * ios_tr_fini). Every function below that takes one acts on that run's transfers only. */
+typedef struct ios_tr ios_tr_t;
+
+/** Starts the transfer layer for one run into *tr with options `o` (read at the call), `hooks` (borrowed, must outlive
+ * the run) and their context `ctx`. The benchmark switches are read by the engine's configuration
+ * (ios_sim_config_t.bench), never here (docs/engine.md, "Benchmark switches"). @return 0; -1 when SimGrid's network
+ * model cannot be used for flows (ios_flows_init), -2 when out of memory: then *tr is NULL and nothing is left. */
+int ios_tr_init(ios_tr_t **tr, const ios_tr_options_t *o, const ios_tr_hooks_t *hooks, void *ctx);
 
 /** Flow path: stops the running flow of `t`, if any (the run stops with transfers in progress); harmless otherwise. */
-void ios_tr_stop(ios_transfer_t *t);
+void ios_tr_stop(ios_tr_t *tr, ios_transfer_t *t);
 
-/** Ends the run's transfer layer (frees the direct path's heap, the flows, the completions not collected). */
-void ios_tr_fini(void);
+/** Ends the run's transfer layer and frees it (the direct path's heap, the flows, the completions not collected, the
+ * node groups' links given their bandwidths back). NULL is allowed. */
+void ios_tr_fini(ios_tr_t *tr);
 
 /** Node groups (flow path; docs/engine.md, "A job's nodes as one flow"): whether an operation of `owner` (an
  * application index >= 0) from its nodes[0..nnodes) to dests[0..ndests) goes as one transfer per destination from
@@ -152,53 +160,54 @@ void ios_tr_fini(void);
  * restores them (the operation's legs see the platform's bandwidths). Call it between the owner's operations only
  * (none of its transfers running), with the owner's nodes its own (no other application's). Node groups off (the
  * direct path, the option off, fewer than 2 nodes): 0. @return 1 yes, 0 no, -1 out of memory. */
-int ios_tr_node_group(int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests);
+int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests);
 
 /** Gives back the bandwidths ios_tr_node_group gave `owner`'s first node's links (the owner's job ended). */
-void ios_tr_node_ungroup(int owner);
+void ios_tr_node_ungroup(ios_tr_t *tr, int owner);
 
 /** Frees what the transfer layer holds for `t` (its legs), before the engine frees it. */
 void ios_tr_forget(ios_transfer_t *t);
 
 /** Makes `t` a new transfer of `volume` bytes, waiting (rate 0). */
-void ios_tr_reset(ios_transfer_t *t, double volume);
+void ios_tr_reset(const ios_tr_t *tr, ios_transfer_t *t, double volume);
 
 /** Gives `t` the rate `r` (bytes/s, >= 0; INFINITY on the flow path: no bound of its own) from now on; `capped`
  * marks a rate a policy decided (for the platform-limited share). A transfer whose last byte arrives at this very
  * date keeps its rate (its completion is being reported). @return 1 when a new segment started, 0 when not, -1 out
  * of memory, -2 SimGrid did not start the flow (a route through a failed link). */
-int ios_tr_set_rate(ios_transfer_t *t, double r, int capped);
+int ios_tr_set_rate(ios_tr_t *tr, ios_transfer_t *t, double r, int capped);
 
 /** ios_tr_set_rate for transfers t[0..k) at rates rate[0..k) (bytes/s; <= 0 means 0): one policy decision. `rem`
  * (may be NULL) holds each one's ios_tr_remaining at the current date, which the caller computed already; *started
  * grows by the segments started. @return 0, or ios_tr_set_rate's first negative code (the later ones are not set). */
-int ios_tr_set_rates(int k, ios_transfer_t *const *t, const double *rate, const double *rem, int capped, long *started);
+int ios_tr_set_rates(ios_tr_t *tr, int k, ios_transfer_t *const *t, const double *rate, const double *rem, int capped,
+                     long *started);
 
 /** Bytes of `t` still to move at the current date (0 once its last byte arrived). */
-double ios_tr_remaining(const ios_transfer_t *t);
+double ios_tr_remaining(const ios_tr_t *tr, const ios_transfer_t *t);
 
 /** Direct path: the date (s) of the earliest completion at the current rates, INFINITY when none is running (and
  * always on the flow path). */
-double ios_tr_next_completion(void);
+double ios_tr_next_completion(ios_tr_t *tr);
 
 /** Flow path: flows running (at a rate > 0); 0 on the direct path. */
-long ios_tr_running(void);
+long ios_tr_running(const ios_tr_t *tr);
 
 /** The route from host `from` to host `to`: its identity *key (ios_flow_route_key) and latency *latency (s), either
  * may be NULL; computed by SimGrid once per pair in a run. @return 0, or -1 when out of memory. */
-int ios_tr_route(sg_host_t from, sg_host_t to, unsigned long long *key, double *latency);
+int ios_tr_route(ios_tr_t *tr, sg_host_t from, sg_host_t to, unsigned long long *key, double *latency);
 
 /** Flow path: SimGrid flows started so far in this run; 0 on the direct path. */
-long ios_tr_flows_started(void);
+long ios_tr_flows_started(const ios_tr_t *tr);
 
 /** Flow path: completions SimGrid reported that ios_tr_complete_due has not collected yet; 0 on the direct path. */
-int ios_tr_pending(void);
+int ios_tr_pending(const ios_tr_t *tr);
 
 /** Reports (hooks->completed) every transfer whose last byte arrived at the current date: on the direct path every
  * running transfer whose completion date is the current date, within SimGrid's timing precision (1e-9 s); on the
  * flow path those SimGrid reported. Both in the same order: by the date each would have ended at its rate (`finish`),
  * then by gen, then by `order`. Frees the flows SimGrid is done with. @return how many. */
-int ios_tr_complete_due(void);
+int ios_tr_complete_due(ios_tr_t *tr);
 
 /** Whether the direct path gives what SimGrid's max-min would, for transfers from host `from[k]` to resource `to[k]`
  * (k < npairs; pairs grouped by resource) whose rates are set by a policy that keeps the sum of the rates on resource

@@ -1,44 +1,60 @@
 /* iosim — the job queue (IPDPS'21 §5.3): FIFO submission, start on free compute nodes, re-arbitration of allocation
- * and placement over the running jobs (see engine_state.h, docs/engine.md). */
-#include "engine_state.h"
+ * and placement over the running jobs (see sim_queue.h, docs/engine.md). */
+#include "sim_queue.h"
+
+#include "ios_arbiter.h"
+#include "sim_state.h"
+#include "sim_traces.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xbt/log.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_queue, iosim, "iosim job queue");
 
 /* The queue's own state. */
-static struct {
+struct sim_queue {
   int *waiting, nwaiting; /* submitted jobs not started, in queue order */
   int *free_hosts, nfree; /* compute host indices not used by a running job */
   int running_changed;    /* a job started or ended since the last arbitration */
   int keep_running;       /* running jobs keep their resources at re-arbitration */
   long arbitrations;      /* re-arbitrations done (random streams) */
-} Q;
+};
 
-int sim_queue_setup(const ios_platform_t *p, int napps, int keep_running) {
-  Q.keep_running = keep_running;
-  Q.waiting = malloc(sizeof *Q.waiting * (size_t)(napps > 0 ? napps : 1));
-  Q.free_hosts = malloc(sizeof *Q.free_hosts * (size_t)(p->ncompute > 0 ? p->ncompute : 1));
-  if (Q.waiting == NULL || Q.free_hosts == NULL) return IOS_ENOMEM;
+int sim_queue_init(engine_t *e) {
+  e->queue = calloc(1, sizeof *e->queue);
+  return e->queue != NULL ? IOS_OK : IOS_ENOMEM;
+}
+
+void sim_queue_fini(engine_t *e) {
+  if (e->queue == NULL) return;
+  free(e->queue->waiting);
+  free(e->queue->free_hosts);
+  free(e->queue);
+  e->queue = NULL;
+}
+
+int sim_queue_setup(engine_t *e, int keep_running) {
+  struct sim_queue *Q = e->queue;
+  const ios_platform_t *p = e->p;
+  int napps = e->napps;
+  Q->keep_running = keep_running;
+  Q->waiting = malloc(sizeof *Q->waiting * (size_t)(napps > 0 ? napps : 1));
+  Q->free_hosts = malloc(sizeof *Q->free_hosts * (size_t)(p->ncompute > 0 ? p->ncompute : 1));
+  if (Q->waiting == NULL || Q->free_hosts == NULL) return IOS_ENOMEM;
   for (int i = p->ncompute - 1; i >= 0; i--) /* a stack: jobs take the lowest free indices first */
-    Q.free_hosts[Q.nfree++] = i;
+    Q->free_hosts[Q->nfree++] = i;
   return IOS_OK;
 }
 
-void sim_queue_free(void) {
-  free(Q.waiting);
-  free(Q.free_hosts);
-  memset(&Q, 0, sizeof Q);
-}
-
 void sim_queue_job_ended(engine_t *e, app_state_t *as) {
+  struct sim_queue *Q = e->queue;
   for (int i = 0; as->q.hosts != NULL && !e->s->external && i < as->a->nodes; i++)
-    Q.free_hosts[Q.nfree++] = as->q.hosts[i];
-  Q.running_changed = 1;
+    Q->free_hosts[Q->nfree++] = as->q.hosts[i];
+  Q->running_changed = 1;
   if (as->st.policy == NULL) { /* its transfers, allocated when it started (below), go with it */
     for (int i = 0; as->t != NULL && i < as->tcap; i++)
       ios_tr_forget(&as->t[i]);
@@ -54,7 +70,7 @@ static int begin_transfers(engine_t *e, app_state_t *as) {
   int room = e->p->nres > 0 ? e->p->nres : 1;
   as->t = calloc((size_t)room, sizeof *as->t);
   if (as->t == NULL) {
-    sim_fail(IOS_ENOMEM, NULL, "out of memory for the transfers of job %s", as->a->name);
+    sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the transfers of job %s", as->a->name);
     return -1;
   }
   as->tcap = room;
@@ -63,7 +79,6 @@ static int begin_transfers(engine_t *e, app_state_t *as) {
   return 0;
 }
 
-/* Makes the pending allocation the application's own (its resources, b_j(n) and per-transfer cap). */
 void sim_apply_alloc(engine_t *e, app_state_t *as) {
   int j = (int)(as - e->apps);
   if (as->q.has_alloc) sim_al_row(e, as, as->q.alloc_since, sim_now(e));
@@ -79,9 +94,10 @@ void sim_apply_alloc(engine_t *e, app_state_t *as) {
 /* Allocation and placement over the running jobs (IPDPS'21 §5.3); jobs without resources yet get theirs at once, the
  * others from their next I/O operation, unless the policy keeps running jobs' resources. */
 static void rearbitrate(engine_t *e) {
+  struct sim_queue *Q = e->queue;
   int *sel = malloc(sizeof *sel * (size_t)e->napps), *n = malloc(sizeof *n * (size_t)e->napps), *res = NULL, k = 0;
   if (sel == NULL || n == NULL) {
-    sim_fail(IOS_ENOMEM, NULL, "out of memory for the re-arbitration");
+    sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the re-arbitration");
     free(sel);
     free(n);
     return;
@@ -97,18 +113,18 @@ static void rearbitrate(engine_t *e) {
       sim_apply_alloc(e, as);
     }
   }
-  int rc = k > 0 && sim_fault(SIM_FAULT_ARBITRATION) ? IOS_ENOMEM
-           : k > 0                                   ? ios_arbitrate(e->s, e->p, e->w, e->app_views, sel, k,
-                                                                     IOS_STREAM_REARBITRATION + 2 * (uint64_t)Q.arbitrations++, n, &res)
-                                                     : IOS_OK;
+  int rc = k > 0 && sim_fault(e, SIM_FAULT_ARBITRATION) ? IOS_ENOMEM
+           : k > 0                                      ? ios_arbitrate(e->s, e->p, e->w, e->app_views, sel, k,
+                                                                        IOS_STREAM_REARBITRATION + 2 * (uint64_t)Q->arbitrations++, n, &res)
+                                                        : IOS_OK;
   if (rc != IOS_OK) {
-    sim_fail(rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(e),
+    sim_fail(e, rc, "allocation.policy", "re-arbitration of %d running jobs at t = %.17g s failed (%s)", k, sim_now(e),
              ios_strerror(rc));
     k = 0; /* nothing to apply */
   }
   for (int i = 0, off = 0; i < k; off += n[i], i++) {
     app_state_t *as = &e->apps[sel[i]];
-    if (Q.keep_running && as->q.has_alloc) continue;
+    if (Q->keep_running && as->q.has_alloc) continue;
     as->q.next_n = n[i];
     memcpy(as->q.next_res, res + off, sizeof *res * (size_t)n[i]);
     as->q.pending = 1;
@@ -120,55 +136,55 @@ static void rearbitrate(engine_t *e) {
 }
 
 void sim_queue_begin(engine_t *e, app_state_t *as) {
+  struct sim_queue *Q = e->queue;
   if (begin_transfers(e, as) != 0) return;
   as->host = e->p->compute[as->q.hosts[0]];
   as->q.started = 1;
   as->start = sim_now(e);
   rearbitrate(e); /* at once: an operation it posts at the same date uses its allocation */
-  Q.running_changed = 0;
+  Q->running_changed = 0;
 }
 
-/* Starts the waiting jobs that fit, in queue order (the head blocks the others unless backfilling), re-arbitrates
- * when the running set changed, then lets the started jobs run (after this batch's decisions). */
 void sim_schedule_jobs(engine_t *e) {
-  int *go = malloc(sizeof *go * (size_t)(Q.nwaiting + 1)), ngo = 0;
+  struct sim_queue *Q = e->queue;
+  int *go = malloc(sizeof *go * (size_t)(Q->nwaiting + 1)), ngo = 0;
   if (go == NULL) {
-    sim_fail(IOS_ENOMEM, NULL, "out of memory for the job queue");
+    sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the job queue");
     return;
   }
-  for (int q = 0; q < Q.nwaiting;) {
-    app_state_t *as = &e->apps[Q.waiting[q]];
-    if (as->a->nodes <= Q.nfree) {
+  for (int q = 0; q < Q->nwaiting;) {
+    app_state_t *as = &e->apps[Q->waiting[q]];
+    if (as->a->nodes <= Q->nfree) {
       for (int i = 0; i < as->a->nodes; i++)
-        as->q.hosts[i] = Q.free_hosts[--Q.nfree];
+        as->q.hosts[i] = Q->free_hosts[--Q->nfree];
       if (begin_transfers(e, as) != 0) break;
       as->host = e->p->compute[as->q.hosts[0]];
       as->q.started = 1;
       as->start = sim_now(e);
-      go[ngo++] = Q.waiting[q];
-      memmove(Q.waiting + q, Q.waiting + q + 1, sizeof *Q.waiting * (size_t)(Q.nwaiting - q - 1));
-      Q.nwaiting--;
-      Q.running_changed = 1;
+      go[ngo++] = Q->waiting[q];
+      memmove(Q->waiting + q, Q->waiting + q + 1, sizeof *Q->waiting * (size_t)(Q->nwaiting - q - 1));
+      Q->nwaiting--;
+      Q->running_changed = 1;
       continue;
     }
     if (!e->s->backfill) break;
     q++;
   }
-  if (Q.running_changed) rearbitrate(e);
-  Q.running_changed = 0;
+  if (Q->running_changed) rearbitrate(e);
+  Q->running_changed = 0;
   for (int i = 0; i < ngo; i++) /* they begin after this batch's decisions (calendar.c) */
-    sim_resume(go[i]);
+    sim_resume(e, go[i]);
   free(go);
 }
 
-/* A submitted job joins the queue, behind the jobs submitted before it (ties: workload order). */
 void sim_on_submit(engine_t *e, int j) {
-  int q = Q.nwaiting;
-  while (q > 0 && e->apps[Q.waiting[q - 1]].a->release > e->apps[j].a->release)
+  struct sim_queue *Q = e->queue;
+  int q = Q->nwaiting;
+  while (q > 0 && e->apps[Q->waiting[q - 1]].a->release > e->apps[j].a->release)
     q--;
-  while (q > 0 && e->apps[Q.waiting[q - 1]].a->release == e->apps[j].a->release && Q.waiting[q - 1] > j)
+  while (q > 0 && e->apps[Q->waiting[q - 1]].a->release == e->apps[j].a->release && Q->waiting[q - 1] > j)
     q--;
-  memmove(Q.waiting + q + 1, Q.waiting + q, sizeof *Q.waiting * (size_t)(Q.nwaiting - q));
-  Q.waiting[q] = j;
-  Q.nwaiting++;
+  memmove(Q->waiting + q + 1, Q->waiting + q, sizeof *Q->waiting * (size_t)(Q->nwaiting - q));
+  Q->waiting[q] = j;
+  Q->nwaiting++;
 }

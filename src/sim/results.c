@@ -1,16 +1,17 @@
-/* iosim — the results of a run (see engine_state.h): each application's, the window's progress, the resources',
+/* iosim — the results of a run (see sim_results.h): each application's, the window's progress, the resources',
  * the counters and the metrics (ios_metrics_compute); the traces closed. The engine façade (engine.c) calls
  * sim_collect once the simulation has ended. */
-#include "engine_state.h"
+#include "sim_results.h"
 
-#include <errno.h>
+#include "ios_clock.h"
+#include "ios_sg_platform.h"
+#include "sim_bound.h"
+#include "sim_traces.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-XBT_LOG_EXTERNAL_CATEGORY(iosim);
 
 /* Each application's result; sets *first and *last (the earliest start and the latest end). */
 static void collect_apps(engine_t *e, const ios_sim_config_t *s, double *first, double *last) {
@@ -90,7 +91,7 @@ int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p,
   }
   r->events = e->events;
   r->rate_changes = e->rate_changes;
-  r->flows = ios_tr_flows_started();
+  r->flows = ios_tr_flows_started(e->tr);
   r->platform_limited_share = e->seg_bytes > 0 ? e->limited_bytes / e->seg_bytes : NAN;
   ios_metrics_compute(w, e->profiles, p->nres, pool, p->ncompute, p->nic_bw, r);
   for (int j = 0; j < e->napps; j++) /* a striped job's resources: every OST its files had a stripe on (TAPP-IO) */
@@ -101,6 +102,6 @@ int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p,
         if (e->apps[j].st.ost_used[k]) ar->resources[ar->n_resources++] = k;
     }
   r->wall_time_s = ios_clock_s() - e->wall0;
-  int rc = sim_close_traces();
+  int rc = sim_close_traces(e);
   return rc == IOS_OK ? ios_sg_trace_commit() : rc; /* SimGrid's tracer closed its file when the simulation ended */
 }

@@ -1,15 +1,24 @@
-/* iosim — the set-up of a run (see engine_state.h): what the policies know (knowledge), allocation and placement of
+/* iosim — the set-up of a run (see sim_setup.h): what the policies know (knowledge), allocation and placement of
  * the whole workload, each application's and resource's state, the transfer path, the steady-state window, the traces.
  * Nothing is simulated here; the engine façade (engine.c) calls sim_setup once per run. */
-#include "engine_state.h"
-#include "ios_platgen.h"
+#include "sim_setup.h"
 
-#include <errno.h>
+#include "ios_arbiter.h"
+#include "ios_diag.h"
+#include "ios_knowledge.h"
+#include "ios_platgen.h"
+#include "ios_window.h"
+#include "sim_calendar.h"
+#include "sim_controller.h"
+#include "sim_queue.h"
+#include "sim_striping.h"
+#include "sim_traces.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <xbt/log.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_setup, iosim, "iosim engine: set-up");
@@ -147,19 +156,22 @@ static int choose_transfer_path(engine_t *e, const ios_sim_config_t *s, const io
   e->direct = direct;
   /* the benchmark switch IOSIM_SIMGRID_CLOCK=1: the direct path's calendar sleeps on SimGrid's clock from date to date
    * (docs/engine.md) */
-  sim_calendar_init(e, direct && !s->bench.simgrid_clock);
+  sim_calendar_clock(e, direct && !s->bench.simgrid_clock);
   XBT_VERB("transfers: %s", direct ? "direct (no link can bind the policy's rates)" : "SimGrid flows");
   ios_tr_options_t o = {.direct = direct,
                         .date = &e->clock,
                         .flow_groups = !s->bench.flow_groups_off,
                         .flow_restart = s->bench.flow_restart,
                         .flows = NULL,
+                        .sg = e->sg,
                         /* SimGrid's tracer records link bandwidths: node groups would show in it */
                         .node_groups = !s->bench.node_groups_off && !e->trace,
                         .senders = p->compute,
                         .nsenders = p->ncompute,
                         .controller = p->controller};
-  if (ios_tr_init(&o, &sim_tr_hooks, e) == 0) return IOS_OK;
+  int rc = ios_tr_init(&e->tr, &o, &sim_tr_hooks, e);
+  if (rc == 0) return IOS_OK;
+  if (rc == -2) return IOS_ENOMEM;
   ios_diag_set(s->platform, "engine.flows",
                "SimGrid's network model cannot carry iosim's flows (this SimGrid is not the 3.32 iosim was built for)");
   return IOS_EINTERNAL;
@@ -277,7 +289,7 @@ static int setup_app(engine_t *e, const ios_sim_config_t *s, const ios_platform_
   as->n = e->alloc_n[j];
   int room = s->queue ? (p->nres > 0 ? p->nres : 1) : (as->n > 0 ? as->n : 1);
   if (as->st.policy != NULL) { /* its (writer, OST) flows, and the OSTs its files cover (resources) */
-    long flows = sim_striping_room(s, p, as);
+    long flows = sim_striping_room(e, s, p, as);
     if (room < flows) room = (int)flows;
     if (room < p->nres) room = p->nres;
   }
@@ -375,6 +387,44 @@ static int setup_window(engine_t *e, const ios_sim_config_t *s, const ios_worklo
   return rc;
 }
 
+int sim_records_init(engine_t *e) {
+  size_t napps = (size_t)e->napps;
+  e->apps = calloc(napps, sizeof *e->apps);
+  e->res = calloc((size_t)e->nres + 1, sizeof *e->res);
+  e->profiles = calloc(napps, sizeof *e->profiles);
+  e->app_views = calloc(napps, sizeof *e->app_views);
+  e->seen = calloc(napps, sizeof *e->seen);
+  e->alloc_n = calloc(napps, sizeof *e->alloc_n);
+  return e->apps && e->res && e->profiles && e->app_views && e->seen && e->alloc_n ? IOS_OK : IOS_ENOMEM;
+}
+
+void sim_records_fini(engine_t *e) {
+  for (int j = 0; e->apps != NULL && j < e->napps; j++) {
+    app_state_t *as = &e->apps[j];
+    free(as->res);
+    free(as->st.ost_used);
+    for (int i = 0; as->t != NULL && i < as->tcap; i++)
+      ios_tr_forget(&as->t[i]);
+    free(as->t);
+    free(as->q.next_res);
+    free(as->q.hosts);
+    free(as->nodes);
+  }
+  for (int i = 0; e->res != NULL && i <= e->nres; i++)
+    free(e->res[i].active);
+  free(e->profiles);
+  free(e->app_views);
+  free(e->seen);
+  free(e->alloc_n);
+  free(e->apps);
+  free(e->res);
+  e->apps = NULL;
+  e->res = NULL;
+  e->profiles = e->seen = NULL;
+  e->app_views = NULL;
+  e->alloc_n = NULL;
+}
+
 /* Set-up: knowledge, allocation and placement, the applications' and resources' states, the transfer path, the
  * window, the traces. Nothing is simulated yet. */
 int sim_setup(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
@@ -383,7 +433,7 @@ int sim_setup(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, c
    * queue this only validates the policies, which decide again over the running jobs as they change */
   if (rc == IOS_OK) rc = arbitrate_all(s, p, w, e->app_views, e->alloc_n, &placed);
   int keep_running = s->rearbitrate == 0 ? s->allocation->keeps_running : s->rearbitrate == 2;
-  if (rc == IOS_OK && s->queue) rc = sim_queue_setup(p, w->napps, keep_running);
+  if (rc == IOS_OK && s->queue) rc = sim_queue_setup(e, keep_running);
   if (rc == IOS_OK) rc = sim_striping_setup(e, s, p, w);
   for (int j = 0, host_cursor = 0, off = 0; rc == IOS_OK && j < w->napps; off += e->alloc_n[j], j++)
     rc = setup_app(e, s, p, j, placed + off, &host_cursor);

@@ -15,7 +15,9 @@
  *    (CollectBeforeReport);
  *  - the route's latency is paid once, when the communication starts (LatencyOnce);
  *  - simgrid::kernel::actor::simcall_answered runs code in the maestro from an actor (InMaestro).
- * An upgrade of SimGrid must re-check these (the version check below stops the build until someone has). */
+ * An upgrade of SimGrid must re-check these (the version check below stops the build until someone has).
+ * Its state is one object per run (struct ios_sg), which the engine owns; SimGrid's signals, connected once per
+ * process and without user data, reach it through the process's anchor (ios_sg_anchor_t, kept by the engine). */
 #include "ios_sg.h"
 
 #include <simgrid/config.h> /* SG_BEGIN_DECL, which simgrid/version.h uses */
@@ -50,6 +52,7 @@ namespace sg4 = simgrid::s4u;
  * Comm::set_rate is ignored on host-to-host communications and only settable before the start, which is why the
  * bound is set on the action (docs/engine.md measures both ways). */
 struct ios_flow {
+  ios_sg_t *sg = nullptr; /* the glue of its run */
   sg4::CommPtr comm;
   simgrid::kernel::resource::Action *action = nullptr; /* its max-min variable's owner in the network model */
   double base_bound = -1; /* bytes/s: the bound SimGrid gave it (narrowest link, TCP window); -1 = none */
@@ -72,23 +75,21 @@ namespace {
 struct FlowGlue {
   simgrid::kernel::resource::Model *net = nullptr;
   ios_flow_done_fn done = nullptr;
+  void *done_ctx = nullptr;         /* done's */
   std::vector<ios_flow *> released; /* given back before SimGrid's end of them: freed by ios_flows_reap */
   std::unordered_map<const void *, ios_flow *> running; /* by activity (ActivityImpl), until SimGrid's report */
-  bool watching = false;
 };
-FlowGlue G;
 
 /* The maestro driver (ios_sg_drive): a step at every date SimGrid's clock reaches, and a wake-up timer. */
 struct Driver {
-  void (*step)(void) = nullptr;
-  bool driving = false;  /* steps are wanted */
-  bool armed = false;    /* a step is set at the current date */
-  bool stepping = false; /* a step runs */
-  bool connected = false;
+  void (*step)(void *ctx) = nullptr;
+  void *ctx = nullptr;                           /* the step's */
+  bool driving = false;                          /* steps are wanted */
+  bool armed = false;                            /* a step is set at the current date */
+  bool stepping = false;                         /* a step runs */
   simgrid::kernel::timer::Timer *wake = nullptr; /* the pending wake-up, or nullptr */
   double wake_date = -1;
 };
-Driver D;
 
 /* The deadlock watch (ios_sg_stall_watch): the caller's view of its waiting actors, and the probe's state. */
 struct Watch {
@@ -98,24 +99,41 @@ struct Watch {
   double date = -1; /* the date of the last re-check by an actor, and how many at that date */
   int rechecks = 0;
 };
-Watch W;
-void probe();
+} // namespace
 
-void arm() {
+/* The glue's state for one run (ios_sg.h): what each part of this file keeps. */
+struct ios_sg {
+  ios_sg_anchor_t *anchor = nullptr; /* the process's, through which SimGrid's signals find this run */
+  FlowGlue G;
+  Driver D;
+  Watch W;
+  std::unordered_map<const sg4::Link *, double> link_factor; /* the links ios_sg_link_scale scaled, their factors */
+  std::unordered_map<sg4::Link *, double> usage; /* each link's usage at `usage_date` (link_usage), read once */
+  double usage_date = -1;
+  std::set<std::string> traced; /* "link\nvariable" pairs of SimGrid's trace already set to 0 */
+};
+
+namespace {
+void probe(ios_sg_t &g);
+
+void arm(ios_sg_t &g) {
+  Driver &D = g.D;
   if (!D.driving || D.armed || D.stepping) return;
   D.armed = true;
-  simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [] {
-    D.armed = false;
-    if (!D.driving) return;
-    D.stepping = true;
-    D.step();
-    D.stepping = false;
-    if (W.stalled != nullptr) probe();
+  ios_sg_t *gp = &g;
+  simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [gp] {
+    Driver &d = gp->D;
+    d.armed = false;
+    if (!d.driving) return;
+    d.stepping = true;
+    d.step(d.ctx);
+    d.stepping = false;
+    if (gp->W.stalled != nullptr) probe(*gp);
   });
 }
 
 /* Whether a flow of iosim's moves: started, not paused, not yet reported done. */
-bool a_flow_moves();
+bool a_flow_moves(const ios_sg_t &g);
 
 /* SimGrid's kernel: whether some action of any model has ended and is not handled yet (its actor runs at this date),
  * and whether some action is still running (it will end, or its latency be paid, at a later date). */
@@ -134,9 +152,10 @@ void kernel_actions(bool &ended, bool &running) {
  * sets the probe as a timer at the date from a simcall, and a timer set by an actor runs only after SimGrid has run
  * every actor it can at the date. Nothing at this date and nothing later: SimGrid would declare a deadlock next, so
  * the caller is told first, while its actors can still return from their calls. */
-void probe() {
-  if (W.stalled == nullptr || !D.driving || W.waiting() == 0 || D.wake != nullptr || a_flow_moves()) return;
-  if (D.armed) return; /* the step of this date comes first, and probes after it */
+void probe(ios_sg_t &g) {
+  Watch &W = g.W;
+  if (W.stalled == nullptr || !g.D.driving || W.waiting() == 0 || g.D.wake != nullptr || a_flow_moves(g)) return;
+  if (g.D.armed) return; /* the step of this date comes first, and probes after it */
   double now = sg4::Engine::get_clock();
   double next_timer = simgrid::kernel::timer::Timer::next();
   bool ended, running;
@@ -145,33 +164,36 @@ void probe() {
     if (W.date == now && W.rechecks >= 4) return; /* no end in sight at this date: SimGrid's own check decides */
     W.rechecks = W.date == now ? W.rechecks + 1 : 1;
     W.date = now;
-    sg4::Actor::create("iosim-deadlock-watch", sg4::Engine::get_instance()->get_all_hosts().front(), [] {
+    ios_sg_t *gp = &g;
+    sg4::Actor::create("iosim-deadlock-watch", sg4::Engine::get_instance()->get_all_hosts().front(), [gp] {
       simgrid::kernel::actor::simcall_answered(
-          [] { simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [] { probe(); }); });
+          [gp] { simgrid::kernel::timer::Timer::set(sg4::Engine::get_clock(), [gp] { probe(*gp); }); });
     });
     return;
   }
   if (running || next_timer >= 0) return; /* something ends later: the step at that date probes again */
   W.stalled();
 }
-/* the flow of an activity, on the activities iosim started (an extension slot of SimGrid's Activity) */
-size_t flow_slot = 0;
 
-/* SimGrid's report of an activity's end, in the maestro: a flow's completion goes to the engine; its failure (after a
- * cancel) only marks it. The s4u cancel's own report (CANCELED) comes before SimGrid has let the activity go. */
-void on_activity_end(sg4::Activity const &a) {
-  auto *f = flow_slot > 0 ? static_cast<ios_flow *>(a.extension(flow_slot)) : nullptr;
+/* SimGrid's report of an activity's end, in the maestro (connected once per process, it finds the flow on the
+ * activity's extension slot and the run's glue through the process's anchor): a flow's completion goes to the
+ * engine; its failure (after a cancel) only marks it. The s4u cancel's own report (CANCELED) comes before SimGrid has
+ * let the activity go. */
+void on_activity_end(const ios_sg_anchor_t &anchor, sg4::Activity const &a) {
+  if (anchor.run == nullptr) return; /* no run: no flow of iosim's is alive */
+  auto *f = anchor.flow_slot > 0 ? static_cast<ios_flow *>(a.extension(anchor.flow_slot)) : nullptr;
   if (f == nullptr || a.get_state() == sg4::Activity::State::CANCELED) return;
+  FlowGlue &G = f->sg->G;
   f->ended = true;
   G.running.erase(a.get_impl());
   if (a.get_state() == sg4::Activity::State::FINISHED && !f->cancelled && !f->reported && G.done != nullptr) {
     f->reported = true; /* not collected by a step (none at this date): its report wakes one */
-    G.done(f, f->data);
+    G.done(G.done_ctx, f, f->data);
   }
 }
 
-bool a_flow_moves() {
-  for (auto const &[activity, f] : G.running)
+bool a_flow_moves(const ios_sg_t &g) {
+  for (auto const &[activity, f] : g.G.running)
     if (!f->paused && !f->reported && !f->cancelled) return true;
   return false;
 }
@@ -182,25 +204,45 @@ double bound_for(const ios_flow *f, double rate) {
 }
 } // namespace
 
-extern "C" int ios_flows_init(ios_flow_done_fn done) {
+extern "C" ios_sg_t *ios_sg_new(ios_sg_anchor_t *anchor) {
+  auto *g = new (std::nothrow) ios_sg;
+  if (g == nullptr) return nullptr;
+  g->anchor = anchor;
+  anchor->run = g;
+  return g;
+}
+
+extern "C" void ios_sg_free(ios_sg_t *sg) {
+  if (sg == nullptr) return;
+  if (sg->anchor->run == sg) sg->anchor->run = nullptr;
+  for (auto *f : sg->G.released) /* what ios_flows_fini left, if it was not called */
+    delete f;
+  delete sg;
+}
+
+extern "C" int ios_flows_init(ios_sg_t *sg, ios_flow_done_fn done, void *ctx) {
+  FlowGlue &G = sg->G;
   G.net = nullptr;
   for (auto *m : sg4::Engine::get_instance()->get_all_models())
     if (m->get_name().rfind("Network", 0) == 0) G.net = m;
   if (G.net == nullptr) return -1;
   G.done = done;
-  if (!G.watching) {
-    flow_slot = sg4::Activity::extension_create([](void *) { /* the flow is iosim's */ });
-    sg4::Activity::on_completion_cb(on_activity_end);
+  G.done_ctx = ctx;
+  ios_sg_anchor_t *anchor = sg->anchor;
+  if (!anchor->watching) { /* once per process: SimGrid's signals cannot be disconnected */
+    anchor->flow_slot = sg4::Activity::extension_create([](void *) { /* the flow is iosim's */ });
+    sg4::Activity::on_completion_cb([anchor](sg4::Activity const &a) { on_activity_end(*anchor, a); });
   }
-  G.watching = true;
+  anchor->watching = 1;
   return 0;
 }
 
 /* In the maestro: the communication, then its action (the newest of the network model's started actions: SimGrid
  * creates it when the communication starts). */
 static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes, double rate, double latency) {
+  FlowGlue &G = f->sg->G;
   f->comm = sg4::Comm::sendto_init();
-  f->comm->extension_set(flow_slot, f, false);
+  f->comm->extension_set(f->sg->anchor->flow_slot, f, false);
   double whole = std::ceil(bytes);
   f->comm->set_payload_size(whole >= 1 ? static_cast<uint64_t>(whole) : 1);
   f->from = from;
@@ -227,9 +269,10 @@ static void flow_create(ios_flow *f, sg_host_t from, sg_host_t to, double bytes,
   if (b > 0 && b != f->base_bound) f->action->set_bound(b);
 }
 
-extern "C" ios_flow_t *ios_flow_start(sg_host_t from, sg_host_t to, double bytes, double rate, double latency,
-                                      void *data) {
+extern "C" ios_flow_t *ios_flow_start(ios_sg_t *sg, sg_host_t from, sg_host_t to, double bytes, double rate,
+                                      double latency, void *data) {
   auto *f = new ios_flow;
+  f->sg = sg;
   f->data = data;
   if (sg4::Actor::is_maestro())
     flow_create(f, from, to, bytes, rate, latency);
@@ -344,29 +387,24 @@ extern "C" double ios_flow_remaining(const ios_flow_t *flow) {
 }
 
 /* The usage of a link (bytes/s), computed once per date: Link::get_usage sums every flow on the link. */
-static double link_usage(sg4::Link *l) {
-  static std::unordered_map<sg4::Link *, std::pair<double, double>> cache; /* link -> (date, usage) */
-  static double cache_date = -1;
+static double link_usage(ios_sg_t &g, sg4::Link *l) {
   double now = sg4::Engine::get_clock();
-  if (now != cache_date) {
-    cache.clear();
-    cache_date = now;
+  if (now != g.usage_date) {
+    g.usage.clear();
+    g.usage_date = now;
   }
-  auto it = cache.find(l);
-  if (it != cache.end()) return it->second.second;
+  auto it = g.usage.find(l);
+  if (it != g.usage.end()) return it->second;
   double u = l->get_usage();
-  cache.emplace(l, std::make_pair(now, u));
+  g.usage.emplace(l, u);
   return u;
 }
 
-/* The links ios_sg_link_scale scaled, and their factors. */
-static std::unordered_map<const sg4::Link *, double> link_factor;
-
-extern "C" void ios_sg_link_scale(sg_link_t link, double bw, double factor) {
+extern "C" void ios_sg_link_scale(ios_sg_t *sg, sg_link_t link, double bw, double factor) {
   if (factor == 1)
-    link_factor.erase(link);
+    sg->link_factor.erase(link);
   else
-    link_factor[link] = factor;
+    sg->link_factor[link] = factor;
   link->set_bandwidth(bw * factor);
 }
 
@@ -379,11 +417,13 @@ extern "C" double ios_flow_binding(ios_flow_t *flow, const char **link) {
     flow->routed = true;
   }
   double narrowest = INFINITY;
+  ios_sg_t &g = *flow->sg;
+  const auto &factor = g.link_factor;
   for (auto *l : flow->route) {
     double bw = l->get_bandwidth();
-    auto scaled = link_factor.empty() ? link_factor.end() : link_factor.find(l);
-    double one = scaled == link_factor.end() ? bw : bw / scaled->second; /* a node's part of a scaled link */
-    if (one < narrowest && link_usage(l) >= bw * (1 - 1e-6)) {
+    auto scaled = factor.empty() ? factor.end() : factor.find(l);
+    double one = scaled == factor.end() ? bw : bw / scaled->second; /* a node's part of a scaled link */
+    if (one < narrowest && link_usage(g, l) >= bw * (1 - 1e-6)) {
       narrowest = one;
       *link = l->get_cname();
     }
@@ -404,10 +444,11 @@ extern "C" void ios_flow_release(ios_flow_t *flow) {
     return;
   }
   flow->released = true;
-  G.released.push_back(flow);
+  flow->sg->G.released.push_back(flow);
 }
 
-extern "C" void ios_flows_reap(void) {
+extern "C" void ios_flows_reap(ios_sg_t *sg) {
+  FlowGlue &G = sg->G;
   size_t k = 0;
   for (auto *f : G.released)
     if (f->ended)
@@ -417,7 +458,8 @@ extern "C" void ios_flows_reap(void) {
   G.released.resize(k);
 }
 
-extern "C" void ios_flows_collect(void) {
+extern "C" void ios_flows_collect(ios_sg_t *sg) {
+  FlowGlue &G = sg->G;
   if (G.net == nullptr || G.done == nullptr) return;
   for (auto &action : *G.net->get_finished_action_set()) {
     auto it = G.running.find(action.get_activity());
@@ -425,44 +467,53 @@ extern "C" void ios_flows_collect(void) {
     ios_flow *f = it->second;
     if (f->reported || f->cancelled) continue;
     f->reported = true;
-    G.done(f, f->data);
+    G.done(G.done_ctx, f, f->data);
   }
 }
 
-extern "C" void ios_flows_fini(void) {
+extern "C" void ios_flows_fini(ios_sg_t *sg) {
+  FlowGlue &G = sg->G;
   for (auto *f : G.released)
     delete f;
   G.released.clear();
   G.running.clear();
   G.done = nullptr;
-  W = Watch{};
-  D.driving = false;
-  D.wake = nullptr;
+  sg->W = Watch{};
+  sg->D.driving = false;
+  sg->D.wake = nullptr;
 }
 
-extern "C" void ios_sg_drive(void (*step)(void)) {
+extern "C" void ios_sg_drive(ios_sg_t *sg, void (*step)(void *ctx), void *ctx) {
+  Driver &D = sg->D;
   D.step = step;
+  D.ctx = ctx;
   D.driving = true;
   D.armed = D.stepping = false;
   D.wake = nullptr;
-  if (!D.connected) /* SimGrid calls it once its models have reached the new date, before its timers run */
-    sg4::Engine::on_time_advance_cb([](double) { arm(); });
-  D.connected = true;
-  arm();
+  ios_sg_anchor_t *anchor = sg->anchor;
+  if (!anchor->driving) /* once per process: SimGrid calls it once its models have reached the new date, before its
+                           timers run; it arms the run's glue through the anchor */
+    sg4::Engine::on_time_advance_cb([anchor](double) {
+      if (anchor->run != nullptr) arm(*anchor->run);
+    });
+  anchor->driving = 1;
+  arm(*sg);
 }
 
-extern "C" void ios_sg_drive_arm(void) {
-  arm();
+extern "C" void ios_sg_drive_arm(ios_sg_t *sg) {
+  arm(*sg);
 }
 
-extern "C" void ios_sg_wake_at(double date) {
+extern "C" void ios_sg_wake_at(ios_sg_t *sg, double date) {
+  Driver &D = sg->D;
   if (D.wake != nullptr && D.wake_date == date) return;
   if (D.wake != nullptr) D.wake->remove();
   D.wake_date = date;
-  D.wake = simgrid::kernel::timer::Timer::set(date, [] { D.wake = nullptr; }); /* the step does the work */
+  D.wake = simgrid::kernel::timer::Timer::set(date, [sg] { sg->D.wake = nullptr; }); /* the step does the work */
 }
 
-extern "C" void ios_sg_drive_stop(void) {
+extern "C" void ios_sg_drive_stop(ios_sg_t *sg) {
+  Driver &D = sg->D;
   D.driving = false;
   if (D.wake != nullptr) D.wake->remove();
   D.wake = nullptr;
@@ -472,16 +523,15 @@ extern "C" void ios_sg_trace_declare(const char *variable, const char *color) {
   simgrid::instr::declare_link_variable(variable, color);
 }
 
-extern "C" void ios_sg_trace_flow(sg_host_t from, sg_host_t to, const char *variable, double t0, double t1,
-                                  double rate) {
-  static std::set<std::string> started; /* "link\nvariable" pairs already set to 0 */
+extern "C" void ios_sg_trace_flow(ios_sg_t *sg, sg_host_t from, sg_host_t to, const char *variable, double t0,
+                                  double t1, double rate) {
   std::vector<sg4::Link *> links;
   double latency = 0;
   from->route_to(to, links, &latency);
   for (const sg4::Link *l : links) {
     if (l->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) continue; /* flows do not share it */
     if (l->get_bandwidth() >= IOS_SG_TRACE_UNBOUNDED_BPS) continue; /* a generated platform's fabric: never binds */
-    if (started.insert(l->get_name() + '\n' + variable).second)
+    if (sg->traced.insert(l->get_name() + '\n' + variable).second)
       simgrid::instr::set_link_variable(l->get_name(), variable, 0, 0);
     simgrid::instr::add_link_variable(l->get_name(), variable, rate, t0);
     simgrid::instr::sub_link_variable(l->get_name(), variable, rate, t1);
@@ -492,7 +542,8 @@ extern "C" int ios_sg_in_maestro(int (*fn)(void *ctx), void *ctx) {
   return simgrid::kernel::actor::simcall_answered([fn, ctx] { return fn(ctx); }); /* in the maestro: runs directly */
 }
 
-extern "C" void ios_sg_stall_watch(int (*waiting)(void), int (*released)(void), void (*stalled)(void)) {
+extern "C" void ios_sg_stall_watch(ios_sg_t *sg, int (*waiting)(void), int (*released)(void), void (*stalled)(void)) {
+  Watch &W = sg->W;
   W = Watch{};
   W.waiting = waiting;
   W.released = released;

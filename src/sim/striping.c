@@ -1,14 +1,17 @@
 /* iosim — striping in the engine (TAPP-IO §III): the regular oss-ost topology of the platform, the usage state of every
  * job's placements (one shared, or one per job with striping.scope "application"), and each I/O operation of a
  * striped job placed by its striping policy into (writer, OST) transfers. Owns its state; the controller calls
- * sim_striping_place at each striped operation (see engine_state.h). */
-#include "engine_state.h"
+ * sim_striping_place at each striped operation (see sim_striping.h). */
+#include "sim_striping.h"
+
+#include "ios_diag.h"
+#include "sim_state.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* The striping state of the run. */
-static struct {
+struct sim_striping {
   ios_stripe_topo_t topo;
   int *ost_oss;                         /* [nres] each OST's server */
   ios_stripe_state_t stripe_state;      /* the usage of every job's placements (striping.scope global) */
@@ -16,16 +19,24 @@ static struct {
   ios_rng_t stripe_rng;
   ios_params_t *app_stripe_params; /* [napps] parameters of per-application striping policies */
   int napps;
-} S;
+};
 
-void sim_striping_free(void) {
-  free(S.ost_oss);
-  free(S.app_stripe_params);
-  ios_stripe_state_free(&S.stripe_state);
-  for (int j = 0; S.app_stripe_state != NULL && j < S.napps; j++)
-    ios_stripe_state_free(&S.app_stripe_state[j]);
-  free(S.app_stripe_state);
-  memset(&S, 0, sizeof S);
+int sim_striping_init(engine_t *e) {
+  e->striping = calloc(1, sizeof *e->striping);
+  return e->striping != NULL ? IOS_OK : IOS_ENOMEM;
+}
+
+void sim_striping_fini(engine_t *e) {
+  struct sim_striping *S = e->striping;
+  if (S == NULL) return;
+  free(S->ost_oss);
+  free(S->app_stripe_params);
+  ios_stripe_state_free(&S->stripe_state);
+  for (int j = 0; S->app_stripe_state != NULL && j < S->napps; j++)
+    ios_stripe_state_free(&S->app_stripe_state[j]);
+  free(S->app_stripe_state);
+  free(S);
+  e->striping = NULL;
 }
 
 /* The host a striped flow of compute node `client` through router `router` leaves from. */
@@ -40,6 +51,7 @@ static sg_host_t stripe_source(engine_t *e, int client, int router) {
 /* Striping (scenario `striping` or an application's own): the regular oss-ost topology (`iosim platform oss-ost`: OST k
  * on OSS k div (N/S), client k through router rtr(k mod R)), the shared usage state and each application's policy. */
 int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const ios_workload_t *w) {
+  struct sim_striping *S = e->striping;
   int any = s->striping != NULL;
   for (int j = 0; j < w->napps; j++)
     any |= w->apps[j].striping[0] != '\0';
@@ -51,25 +63,25 @@ int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platfor
                  p->nres, p->pool_role, p->noss);
     return IOS_EINVAL;
   }
-  S.napps = w->napps;
-  S.ost_oss = malloc(sizeof *S.ost_oss * (size_t)p->nres);
-  S.app_stripe_params = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *S.app_stripe_params);
-  if (S.ost_oss == NULL || S.app_stripe_params == NULL) return IOS_ENOMEM;
-  int rc = ios_stripe_topo_regular(&S.topo, S.ost_oss, p->noss, p->nres / p->noss, p->nrouters, p->ncompute);
-  S.topo.client_router_start = p->router_start; /* the platform's router choices, or NULL */
-  S.topo.client_routers = p->router_list;
-  if (rc == IOS_OK) rc = ios_stripe_state_init(&S.stripe_state, &S.topo);
+  S->napps = w->napps;
+  S->ost_oss = malloc(sizeof *S->ost_oss * (size_t)p->nres);
+  S->app_stripe_params = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *S->app_stripe_params);
+  if (S->ost_oss == NULL || S->app_stripe_params == NULL) return IOS_ENOMEM;
+  int rc = ios_stripe_topo_regular(&S->topo, S->ost_oss, p->noss, p->nres / p->noss, p->nrouters, p->ncompute);
+  S->topo.client_router_start = p->router_start; /* the platform's router choices, or NULL */
+  S->topo.client_routers = p->router_list;
+  if (rc == IOS_OK) rc = ios_stripe_state_init(&S->stripe_state, &S->topo);
   if (rc == IOS_OK && s->striping_scope == 1) { /* each job sees only its own placements */
-    S.app_stripe_state = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *S.app_stripe_state);
-    rc = S.app_stripe_state != NULL ? IOS_OK : IOS_ENOMEM;
+    S->app_stripe_state = calloc((size_t)(w->napps > 0 ? w->napps : 1), sizeof *S->app_stripe_state);
+    rc = S->app_stripe_state != NULL ? IOS_OK : IOS_ENOMEM;
     for (int j = 0; rc == IOS_OK && j < w->napps; j++)
-      rc = ios_stripe_state_init(&S.app_stripe_state[j], &S.topo);
+      rc = ios_stripe_state_init(&S->app_stripe_state[j], &S->topo);
   }
   if (rc != IOS_OK) {
     ios_diag_set(s->platform, "striping", "cannot describe this platform's storage path for striping");
     return rc;
   }
-  ios_rng_seed(&S.stripe_rng, s->seed, IOS_STREAM_STRIPING);
+  ios_rng_seed(&S->stripe_rng, s->seed, IOS_STREAM_STRIPING);
   for (int j = 0; j < w->napps; j++) {
     app_state_t *as = &e->apps[j];
     const ios_app_t *a = &w->apps[j];
@@ -86,8 +98,8 @@ int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platfor
     if (as->st.policy == s->striping)
       as->st.params = &s->striping_params;
     else {
-      ios_params_defaults(as->st.policy->nparams, as->st.policy->params, &S.app_stripe_params[j]);
-      as->st.params = &S.app_stripe_params[j];
+      ios_params_defaults(as->st.policy->nparams, as->st.policy->params, &S->app_stripe_params[j]);
+      as->st.params = &S->app_stripe_params[j];
     }
     as->st.layout = a->layout >= 0 ? a->layout : s->striping_layout;
     if (a->shared_files > 1 && as->st.layout == 0) {
@@ -105,7 +117,8 @@ int sim_striping_setup(engine_t *e, const ios_sim_config_t *s, const ios_platfor
  * found by placing each distinct volume once with a throw-away state and random stream (how many flows a placement
  * has depends on the layout only, not on which OSTs it picks). Falls back to nodes x OSTs (every pair) when there are
  * more than 64 distinct volumes or a trial fails; the real placement reports the failure. */
-long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const app_state_t *as) {
+long sim_striping_room(const engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p, const app_state_t *as) {
+  const struct sim_striping *S = e->striping;
   const ios_app_t *a = as->a;
   long every = (long)ios_app_writers(a) * p->nres, room = 0;
   double seen[64];
@@ -128,9 +141,9 @@ long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const
     ios_rng_t rng;
     int n = 0;
     ios_rng_seed(&rng, s->seed, IOS_STREAM_STRIPING);
-    int rc = ios_stripe_state_init(&st, &S.topo);
-    if (rc == IOS_OK) rc = as->st.policy->place(&S.topo, &job, as->st.params, &rng, &st, &pl);
-    if (rc == IOS_OK) rc = ios_stripe_flows(&S.topo, &job, &pl, &flows, &n);
+    int rc = ios_stripe_state_init(&st, &S->topo);
+    if (rc == IOS_OK) rc = as->st.policy->place(&S->topo, &job, as->st.params, &rng, &st, &pl);
+    if (rc == IOS_OK) rc = ios_stripe_flows(&S->topo, &job, &pl, &flows, &n);
     free(flows);
     ios_stripe_placement_free(&pl);
     ios_stripe_state_free(&st);
@@ -143,10 +156,11 @@ long sim_striping_room(const ios_sim_config_t *s, const ios_platform_t *p, const
 /* A striped job's I/O operation: its files placed by its striping policy, one transfer per (writer, OST) flow from
  * the writer's node (TAPP-IO §III). Its writers are its processes, in consecutive blocks per node (ios_app_writers). */
 void sim_striping_place(engine_t *e, int j, double volume) {
+  struct sim_striping *S = e->striping;
   app_state_t *as = &e->apps[j];
   int nw = ios_app_writers(as->a), *clients = malloc(sizeof *clients * (size_t)nw);
   if (clients == NULL) {
-    sim_fail(IOS_ENOMEM, NULL, "out of memory for the writers of %s", as->a->name);
+    sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the writers of %s", as->a->name);
     return;
   }
   for (int w = 0; w < nw; w++) {
@@ -161,14 +175,14 @@ void sim_striping_place(engine_t *e, int j, double volume) {
   ios_stripe_placement_t pl = {0};
   ios_stripe_flow_t *flows = NULL;
   int nflows = 0;
-  int rc = sim_fault(SIM_FAULT_STRIPING)
+  int rc = sim_fault(e, SIM_FAULT_STRIPING)
                ? IOS_ENOMEM
-               : as->st.policy->place(&S.topo, &job, as->st.params, &S.stripe_rng,
-                                      S.app_stripe_state != NULL ? &S.app_stripe_state[j] : &S.stripe_state, &pl);
-  if (rc == IOS_OK) rc = ios_stripe_flows(&S.topo, &job, &pl, &flows, &nflows);
+               : as->st.policy->place(&S->topo, &job, as->st.params, &S->stripe_rng,
+                                      S->app_stripe_state != NULL ? &S->app_stripe_state[j] : &S->stripe_state, &pl);
+  if (rc == IOS_OK) rc = ios_stripe_flows(&S->topo, &job, &pl, &flows, &nflows);
   if (rc == IOS_OK && nflows > as->tcap) rc = IOS_EINTERNAL;
   if (rc != IOS_OK) {
-    sim_fail(rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->st.policy->name, sim_now(e),
+    sim_fail(e, rc, "striping.policy", "policy '%s' failed at t = %.17g s for %s (%s)", as->st.policy->name, sim_now(e),
              as->a->name, ios_strerror(rc));
     free(clients);
     free(flows);

@@ -1,17 +1,23 @@
 /* iosim — the run's traces: events.csv (output.events), else the compact timeline.bin that `iosim view` reads, and
- * allocations.csv, written through temporary files (see engine_state.h, docs/engine.md; formats in docs/outputs.md). */
-#include "engine_state.h"
+ * allocations.csv, written through temporary files (see sim_traces.h, docs/engine.md; formats in docs/outputs.md). */
+#include "sim_traces.h"
+
+#include "ios_csv.h"
+#include "ios_diag.h"
+#include "ios_fs.h"
+#include "ios_sg.h"
+#include "ios_sg_platform.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xbt/log.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_traces, iosim, "iosim traces (events.csv, allocations.csv)");
 
-/* A resource's name: index `res` in the pool, or the PFS for res < 0. */
 const char *sim_res_name(const ios_platform_t *p, int res) {
   return res < 0 ? p->pfs.name : p->res[res].name;
 }
@@ -31,28 +37,35 @@ const char *sim_res_name(const ios_platform_t *p, int res) {
 
 #define TL_DATES 4096 /* a direct-mapped cache of recent dates and their index in D (a miss costs 8 bytes) */
 
-static ios_fs_staged_t ev_out; /* events.csv being written (output.events), else timeline.bin; f NULL when neither */
-static ios_fs_staged_t al_out; /* allocations.csv being written */
-static int tl_on;              /* ev_out is timeline.bin */
-static const char **tl_keys;   /* open-addressing table: a resource name pointer ... */
-static int *tl_vals;           /* ... and its index */
-static size_t tl_mask;         /* table size - 1 (a power of two) */
-static const char *tl_last;    /* the last name looked up and its index (most rows repeat it) */
-static int tl_last_code;
-static double tl_now;  /* the current date */
-static long tl_ndates; /* dates written (len(D)) */
-static struct {
-  double t;
-  long k;
-} tl_dates[TL_DATES];
+/* The traces' state (engine_t.traces). */
+struct sim_traces {
+  ios_fs_staged_t ev_out; /* events.csv being written (output.events), else timeline.bin; f NULL when neither */
+  ios_fs_staged_t al_out; /* allocations.csv being written */
+  int tl_on;              /* ev_out is timeline.bin */
+  const char **tl_keys;   /* open-addressing table: a resource name pointer ... */
+  int *tl_vals;           /* ... and its index */
+  size_t tl_mask;         /* table size - 1 (a power of two) */
+  const char *tl_last;    /* the last name looked up and its index (most rows repeat it) */
+  int tl_last_code;
+  double tl_now;  /* the current date */
+  long tl_ndates; /* dates written (len(D)) */
+  struct {
+    double t;
+    long k;
+  } tl_dates[TL_DATES];
+  /* Records go through this buffer: one fwrite per 64 KiB rather than per record. */
+  unsigned char tl_buf[1 << 16];
+  size_t tl_used;
+};
 
-/* Records go through this buffer: one fwrite per 64 KiB rather than per record. */
-static unsigned char tl_buf[1 << 16];
-static size_t tl_used;
+int sim_traces_init(engine_t *e) {
+  e->traces = calloc(1, sizeof *e->traces);
+  return e->traces != NULL ? IOS_OK : IOS_ENOMEM;
+}
 
-static void tl_flush(void) {
-  if (tl_used > 0 && ev_out.f != NULL) fwrite(tl_buf, 1, tl_used, ev_out.f);
-  tl_used = 0;
+static void tl_flush(struct sim_traces *T) {
+  if (T->tl_used > 0 && T->ev_out.f != NULL) fwrite(T->tl_buf, 1, T->tl_used, T->ev_out.f);
+  T->tl_used = 0;
 }
 
 static size_t tl_hash(uint64_t h) {
@@ -61,8 +74,8 @@ static size_t tl_hash(uint64_t h) {
   return (size_t)(h ^ (h >> 32));
 }
 
-static size_t tl_slot(const char *key) {
-  return tl_hash((uint64_t)(uintptr_t)key) & tl_mask;
+static size_t tl_slot(const struct sim_traces *T, const char *key) {
+  return tl_hash((uint64_t)(uintptr_t)key) & T->tl_mask;
 }
 
 static size_t tl_date_slot(double t) {
@@ -73,35 +86,35 @@ static size_t tl_date_slot(double t) {
 
 /* The code of resource name `name` (a pointer sim_res_name returned): its index, nres for the PFS, nres + 1 if
  * unknown (never seen: every transfer goes to a pool resource or the PFS). */
-static int tl_code(engine_t *e, const char *name) {
-  if (name == tl_last) return tl_last_code;
+static int tl_code(struct sim_traces *T, const engine_t *e, const char *name) {
+  if (name == T->tl_last) return T->tl_last_code;
   int code = e->nres + 1;
-  for (size_t i = tl_slot(name); tl_keys[i] != NULL; i = (i + 1) & tl_mask)
-    if (tl_keys[i] == name) {
-      code = tl_vals[i];
+  for (size_t i = tl_slot(T, name); T->tl_keys[i] != NULL; i = (i + 1) & T->tl_mask)
+    if (T->tl_keys[i] == name) {
+      code = T->tl_vals[i];
       break;
     }
-  tl_last = name;
-  tl_last_code = code;
+  T->tl_last = name;
+  T->tl_last_code = code;
   return code;
 }
 
-static void tl_free(void) {
-  free(tl_keys);
-  free(tl_vals);
-  tl_keys = NULL;
-  tl_vals = NULL;
-  tl_last = NULL;
-  tl_on = 0;
+static void tl_free(struct sim_traces *T) {
+  free(T->tl_keys);
+  free(T->tl_vals);
+  T->tl_keys = NULL;
+  T->tl_vals = NULL;
+  T->tl_last = NULL;
+  T->tl_on = 0;
 }
 
-static void tl_put(const char *name, int code) {
+static void tl_put(struct sim_traces *T, const char *name, int code) {
   if (name == NULL) return;
-  size_t i = tl_slot(name);
-  while (tl_keys[i] != NULL && tl_keys[i] != name)
-    i = (i + 1) & tl_mask;
-  tl_keys[i] = name;
-  tl_vals[i] = code;
+  size_t i = tl_slot(T, name);
+  while (T->tl_keys[i] != NULL && T->tl_keys[i] != name)
+    i = (i + 1) & T->tl_mask;
+  T->tl_keys[i] = name;
+  T->tl_vals[i] = code;
 }
 
 static void tl_name(FILE *f, const char *name) {
@@ -110,40 +123,40 @@ static void tl_name(FILE *f, const char *name) {
   if (n > 0) fwrite(name, 1, n, f);
 }
 
-/* Opens timeline.bin in ev_out and writes its header. */
-static int tl_open(engine_t *e, const ios_sim_config_t *s) {
-  tl_free();
+/* Opens timeline.bin in T->ev_out and writes its header. */
+static int tl_open(struct sim_traces *T, engine_t *e, const ios_sim_config_t *s) {
+  tl_free(T);
   size_t size = 16;
   while (size < 2 * ((size_t)e->nres + 2))
     size *= 2;
-  tl_mask = size - 1;
-  tl_keys = calloc(size, sizeof *tl_keys);
-  tl_vals = calloc(size, sizeof *tl_vals);
-  if (tl_keys == NULL || tl_vals == NULL) {
-    tl_free();
+  T->tl_mask = size - 1;
+  T->tl_keys = calloc(size, sizeof *T->tl_keys);
+  T->tl_vals = calloc(size, sizeof *T->tl_vals);
+  if (T->tl_keys == NULL || T->tl_vals == NULL) {
+    tl_free(T);
     return IOS_ENOMEM;
   }
   for (int i = 0; i < e->nres; i++)
-    tl_put(e->p->res[i].name, i);
-  if (e->p->has_pfs) tl_put(e->p->pfs.name, e->nres);
+    tl_put(T, e->p->res[i].name, i);
+  if (e->p->has_pfs) tl_put(T, e->p->pfs.name, e->nres);
   for (int i = 0; i < TL_DATES; i++)
-    tl_dates[i].k = -1;
-  tl_ndates = 0;
-  tl_now = NAN;
-  tl_used = 0;
-  if (ios_fs_stage(&ev_out, s->out_dir, "timeline.bin", "output.dir") != IOS_OK) {
-    tl_free();
+    T->tl_dates[i].k = -1;
+  T->tl_ndates = 0;
+  T->tl_now = NAN;
+  T->tl_used = 0;
+  if (ios_fs_stage(&T->ev_out, s->out_dir, "timeline.bin", "output.dir") != IOS_OK) {
+    tl_free(T);
     return IOS_EIO;
   }
   int32_t counts[2] = {e->napps, e->nres};
-  fwrite("IOSIMTL2", 1, 8, ev_out.f);
-  fwrite(counts, sizeof counts, 1, ev_out.f);
+  fwrite("IOSIMTL2", 1, 8, T->ev_out.f);
+  fwrite(counts, sizeof counts, 1, T->ev_out.f);
   for (int j = 0; j < e->napps; j++)
-    tl_name(ev_out.f, e->apps[j].a->name);
+    tl_name(T->ev_out.f, e->apps[j].a->name);
   for (int i = 0; i < e->nres; i++)
-    tl_name(ev_out.f, e->p->res[i].name);
-  tl_name(ev_out.f, e->p->has_pfs ? e->p->pfs.name : NULL);
-  tl_on = 1;
+    tl_name(T->ev_out.f, e->p->res[i].name);
+  tl_name(T->ev_out.f, e->p->has_pfs ? e->p->pfs.name : NULL);
+  T->tl_on = 1;
   return IOS_OK;
 }
 
@@ -163,22 +176,22 @@ static unsigned char *tl_double(unsigned char *p, double v) {
 
 /* One record of application `app` (kind 0 work, 1 I/O operation, 2 transfer segment on resource code `res`), from t0
  * to t1 having moved `bytes`, written straight into the buffer. */
-static void tl_row(int app, int kind, int res, double t0, double t1, double bytes) {
-  if (tl_used + 48 > sizeof tl_buf) tl_flush(); /* a record takes at most 1 + 8 + 3 × 10 + 8 bytes */
-  unsigned char *p = tl_buf + tl_used;
-  if (!(t1 == tl_now)) { /* a new date */
+static void tl_row(struct sim_traces *T, int app, int kind, int res, double t0, double t1, double bytes) {
+  if (T->tl_used + 48 > sizeof T->tl_buf) tl_flush(T); /* a record takes at most 1 + 8 + 3 × 10 + 8 bytes */
+  unsigned char *p = T->tl_buf + T->tl_used;
+  if (!(t1 == T->tl_now)) { /* a new date */
     *p++ = 0;
     p = tl_double(p, t1);
-    tl_now = t1;
+    T->tl_now = t1;
     size_t slot = tl_date_slot(t1);
-    tl_dates[slot].t = t1;
-    tl_dates[slot].k = tl_ndates++;
+    T->tl_dates[slot].t = t1;
+    T->tl_dates[slot].k = T->tl_ndates++;
   }
   p = tl_varint(p, 1 + 4 * (uint64_t)app + (uint64_t)kind);
   if (kind == 2) p = tl_varint(p, (uint64_t)res);
   size_t slot = tl_date_slot(t0);
-  if (tl_dates[slot].k >= 0 && tl_dates[slot].t == t0)
-    p = tl_varint(p, (uint64_t)(tl_ndates - tl_dates[slot].k));
+  if (T->tl_dates[slot].k >= 0 && T->tl_dates[slot].t == t0)
+    p = tl_varint(p, (uint64_t)(T->tl_ndates - T->tl_dates[slot].k));
   else {
     *p++ = 0;
     p = tl_double(p, t0);
@@ -189,45 +202,48 @@ static void tl_row(int app, int kind, int res, double t0, double t1, double byte
     memcpy(p, &b, sizeof b);
     p += sizeof b;
   }
-  tl_used = (size_t)(p - tl_buf);
+  T->tl_used = (size_t)(p - T->tl_buf);
 }
 
 void sim_segment_row(engine_t *e, const transfer_t *t, double t1, double bytes) {
-  if (tl_on)
-    tl_row(t->app, 2, t->res < 0 ? e->nres : t->res, t->seg_start, t1, bytes);
+  struct sim_traces *T = e->traces;
+  if (T->tl_on)
+    tl_row(T, t->app, 2, t->res < 0 ? e->nres : t->res, t->seg_start, t1, bytes);
   else
     sim_ev_row(e, t->app, "transfer", sim_res_name(e->p, t->res), t->seg_start, t1, bytes);
 }
 
 /* ---------------------------------------------------------------- events.csv (docs/outputs.md) */
 
-/* One interval row: app, kind (work, io, transfer), resource, start_s, end_s, bytes, rate_Bps (mean over it). */
+/* One interval row: app, kind, resource, start_s, end_s, bytes, rate_Bps (mean over it). */
 void sim_ev_row(engine_t *e, int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
-  if (ev_out.f == NULL) return;
-  if (tl_on) {
-    tl_row(app,
+  struct sim_traces *T = e->traces;
+  if (T->ev_out.f == NULL) return;
+  if (T->tl_on) {
+    tl_row(T, app,
            kind[0] == 'w'   ? 0
            : kind[0] == 'i' ? 1
                             : 2,
-           resource != NULL ? tl_code(e, resource) : 0, t0, t1, bytes);
+           resource != NULL ? tl_code(T, e, resource) : 0, t0, t1, bytes);
     return;
   }
-  ios_csv_field(ev_out.f, e->apps[app].a->name);
-  fprintf(ev_out.f, ",%s,", kind);
-  ios_csv_field(ev_out.f, resource); /* a host name, or names joined with ';' */
-  fprintf(ev_out.f, ",%.17g,%.17g,", t0, t1);
+  ios_csv_field(T->ev_out.f, e->apps[app].a->name);
+  fprintf(T->ev_out.f, ",%s,", kind);
+  ios_csv_field(T->ev_out.f, resource); /* a host name, or names joined with ';' */
+  fprintf(T->ev_out.f, ",%.17g,%.17g,", t0, t1);
   if (bytes >= 0) {
-    fprintf(ev_out.f, "%.17g,", bytes);
-    if (t1 > t0) fprintf(ev_out.f, "%.17g", bytes / (t1 - t0));
+    fprintf(T->ev_out.f, "%.17g,", bytes);
+    if (t1 > t0) fprintf(T->ev_out.f, "%.17g", bytes / (t1 - t0));
   } else
-    fputc(',', ev_out.f);
-  fputc('\n', ev_out.f);
+    fputc(',', T->ev_out.f);
+  fputc('\n', T->ev_out.f);
 }
 
 void sim_ev_io_row(engine_t *e, const app_state_t *as, double volume) {
-  if (ev_out.f == NULL) return;
-  if (tl_on) { /* its resources are those of its transfer records */
-    tl_row((int)(as - e->apps), 1, 0, as->posted, sim_now(e), volume);
+  struct sim_traces *T = e->traces;
+  if (T->ev_out.f == NULL) return;
+  if (T->tl_on) { /* its resources are those of its transfer records */
+    tl_row(T, (int)(as - e->apps), 1, 0, as->posted, sim_now(e), volume);
     return;
   }
   char names[1024] = "";
@@ -250,12 +266,13 @@ static const char *al_res_item(int i, void *ctx) {
 }
 
 void sim_al_row(const engine_t *e, const app_state_t *as, double t0, double t1) {
-  if (al_out.f == NULL || !(t1 >= t0)) return;
-  ios_csv_field(al_out.f, as->a->name);
-  fprintf(al_out.f, ",%.17g,%.17g,%d,", t0, t1, as->n);
+  struct sim_traces *T = e->traces;
+  if (T->al_out.f == NULL || !(t1 >= t0)) return;
+  ios_csv_field(T->al_out.f, as->a->name);
+  fprintf(T->al_out.f, ",%.17g,%.17g,%d,", t0, t1, as->n);
   struct al_item it = {e->p, as};
-  ios_csv_list(al_out.f, as->n, al_res_item, &it, ';');
-  fputc('\n', al_out.f);
+  ios_csv_list(T->al_out.f, as->n, al_res_item, &it, ';');
+  fputc('\n', T->al_out.f);
 }
 
 /* Whether this run writes timeline.bin: always without output.events, except with the benchmark switch
@@ -264,28 +281,28 @@ static int timeline_wanted(const ios_sim_config_t *s) {
   return !s->bench.no_timeline;
 }
 
-/* events.csv (output.events) or timeline.bin, and allocations.csv, written through temporary files renamed when the
- * run has finished (close_traces), removed if it fails (release_engine). */
 int sim_open_traces(engine_t *e, const ios_sim_config_t *s) {
-  tl_free();
+  struct sim_traces *T = e->traces;
+  tl_free(T);
   if (s->out_dir == NULL) return IOS_OK; /* a run without an output directory (the SimGrid plugin without output.dir) */
   if (s->events) {
-    if (ios_fs_stage(&ev_out, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
-    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", ev_out.f);
+    if (ios_fs_stage(&T->ev_out, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
+    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", T->ev_out.f);
   } else if (timeline_wanted(s)) {
-    int rc = tl_open(e, s);
+    int rc = tl_open(T, e, s);
     if (rc != IOS_OK) return rc;
   }
-  if (ios_fs_stage(&al_out, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
-  fputs("app,start_s,end_s,n_resources,resources\n", al_out.f);
+  if (ios_fs_stage(&T->al_out, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
+  fputs("app,start_s,end_s,n_resources,resources\n", T->al_out.f);
   return IOS_OK;
 }
 
-int sim_close_traces(void) {
-  if (tl_on) tl_flush();
-  int rc = ios_fs_commit(&al_out);
-  if (ios_fs_commit(&ev_out) != IOS_OK) rc = IOS_EIO;
-  tl_free();
+int sim_close_traces(engine_t *e) {
+  struct sim_traces *T = e->traces;
+  if (T->tl_on) tl_flush(T);
+  int rc = ios_fs_commit(&T->al_out);
+  if (ios_fs_commit(&T->ev_out) != IOS_OK) rc = IOS_EIO;
+  tl_free(T);
   return rc;
 }
 
@@ -335,22 +352,27 @@ void sim_trace_segment(engine_t *e, const transfer_t *t, double bytes) {
   char var[300];
   trace_variable(e, t->app, var, sizeof var);
   sg_host_t to = t->res < 0 ? e->p->pfs.host : e->p->res[t->res].host;
-  ios_sg_trace_flow(t->host, to, var, t->seg_start, t1, bytes / (t1 - t->seg_start));
+  ios_sg_trace_flow(e->sg, t->host, to, var, t->seg_start, t1, bytes / (t1 - t->seg_start));
 }
 
 void sim_trace_running(engine_t *e) {
   for (int r = 0; e->trace && r <= e->nres; r++)
     for (int i = 0; e->res[r].r != NULL && i < e->res[r].nactive; i++) {
       const transfer_t *t = e->res[r].active[i];
-      if (t->rate > 0) sim_trace_segment(e, t, t->seg_rem0 - ios_tr_remaining(t));
+      if (t->rate > 0) sim_trace_segment(e, t, t->seg_rem0 - ios_tr_remaining(e->tr, t));
     }
 }
 
-int sim_segment_rows(void) {
-  return ev_out.f != NULL;
+int sim_segment_rows(const engine_t *e) {
+  return e->traces->ev_out.f != NULL;
 }
 
-void sim_traces_discard(void) {
-  ios_fs_discard(&al_out);
-  ios_fs_discard(&ev_out);
+void sim_traces_fini(engine_t *e) {
+  struct sim_traces *T = e->traces;
+  if (T == NULL) return;
+  ios_fs_discard(&T->al_out);
+  ios_fs_discard(&T->ev_out);
+  tl_free(T);
+  free(T);
+  e->traces = NULL;
 }

@@ -13,27 +13,39 @@
 XBT_LOG_EXTERNAL_CATEGORY(iosim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(iosim_transfer, iosim, "iosim transfer layer");
 
-/* The path of the run, chosen once at ios_tr_init. */
-static const tr_path_t *path = &tr_direct_path;
-
-int ios_tr_init(const ios_tr_options_t *o, const ios_tr_hooks_t *hooks, void *ctx) {
-  tr.date = o->date;
-  tr.hooks = hooks;
-  tr.ctx = ctx;
-  tr.order = 0;
-  path = o->direct ? &tr_direct_path : &tr_flow_path;
-  XBT_DEBUG("transfer path: %s", path->name);
-  tr_nodes_init(!o->direct && o->node_groups, o->senders, o->nsenders, o->controller);
-  return path->init(o);
+int ios_tr_init(ios_tr_t **out, const ios_tr_options_t *o, const ios_tr_hooks_t *hooks, void *ctx) {
+  ios_tr_t *tr = calloc(1, sizeof *tr);
+  *out = NULL;
+  if (tr == NULL) return -2;
+  tr->date = o->date;
+  tr->hooks = hooks;
+  tr->ctx = ctx;
+  tr->order = 0;
+  tr->fl = o->flows != NULL ? o->flows : &ios_tr_sg_flows;
+  tr->flctx = o->flows != NULL ? o->flows_ctx : o->sg;
+  tr->sg = o->sg;
+  tr->path = o->direct ? &tr_direct_path : &tr_flow_path;
+  XBT_DEBUG("transfer path: %s", tr->path->name);
+  tr_nodes_init(tr, !o->direct && o->node_groups, o->senders, o->nsenders, o->controller);
+  int rc = tr->path->init(tr, o);
+  if (rc != 0) {
+    ios_tr_fini(tr);
+    return rc;
+  }
+  *out = tr;
+  return 0;
 }
 
-void ios_tr_fini(void) {
-  tr_nodes_fini();
-  path->fini();
+void ios_tr_fini(ios_tr_t *tr) {
+  if (tr == NULL) return;
+  tr_nodes_fini(tr);
+  tr->path->fini(tr);
+  free(tr->routes);
+  free(tr);
 }
 
-void ios_tr_stop(ios_transfer_t *t) {
-  path->stop(t);
+void ios_tr_stop(ios_tr_t *tr, ios_transfer_t *t) {
+  tr->path->stop(tr, t);
 }
 
 void ios_tr_forget(ios_transfer_t *t) {
@@ -42,7 +54,7 @@ void ios_tr_forget(ios_transfer_t *t) {
   t->nlegs = t->legcap = t->legs_left = 0;
 }
 
-void ios_tr_reset(ios_transfer_t *t, double volume) {
+void ios_tr_reset(const ios_tr_t *tr, ios_transfer_t *t, double volume) {
   t->nlegs = t->legs_left = 0;
   t->volume = volume;
   t->remaining = volume;
@@ -53,46 +65,46 @@ void ios_tr_reset(ios_transfer_t *t, double volume) {
   t->paused = 0;
   t->heap = -1;
   t->finish = INFINITY;
-  t->t_last = tr_now();
+  t->t_last = tr_now(tr);
 }
 
-int ios_tr_set_rate(ios_transfer_t *t, double r, int capped) {
-  return path->set_rate(t, r, capped, NAN);
+int ios_tr_set_rate(ios_tr_t *tr, ios_transfer_t *t, double r, int capped) {
+  return tr->path->set_rate(tr, t, r, capped, NAN);
 }
 
-int ios_tr_set_rates(int k, ios_transfer_t *const *t, const double *rate, const double *rem, int capped,
+int ios_tr_set_rates(ios_tr_t *tr, int k, ios_transfer_t *const *t, const double *rate, const double *rem, int capped,
                      long *started) {
   for (int i = 0; i < k; i++) {
     double r = rate[i] > 0 ? rate[i] : 0.0, hint = rem != NULL ? rem[i] : NAN;
-    int rc = path->set_rate(t[i], r, capped, hint);
+    int rc = tr->path->set_rate(tr, t[i], r, capped, hint);
     if (rc < 0) return rc;
     *started += rc;
   }
   return 0;
 }
 
-double ios_tr_remaining(const ios_transfer_t *t) {
-  return path->remaining(t);
+double ios_tr_remaining(const ios_tr_t *tr, const ios_transfer_t *t) {
+  return tr->path->remaining(tr, t);
 }
 
-int ios_tr_complete_due(void) {
-  return path->complete_due();
+int ios_tr_complete_due(ios_tr_t *tr) {
+  return tr->path->complete_due(tr);
 }
 
-double ios_tr_next_completion(void) {
-  return path->next_completion();
+double ios_tr_next_completion(ios_tr_t *tr) {
+  return tr->path->next_completion(tr);
 }
 
-long ios_tr_running(void) {
-  return path->running();
+long ios_tr_running(const ios_tr_t *tr) {
+  return tr->path->running(tr);
 }
 
-long ios_tr_flows_started(void) {
-  return path->flows_started();
+long ios_tr_flows_started(const ios_tr_t *tr) {
+  return tr->path->flows_started(tr);
 }
 
-int ios_tr_pending(void) {
-  return path->pending();
+int ios_tr_pending(const ios_tr_t *tr) {
+  return tr->path->pending(tr);
 }
 
 /* ---------------------------------------------------------------- when the direct path is exact */

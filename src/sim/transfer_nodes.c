@@ -43,8 +43,9 @@ typedef struct {
   sg_host_t host;
 } link_owner_t;
 
-static struct {
-  int enabled;
+/* Node groups' state (ios_tr_t.nodes): made when they are on. */
+struct tr_nodes {
+  ios_sg_t *sg;       /* the glue whose links it scales */
   sg_host_t *senders; /* [nsenders] the hosts flows may leave from (a copy) */
   int nsenders;
   link_owner_t *own; /* open addressing on the link's address, at most half full; NULL until the first check */
@@ -52,7 +53,7 @@ static struct {
   owner_t *owners; /* [nowners] by owner index */
   int nowners;
   xbt_dynar_t route;
-} N;
+};
 
 static size_t link_slot(const link_owner_t *tab, size_t cap, sg_link_t l) {
   unsigned long long h = (unsigned long long)(uintptr_t)l * 0x9E3779B97F4A7C15ULL;
@@ -63,17 +64,17 @@ static size_t link_slot(const link_owner_t *tab, size_t cap, sg_link_t l) {
 }
 
 /* The table of links to their one host, from every sender's route to `d`: a link of one sender's routes alone. */
-static int build_owners(sg_host_t d) {
+static int build_owners(struct tr_nodes *N, sg_host_t d) {
   size_t n = 0, cap = 1024;
   link_owner_t *tab = calloc(cap, sizeof *tab);
   if (tab == NULL) return -1;
-  for (int s = 0; s < N.nsenders; s++) {
-    if (N.senders[s] == d) continue;
-    xbt_dynar_reset(N.route);
-    sg_host_get_route(N.senders[s], d, N.route);
+  for (int s = 0; s < N->nsenders; s++) {
+    if (N->senders[s] == d) continue;
+    xbt_dynar_reset(N->route);
+    sg_host_get_route(N->senders[s], d, N->route);
     unsigned i;
     sg_link_t l;
-    xbt_dynar_foreach(N.route, i, l) {
+    xbt_dynar_foreach(N->route, i, l) {
       if (2 * (n + 1) > cap) { /* grow, and hash again */
         size_t ncap = 2 * cap;
         link_owner_t *t2 = calloc(ncap, sizeof *t2);
@@ -90,20 +91,20 @@ static int build_owners(sg_host_t d) {
       size_t k = link_slot(tab, cap, l);
       if (tab[k].link == NULL) {
         tab[k].link = l;
-        tab[k].host = N.senders[s];
+        tab[k].host = N->senders[s];
         n++;
-      } else if (tab[k].host != N.senders[s])
+      } else if (tab[k].host != N->senders[s])
         tab[k].host = NULL;
     }
   }
-  N.own = tab;
-  N.owncap = cap;
+  N->own = tab;
+  N->owncap = cap;
   return 0;
 }
 
 /* The one sender whose routes cross l, or NULL (several, or none seen). */
-static sg_host_t link_host(sg_link_t l) {
-  const link_owner_t *e = &N.own[link_slot(N.own, N.owncap, l)];
+static sg_host_t link_host(const struct tr_nodes *N, sg_link_t l) {
+  const link_owner_t *e = &N->own[link_slot(N->own, N->owncap, l)];
   return e->link == l ? e->host : NULL;
 }
 
@@ -129,7 +130,8 @@ static int cmp_sig(const void *pa, const void *pb) {
 
 /* Whether the routes from nodes[0..n) to d are alike (the file's comment); *own gets the first node's own links
  * (malloc'ed, the caller frees it; *nown of them). @return 1 alike, 0 not, -1 out of memory. */
-static int alike(const owner_t *o, const sg_host_t *nodes, int n, sg_host_t d, sg_link_t **own, int *nown) {
+static int alike(struct tr_nodes *N, const owner_t *o, const sg_host_t *nodes, int n, sg_host_t d, sg_link_t **own,
+                 int *nown) {
   int ok = 1, ncommon = -1, nsig0 = 0;
   sg_link_t *common = NULL;
   *own = NULL;
@@ -140,10 +142,10 @@ static int alike(const owner_t *o, const sg_host_t *nodes, int n, sg_host_t d, s
       ok = 0;
       break;
     }
-    xbt_dynar_reset(N.route);
-    sg_host_get_route(nodes[i], d, N.route);
-    int len = (int)xbt_dynar_length(N.route), nsig = 0, nc = 0;
-    sg_link_t *links = xbt_dynar_get_ptr(N.route, 0);
+    xbt_dynar_reset(N->route);
+    sg_host_get_route(nodes[i], d, N->route);
+    int len = (int)xbt_dynar_length(N->route), nsig = 0, nc = 0;
+    sg_link_t *links = xbt_dynar_get_ptr(N->route, 0);
     sig_t *s = realloc(i == 0 ? sig0 : sig, sizeof *s * (size_t)(len > 0 ? len : 1));
     if (s == NULL) {
       ok = -1;
@@ -163,7 +165,7 @@ static int alike(const owner_t *o, const sg_host_t *nodes, int n, sg_host_t d, s
     }
     for (int k = 0; k < len; k++) {
       sg_link_t l = links[k];
-      sg_host_t h = link_host(l);
+      sg_host_t h = link_host(N, l);
       if (h == nodes[i]) { /* its own */
         s[nsig++] = (sig_t){link_bw(o, l), sg_link_get_latency(l), sg_link_is_shared(l)};
         if (i == 0) (*own)[(*nown)++] = l;
@@ -197,26 +199,27 @@ static int alike(const owner_t *o, const sg_host_t *nodes, int n, sg_host_t d, s
   return ok;
 }
 
-static owner_t *owner_of(int owner) {
+static owner_t *owner_of(struct tr_nodes *N, int owner) {
   if (owner < 0) return NULL;
-  if (owner >= N.nowners) {
-    int ncap = N.nowners ? N.nowners : 16;
+  if (owner >= N->nowners) {
+    int ncap = N->nowners ? N->nowners : 16;
     while (ncap <= owner)
       ncap *= 2;
-    owner_t *o = realloc(N.owners, sizeof *o * (size_t)ncap);
+    owner_t *o = realloc(N->owners, sizeof *o * (size_t)ncap);
     if (o == NULL) return NULL;
-    memset(o + N.nowners, 0, sizeof *o * (size_t)(ncap - N.nowners));
-    N.owners = o;
-    N.nowners = ncap;
+    memset(o + N->nowners, 0, sizeof *o * (size_t)(ncap - N->nowners));
+    N->owners = o;
+    N->nowners = ncap;
   }
-  return &N.owners[owner];
+  return &N->owners[owner];
 }
 
-void ios_tr_node_ungroup(int owner) {
-  if (owner < 0 || owner >= N.nowners) return;
-  owner_t *o = &N.owners[owner];
+/* Gives back the bandwidths of the links `owner`'s node group scaled. */
+static void ungroup(struct tr_nodes *N, int owner) {
+  if (owner < 0 || owner >= N->nowners) return;
+  owner_t *o = &N->owners[owner];
   for (int i = 0; i < o->nscaled; i++)
-    ios_sg_link_scale(o->scaled[i].link, o->scaled[i].bw, 1);
+    ios_sg_link_scale(N->sg, o->scaled[i].link, o->scaled[i].bw, 1);
   o->nscaled = 0;
   o->nchecked = 0;
   o->first = NULL;
@@ -228,30 +231,35 @@ static int checked(const owner_t *o, sg_host_t d) {
   return 0;
 }
 
-int ios_tr_node_group(int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests) {
-  if (!N.enabled || nnodes < 2 || ndests < 1) {
+void ios_tr_node_ungroup(ios_tr_t *tr, int owner) {
+  if (tr->nodes != NULL) ungroup(tr->nodes, owner);
+}
+
+int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests) {
+  struct tr_nodes *N = tr->nodes;
+  if (N == NULL || nnodes < 2 || ndests < 1) {
     XBT_VERB("owner %d: node groups off or %d nodes, %d destinations: legs", owner, nnodes, ndests);
     return 0;
   }
-  owner_t *o = owner_of(owner);
+  owner_t *o = owner_of(N, owner);
   if (o == NULL) return -1;
   if (o->first != nodes[0] || o->nnodes != nnodes) { /* another node set: nothing of before holds */
-    ios_tr_node_ungroup(owner);
+    ungroup(N, owner);
     o->first = nodes[0];
     o->nnodes = nnodes;
   }
-  if (N.own == NULL && build_owners(dests[0]) != 0) return -1;
+  if (N->own == NULL && build_owners(N, dests[0]) != 0) return -1;
   for (int k = 0; k < ndests; k++) {
     if (checked(o, dests[k])) continue;
     sg_link_t *own;
     int nown;
-    int ok = alike(o, nodes, nnodes, dests[k], &own, &nown);
+    int ok = alike(N, o, nodes, nnodes, dests[k], &own, &nown);
     if (ok <= 0) { /* this operation goes as legs, over the platform's own bandwidths */
       XBT_VERB("owner %d: %d nodes from %s to %s not alike: legs", owner, nnodes, sg_host_get_name(nodes[0]),
                sg_host_get_name(dests[k]));
       free(own);
       if (ok < 0) return -1;
-      ios_tr_node_ungroup(owner);
+      ungroup(N, owner);
       return 0;
     }
     for (int i = 0; i < nown; i++) { /* the first node's own links, scaled once */
@@ -271,7 +279,7 @@ int ios_tr_node_group(int owner, const sg_host_t *nodes, int nnodes, const sg_ho
       }
       double bw = sg_link_get_bandwidth(own[i]);
       o->scaled[o->nscaled++] = (scaled_t){own[i], bw};
-      ios_sg_link_scale(own[i], bw, nnodes);
+      ios_sg_link_scale(N->sg, own[i], bw, nnodes);
     }
     free(own);
     if (o->nchecked == o->ccap) {
@@ -286,29 +294,36 @@ int ios_tr_node_group(int owner, const sg_host_t *nodes, int nnodes, const sg_ho
   return 1;
 }
 
-void tr_nodes_init(int enabled, const sg_host_t *senders, int nsenders, sg_host_t controller) {
-  N.enabled = enabled && senders != NULL && nsenders > 1;
-  if (!N.enabled) return;
-  N.senders = malloc(sizeof *N.senders * (size_t)(nsenders + 1));
-  if (N.senders == NULL) { /* no room: legs, as without node groups */
-    N.enabled = 0;
+void tr_nodes_init(ios_tr_t *tr, int enabled, const sg_host_t *senders, int nsenders, sg_host_t controller) {
+  tr->nodes = NULL;
+  if (!enabled || senders == NULL || nsenders <= 1) return;
+  struct tr_nodes *N = calloc(1, sizeof *N);
+  if (N == NULL) return; /* no room: legs, as without node groups */
+  N->senders = malloc(sizeof *N->senders * (size_t)(nsenders + 1));
+  if (N->senders == NULL) { /* no room: legs, as without node groups */
+    free(N);
     return;
   }
-  memcpy(N.senders, senders, sizeof *N.senders * (size_t)nsenders);
-  N.nsenders = nsenders;
-  if (controller != NULL) N.senders[N.nsenders++] = controller;
-  N.route = xbt_dynar_new(sizeof(sg_link_t), NULL);
+  memcpy(N->senders, senders, sizeof *N->senders * (size_t)nsenders);
+  N->nsenders = nsenders;
+  if (controller != NULL) N->senders[N->nsenders++] = controller;
+  N->route = xbt_dynar_new(sizeof(sg_link_t), NULL);
+  N->sg = tr->sg;
+  tr->nodes = N;
 }
 
-void tr_nodes_fini(void) {
-  for (int i = 0; i < N.nowners; i++) {
-    ios_tr_node_ungroup(i);
-    free(N.owners[i].scaled);
-    free(N.owners[i].checked);
+void tr_nodes_fini(ios_tr_t *tr) {
+  struct tr_nodes *N = tr->nodes;
+  if (N == NULL) return;
+  for (int i = 0; i < N->nowners; i++) {
+    ungroup(N, i);
+    free(N->owners[i].scaled);
+    free(N->owners[i].checked);
   }
-  free(N.owners);
-  free(N.own);
-  free(N.senders);
-  if (N.route != NULL) xbt_dynar_free(&N.route);
-  memset(&N, 0, sizeof N);
+  free(N->owners);
+  free(N->own);
+  free(N->senders);
+  if (N->route != NULL) xbt_dynar_free(&N->route);
+  free(N);
+  tr->nodes = NULL;
 }
