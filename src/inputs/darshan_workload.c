@@ -554,6 +554,9 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
     } else if (rc == IOS_EINVAL || rc == IOS_EIO) { /* listed, and the others are read */
       if (npaths > 1) ios_diag_report(opt->skip_bad ? "skipped" : "refused");
       if (nbad++ == 0 && (why = strdup(ios_diag_message())) == NULL) rc = IOS_ENOMEM;
+      char *name = opt->skip_bad && npaths > 1 && rc != IOS_ENOMEM ? app_name(paths[i], w) : NULL;
+      if (name != NULL && ios_workload_note_skipped(w, name, ios_diag_message()) != IOS_OK) rc = IOS_ENOMEM;
+      free(name); /* results.json lists it (w->skipped) */
       if (rc != IOS_ENOMEM && npaths > 1) rc = IOS_OK;
     }
   }
@@ -811,11 +814,12 @@ int ios_darshan_spec(const cJSON *spec, const char *file, char ***paths, int *np
 }
 
 int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
-                      double stripe_count, ios_workload_t *w) {
+                      double stripe_count, int skip_bad, ios_workload_t *w) {
   char **paths = NULL;
   int n = 0;
   ios_darshan_options_t opt;
   int rc = ios_darshan_spec(spec, file, &paths, &n, &opt);
+  if (rc == IOS_OK && skip_bad) opt.skip_bad = 1; /* workload.skip_bad, iosim run --skip-bad */
   if (rc == IOS_OK && opt.stripe_count == -2 && striping != NULL && strcmp(striping, "lustre-default") == 0)
     opt.stripe_count = (long)stripe_count; /* the scenario's what-if: every recorded file restriped (-1: every OST) */
   if (rc == IOS_OK) rc = ios_darshan_workload(paths, n, &opt, p, w, NULL);

@@ -24,7 +24,7 @@ const char ios_scenario_defaults_json[] =
     "\"platform\": \"platforms/mn4-forwarding.xml\","
     "\"platform_roles\": null,"
     "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
-    "  \"applications\": [], \"generator\": null, \"darshan\": null, \"only\": null},"
+    "  \"applications\": [], \"generator\": null, \"darshan\": null, \"only\": null, \"skip_bad\": false},"
     "\"allocation\": {\"policy\": \"static\"},"
     "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
     "\"sharing\": {\"policy\": \"fairshare\"},"

@@ -24,6 +24,8 @@ static const struct {
     {"workload.darshan", "",
      "Darshan logs: a log, a directory of logs, a list, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"workload.only", "", "keep only the application with this name"},
+    {"workload.skip_bad", "",
+     "leave out (listed, counted) the jobs that cannot run on the platform and the Darshan logs that cannot be read"},
     {"allocation.policy", "", "how many resources each application gets (iosim policies --family allocation)"},
     {"placement.policy", "", "which resources (iosim policies --family placement)"},
     {"sharing.policy", "", "the rate of each pending transfer (iosim policies --family sharing)"},

@@ -279,6 +279,15 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
     cJSON_AddItemToArray(cfg, cJSON_CreateString(ios_simgrid_config[i]));
   cJSON_AddItemToObject(root, "scenario", cJSON_Duplicate(s->resolved, 1));
   if (w->replay[0] != '\0') cJSON_AddStringToObject(root, "replay", w->replay); /* a stream of logs (darshan.md) */
+  if (w->nskipped > 0) { /* workload.skip_bad: the jobs left out, and why (docs/outputs.md) */
+    cJSON *sk = cJSON_AddArrayToObject(root, "skipped");
+    for (int k = 0; k < w->nskipped; k++) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "name", w->skipped[k].name);
+      cJSON_AddStringToObject(o, "reason", w->skipped[k].reason);
+      cJSON_AddItemToArray(sk, o);
+    }
+  }
   cJSON *win = cJSON_AddObjectToObject(root, "window");
   cJSON_AddNumberToObject(win, "begin_s", r->t_begin);
   cJSON_AddItemToObject(win, "end_s", num_or_null(r->t_end));
@@ -321,15 +330,23 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
   printf("iosim %s — %d applications on %d %s resources (%s), allocation %s, placement %s, sharing %s, seed %llu\n",
          IOSIM_VERSION, w->napps, p->nres, p->pool_role, ios_fs_display_path(s->platform, platform, sizeof platform),
          s->allocation->name, s->placement->name, s->sharing->name, (unsigned long long)s->seed);
-  printf("%-16s %6s %4s %14s %12s %12s %8s %9s\n", "application", "nodes", "n", "io_volume_GB", "io_time_s",
+  int shown = w->napps <= 20 ? w->napps : 20, width = 16; /* names in full: the column as wide as the longest */
+  for (int j = 0; j < shown; j++)
+    if ((int)strlen(w->apps[j].name) > width) width = (int)strlen(w->apps[j].name);
+  printf("%-*s %6s %4s %14s %12s %12s %8s %9s\n", width, "application", "nodes", "n", "io_volume_GB", "io_time_s",
          "work_time_s", "yield", "slowdown");
-  int shown = w->napps <= 20 ? w->napps : 20;
   for (int j = 0; j < shown; j++) {
     const ios_app_result_t *a = &r->apps[j];
-    printf("%-16.16s %6d %4d %14.4f %12.3f %12.3f %8.4f %9.4f\n", w->apps[j].name, w->apps[j].nodes, a->n_resources,
+    printf("%-*s %6d %4d %14.4f %12.3f %12.3f %8.4f %9.4f\n", width, w->apps[j].name, w->apps[j].nodes, a->n_resources,
            a->io_volume / 1e9, a->io_time, a->work_time, a->yield, a->io_slowdown);
   }
   if (shown < w->napps) printf("... %d more in %s/apps.csv\n", w->napps - shown, s->out_dir);
+  if (w->nskipped > 0) { /* workload.skip_bad */
+    printf("skipped %d job(s) that could not run (workload.skip_bad; all in results.json \"skipped\"):", w->nskipped);
+    for (int k = 0; k < w->nskipped && k < 5; k++)
+      printf("%s %s (%s)", k ? ";" : "", w->skipped[k].name, w->skipped[k].reason);
+    printf("%s\n", w->nskipped > 5 ? "; ..." : "");
+  }
   if (w->replay[0] != '\0') printf("replay %s\n", w->replay);
   printf("window [%.6g, %.6g] s (%s); status %s\n", r->t_begin, r->t_end, r->window_kind,
          r->complete ? "complete" : "stopped at window end");
