@@ -27,6 +27,7 @@ import sys
 
 
 from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
+from . import results  # noqa: E402  (the checked reader of run outputs)
 from .campaign_io import InputError, pd  # noqa: E402
 
 VOLUME_RTOL = 1e-6  # relative difference of two volumes still "the same job"
@@ -35,29 +36,12 @@ REPLAY_KEYS = ("osts", "phases", "replay")  # workload options that say how the 
 
 
 def load_run(rdir):
-    """(results dict, apps DataFrame) of one run directory; InputError naming the file and the fix."""
-    res_path, apps_path = os.path.join(rdir, "results.json"), os.path.join(rdir, "apps.csv")
-    for path in (res_path, apps_path):
-        if not os.path.isfile(path):
-            raise InputError(f"{path}: file not found; fix: give the output directory of a complete `iosim run` "
-                             "(it writes results.json last)")
-    try:
-        with open(res_path, encoding="utf-8") as f:
-            res = json.load(f)
-    except (OSError, ValueError) as e:
-        raise InputError(f"{res_path}: not readable JSON ({e}); fix: rerun the scenario") from None
-    try:
-        apps = pd.read_csv(apps_path, keep_default_na=False, na_values=[""])
-    except (OSError, ValueError) as e:
-        raise InputError(f"{apps_path}: not a readable CSV ({e}); fix: rerun the scenario") from None
-    need = ["name", "io_volume_bytes", "io_time_s", "end_s"]
-    missing = [c for c in need if c not in apps.columns]
-    if missing:
-        raise InputError(f"{apps_path}: column(s) {', '.join(missing)} missing; fix: rerun with this iosim")
-    if apps["name"].duplicated().any():
-        dup = apps.loc[apps["name"].duplicated(), "name"].iloc[0]
-        raise InputError(f"{apps_path}: job name '{dup}' appears twice; fix: give the jobs distinct names")
-    return res, apps
+    """(results dict, apps DataFrame) of one run directory, read and checked by iosim.results (every value finite,
+    none negative or impossible: a bad file is an InputError naming the file, the line, the column and the fix)."""
+    run = results.read_run(rdir, need=("results", "apps"))
+    if "end_s" not in run.apps.columns:
+        raise InputError(f"{os.path.join(rdir, 'apps.csv')}: column end_s missing; fix: rerun with this iosim")
+    return run.results, run.apps
 
 
 def replay_mode(res):

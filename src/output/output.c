@@ -300,6 +300,10 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
   cJSON_AddNumberToObject(pl, "nic_bw_Bps", p->nic_bw);
   cJSON_AddStringToObject(pl, "pool_role", p->pool_role);
   cJSON_AddNumberToObject(pl, "resources", p->nres);
+  double capacity = p->has_pfs ? p->pfs.capacity : 0; /* every resource an application can write to: what no job's */
+  for (int i = 0; i < p->nres; i++)                   /* io_bandwidth_Bps exceeds (python/iosim/results.py) */
+    capacity += p->res[i].capacity;
+  cJSON_AddNumberToObject(pl, "capacity_Bps", capacity);
   add_metrics(root, r);
   add_fit(root, r);
   char *text = cJSON_Print(root);

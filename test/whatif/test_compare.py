@@ -161,6 +161,23 @@ class WhatIf(unittest.TestCase):
         self.assertEqual(rows[("small", "base")]["bound_by"], "pfs")  # the base run writes the column (iosim)
         self.assertAlmostEqual(float(rows[("(all jobs)", "bound")]["io_time_change_pct"]), 0.0)
 
+    def test_values_no_run_writes_refused(self):
+        # apps.csv of a copy of the base run whose `large` (line 3) has io_time_s nan, -5 or 1e400 (beyond the
+        # doubles): compare exits 2 naming the file, the line, the column, the value and the fix, and prints no
+        # answer (before the checking reader it printed "comparable: yes", -104.1 % and +inf %).
+        for bad, why in (("nan", "is not a finite number"), ("-5", "-5 is negative"),
+                         ("1e400", "is not a finite number")):
+            d = self.copy_run("bad", edit_apps=lambda rows, v=bad: [dict(r, io_time_s=v) if r["name"] == "large"
+                                                                      else r for r in rows])
+            p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), d], code=2)
+            self.assertIn(f"iosim compare: error: {d}/apps.csv: line 3 (name 'large'), column io_time_s: ", p.stderr)
+            self.assertIn(why, p.stderr)
+            self.assertIn("fix: rerun the scenario", p.stderr)
+            self.assertEqual(p.stdout, "")
+        # the same run through iosim whatif's page and iosim view: refused too
+        p = run([ARGS.iosim, "view", d, "-o", os.path.join(self.work, "bad.html")], code=2)
+        self.assertIn("column io_time_s: '1e400' is not a finite number", p.stderr)
+
     def test_bad_key_simulates_nothing(self):
         out = os.path.join(self.work, "bad")
         p = run([ARGS.iosim, "whatif", self.scen, "--vary", "platform.no_such_key=1,2", "-o", out], code=2)
