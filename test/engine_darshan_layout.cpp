@@ -208,3 +208,43 @@ TEST(EngineDarshanLayout, OstNamesWithoutOrderWarnAndDuplicateIndicesRefused) {
   EXPECT_EQ(dup.proc.exit_code, 2) << dup.describe();
   EXPECT_NE(dup.proc.err.find("has the Lustre index of fs-OST000"), std::string::npos) << dup.proc.err;
 }
+
+TEST(EngineDarshanLayout, JobsWithoutALayoutNameTheRuleThatDecidedThem) {
+  // System: on the site platform (8 OSTs of 1.5 GB/s, 1 GB/s node links), with allocation fixed (n = 1), the
+  // two-file job `j` (recorded layout) and a job `plain` of the same 256 processes (8 nodes) writing 6e9 B whose log
+  // has no LUSTRE module, recorded 1e5 s later (never together).
+  // Expectations: `plain` runs on one OST, the allocation's n = 1: 6e9 B at min(8 x 1, 1 x 1.5) GB/s = 4 s;
+  // results.json "no_layout" = {jobs: [plain], decided_by: "allocation fixed (n = 1)"}; the summary says it
+  // ("assumed: 1 of 2 jobs have no Lustre layout in their logs (plain): their OSTs come from allocation fixed
+  // (n = 1)"); under --set striping.policy=lustre-default the striping policy decides instead and is named.
+  TempDir logs;
+  std::string job = logs.write("j.darshan", two_file_job(1000));
+  Log l;
+  l.nprocs = 256;
+  l.start = 101000;
+  l.end = 101010;
+  Bytes p{false, ""};
+  record(p, 1, -1, 69, 17, 0, {{0, 1}, {4, 1}, {15, 6000000000}}, {{2, 1}, {6, 2}, {9, 1}, {14, 1}});
+  l.modules[1] = {4, p.s};
+  std::string plain = logs.write("plain.darshan", l.build());
+  SimRun run = run_logs({job, plain}, "");
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.app("plain").n_resources, 1);
+  EXPECT_REL(run.app("plain").io_time, 4.0, 1e-9);
+  const cJSON *jobs = run.json("no_layout.jobs");
+  ASSERT_TRUE(cJSON_IsArray(jobs)) << run.describe();
+  ASSERT_EQ(cJSON_GetArraySize(jobs), 1);
+  EXPECT_STREQ(cJSON_GetArrayItem(jobs, 0)->valuestring, "plain");
+  EXPECT_EQ(run.str("no_layout.decided_by"), "allocation fixed (n = 1)");
+  EXPECT_NE(run.proc.out.find("assumed: 1 of 2 jobs have no Lustre layout in their logs (plain): their OSTs come "
+                              "from allocation fixed (n = 1)"),
+            std::string::npos)
+      << run.proc.out;
+  SimRun striped = run_logs({job, plain}, "", {"striping.policy=lustre-default", "striping.stripe_count=2"});
+  ASSERT_EQ(striped.proc.exit_code, 0) << striped.describe();
+  EXPECT_EQ(striped.str("no_layout.decided_by").rfind("striping lustre-default (stripe_count = 2, ", 0), 0u)
+      << striped.str("no_layout.decided_by");
+  SimRun only_layout = run_logs({job}, "");
+  ASSERT_EQ(only_layout.proc.exit_code, 0) << only_layout.describe();
+  EXPECT_EQ(only_layout.json("no_layout"), nullptr); // only when some job has no layout
+}

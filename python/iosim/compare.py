@@ -295,6 +295,31 @@ def band_words(row, base_cal, cal):
     return f"{err}; change within the model error: {bands}"
 
 
+def layout_lines(runs, labels, df):
+    """The assumption that decides the jobs without a Lustre layout (results.json "no_layout": a Darshan job whose log
+    records none gets its OSTs from the scenario's allocation, or its striping policy when it has one; docs/whatif.md),
+    printed with the answer: which jobs, what decided them in each run, and their share of each run's total I/O time.
+    Nothing when no run has such a job."""
+    per_run = []
+    for (res, _), lab in zip(runs, labels):
+        nl = res.get("no_layout") if isinstance(res, dict) else None
+        jobs = [j for j in nl.get("jobs", []) if isinstance(j, str)] if isinstance(nl, dict) else []
+        rule = str(nl.get("decided_by", "?")) if isinstance(nl, dict) else ""
+        sub = df[(df["run"] == lab) & df["job"].isin(jobs)]["io_time_s"]
+        total = df[(df["run"] == lab) & (df["job"] == TOTAL)]["io_time_s"]
+        t, tot = float(sub.sum()), float(total.iloc[0]) if len(total) else float("nan")
+        per_run.append((lab, jobs, rule, t, tot))
+    if not any(jobs for _, jobs, _, _, _ in per_run):
+        return []
+    names = list(dict.fromkeys(j for _, jobs, _, _, _ in per_run for j in jobs))
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    parts = [f"in {lab}: {rule or 'none'}, {t:.6g} s of {tot:.6g} s of I/O time ({100 * t / tot:.2f} %)"
+             if tot > 0 else f"in {lab}: {rule or 'none'}" for lab, jobs, rule, t, tot in per_run]
+    return [f"assumed: {len(names)} of {len(runs[0][1])} jobs have no Lustre layout in their logs ({shown}): their "
+            "OSTs come from the scenario's allocation (striping policy when it has one), not from the logs; "
+            + "; ".join(parts) + " (docs/whatif.md)"]
+
+
 PAGE_TOP_JOBS = 25  # jobs drawn in the answer figure (the largest changes); the others are summarised under it
 PAGE_BAND = "p90"  # the band drawn as error bars (the table's)
 
@@ -492,7 +517,7 @@ def main(argv=None):
             f"{lab}: {error_text(p, h)}" for lab, (p, h) in zip(labels, cals)))
         if "bound_by" not in runs[0][1].columns:
             header.append("bound_by: n/a (these runs' apps.csv have no bound_by column)")
-        answers = answer_lines(df, labels, cals)
+        answers = answer_lines(df, labels, cals) + layout_lines(runs, labels, df)
         out = "\n".join(header) + "\n\n" + text_table(df, labels) + "\n\n" + "\n".join(answers)
         print(out)
         if args.csv:

@@ -383,7 +383,11 @@ static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options
                          const char *path, ios_app_t *a) {
   if (opt->osts == 2) return IOS_OK;
   int ost_pool = p != NULL && p->pool_role != NULL && strcmp(p->pool_role, "ost") == 0 && p->nres > 0;
-  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) return recorded_layout(log, opt, p, path, a);
+  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) {
+    int rc = recorded_layout(log, opt, p, path, a);
+    a->no_layout = rc == IOS_OK && a->given == NULL; /* no file with a layout: the allocation decides */
+    return rc;
+  }
   if (opt->osts == 1) {
     ios_diag_set(path, "workload.darshan.osts",
                  "\"recorded\" needs a platform whose I/O resources are OSTs (role ost): use such a platform (iosim "
@@ -394,6 +398,7 @@ static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options
   int n, rc = job_osts(log, &osts, &n);
   if (rc == IOS_EINVAL) ios_diag_set(path, "LUSTRE module", "more than 5e7 file stripes: use \"osts\": \"none\"");
   if (rc == IOS_OK && n > 0) a->requested_n = p != NULL && n > p->nres ? p->nres : n;
+  a->no_layout = rc == IOS_OK && n == 0;
   free(osts);
   return rc;
 }

@@ -42,6 +42,9 @@ typedef struct {
   int ngiven;            /**< entries of `given`; 0 with `given` != NULL = direct PFS access */
   double *given_share;   /**< [ngiven] the fraction of every I/O operation given[i] carries (they sum to 1; a Darshan
                               job's recorded striping, docs/darshan.md), owned; NULL = 1 / ngiven each */
+  int no_layout;         /**< 1: a Darshan job whose log records no Lustre layout (osts count, recorded or auto), so
+                              the scenario's allocation decided its resources: an assumption the run's summary, its
+                              results.json "no_layout" and iosim compare's answer name (docs/whatif.md) */
 } ios_app_t;
 
 /** A job left out of a run because it cannot run there (workload.skip_bad, docs/scenario.md): its name and why. */

@@ -262,6 +262,21 @@ static void add_fit(cJSON *root, const ios_results_t *r) {
   }
 }
 
+/* What decided the resources of the Darshan jobs whose logs record no Lustre layout (ios_app_t.no_layout), in words,
+ * into buf[n]: the scenario's striping policy when it has one (it stripes those jobs' files), else its allocation
+ * policy, with their parameters ("allocation fixed (n = 1)": one OST each). */
+static void no_layout_rule(const ios_scenario_t *s, char *buf, size_t n) {
+  int striped = s->striping != NULL;
+  const ios_param_spec_t *spec = striped ? s->striping->params : s->allocation->params;
+  const double *v = striped ? s->striping_params.v : s->allocation_params.v;
+  int np = striped ? s->striping->nparams : s->allocation->nparams;
+  size_t len = (size_t)snprintf(buf, n, "%s %s", striped ? "striping" : "allocation",
+                                striped ? s->striping->name : s->allocation->name);
+  for (int i = 0; i < np && len < n; i++)
+    len += (size_t)snprintf(buf + len, n - len, "%s%s = %g", i ? ", " : " (", spec[i].name, v[i]);
+  if (np > 0 && len < n) snprintf(buf + len, n - len, ")");
+}
+
 /* The text of results.json (malloc'ed; NULL when out of memory). */
 static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
                           const ios_results_t *r) {
@@ -279,6 +294,18 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
     cJSON_AddItemToArray(cfg, cJSON_CreateString(ios_simgrid_config[i]));
   cJSON_AddItemToObject(root, "scenario", cJSON_Duplicate(s->resolved, 1));
   if (w->replay[0] != '\0') cJSON_AddStringToObject(root, "replay", w->replay); /* a stream of logs (darshan.md) */
+  int nnl = 0;
+  for (int j = 0; j < w->napps; j++)
+    nnl += w->apps[j].no_layout;
+  if (nnl > 0) { /* Darshan jobs without a Lustre layout: what decided their OSTs (docs/whatif.md) */
+    char rule[256];
+    no_layout_rule(s, rule, sizeof rule);
+    cJSON *nl = cJSON_AddObjectToObject(root, "no_layout");
+    cJSON *jobs = cJSON_AddArrayToObject(nl, "jobs");
+    for (int j = 0; j < w->napps; j++)
+      if (w->apps[j].no_layout) cJSON_AddItemToArray(jobs, cJSON_CreateString(w->apps[j].name));
+    cJSON_AddStringToObject(nl, "decided_by", rule);
+  }
   if (w->nskipped > 0) { /* workload.skip_bad: the jobs left out, and why (docs/outputs.md) */
     cJSON *sk = cJSON_AddArrayToObject(root, "skipped");
     for (int k = 0; k < w->nskipped; k++) {
@@ -350,6 +377,17 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
     for (int k = 0; k < w->nskipped && k < 5; k++)
       printf("%s %s (%s)", k ? ";" : "", w->skipped[k].name, w->skipped[k].reason);
     printf("%s\n", w->nskipped > 5 ? "; ..." : "");
+  }
+  int nnl = 0;
+  for (int j = 0; j < w->napps; j++)
+    nnl += w->apps[j].no_layout;
+  if (nnl > 0) { /* an assumption that decides these jobs' I/O (docs/whatif.md) */
+    char rule[256];
+    no_layout_rule(s, rule, sizeof rule);
+    printf("assumed: %d of %d jobs have no Lustre layout in their logs (", nnl, w->napps);
+    for (int j = 0, k = 0; j < w->napps; j++)
+      if (w->apps[j].no_layout && k++ < 5) printf("%s%s", k > 1 ? ", " : "", w->apps[j].name);
+    printf("%s): their OSTs come from %s (docs/whatif.md)\n", nnl > 5 ? ", ..." : "", rule);
   }
   if (w->replay[0] != '\0') printf("replay %s\n", w->replay);
   printf("window [%.6g, %.6g] s (%s); status %s\n", r->t_begin, r->t_end, r->window_kind,
