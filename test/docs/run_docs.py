@@ -347,8 +347,9 @@ def main():
             else:
                 print(f"ok   {args.doc}:{s.line}: $ {first}  ({secs:.1f} s)", flush=True)
     left = len(steps) - len(chosen)
+    why = "the others: ctest" if args.only_slow else "slow: analysis/maintainers/docs_slow.sh runs them"
     print(f"{len(chosen) - failures}/{len(chosen)} blocks of {args.doc} ran and matched"
-          + (f" ({left} slow block(s) not run: analysis/maintainers/docs_slow.sh runs them)" if left else ""))
+          + (f" ({left} block(s) not run, {why})" if left else ""))
     return 1 if failures else 0
 
 

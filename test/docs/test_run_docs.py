@@ -107,10 +107,13 @@ class Runner(unittest.TestCase):
     def test_page_as_written_passes(self):
         p = self.run_page(PAGE)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertIn("5/5 blocks of docs/page.md ran and matched (1 slow block(s) not run", p.stdout)
+        self.assertIn("5/5 blocks of docs/page.md ran and matched (1 block(s) not run, slow", p.stdout)
         p = self.run_page(PAGE, "--slow")
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertIn("6/6 blocks", p.stdout)
+        p = self.run_page(PAGE, "--only-slow")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("1/1 blocks of docs/page.md ran and matched (5 block(s) not run, the others: ctest)", p.stdout)
 
     def test_a_changed_number_fails(self):
         for old, new, where in (("total 1.25 s\nwall", "total 1.26 s\nwall", "docs/page.md:4"),
