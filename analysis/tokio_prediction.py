@@ -47,6 +47,7 @@ import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
 from iosim.campaign_io import InputError, cli, md_table, np, pd, plt, write_markdown
 from iosim import calibrate
 import tokio_data
+from tokio_health import verdict
 import tokio_iosim
 import tokio_model
 import tokio_rolling as tr
@@ -57,6 +58,8 @@ PREDICTORS = {
     "rolling": "peak recalibrated on the trailing window",
     "adaptive": "peak since the configuration's last level shift (adaptive window)",
     "state": "frozen peak x bins of file-system state at start",
+    "expanding": "peak over the expanding window (every earlier run)",
+    "peakconst": "first-half peak x a first-half constant",
     "iosim": "iosim, P, C and K recalibrated on the trailing window (interference where the first half chose it)",
     "iosim_maxmin": "iosim, rolling, max-min alone (the default before the interference amendment)",
     "iosim_prev": "the same, C fitted against the previous job's background",
@@ -66,8 +69,9 @@ PREDICTORS = {
     "interf": "rolling P x interference 1/(1+r/K), K of the first half (not in the engine)",
 }
 ENGINE_INTERFERENCE = "interference, simulated (sharing `interference`, max-min on C)"
-NO_SIM = ("frozen", "persist", "rolling", "adaptive", "state")
+NO_SIM = ("frozen", "persist", "rolling", "adaptive", "state", "expanding", "peakconst")
 GATED = ("iosim_gate_fit", "iosim_gate")
+MARGIN = 0.10  # the equivalence margin: 10 % of the best predictor's median APE (docs/validation.md)
 
 
 def state_bins(train, test, p_train, p_test):
@@ -191,40 +195,51 @@ def heavy_contention(d, held, out_dir):
     return out.reset_index(drop=True), pd.DataFrame(fits)
 
 
+WHATIF_PAIRS = (("scratch1+2", "scratch3"), ("scratch3", "scratch1+2"), ("scratch1", "scratch3"),
+                ("scratch2", "scratch3"), ("scratch3", "scratch1"), ("scratch3", "scratch2"))
+
+
 def whatif(d):
-    """Edison: each configuration (application, direction, processes, volume) on the 24-OST scratch1 and scratch2
-    against the 36-OST scratch3, over the held-out half. Calibrated on one side (median P per configuration, the
-    capacity C fitted on all that side's held-out jobs, per OST c = C / N), predicted on the other from its OST count
-    alone, two ways iosim's oss-ost platform can describe a job alone on N OSTs:
+    """Edison: each configuration (application, direction, volume) on the 24-OST scratch1 and scratch2 against the
+    36-OST scratch3, per half (first, held-out) and per pair (WHATIF_PAIRS: the 24-OST side pooled, as the first
+    version of this table, and each file system on its own). Calibrated on one side (median P per configuration,
+    the capacity C fitted on all that side's jobs of the half, per OST c = C / N), predicted on the other from its
+    OST count alone, two ways iosim's oss-ost platform can describe a job alone on N OSTs:
     - per-configuration efficiency per OST (the job's flow spans every OST, each serving it e x c, e = P / (N c)):
       P x N_to / N_from, the same as plain scaling by OST count when the OSTs are alike;
     - a client-side limit (roofline): min(L, N_to x c), L the configuration's P when it ran below 0.9 C (the
       file system did not bind), else unbounded.
-    Rows per direction of the what-if and configuration."""
+    The medians of each side over the whole half: the job-by-job what-if is analysis/whatif_backtest.py. Rows per
+    half, pair and configuration."""
     e = d[d["system"] == "edison"]
-    _, e = tokio_model.split(e)
     if e.empty:
         return pd.DataFrame()
     e = e.assign(conf=e["app"] + "/" + e["direction"] + "/" + (e["volume"] / 2**30).round().astype(int).astype(str)
                  + "GiB")
+    first, held = tokio_model.split(e)
     rows = []
-    sides = {"scratch1+2": e[e["fs"].isin(["scratch1", "scratch2"])], "scratch3": e[e["fs"] == "scratch3"]}
-    for src, dst in (("scratch1+2", "scratch3"), ("scratch3", "scratch1+2")):
-        a, b = sides[src], sides[dst]
-        na, nb = float(a["osts"].max()), float(b["osts"].max())
-        pa = a.groupby("conf")["bw"].median()
-        pa_cls = a.groupby("conf")["bw"].transform("median")
-        c, _ = tr.fit_capacity(pa_cls.to_numpy(), tokio_model.background(a).to_numpy(), a["bw"].to_numpy())
-        c_ost = c / na
-        mb = b.groupby("conf")["bw"].median()
-        for conf in sorted(set(pa.index) & set(mb.index)):
-            p = pa[conf]
-            limit = p if p < 0.9 * c else np.inf
-            rows.append({"from": src, "to": dst, "conf": conf, "runs_from": int((a["conf"] == conf).sum()),
-                         "runs_to": int((b["conf"] == conf).sum()), "P_from_GBps": p / 1e9,
-                         "measured_GBps": mb[conf] / 1e9, "measured_gain": mb[conf] / p,
-                         "ost_scaling_gain": nb / na, "roofline_gain": min(limit, nb * c_ost) / p,
-                         "c_ost_GBps": c_ost / 1e9})
+    for half, part in (("first", first), ("held-out", held)):
+        sides = {"scratch1+2": part[part["fs"].isin(["scratch1", "scratch2"])]}
+        for fs in ("scratch1", "scratch2", "scratch3"):
+            sides[fs] = part[part["fs"] == fs]
+        for src, dst in WHATIF_PAIRS:
+            a, b = sides[src], sides[dst]
+            if a.empty or b.empty:
+                continue
+            na, nb = float(a["osts"].max()), float(b["osts"].max())
+            pa = a.groupby("conf")["bw"].median()
+            pa_cls = a.groupby("conf")["bw"].transform("median")
+            c, _ = tr.fit_capacity(pa_cls.to_numpy(), tokio_model.background(a).to_numpy(), a["bw"].to_numpy())
+            c_ost = c / na
+            mb = b.groupby("conf")["bw"].median()
+            for conf in sorted(set(pa.index) & set(mb.index)):
+                p = pa[conf]
+                limit = p if p < 0.9 * c else np.inf
+                rows.append({"half": half, "from": src, "to": dst, "conf": conf,
+                             "runs_from": int((a["conf"] == conf).sum()), "runs_to": int((b["conf"] == conf).sum()),
+                             "P_from_GBps": p / 1e9, "measured_GBps": mb[conf] / 1e9, "measured_gain": mb[conf] / p,
+                             "ost_scaling_gain": nb / na, "roofline_gain": min(limit, nb * c_ost) / p,
+                             "c_ost_GBps": c_ost / 1e9})
     w = pd.DataFrame(rows)
     w["ost_scaling_ape"] = (w["ost_scaling_gain"] - w["measured_gain"]).abs() / w["measured_gain"]
     w["roofline_ape"] = (w["roofline_gain"] - w["measured_gain"]).abs() / w["measured_gain"]
@@ -245,8 +260,9 @@ def run(args):
     d = tr.with_end(jobs)
     d["prev_bg"] = tr.previous_background(d)
     d["persist"] = tr.persistence(d, 7)
-    d["noise"] = tr.noise_floor(d)
-    qs, ks, qas, sharing = {}, {}, {}, {}
+    d["noise"] = tr.noise_floor(d)  # the floor redefined (docs/validation.md): the level known from both sides
+    d["neighbour"] = tr.neighbour_interpolation(d)  # the former "noise floor"
+    qs, ks, qas, sharing, qes, kcs = {}, {}, {}, {}, {}, {}
     parts = []
     for (s, f), g in d.groupby(["system", "fs"], sort=False):
         q, _ = choose_q(g, args.days)
@@ -267,6 +283,14 @@ def run(args):
         p_te, _ = tokio_model.peaks(train, g, fz["q"])
         g["frozen"] = p_te
         g["state"] = state_bins(train, g, p_tr, p_te)
+        # the stronger simple predictors: every earlier run (q chosen on the first half), and the first half's peak
+        # (its largest run, coarser groups for a configuration without one) times a constant fitted on the first half
+        qe, _ = tr.choose_q(g, tr.EXPANDING_DAYS, pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp())
+        g["expanding"] = tr.rolling(g, tr.EXPANDING_DAYS, qe, fit_c=False)["p"]
+        peak_tr, _ = tokio_model.peaks(train, train, 1.0)
+        kc, _ = tr.fit_constant(peak_tr, train["bw"])
+        g["peakconst"] = tokio_model.peaks(train, g, 1.0)[0] * kc
+        qes[(s, f)], kcs[(s, f)] = qe, kc
         g["iosim_closed"] = g.pop("pred")
         qa, _ = tr.choose_q(g, args.days, pd.Timestamp(tokio_model.SPLIT, tz="UTC").timestamp(), shift_k=tr.SHIFT_K)
         qas[(s, f)] = qa
@@ -317,6 +341,7 @@ def run(args):
     preds = list(PREDICTORS)
     per_sys = score_rows(held, ["system"], preds)
     noise = held.groupby("system")["noise"].agg(["median", "count"])
+    neigh = held.groupby("system")["neighbour"].agg(["median", "count"])
     per_sys.to_csv(os.path.join(args.out, "scores.csv"), index=False)
     per_am = score_rows(held, ["system", "app", "month"], preds)
     per_am.to_csv(os.path.join(args.out, "scores_app_month.csv"), index=False)
@@ -332,9 +357,12 @@ def run(args):
             cells.append(f"{pct(r['median_ape'])} ({pct(r['bias'], True)}; {pct(r['p25'])} / {pct(r['p75'])} / "
                          f"{pct(r['p90'])})")
         main_rows.append(cells)
-    main_rows.append(["noise floor: consecutive runs of one configuration"] +
+    main_rows.append(["noise floor: the median of the configuration's runs within 15 days before and after"] +
                      [f"{pct(noise.loc[s, 'median'])} ({int(noise.loc[s, 'count'])} jobs)" if s in noise.index else ""
                       for s in sys_list])
+    main_rows.append(["neighbour interpolation (the former noise floor; not a floor)"] +
+                     [f"{pct(neigh.loc[s, 'median'])} ({int(neigh.loc[s, 'count'])} jobs)" if s in neigh.index
+                      else "" for s in sys_list])
     goal_rows = []
     for s in sys_list:
         sub = per_sys[per_sys["system"] == s].set_index("predictor")
@@ -343,14 +371,18 @@ def run(args):
         x = held[held["system"] == s]
         for m in ("iosim", "iosim_maxmin", "iosim_prev", *GATED, "iosim_adaptive"):
             io = sub.loc[m, "median_ape"]
-            diff, lo, hi = tr.bootstrap_median_difference((x[m] - x["bw"]).abs() / x["bw"],
-                                                          (x[best] - x["bw"]).abs() / x["bw"],
-                                                          np.floor(x["start"] / tr.DAY))
+            ea, eb = (x[m] - x["bw"]).abs() / x["bw"], (x[best] - x["bw"]).abs() / x["bw"]
+            days = np.floor(x["start"] / tr.DAY)
+            diff, lo, hi = tr.bootstrap_median_difference(ea, eb, days)
+            _, lo90, hi90 = tr.bootstrap_median_difference(ea, eb, days, level=0.90)
+            delta = MARGIN * float(sub.loc[best, "median_ape"])
             goal_rows.append([s, PREDICTORS[m], int(sub.loc[m, "jobs"]), f"{100 * io:.2f} %",
                               f"{PREDICTORS[best]}: {100 * sub.loc[best, 'median_ape']:.2f} %",
                               f"{100 * diff:+.3f} ({100 * lo:+.3f} .. {100 * hi:+.3f})",
+                              f"{100 * lo90:+.3f} .. {100 * hi90:+.3f}", f"{100 * delta:.3f}",
+                              verdict(lo90, hi90, delta),
                               "yes" if io <= sub.loc[best, "median_ape"] + 1e-12 else "no",
-                              f"{100 * nf:.2f} %", f"{io / nf:.2f}" if nf > 0 else "n/a",
+                              f"{100 * nf:.2f} %" if nf == nf else "n/a", f"{io / nf:.2f}" if nf > 0 else "n/a",
                               "yes" if io <= 2 * nf else "no"])
     gate_rows = []
     for (s_, f_), g in d.groupby(["system", "fs"], sort=False):
@@ -373,7 +405,9 @@ def run(args):
         f"Held-out jobs (start from {tokio_model.SPLIT} UTC) that every predictor can predict: {len(held)}. Rolling "
         f"window {args.days:g} days; q of the rolling P per file system (chosen on the first half): " +
         ", ".join(f"{f} {q}" for (_, f), q in qs.items()) + f"; of the adaptive P (k = {tr.SHIFT_K:g}): " +
-        ", ".join(f"{f} {q}" for (_, f), q in qas.items()) + f". iosim vs its closed form, largest relative gap "
+        ", ".join(f"{f} {q}" for (_, f), q in qas.items()) + "; of the expanding window: " +
+        ", ".join(f"{f} {q}" for (_, f), q in qes.items()) + "; the first-half constant of the first-half peak: " +
+        ", ".join(f"{f} {k:.2f}" for (_, f), k in kcs.items()) + f". iosim vs its closed form, largest relative gap "
         f"{gap:.2e}. Sharing model per file system (chosen on the first half; its first-half median APE with max-min "
         f"alone, with interference): " + ", ".join(f"{f} {m} ({100 * a:.2f} %, {100 * b:.2f} %)"
                                                  for (_, f), (m, a, b) in sharing.items()) +
@@ -384,7 +418,9 @@ def run(args):
         md_table(main_rows, ["predictor (before start)", *sys_list]), "",
         "## The goal", "",
         md_table(goal_rows, ["system", "iosim", "jobs", "its median APE", "best predictor without a simulator",
-                             "difference, points (95 % day-block bootstrap)", "iosim at or below it", "noise floor", "iosim / noise floor", "within 2x"]), "",
+                             "difference, points (95 % day-block bootstrap)", "90 % interval", "margin δ (10 % of the "
+                             "best's median APE)", "equivalence test", "iosim at or below it",
+                             "noise floor (centred level)", "iosim / noise floor", "within 2x"]), "",
         "## The contention gate: days its C was kept", "",
         "File-system days on which the gate kept the fitted C, of the days it tested (a window of 5 jobs or more), "
         f"day-block sign test at {tr.GATE_LEVEL:g}:", "",
@@ -401,15 +437,20 @@ def run(args):
                   "training median APE", "held-out jobs"]), "",
     ]
     if len(w):
-        summ = w.groupby(["from", "to"]).agg(confs=("conf", "size"), ost=("ost_scaling_ape", "median"),
-                                             roofline=("roofline_ape", "median")).reset_index()
-        head = ["calibrated on", "predicted", "configurations", "median APE of the gain, OST scaling (= per-OST "
-                "efficiency)", "median APE of the gain, client-limit roofline"]
-        rows = [[r["from"], r["to"], r["confs"], pct(r["ost"]), pct(r["roofline"])] for _, r in summ.iterrows()]
+        summ = w.groupby(["half", "from", "to"], sort=False).agg(
+            confs=("conf", "size"), ost=("ost_scaling_ape", "median"), roofline=("roofline_ape", "median"),
+            worst=("ost_scaling_ape", "max")).reset_index()
+        head = ["half", "calibrated on", "predicted", "configurations", "median APE of the gain, OST scaling (= per-OST "
+                "efficiency)", "largest", "median APE of the gain, client-limit roofline"]
+        rows = [[r["half"], r["from"], r["to"], r["confs"], pct(r["ost"]), pct(r["worst"]), pct(r["roofline"])]
+                for _, r in summ.iterrows()]
+        held_w = w[(w["half"] == "held-out") & w["from"].isin(["scratch1+2", "scratch3"])
+                   & w["to"].isin(["scratch1+2", "scratch3"])]
         per = [[r["from"], r["to"], r["conf"], r["runs_from"], r["runs_to"], f"{r['P_from_GBps']:.2f}",
                 f"{r['measured_gain']:.2f}", f"{r['ost_scaling_gain']:.2f}", f"{r['roofline_gain']:.2f}"]
-               for _, r in w.iterrows()]
-        lines += ["## What-if: Edison 24 OSTs against 36 OSTs (held-out half)", "", md_table(rows, head), "",
+               for _, r in held_w.iterrows()]
+        lines += ["## What-if: Edison 24 OSTs against 36 OSTs, per half and pair (medians of each side)", "",
+                  md_table(rows, head), "", "The held-out half, scratch1 and scratch2 pooled:", "",
                   md_table(per, ["from", "to", "configuration", "runs from", "runs to", "P from (GB/s)",
                                  "measured gain", "OST scaling (= per-OST efficiency)", "client-limit roofline"]), ""]
     return write_markdown(args.out, "prediction.md", lines)

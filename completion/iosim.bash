@@ -32,7 +32,7 @@ _iosim_policies() { # _iosim_policies IOSIM FAMILY
 _iosim() {
   local IFS=$' \t\n'
   local iosim=${COMP_WORDS[0]}
-  local cmds="run check policies platform generate sweep merge report view compare whatif calibrate data"
+  local cmds="run check policies platform generate sweep merge report view lab compare whatif calibrate data"
   local families="allocation placement sharing storage striping"
   # Join the words bash split at = and : (COMP_WORDBREAKS): words[] is the line as typed, cur its last word.
   local -a words=()
@@ -71,7 +71,7 @@ _iosim() {
   else
     case $prev in
     -f | --family) cand=($families) ;;
-    -o | --out | --mirror) [[ $cmd == platform || $cmd == generate ]] && files=1 || dirs=1 ;;
+    -o | --out | --mirror | --modules | --workdir) [[ $cmd == platform || $cmd == generate ]] && files=1 || dirs=1 ;;
     --set)
       if [[ $cmd == run || $cmd == check || $cmd == sweep || $cmd == whatif ]]; then
         local key=${cur%%=*} fam
@@ -94,7 +94,8 @@ _iosim() {
       fi
       ;;
     -j | --jobs | --seeds | --seed | --shard | --shards | --unit | --x | --policy | --metrics | --baseline | --gantt | \
-      --by-position | --title | --labels | --max-resources | --vary) ;; # a number or a column name: nothing to offer
+      --by-position | --title | --labels | --max-resources | --vary | --port | --host | --workers | --max-queue | \
+      --timeout | --threads) ;; # a number, an address or a column name: nothing to offer
     *)
       if [[ $cur == -* ]]; then
         cand=($(_iosim_options "$iosim" "$cmd") -h --help --version) # every subcommand takes these (docs/cli.md)

@@ -5,7 +5,8 @@ docs/, deploy/ and platforms/, with the paths the page's reader types (results/.
 
   view-three-apps.png, view-two-policies.png   docs/tutorial.md steps 1-2: `iosim view` of three-apps.json under
                                                fairshare, and beside greedy-yield, opened in Debian's headless
-                                               Chromium (chromium, chromium-driver, python3-selenium), cursor at 20 s
+                                               Chromium (chromium, chromium-driver, python3-selenium) 1400 px wide,
+                                               cursor at 20 s, the whole page
   trace-default.png                            docs/trace.md: deploy/default.json traced, drawn by analysis/paje_plot.py
   sharing-ioload-mn4-min_yield.png             docs/campaigns.md: the report's line_min_yield.png of
                                                deploy/campaigns/sharing-ioload-mn4.json (480 runs, about a minute on 2
@@ -71,6 +72,9 @@ def screenshot(work, page, png, width, height, cursor):
             sys.exit(f"docs_images.py: {page}: the page did not finish drawing in 10 s")
         d.execute_script(f"window.iosimView.setCursor({cursor})")
         time.sleep(0.5)
+        h = d.execute_script("return document.documentElement.scrollHeight")  # the whole page, as it opens
+        d.set_window_size(width, h + 140)
+        time.sleep(0.8)
         d.save_screenshot(png)
     finally:
         d.quit()
@@ -83,9 +87,9 @@ def views(iosim, work, out):
     run([iosim, "view", "results/three-apps", "-o", "results/three-apps.html"], work)
     run([iosim, "view", "results/three-apps", "results/three-apps-greedy-yield", "-o", "results/two-policies.html"],
         work)
-    for page, png, w in (("results/three-apps.html", "view-three-apps.png", 1200),
-                         ("results/two-policies.html", "view-two-policies.png", 1600)):
-        screenshot(work, page, os.path.join(out, png), w, 1250, 20)
+    for page, png, w in (("results/three-apps.html", "view-three-apps.png", 1400),
+                         ("results/two-policies.html", "view-two-policies.png", 1400)):
+        screenshot(work, page, os.path.join(out, png), w, 900, 20)
         yield os.path.join(out, png)
 
 

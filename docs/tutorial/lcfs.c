@@ -1,46 +1,49 @@
-/* iosim tutorial, step 4 (docs/tutorial.md) — sharing `lcfs`: last come, first served.
+/* iosim tutorial, step 4 (docs/tutorial.md) — sharing `lcfs`: last come, first served, written against libiosim's
+ * public header iosim/policy.h and registered at run time (iosim_sharing_register), so that it builds against an
+ * installed iosim (`make install`, pkg-config iosim) with no file of iosim's source tree.
  *
  * The pending transfers of one resource are served from the most recently posted I/O operation to the oldest (ties
  * of posting time: the later posting order first), each granted min(cap, what is left of the capacity B) until
  * nothing is left. A deliberately naive policy: a new operation always overtakes the ones waiting, so an old one
- * can starve while others keep arriving. Rates in bytes/s, times in s (policies/ios_policy.h). */
-#include "ios_policy.h"
+ * can starve while others keep arriving. Rates in bytes/s, times in s (the fields of iosim/transfer_view.h). */
+#include <iosim/policy.h>
 
-#include <stddef.h>
+#include <stdlib.h>
 
-/* 1 when transfer a was posted after transfer b (it is served first). */
-static int newer(const ios_transfer_view_t *a, const ios_transfer_view_t *b) {
-  return a->posted > b->posted || (a->posted == b->posted && a->seq > b->seq);
+/* 1 when transfer a was posted after transfer b (it is served first): posting date (s), then posting order. */
+static int newer(const iosim_share_view_t *v, int a, int b) {
+  double ta = iosim_share_view_get(v, a, IOSIM_T_POSTED), tb = iosim_share_view_get(v, b, IOSIM_T_POSTED);
+  return ta > tb || (ta == tb && iosim_share_view_get(v, a, IOSIM_T_SEQ) > iosim_share_view_get(v, b, IOSIM_T_SEQ));
 }
 
-/* k rounds: each grants the newest transfer not yet served min(cap, what is left of B). O(k^2): a resource rarely has
- * more than a few dozen pending transfers. rate_out[i] < 0 marks "not yet served". */
-static int lcfs_share(void *ctx, const ios_share_view_t *in, const ios_params_t *p, double *rate_out) {
-  (void)ctx; /* no context: a built-in policy (policies/ios_policy.h) */
-  (void)p;   /* no parameters */
-  for (int i = 0; i < in->ntransfers; i++)
-    rate_out[i] = -1.0;
-  double left = in->capacity; /* bytes/s not yet granted */
-  for (int round = 0; round < in->ntransfers; round++) {
+/* The policy (an iosim_share_fn): k rounds, each granting the newest transfer not yet served min(cap, what is left of
+ * B). O(k^2): a resource rarely has more than a few dozen pending transfers. rates[i] < 0 marks "not yet served". */
+static int lcfs_share(const iosim_share_view_t *v, const iosim_params_t *params, double *rates, void *user) {
+  (void)params; /* no parameters */
+  (void)user;   /* no data of its own */
+  int n = iosim_share_view_count(v);
+  for (int i = 0; i < n; i++)
+    rates[i] = -1.0;
+  double left = iosim_share_view_capacity(v); /* bytes/s not yet granted */
+  for (int round = 0; round < n; round++) {
     int pick = -1;
-    for (int i = 0; i < in->ntransfers; i++)
-      if (rate_out[i] < 0.0 && (pick < 0 || newer(&in->t[i], &in->t[pick]))) pick = i;
-    double r = in->t[pick].cap < left ? in->t[pick].cap : left;
-    rate_out[pick] = r > 0.0 ? r : 0.0;
-    left -= rate_out[pick];
+    for (int i = 0; i < n; i++)
+      if (rates[i] < 0.0 && (pick < 0 || newer(v, i, pick))) pick = i;
+    double cap = iosim_share_view_get(v, pick, IOSIM_T_CAP);
+    double r = cap < left ? cap : left;
+    rates[pick] = r > 0.0 ? r : 0.0;
+    left -= rates[pick];
   }
-  return IOS_OK;
+  return 0;
 }
 
-const ios_sharing_policy_t tutorial_sharing_lcfs = {
-    .name = "lcfs",
-    .alias = NULL,
-    .description = "serve pending transfers from the newest to the oldest, each at its cap while bandwidth is left",
-    .source = "docs/tutorial.md, step 4 (last come, first served)",
-    .nparams = 0,
-    .params = NULL,
-    .share = lcfs_share,
-    .uncapped = 0,
-    .cap_only = 0,
-    .periodic = 0,
-};
+/* Registers `lcfs` in the sharing family of this process: iosim_policy_find(IOSIM_SHARING, "lcfs") finds it, and a
+ * scenario run afterwards by the scenario face may name it ("sharing": {"policy": "lcfs"}). @return the policy, or
+ * NULL with iosim_error() (e.g. registered twice). */
+const iosim_policy_t *tutorial_lcfs_register(void) {
+  return iosim_sharing_register("lcfs",
+                                "serve pending transfers from the newest to the oldest, each at its cap "
+                                "while bandwidth is left",
+                                "docs/tutorial.md, step 4 (last come, first served)", 0, 0, NULL, NULL, lcfs_share,
+                                NULL);
+}

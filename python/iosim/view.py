@@ -81,14 +81,20 @@ def limit_resources(run, max_resources):
     run["resources"] = [q for q in res if q["index"] in keep_ids]
 
 
-def page(data, title, subtitle=""):
-    """The HTML text of the page: template, style, plotly.js, the data and view.js inlined."""
+def page(data, title, subtitle="", plotly_src=None):
+    """The HTML text of the page: template, style, plotly.js, the data and view.js inlined; with `plotly_src` (a URL,
+    as `iosim lab` serves its pages), plotly.js is loaded from there instead of inlined."""
     def read(name):
         with open(os.path.join(HERE, "view_page", name), encoding="utf-8") as f:
             return f.read()
     html = read("view.html")
     esc = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    parts = {"@TITLE@": esc, "@SUBTITLE@": subtitle, "@CSS@": read("view.css"), "@PLOTLY@": plotly_source(),
+    if plotly_src is not None:
+        src = plotly_src.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+        plotly = f'<script src="{src}"></script>'
+    else:
+        plotly = "<script>\n" + plotly_source() + "\n</script>"
+    parts = {"@TITLE@": esc, "@SUBTITLE@": subtitle, "@CSS@": read("view.css"), "@PLOTLY@": plotly,
              "@DATA@": _json_for_script(clean(data)), "@VIEWJS@": read("view.js")}
     # one pass, so that text inside the data or the libraries is never taken for a placeholder
     out, pos = [], 0

@@ -11,9 +11,9 @@ Bad input raises InputError naming the file, the field and the fix (view.py exit
 
 import base64
 import csv
-import json
 import math
 import os
+import re
 import struct
 import sys
 
@@ -185,27 +185,36 @@ def read_run(run_dir, label=None):
     d = os.path.normpath(run_dir)
     if not os.path.isdir(d):
         raise InputError(f"{run_dir}: not a directory; fix: give the output directory of `iosim run` (its --out)")
-    run = results_reader.read_run(d)  # results.json, apps.csv, resources.csv: every value checked (iosim.results)
-    results, adf, sdf = run.results, run.apps, run.resources
     apath = os.path.join(d, "apps.csv")
-    missing = [c for c in ("nodes", "bandwidth_Bps", "start_s", "end_s", "yield") if c not in adf.columns]
-    if missing:
-        raise InputError(f"{apath}: column(s) {', '.join(missing)} missing; {RERUN}")
+    storage = not os.path.isfile(apath) and os.path.isfile(os.path.join(d, "requests.csv"))
+    # results.json, apps.csv, resources.csv: every value checked (iosim.results)
+    run = results_reader.read_run(d, need=("results",) if storage else ("results", "apps", "resources"))
+    results = run.results
+    if storage:  # a StorAlloc run with simulated I/O: its requests are the applications, its disks the resources
+        apps, capacity, kinds = _storage_apps(d)
+    else:
+        adf, sdf = run.apps, run.resources
+        missing = [c for c in ("nodes", "bandwidth_Bps", "start_s", "end_s", "yield") if c not in adf.columns]
+        if missing:
+            raise InputError(f"{apath}: column(s) {', '.join(missing)} missing; {RERUN}")
 
-    def opt(row, col):
-        v = row.get(col, float("nan"))
-        return None if v != v else float(v)
+        def opt(row, col):
+            v = row.get(col, float("nan"))
+            return None if v != v else float(v)
 
-    apps = [{"name": r["name"], "nodes": float(r["nodes"]), "b": opt(r, "bandwidth_Bps"), "start": opt(r, "start_s"),
-             "end": opt(r, "end_s"), "volume": opt(r, "io_volume_bytes"), "yield": opt(r, "yield"),
-             "slowdown": opt(r, "io_slowdown"), "stretch": opt(r, "io_stretch"), "ioTime": opt(r, "io_time_s")}
-            for r in adf.to_dict("records")]
+        apps = [{"name": r["name"], "nodes": float(r["nodes"]), "b": opt(r, "bandwidth_Bps"),
+                 "start": opt(r, "start_s"), "end": opt(r, "end_s"), "volume": opt(r, "io_volume_bytes"),
+                 "yield": opt(r, "yield"), "slowdown": opt(r, "io_slowdown"), "stretch": opt(r, "io_stretch"),
+                 "ioTime": opt(r, "io_time_s")} for r in adf.to_dict("records")]
+        if "kind" not in sdf.columns:
+            raise InputError(f"{os.path.join(d, 'resources.csv')}: column kind missing; {RERUN}")
     names = [a["name"] for a in apps]
-    if "kind" not in sdf.columns:
-        raise InputError(f"{os.path.join(d, 'resources.csv')}: column kind missing; {RERUN}")
-    srows = sdf.to_dict("records")
-    capacity = {r["name"]: opt(r, "capacity_Bps") for r in srows}
-    kinds = {r["name"]: r["kind"] for r in srows}
+    if not storage:
+        srows = sdf.to_dict("records")
+        capacity = {r["name"]: opt(r, "capacity_Bps") for r in srows}
+        kinds = {r["name"]: r["kind"] for r in srows}
+    else:
+        srows = [{"name": n} for n in capacity]
 
     tpath, epath = os.path.join(d, "timeline.bin"), os.path.join(d, "events.csv")
     if os.path.isfile(epath):  # output.events: the run wrote events.csv instead of timeline.bin
@@ -242,6 +251,10 @@ def read_run(run_dir, label=None):
         resources.append({"index": i, "name": n, "capacity": capacity.get(n), "kind": kinds.get(n, "pfs")})
     scen = results.get("scenario") or {}
     pol = {fam: (scen.get(fam) or {}).get("policy") for fam in ("allocation", "placement", "sharing")}
+    if storage:  # StorAlloc's placement policy chooses the disks; SimGrid's max-min shares them
+        store = (scen.get("storage") or {}).get("allocation") or {}
+        pol = {"allocation": f"storage {store.get('policy')}", "placement": "(the policy's disks)",
+               "sharing": "max-min (SimGrid)"}
     win = results.get("window") or {}
     metrics = {k: _finite(v) for k, v in (results.get("metrics") or {}).items() if not isinstance(v, (dict, list))}
     kind = np.asarray(iv["kind"], dtype=np.int32)
@@ -257,6 +270,7 @@ def read_run(run_dir, label=None):
         return c
 
     return {
+        "capacity": _platform_capacity(d, results, capacity, kinds),
         "label": label or os.path.basename(d) or d,
         "dir": d,
         "source": source,
@@ -272,6 +286,73 @@ def read_run(run_dir, label=None):
         "seg": cols(kind == KIND_TRANSFER, with_res=True, with_bytes=True),
         "alloc": alloc,
     }
+
+
+def _platform_capacity(d, results, capacity, kinds):
+    """What the platform can deliver in all (bytes/s), as the run's summary computes it for IPDPS'21 Eq. 2's caveat:
+    its pool's resources (resources.csv) plus a PFS behind them, read from the run's platform XML (its own
+    platform.xml, else the scenario's file) when resources.csv does not list it. None when unknown."""
+    total = sum(v for v in capacity.values() if isinstance(v, (int, float)) and math.isfinite(v))
+    if any(k == "pfs" for k in kinds.values()):
+        return total or None
+    plat = (results.get("scenario") or {}).get("platform")
+    paths = [os.path.join(d, "platform.xml")] + ([plat] if isinstance(plat, str) else [])
+    for path in paths:
+        if os.path.isfile(path):
+            import xml.etree.ElementTree as ET
+            try:
+                root = ET.parse(path).getroot()
+            except ET.ParseError:
+                break
+            links = {ln.get("id"): ln.get("bandwidth") for ln in root.iter("link")}
+            for h in root.iter("host"):
+                props = {p.get("id"): p.get("value") for p in h.iter("prop")}
+                if props.get("role") == "pfs" and props.get("link") in links:
+                    m = re.match(r"^([0-9.eE+-]+)\s*([kMGT]?)Bps$", links[props["link"]] or "")
+                    if m:
+                        total += float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)]
+            break
+    return total or None
+
+
+def _storage_apps(d):
+    """A storage run's requests as applications (requests.csv, in the order of the timeline's request0, request1,
+    ...): from the start of the job's I/O to its end, its bytes, and as its bandwidth alone StorAlloc's estimate of its
+    allocation (else its simulated mean); and its disks' bandwidths from the run's platform.xml. Returns (apps,
+    {resource: bandwidth in bytes/s}, {resource: kind})."""
+    rpath = os.path.join(d, "requests.csv")
+    rows = _read_csv(rpath, ["id", "start_s", "end_s", "io_bytes", "io_start_s", "io_end_s", "io_time_s"])
+    apps = []
+    for k, r in enumerate(rows):
+        no = k + 2
+        start = _num(rpath, no, "io_start_s", r["io_start_s"], allow_empty=True)
+        if start is None:
+            start = _num(rpath, no, "start_s", r["start_s"], allow_empty=True)
+        end = _num(rpath, no, "io_end_s", r["io_end_s"], allow_empty=True)
+        if end is None:
+            end = _num(rpath, no, "end_s", r["end_s"], allow_empty=True)
+        b = _num(rpath, no, "est_bw_Bps", r.get("est_bw_Bps", ""), allow_empty=True) or \
+            _num(rpath, no, "sim_bw_Bps", r.get("sim_bw_Bps", ""), allow_empty=True)
+        apps.append({"name": f"request{k}", "nodes": 1, "b": b, "start": start, "end": end,
+                     "volume": _num(rpath, no, "io_bytes", r["io_bytes"], allow_empty=True), "yield": None,
+                     "slowdown": None, "stretch": None,
+                     "ioTime": _num(rpath, no, "io_time_s", r["io_time_s"], allow_empty=True)})
+    capacity, kinds = {}, {}
+    ppath = os.path.join(d, "platform.xml")
+    if os.path.isfile(ppath):
+        import xml.etree.ElementTree as ET
+        try:
+            root = ET.parse(ppath).getroot()
+        except ET.ParseError as e:
+            raise InputError(f"{ppath}: not readable XML ({e}); {RERUN}") from None
+        links = {ln.get("id"): ln.get("bandwidth") for ln in root.iter("link")}
+        for h in root.iter("host"):
+            props = {p.get("id"): p.get("value") for p in h.iter("prop")}
+            if props.get("role") in ("disk", "pfs") and props.get("link") in links:
+                m = re.match(r"^([0-9.eE+-]+)\s*Bps$", links[props["link"]] or "")
+                capacity[h.get("id")] = float(m.group(1)) if m else None
+                kinds[h.get("id")] = props["role"]
+    return apps, capacity, kinds
 
 
 def decode(col, name, dtype):

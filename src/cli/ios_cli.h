@@ -48,6 +48,12 @@ int ios_cli_report(int argc, char **argv);
  * campaign) with the interpreter of `iosim report`. */
 int ios_cli_view(int argc, char **argv);
 
+/** `iosim lab [--port N] [--host H] [--modules DIR] [--workdir DIR] [options]`: runs python3 -m iosim.lab (the
+ * teaching lab's web application, docs/lab.md) with this executable as the iosim its simulations run and
+ * ios_cli_home() as the home of its default modules (deploy/lab). @return its exit code (2: bad input, such as a
+ * broken module file). */
+int ios_cli_lab(int argc, char **argv);
+
 /** `iosim calibrate (--tokio SUMMARY... | --darshan DIR|LOG...) [options]` (src/cli/calibrate.c): the calibration
  * file of a site's measurements, fitted by python/iosim/calibrate.py of ios_cli_home() (Darshan logs read here first).
  */
@@ -76,6 +82,10 @@ int ios_cli_whatif(int argc, char **argv);
  * or installed, or at $IOSIM_PYTHONPATH) with argv[1..argc-1] under ios_cli_python() (`python -m iosim.MODULE`), and
  * waits for it. @return its exit code, 1 when it could not be started. */
 int ios_cli_run_module(const char *module, int argc, char **argv);
+
+/** As ios_cli_run_module, but python3 -m iosim.MODULE replaces this process (execvp), so that a long-running server
+ * (iosim lab) receives the signals sent to iosim's pid. @return only when it could not be started: 1. */
+int ios_cli_exec_module(const char *module, int argc, char **argv);
 
 /** `iosim data fetch|verify|list|dir`: the public datasets (src/cli/data.c): `dir` prints ios_data_dir(), the others
  * run traces/datasets.py of ios_cli_home() (the data step of `make data`) with ios_cli_python(). */

@@ -19,6 +19,7 @@ static const char usage_text[] =
     "       iosim report DIR [options]    figures and a Markdown report of a campaign (python/iosim/report.py)\n"
     "       iosim calibrate --tokio CSV...|--darshan DIR [--days N] [-o FILE]   fit a calibration file\n"
     "       iosim view DIR [DIR...] [-o OUT]   an HTML page of runs side by side, or of a campaign\n"
+    "       iosim lab [--port N] [--host H] [--modules DIR]   the teaching lab: guided modules in the browser\n"
     "       iosim compare RUN_DIR RUN_DIR... [--csv F] [--html F]   did it help: I/O and end times, change in %\n"
     "       iosim whatif SCENARIO --vary key=v1,v2 [-o DIR]   run the base and each variant, then compare them\n"
     "       iosim data fetch|verify|list|dir [options]   the public datasets: fetch and check them, or locate them\n"
@@ -48,6 +49,7 @@ static const struct {
                 {"merge", ios_cli_merge},
                 {"report", ios_cli_report},
                 {"view", ios_cli_view},
+                {"lab", ios_cli_lab},
                 {"calibrate", ios_cli_calibrate},
                 {"compare", ios_cli_compare},
                 {"whatif", ios_cli_whatif},

@@ -46,9 +46,10 @@ static const char *package_dir(char *out, size_t n) {
   return NULL;
 }
 
-/* Runs `python -m iosim.MODULE argv[1..]` with the package's folder first on PYTHONPATH, and waits for it. @return
- * its exit code (1 when it could not be started, with a message naming the interpreter and the fix). */
-static int run_module(const char *module, int argc, char **argv) {
+/* Runs `python -m iosim.MODULE argv[1..]` with the package's folder first on PYTHONPATH, and waits for it; with
+ * `replace`, in this process instead (execvp: a server then gets the signals sent to iosim's pid). @return its exit
+ * code (1 when it could not be started, with a message naming the interpreter and the fix). */
+static int run_module(const char *module, int argc, char **argv, int replace) {
   char dir[4096], mod[128], path[8300];
   if (package_dir(dir, sizeof dir) == NULL) {
     fprintf(stderr,
@@ -71,7 +72,7 @@ static int run_module(const char *module, int argc, char **argv) {
     args[i + 2] = argv[i];
   fflush(stdout);
   fflush(stderr);
-  pid_t pid = fork();
+  pid_t pid = replace ? 0 : fork();
   if (pid == 0) {
     setenv("PYTHONPATH", path, 1);
     execvp(py, args);
@@ -79,6 +80,10 @@ static int run_module(const char *module, int argc, char **argv) {
             "iosim: error: cannot run %s -m %s (%s): install python3-pandas, python3-matplotlib and python3-plotly "
             "(make deps), or set IOSIM_PYTHON to an interpreter that has them\n",
             py, mod, strerror(errno));
+    if (replace) {
+      free(args);
+      return 1;
+    }
     _exit(1);
   }
   free(args);
@@ -91,7 +96,11 @@ static int run_module(const char *module, int argc, char **argv) {
 }
 
 int ios_cli_run_module(const char *module, int argc, char **argv) {
-  return run_module(module, argc, argv);
+  return run_module(module, argc, argv, 0);
+}
+
+int ios_cli_exec_module(const char *module, int argc, char **argv) {
+  return run_module(module, argc, argv, 1);
 }
 
 /* `iosim report DIR [options]`: the campaign report (python/iosim/report.py: pandas, matplotlib), then the campaign's
@@ -107,9 +116,9 @@ int ios_cli_report(int argc, char **argv) {
       return 0;
     }
   }
-  int rc = run_module("report", argc, argv);
+  int rc = run_module("report", argc, argv, 0);
   if (rc != 0 || argc < 2 || argv[1][0] == '-') return rc;
   for (int i = 1; i < argc; i++)
     if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) return rc;
-  return run_module("view", argc, argv);
+  return run_module("view", argc, argv, 0);
 }

@@ -240,6 +240,12 @@ static int resolve(const cJSON *spec, const char *where, plat_t *p) {
                  p->v[P_RPC], p->v[P_ROUTERS], p->v[P_ROUTERS] > 0 ? p->v[P_ROUTERS] : 1);
     return IOS_EINVAL;
   }
+  if (p->k == &kinds[K_OSS_OST] && 2 * p->v[P_FAILED] > p->v[P_SERVERS]) {
+    ios_diag_set(where, "failed_over",
+                 "%.0f failed servers need %.0f servers (each fails over to its partner), not %.0f: give at most %.0f",
+                 p->v[P_FAILED], 2 * p->v[P_FAILED], p->v[P_SERVERS], floor(p->v[P_SERVERS] / 2));
+    return IOS_EINVAL;
+  }
   if (p->k == &kinds[K_OSS_OST] && p->v[P_RPC] * p->v[P_COMPUTE] > MAX_COUNT) {
     ios_diag_set(where, "routers_per_client",
                  "compute x routers_per_client = %.0f x %.0f routes is more than %d: use fewer of either",

@@ -24,7 +24,7 @@ const param_t ios_platgen_params[NPARAMS] = {
     [P_OST_BW] = {"ost_bw", T_BW, 0},        [P_ROUTERS] = {"routers", T_COUNT, 0},
     [P_ROUTER_BW] = {"router_bw", T_BW, 0},  [P_LAYOUT] = {"layout", T_NAME, 0},
     [P_CAPACITY] = {"capacity", T_BYTES, 0}, [P_RPC] = {"routers_per_client", T_COUNT, 1},
-    [P_RMAP] = {"router_map", T_MAP, 0},
+    [P_RMAP] = {"router_map", T_MAP, 0},     [P_FAILED] = {"failed_over", T_COUNT, 0},
 };
 
 #define ROUTER_PARAMS                                                                                                  \
@@ -54,7 +54,7 @@ const kind_t ios_platgen_kinds[NKINDS] = {
     [K_OSS_OST] = {"oss-ost",
                    "iosim-oss-ost",
                    "compute nodes and storage servers with OSTs (PlaFRIM BeeGFS defaults)",
-                   10,
+                   11,
                    {{P_COMPUTE, "64", "compute nodes C (hosts c0..c{C-1})"},
                     {P_SERVERS, "2", "object storage servers S (hosts and links oss0..oss{S-1})"},
                     {P_OSTS, "4", "OSTs per server T (hosts and links ost0..ost{S*T-1})"},
@@ -65,7 +65,10 @@ const kind_t ios_platgen_kinds[NKINDS] = {
                     {P_RPC, "1",
                      "routers K each compute node may use: its first and the next K-1 (mod R), each with a route "
                      "(K > 1: hosts cN.rtrR, docs/striping.md)"},
-                    {P_RMAP, "cyclic", "first router of node k: cyclic = rtr(k mod R); block = rtr(floor(k*R/C))"}}},
+                    {P_RMAP, "cyclic", "first router of node k: cyclic = rtr(k mod R); block = rtr(floor(k*R/C))"},
+                    {P_FAILED, "0",
+                     "servers failed over F: the OSTs of oss0, oss2, .., oss{2F-2} are routed through their partners "
+                     "oss1, oss3, .., oss{2F-1}, which then serve twice the OSTs (docs/validation.md)"}}},
     [K_STORAGE] = {"storage",
                    "iosim-storage",
                    "compute nodes, a storage tier of nodes holding disks and a PFS for refused requests (StorAlloc)",

@@ -26,6 +26,7 @@ enum {
   P_CAPACITY,
   P_RPC,
   P_RMAP,
+  P_FAILED,
   NPARAMS
 };
 
@@ -56,7 +57,7 @@ enum { K_PFS_SINGLE, K_FORWARDING, K_OSS_OST, K_STORAGE, NKINDS };
 typedef struct {
   const char *name, *zone, *help;
   int nparams;
-  kparam_t p[10];
+  kparam_t p[11];
 } kind_t;
 
 /* APEX workflows report (LANL/NERSC/SNL, 2016), Cielo: 8,894 compute nodes, 200 GiB/s aggregate PFS bandwidth. */

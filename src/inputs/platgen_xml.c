@@ -90,7 +90,8 @@ static void header(FILE *f, const plat_t *p, const char *origin) {
     int id = k->p[i].id, type = params[id].type;
     /* the router options at their defaults (1, cyclic) are left out, so that platforms written before they existed
      * are written again byte for byte */
-    if ((id == P_RPC && p->v[id] == 1) || (id == P_RMAP && p->v[id] == 0)) continue;
+    if ((id == P_RPC && p->v[id] == 1) || (id == P_RMAP && p->v[id] == 0) || (id == P_FAILED && p->v[id] == 0))
+      continue;
     if (type == T_MAP)
       fprintf(f, " %s=%s", params[id].name, router_maps[(int)p->v[id]]);
     else if (type == T_COUNT)
@@ -134,6 +135,11 @@ static void header(FILE *f, const plat_t *p, const char *origin) {
             "  Route to ostK = [oss(K div %d), ostK].\n"
             "  Defaults: PlaFRIM BeeGFS, 2 servers x 4 OSTs, 100 Gb/s Omni-Path.\n",
             C, a, S, S - 1, human_bw(p->v[P_SERVER_BW], b), T, S * T, human_bw(p->v[P_OST_BW], c), T);
+    if (p->v[P_FAILED] > 0)
+      fprintf(f,
+              "  Failed over: %.0f server(s); the OSTs of oss(2i), i < %.0f, are routed\n"
+              "  through oss(2i+1), their partner, which serves its own OSTs and theirs.\n",
+              p->v[P_FAILED], p->v[P_FAILED]);
   }
   if (R > 0 && !router_choices(p))
     fprintf(f,
@@ -310,7 +316,9 @@ static void emit_storage_side(FILE *f, const plat_t *p, int part) {
   if (k == &kinds[K_FORWARDING]) xml_route(f, "fabric", "pfs", "gpfs", NULL); /* direct access (0 I/O nodes) */
   for (int i = 0; k == &kinds[K_OSS_OST] && i < S + S * T; i++) {
     snprintf(id, sizeof id, i < S ? "oss%d" : "ost%d", i < S ? i : i - S);
-    snprintf(id2, sizeof id2, "oss%d", i < S ? i : (i - S) / T);
+    int srv = i < S ? i : (i - S) / T;
+    if (i >= S && srv % 2 == 0 && srv < 2 * (int)p->v[P_FAILED]) srv++; /* failed over: behind its partner */
+    snprintf(id2, sizeof id2, "oss%d", srv);
     xml_route(f, "fabric", id, i < S ? id : id2, i < S ? NULL : id);
   }
   if (k == &kinds[K_STORAGE]) emit_storage(f, p, 2);

@@ -5,6 +5,7 @@
 #include "ios_diag.h"
 #include "ios_errors.h"
 #include "ios_value.h"
+#include "ios_workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +37,9 @@ static void file_platform_param(const char *file, const char *dotted) {
 static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *dir) {
   char key[256];
   snprintf(key, sizeof key, "%s", dotted);
-  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++)
-    if (strcmp(key, ios_scenario_path_fields[i]) == 0) {
+  char field[256];
+  for (int i = 0; ios_scenario_path_field(i, field, sizeof field); i++)
+    if (strcmp(key, field) == 0) {
       char cwd[4096] = "";
       if (dir[0] == '\0' && getcwd(cwd, sizeof cwd - 1) != NULL) strcat(cwd, "/");
       ios_scenario_rebase_value(value, dir[0] != '\0' ? dir : cwd);
@@ -131,12 +133,18 @@ int ios_scenario_rebase_value(cJSON *v, const char *dir) {
   return IOS_OK;
 }
 
-/* Fields holding file paths (resolved against the scenario's directory). */
-const char *const ios_scenario_path_fields[] = {"platform",
-                                                "workload.file",
-                                                "workload.generator.profiles",
-                                                "workload.generator.data",
-                                                "workload.darshan",
-                                                "workload.darshan.logs",
-                                                "calibration",
-                                                NULL};
+/* Fields holding file paths (resolved against the scenario's directory), besides the workload sources' (their rows'
+ * `paths`). */
+static const char *const path_fields[] = {"platform", "calibration", NULL};
+
+int ios_scenario_path_field(int i, char *buf, size_t n) {
+  for (int k = 0; path_fields[k] != NULL; k++)
+    if (i-- == 0) return snprintf(buf, n, "%s", path_fields[k]) >= 0;
+  for (int k = 0; ios_workload_sources[k].key != NULL; k++)
+    for (int m = 0; ios_workload_sources[k].paths != NULL && ios_workload_sources[k].paths[m] != NULL; m++)
+      if (i-- == 0) {
+        const char *sub = ios_workload_sources[k].paths[m];
+        return snprintf(buf, n, "workload.%s%s%s", ios_workload_sources[k].key, sub[0] ? "." : "", sub) >= 0;
+      }
+  return 0;
+}

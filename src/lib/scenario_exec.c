@@ -6,6 +6,7 @@
 
 #include "ios_args.h"
 #include "ios_calibration.h"
+#include "ios_ost_fullness.h"
 #include "ios_diag.h"
 #include "ios_engine.h"
 #include "ios_fs.h"
@@ -115,7 +116,7 @@ static int simulate(ios_scenario_t *s, int check) {
   memset(&r, 0, sizeof r);
   int rc = ios_platform_load(s->platform, s->platform_roles, &p);
   if (rc != IOS_OK) return rc;
-  if ((rc = ios_calibration_apply(s, &p)) != IOS_OK) { /* the scenario's calibration (docs/validation.md) */
+  if ((rc = ios_calibration_apply(s, &p)) != IOS_OK || (rc = ios_ost_fullness_apply(s, &p)) != IOS_OK) {
     ios_platform_free(&p);
     return rc;
   }

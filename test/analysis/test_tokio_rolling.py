@@ -82,13 +82,36 @@ class RollingTest(unittest.TestCase):
         self.assertEqual(pb.iloc[1], 2.0)
         self.assertTrue(np.isnan(pb.iloc[2]))
 
-    def test_noise_floor(self):
+    def test_neighbour_interpolation(self):
         # runs on days 0, 1, 2, 10 at 4, 6, 10, 1: day 1's neighbours (4 + 10) / 2 = 7 -> |7 - 6| / 6; day 2's next
         # run is 8 days later (> 3): NaN; the first and last runs have one neighbour: NaN
         d = frame([job(0, 4.0), job(1, 6.0), job(2, 10.0), job(10, 1.0)])
-        n = tr.noise_floor(d, gap=3.0)
+        n = tr.neighbour_interpolation(d, gap=3.0)
         self.assertAlmostEqual(n.iloc[1], 1.0 / 6.0, places=15)
         self.assertTrue(n.iloc[[0, 2, 3]].isna().all())
+
+    def test_noise_floor_is_the_centred_level(self):
+        # runs of a on days 0, 2, ..., 20 at 1, 2, ..., 11 and one of b: the run of day 10 (6) sees the runs within
+        # 15 days before and after but itself, days 0..20 but 10 (1..5, 7..11): median 6 -> APE 0; the run of day
+        # 0 (1) sees days 2..14 (2..8): median 5 -> |5 - 1| / 1 = 4; with at least 8 runs required, day 0's 7 are
+        # too few (NaN); b has no other run (NaN)
+        # (rows by label: the frame is sorted by start, b's run among a's)
+        d = frame([job(2 * i, float(i + 1)) for i in range(11)] + [job(3, 5.0, cls="b")])
+        n = tr.noise_floor(d)
+        self.assertEqual(n.loc[5], 0.0)
+        self.assertEqual(n.loc[0], 4.0)
+        self.assertTrue(np.isnan(n.loc[11]))
+        self.assertTrue(np.isnan(tr.noise_floor(d, min_runs=8).loc[0]))
+        # 20 days either side: day 0 sees days 2..20 (2..11): median 6.5 -> 5.5
+        self.assertEqual(tr.noise_floor(d, half_width=20).loc[0], 5.5)
+
+    def test_fit_constant(self):
+        # P = 10 on three jobs measured 8, 8, 9: k = 0.8 gives APE 0, 0, 1/9 (median 0); every other k is worse
+        k, err = tr.fit_constant(np.array([10.0, 10.0, 10.0]), np.array([8.0, 8.0, 9.0]))
+        self.assertEqual((k, err), (0.8, 0.0))
+        # a tie (every k gives the same median when P is NaN but one job): the k closest to 1
+        k, _ = tr.fit_constant(np.array([10.0, np.nan]), np.array([10.0, 3.0]), grid=np.array([0.9, 1.0, 1.1]))
+        self.assertEqual(k, 1.0)
 
     def test_interference_fit(self):
         # measured = 10 / (1 + r / 20) for r = 0, 20, 60: 10, 5, 2.5; the grid holding 20 finds it exactly
@@ -437,21 +460,33 @@ class PredictionTest(unittest.TestCase):
         # binds and each gate (no day for or against, p = 1) leaves the rolling peak
         # the adaptive window's rows too (its history on scratch1 from June 1: every earlier run at 20, no shift)
         # iosim_maxmin too (no background: the first half's tie keeps interference, whose K is +inf: max-min)
+        # the stronger simple predictors: every earlier run (all 20 on scratch1, 30 on scratch3), the first half's
+        # peak (20, 30) times its constant 1 (the first half is exact at 1)
         for m in ("persist", "rolling", "frozen", "iosim", "iosim_maxmin", "iosim_gate_fit", "iosim_gate", "adaptive",
-                  "iosim_adaptive"):
+                  "iosim_adaptive", "expanding", "peakconst"):
             self.assertEqual(s.loc[m, "jobs"], 6, m)
             self.assertAlmostEqual(s.loc[m, "median_ape"], 0.0, places=12, msg=m)  # iosim: 2e-16
             self.assertAlmostEqual(s.loc[m, "p90"], 0.5, places=12, msg=m)
             self.assertAlmostEqual(s.loc[m, "bias"], 0.0, places=12, msg=m)
         # the what-if: measured medians 30 / 20 = 1.5 (scratch1's October: 20, 20, 20, 10 -> 20), OST scaling
         # 36 / 24 = 1.5; the reverse 2/3 both
-        w = pd.read_csv(os.path.join(out, "whatif.csv")).set_index("from")
+        w = pd.read_csv(os.path.join(out, "whatif.csv"))
+        w = w[(w["half"] == "held-out") & w["to"].isin(["scratch1+2", "scratch3"])].set_index("from")
         self.assertAlmostEqual(w.loc["scratch1+2", "measured_gain"], 1.5, places=12)
         self.assertAlmostEqual(w.loc["scratch1+2", "ost_scaling_gain"], 1.5, places=12)
         self.assertAlmostEqual(w.loc["scratch3", "measured_gain"], 2 / 3, places=12)
         self.assertAlmostEqual(w.loc["scratch3", "ost_scaling_gain"], 2 / 3, places=12)
+        # per pair and half: scratch1 -> scratch3 in June (20 -> 30), the same 1.5
+        w2 = pd.read_csv(os.path.join(out, "whatif.csv")).set_index(["half", "from", "to"])
+        self.assertAlmostEqual(w2.loc[("first", "scratch1", "scratch3"), "measured_gain"], 1.5, places=12)
+        self.assertNotIn(("first", "scratch2", "scratch3"), w2.index)  # no scratch2 in this year
         with open(os.path.join(out, "prediction.md")) as f:
-            self.assertIn("largest relative gap", f.read())
+            text = f.read()
+        self.assertIn("largest relative gap", text)
+        # the goal's equivalence test: iosim and the best predictor equal job for job up to 2e-16 (difference 0,
+        # interval 0 .. 0, margin 0): equivalent within the test's 1e-12; no run has 5 others within 15 days: no floor
+        self.assertIn("| equivalent ", text)
+        self.assertIn("| n/a ", text)
         # the heavy table's simulated interference row: no background anywhere, so the 0.9-quantile cut (0) keeps
         # every held-out job as "heavy" and every model predicts P: scratch1's three October jobs 20, 20, 20 against
         # 20, 20, 10 (APE 0, 0, 1: median 0, p90 0.8), scratch3's exact

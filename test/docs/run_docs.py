@@ -30,9 +30,12 @@ analysis/, deploy/, platforms/, test/ and traces/, with build/iosim and build/py
 Python package of this build and ../shared/datasets to the data folder ($IOSIM_DATA_DIR, else the source's
 ../shared/datasets), so a page's commands run as written from the repository root; their outputs go under results/
 there. PATH starts with a folder where `iosim` is the built binary, `python3` the configured interpreter and `cc` the
-C compiler; PYTHONPATH is the build's Python package, IOSIM_DATA_DIR the data folder.
+C compiler (with --sanitize, one that adds -fsanitize=address,undefined: the installed library is an ASan build);
+PYTHONPATH is the build's Python package, IOSIM_DATA_DIR the data folder, and with --prefix PKG_CONFIG_PATH that
+installation's lib/pkgconfig (the tutorial's step 4 builds against an installed iosim).
 
 usage: run_docs.py --source SRC --iosim IOSIM_BIN [--python PYTHON] [--cc CC] --doc docs/PAGE.md [--slow | --only-slow]
+                   [--prefix INSTALLED] [--sanitize]
        run_docs.py --list --source SRC --doc docs/PAGE.md   prints the commands found, runs nothing
 Exit status: 0 every command ran and matched, 1 otherwise (each difference is printed), 2 no command found or a
 marker the runner does not know.
@@ -256,11 +259,16 @@ def compare_unordered(expected, actual):
     return None
 
 
-def environment(src, iosim, python, cc, work):
+def environment(src, iosim, python, cc, work, prefix=None, sanitize=False):
     """Prepares the work directory and returns the environment of the commands."""
     tools = os.path.join(work, ".bin")
     os.mkdir(tools)
     for name, target in (("iosim", iosim), ("python3", python), ("cc", cc)):
+        if name == "cc" and sanitize:
+            with open(os.path.join(tools, "cc"), "w", encoding="utf-8") as f:
+                f.write(f'#!/bin/sh\nexec "{cc}" -fsanitize=address,undefined -fno-omit-frame-pointer "$@"\n')
+            os.chmod(os.path.join(tools, "cc"), 0o755)
+            continue
         os.symlink(os.path.abspath(target) if os.sep in target else target, os.path.join(tools, name))
     for d in ("docs", "policies", "src", "analysis", "deploy", "platforms", "test", "traces"):
         os.symlink(os.path.join(src, d), os.path.join(work, d))
@@ -272,8 +280,12 @@ def environment(src, iosim, python, cc, work):
     shared = os.path.join(os.path.dirname(work), "shared")
     os.mkdir(shared)
     os.symlink(data, os.path.join(shared, "datasets"))
-    return dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""), MPLBACKEND="Agg", LC_ALL="C",
-                PYTHONPATH=pkg, IOSIM_DATA_DIR=data)
+    env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""), MPLBACKEND="Agg", LC_ALL="C",
+               PYTHONPATH=pkg, IOSIM_DATA_DIR=data)
+    if prefix:  # `make install PREFIX=...` done, as the tutorial's step 4 asks
+        env["PKG_CONFIG_PATH"] = os.path.join(os.path.abspath(prefix), "lib", "pkgconfig")
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+    return env
 
 
 def run_step(step, work, env):
@@ -308,6 +320,9 @@ def main():
     ap.add_argument("--doc", default="docs/tutorial.md")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--slow", action="store_true", help="also run the blocks marked slow")
+    ap.add_argument("--prefix", help="an installed iosim (make install PREFIX=...): PKG_CONFIG_PATH for the commands")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="cc adds -fsanitize=address,undefined (the installed library is an ASan build)")
     ap.add_argument("--only-slow", action="store_true", help="run the slow blocks only (with the others' outputs "
                     "missing: for pages whose slow blocks stand alone)")
     args = ap.parse_args()
@@ -336,7 +351,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="iosim-docs-") as top:
         work = os.path.join(top, "repo")
         os.mkdir(work)
-        env = environment(src, args.iosim, args.python, args.cc, work)
+        env = environment(src, args.iosim, args.python, args.cc, work, args.prefix, args.sanitize)
         for s in chosen:
             problem, so, se, secs = run_step(s, work, env)
             first = s.cmds[0][1].splitlines()[0]

@@ -32,7 +32,7 @@ expect() {
   fi
 }
 
-expect " " "calibrate check compare data generate merge platform policies report run sweep view whatif"
+expect " " "calibrate check compare data generate lab merge platform policies report run sweep view whatif"
 expect "s" "sweep"
 expect "-" "--help --version"
 expect "run --" "--cfg --help --log --out --set --skip-bad --trace --version"
@@ -51,8 +51,11 @@ expect "platform " "forwarding oss-ost pfs-single storage"
 expect "generate " "apex rr9502"
 expect "data " "dir fetch list verify"
 expect "data fetch --m" "--mirror"
+expect "lab --m" "--max-queue --modules"
+expect "lab --port " ""
 cd "$work" || exit 1
 expect "run s" "scen.json"
 expect "run -o o" "out-dir"       # run --out is a directory
 expect "platform -o o" "other.txt out-dir" # platform --out is a file
+expect "lab --modules o" "out-dir"      # lab --modules is a folder
 exit $((fails > 0))

@@ -188,6 +188,33 @@ class ViewInBrowser(unittest.TestCase):
                         "c.textContent))")
         row = next(r for r in cells if r[0] == "min_yield")
         self.assertEqual(row[1:], ["0.72807", "0.736842"])
+        # IPDPS'21 Eq. 2 (7/6 GB/s under FairShare, 1.37719 GB/s under GreedyYield: docs/tutorial.md) is above the PFS's
+        # 1 GB/s: n/a with the reason, as in the summary; beside it, the delivered bandwidth: 24 GB moved while some
+        # transfer moves, from 10 to 34 s, 1 GB/s in both runs
+        row = next(r for r in cells if r[0] == "aggregate_bandwidth_Bps")
+        for cell, v in zip(row[1:], ("1.16667", "1.37719")):
+            self.assertTrue(cell.startswith("n/a"), cell)
+            self.assertIn(f"summed, {v} GB/s, is above the platform's 1 GB/s", cell)
+        row = next(r for r in cells if r[0].startswith("delivered bandwidth"))
+        self.assertEqual(row[1:], ["1 GB/s", "1 GB/s"])
+
+    def test_fixed_colours(self):
+        """The stretch scale is fixed (log2 of 1 to 16); the I/O-pending shades are visible on white (luminance of the
+        shade over white at most 0.87); no two applications share a colour."""
+        m = self.js("const t = document.getElementById('overview-fig').data[0]; return [t.marker.cmin, t.marker.cmax]")
+        self.assertEqual(m, [0, 4])
+        shades = self.js("return document.getElementById('apps-0').data.filter(t => /I\\/O pending/.test(t.name))"
+                         ".map(t => t.fillcolor)")
+        self.assertEqual(len(shades), 3)
+        for c in shades:
+            r, g, b, a = [float(x) for x in c[c.index("(") + 1:-1].split(",")]
+
+            def lin(v):
+                v = (a * v + (1 - a) * 255) / 255
+                return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+            self.assertLessEqual(0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b), 0.875, c)
+        colours = self.js("return Object.values(window.iosimView.colourOf)")
+        self.assertEqual(len(colours), len(set(colours)))
 
 
 def shots(args):

@@ -23,6 +23,7 @@ usage: stream_test.py --iosim BUILD/iosim --source SRC --work DIR [--screenshot 
 """
 import argparse
 import csv
+import math
 import os
 import shutil
 import subprocess
@@ -98,16 +99,44 @@ class StreamView(unittest.TestCase):
         self.assertEqual(ax["n"], 6)
         self.assertEqual(ax["x"], sorted(ax["x"]))
         tr = self.js("const d = document.getElementById('overview-fig').data[0]; return {y: d.y, x: d.x, "
-                     "base: d.base, c: d.marker.color}")
+                     "base: d.base, c: d.marker.color, cmin: d.marker.cmin, cmax: d.marker.cmax, "
+                     "ticks: d.marker.colorbar.ticktext}")
         self.assertEqual(len(tr["y"]), 12)
         self.assertGreaterEqual(min(tr["x"]), 0.002)
-        for k, app in enumerate(self.apps[0]):
-            self.assertEqual(tr["y"][k], "as-is · " + app["name"])
-            self.assertEqual(tr["y"][6 + k], "stripe 2 · " + app["name"])
-            self.assertAlmostEqual(tr["base"][k], tr["base"][6 + k], places=9, msg=app["name"])  # runs line up
-            for r in (0, 1):
-                want = self.apps[r][k]["io_stretch"]
-                self.assertAlmostEqual(tr["c"][6 * r + k], float(want) if want else 1.0, places=9)
+        # a job's two runs on adjacent rows, the jobs by decreasing change of their I/O time between the runs
+        by = [{a["name"]: a for a in apps} for apps in self.apps]
+        names = [tr["y"][2 * k].split(" · ")[0] for k in range(6)]
+        self.assertEqual(sorted(names), sorted(by[0]))
+        changes = [abs(float(by[1][n]["io_time_s"]) - float(by[0][n]["io_time_s"])) for n in names]
+        self.assertEqual(changes, sorted(changes, reverse=True))
+        for k, name in enumerate(names):
+            self.assertEqual(tr["y"][2 * k], name + " · as-is")
+            self.assertEqual(tr["y"][2 * k + 1], name + " · stripe 2")
+            self.assertAlmostEqual(tr["base"][2 * k], tr["base"][2 * k + 1], places=9, msg=name)  # runs line up
+            for r in (0, 1):  # the fixed scale: log2 of the stretch, 1 to 16
+                want = by[r][name]["io_stretch"]
+                want = min(16.0, max(1.0, float(want))) if want else 1.0
+                self.assertAlmostEqual(tr["c"][2 * k + r], math.log2(want), places=9)
+        self.assertEqual((tr["cmin"], tr["cmax"]), (0, 4))
+        self.assertEqual(tr["ticks"], ["1 (alone)", "1.5", "2", "4", "8", "≥ 16"])
+
+    def test_cursor_starts_at_a_job(self):
+        t = self.js("return window.iosimView.cursor()")
+        starts = [float(a["start_s"]) for apps in self.apps for a in apps]
+        self.assertIn(round(t, 6), [round(x, 6) for x in starts])
+
+    def test_axis_labels_apart(self):
+        """The busy periods' lengths and the gaps' labels above the overview: horizontal, none overlapping."""
+        boxes = self.js("""
+return [...document.querySelectorAll('#overview-fig .annotation')].map(a => {
+  const b = a.getBoundingClientRect(); return {t: a.textContent, l: b.left, r: b.right, top: b.top, bottom: b.bottom};
+});""")
+        self.assertGreaterEqual(len([b for b in boxes if not b["t"].startswith("gap")]), 6)
+        for i, a in enumerate(boxes):
+            self.assertLess(a["bottom"] - a["top"], 20, a)  # not rotated
+            for b in boxes[i + 1:]:
+                hit = a["l"] < b["r"] - 1 and b["l"] < a["r"] - 1 and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1
+                self.assertFalse(hit, (a, b))
 
     def test_labels_whole_and_apart(self):
         cut = self.js("""
@@ -119,7 +148,7 @@ for (const t of document.querySelectorAll('#overview-fig .ytick text')) {
 return out;""")
         self.assertEqual(cut, [])
         names = self.js("return [...document.querySelectorAll('#overview-fig .ytick text')].map(t => t.textContent)")
-        self.assertIn("stripe 2 · sample-goodost", names)
+        self.assertIn("sample-goodost · stripe 2", names)
         overlaps = self.js("""
 const out = [];
 const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;

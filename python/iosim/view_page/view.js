@@ -6,8 +6,32 @@
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("iosim-data").textContent);
-  // Paul Tol's "muted" scheme: distinguishable with the common colour-vision deficiencies; cycles beyond 9 apps.
+  // Applications: Paul Tol's "muted" scheme (distinguishable with the common colour-vision deficiencies) for the first
+  // 9, then generated hues (golden-angle steps, three lightness levels), so that no two applications share a colour;
+  // the page says when there are more than 9. Policies (campaign page): the Okabe-Ito scheme and a marker shape each,
+  // never an application's colour.
   var PALETTE = ["#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255", "#AA4499"];
+  var POLICY_PALETTE = ["#000000", "#E69F00", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442"];
+  var POLICY_SYMBOLS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "hexagon", "triangle-down"];
+  function appColour(k) {
+    if (k < PALETTE.length) return PALETTE[k];
+    var i = k - PALETTE.length, h = (i * 137.508) % 360, l = [38, 52, 30][i % 3], sat = [62, 48, 70][(i >> 1) % 3];
+    return hslHex(h, sat, l);
+  }
+  function hslHex(h, sat, l) {
+    sat /= 100;
+    l /= 100;
+    var a = sat * Math.min(l, 1 - l);
+    function f(n) {
+      var k = (n + h / 30) % 12, c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+      return ("0" + Math.round(255 * c).toString(16)).slice(-2);
+    }
+    return "#" + f(0) + f(8) + f(4);
+  }
+  // One fixed colour scale for I/O stretch and slowdown on every page: log2 of the value, 1 (as fast as alone) to 16
+  // and beyond, with the values on its legend.
+  var STRETCH_MAX = 16, STRETCH_TICKS = [1, 1.5, 2, 4, 8, 16];
+  function stretchZ(s) { return Math.log(Math.min(STRETCH_MAX, Math.max(1, s))) / Math.LN2; }
   var WORK_COLOUR = "#BBBBBB";
   var MAX_EXACT = 4000; // breakpoints drawn exactly; beyond, rates are averaged over bins (bytes kept)
   var GB = 1e9;
@@ -37,7 +61,7 @@
     var k = 0;
     DATA.runs.forEach(function (r) {
       r.apps.forEach(function (a) {
-        if (!(a.name in colourOf)) colourOf[a.name] = PALETTE[k++ % PALETTE.length];
+        if (!(a.name in colourOf)) colourOf[a.name] = appColour(k++);
       });
     });
   })();
@@ -322,7 +346,7 @@
       p.ioByApp[j].forEach(function (i) { rect(px, py, p.io.t0[i], p.io.t1[i], base, H); });
       traces.push({ x: px, y: py, type: "scatter", mode: "lines", fill: "toself", name: a.name + " I/O pending",
         legendgroup: a.name, showlegend: false, line: { width: 0.5, color: colourOf[a.name] },
-        fillcolor: hexAlpha(colourOf[a.name], 0.18), hoverinfo: "skip" });
+        fillcolor: pendingShade(colourOf[a.name]), hoverinfo: "skip" });
       var v = sr.rate[j] || new Float64Array(sr.x.length), y = [], own = [];
       var b = a.b > 0 ? a.b : 1;
       for (var k = 0; k < v.length; k++) {
@@ -374,6 +398,17 @@
     return [Object.keys(traces).map(function (k) { return traces[k]; }), lay];
   }
 
+  /* The light shade of an application's colour for "I/O pending", dark enough to be seen on white: the opacity is
+   * raised for light colours so that the shade's luminance stays at most 0.87 (white is 1). */
+  function pendingShade(hex) {
+    var v = parseInt(hex.slice(1), 16), rgb = [v >> 16, (v >> 8) & 255, v & 255].map(function (c) {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    var lum = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    var a = Math.min(0.6, Math.max(0.22, 0.13 / Math.max(0.05, 1 - lum)));
+    return hexAlpha(hex, a);
+  }
   function hexAlpha(hex, a) {
     var v = parseInt(hex.slice(1), 16);
     return "rgba(" + (v >> 16) + "," + ((v >> 8) & 255) + "," + (v & 255) + "," + a + ")";
@@ -513,68 +548,134 @@
       tickvals.push(x0[k]);
       ticktext.push(fmtTime(q[0]));
     });
-    var gapMarks = [];
+    var gapMarks = [], bands = [];
     for (i = 0; i < gaps; i++) gapMarks.push({ x: x0[i] + w[i] * scale + gw / 2, len: periods[i + 1][0] - periods[i][1] });
-    return { periods: periods, toX: toX, tickvals: tickvals, ticktext: ticktext, gaps: gapMarks };
+    periods.forEach(function (q, k) { bands.push({ x0: x0[k], x1: x0[k] + w[k] * scale, len: q[1] - q[0] }); });
+    return { periods: periods, toX: toX, tickvals: tickvals, ticktext: ticktext, gaps: gapMarks, bands: bands };
   }
   function fmtTime(t) { // a date on the overview's axis: seconds, or days beyond two
     return Math.abs(t) < 172800 ? fmt(t, 4) + " s" : fmt(t / 86400, 4) + " d";
   }
 
+  /* The overview: one bar per job and run from its start to its end on one time axis (idle gaps cut for a stream),
+   * coloured on the fixed I/O-stretch scale. With several runs, a job's runs are on adjacent rows and the jobs are
+   * sorted by how much their I/O time changed between the first run and the others (the largest change first). */
   function overview() {
     var box = document.getElementById("overview");
     if (!box) return;
     box.innerHTML = "";
     if (!shown.length || DATA.campaign) return;
     var ax = busyAxis(), toX = ax ? ax.toX : function (t) { return t; };
-    var rows = [], base = [], width = [], colour = [], text = [], ids = [], hasStretch = false, smax = 2;
-    shown.forEach(function (ri) {
-      var run = DATA.runs[ri], p = prepare(run);
-      run.apps.forEach(function (a, j) {
+    var jobs = {}, order = [];
+    shown.forEach(function (ri, k) {
+      DATA.runs[ri].apps.forEach(function (a, j) {
         if (a.start === null) return;
+        if (!(a.name in jobs)) {
+          jobs[a.name] = [];
+          order.push(a.name);
+        }
+        jobs[a.name].push([ri, j, k]);
+      });
+    });
+    var multi = shown.length > 1, first = shown[0];
+    function change(name) { // the largest |change| of the job's I/O time against the first run, in s
+      var ref = null, c = 0;
+      jobs[name].forEach(function (q) { if (q[0] === first) ref = DATA.runs[q[0]].apps[q[1]].ioTime; });
+      jobs[name].forEach(function (q) {
+        var t = DATA.runs[q[0]].apps[q[1]].ioTime;
+        if (ref !== null && t !== null && t !== undefined) c = Math.max(c, Math.abs(t - ref));
+      });
+      return jobs[name].length < shown.length ? Infinity : c; // a job missing from a run: first
+    }
+    if (multi) {
+      var rank = {};
+      order.forEach(function (n, k) { rank[n] = k; });
+      var ch = {};
+      order.forEach(function (n) { ch[n] = change(n); });
+      order.sort(function (a, b) { return ch[b] - ch[a] || rank[a] - rank[b]; });
+    }
+    var rows = [], base = [], width = [], z = [], text = [], ids = [], grey = [], nostretch = 0;
+    order.forEach(function (name) {
+      jobs[name].forEach(function (q) {
+        var ri = q[0], j = q[1], run = DATA.runs[ri], p = prepare(run), a = run.apps[j];
         var end = a.end !== null ? a.end : p.tmax, x0 = toX(a.start), x1 = toX(end);
-        var s = a.stretch !== null && a.stretch !== undefined ? a.stretch : a.slowdown;
-        rows.push((shown.length > 1 ? run.label + " · " : "") + a.name);
+        var st = a.stretch !== null && a.stretch !== undefined ? a.stretch : a.slowdown;
+        rows.push(multi ? name + " · " + run.label : name);
         base.push(x0);
         width.push(Math.max(x1 - x0, ax ? 0.002 : (p.tmax - p.tmin) * 0.002));
-        colour.push(s === null || s === undefined ? null : s);
-        if (s !== null && s !== undefined) {
-          hasStretch = true;
-          smax = Math.max(smax, s);
-        }
-        text.push(esc(a.name) + (shown.length > 1 ? " (" + esc(run.label) + ")" : "") + "<br>" + fmt(a.start, 6) +
-          " – " + fmt(end, 6) + " s<br>I/O time " + fmt(a.ioTime, 4) + " s, I/O stretch " + fmt(a.stretch, 4) +
-          ", slowdown " + fmt(a.slowdown, 4) + "<br>click: its rates below");
+        grey.push(st === null || st === undefined);
+        if (st === null || st === undefined) nostretch++;
+        z.push(st === null || st === undefined ? 0 : stretchZ(st));
+        text.push(esc(a.name) + (multi ? " (" + esc(run.label) + ")" : "") + "<br>" + fmt(a.start, 6) + " – " +
+          fmt(end, 6) + " s (" + fmtTime(end - a.start) + " long)<br>I/O time " + fmt(a.ioTime, 4) +
+          " s, I/O stretch " + fmt(a.stretch, 4) + ", slowdown " + fmt(a.slowdown, 4) + "<br>click: its rates below");
         ids.push([ri, j]);
       });
     });
+    var many = rows.length > 60, rowPx = many ? 13 : 22;
     box.appendChild(el("h2", {}, "Overview: each job from its start to its end, coloured by its I/O stretch"));
     box.appendChild(el("p", { "class": "note" }, (ax ? "Idle gaps (no job of any run shown running) are cut: each " +
-      "is a narrow band marked with its length; dates are those of the runs. " : "") + "I/O stretch = the job's I/O " +
-      "time over the time its bytes take alone at its reference bandwidth (1 = as fast as alone; apps.csv " +
-      "io_stretch). Click a bar to zoom the panels below onto that job."));
+      "is a narrow dotted band, marked with its length where there is room; the grey bands are the busy periods, " +
+      "each labelled with its length, so that a short period drawn wide is not read as a long one. " : "") +
+      (multi ? "A job's runs are on adjacent rows; the jobs whose I/O time changed most between the runs come " +
+      "first. " : "") + "I/O stretch = the job's I/O time over the time its bytes take alone at its reference " +
+      "bandwidth (1 = as fast as alone; apps.csv io_stretch); the colour scale is the same on every page" +
+      (nostretch ? " (grey: no stretch in the run's records)" : "") + ". Click a bar to zoom the panels below onto " +
+      "that job." + (Object.keys(colourOf).length > PALETTE.length ? " More than " + PALETTE.length +
+      " applications: the colours after the ninth are generated hues (hover names each)." : "")));
     var d = el("div", { "class": "fig", id: "overview-fig" });
     box.appendChild(d);
-    var trace = { type: "bar", orientation: "h", y: rows, x: width, base: base, customdata: ids.map(function (q, k) { return k; }),
-      text: text, hovertemplate: "%{text}<extra></extra>", textposition: "none",
-      marker: { color: colour.map(function (c) { return c === null ? 1 : c; }), cmin: 1, cmax: smax,
-        colorscale: "YlOrRd", reversescale: true, showscale: hasStretch, line: { width: 0.5, color: "#555" },
-        colorbar: { title: { text: "I/O stretch", side: "right" }, thickness: 12, len: 1, y: 0.5, yanchor: "middle" } } };
-    var lay = { height: Math.max(180, 90 + 22 * rows.length), margin: { l: 10, r: 10, t: 10, b: 50 },
-      hovermode: "closest", showlegend: false, bargap: 0.25,
-      yaxis: { type: "category", autorange: "reversed", automargin: true, fixedrange: true },
+    var idx = rows.map(function (r, k) { return k; });
+    function pick(arr, want) { return idx.filter(function (k) { return grey[k] === want; }).map(function (k) { return arr[k]; }); }
+    var traces = [{ type: "bar", orientation: "h", y: pick(rows, false), x: pick(width, false), base: pick(base, false),
+      customdata: pick(idx, false), text: pick(text, false), hovertemplate: "%{text}<extra></extra>",
+      textposition: "none",
+      marker: { color: pick(z, false), cmin: 0, cmax: stretchZ(STRETCH_MAX), colorscale: "YlOrRd", reversescale: true,
+        showscale: nostretch < rows.length, line: { width: 0.5, color: "#555" },
+        colorbar: { title: { text: "I/O stretch", side: "right" }, thickness: 12, len: Math.min(1, 300 / (rowPx * rows.length + 90)),
+          y: 1, yanchor: "top", tickvals: STRETCH_TICKS.map(stretchZ),
+          ticktext: STRETCH_TICKS.map(function (v, k) { return k === 0 ? "1 (alone)" : k === STRETCH_TICKS.length - 1 ? "≥ " + v : String(v); }) } } }];
+    if (nostretch) traces.push({ type: "bar", orientation: "h", y: pick(rows, true), x: pick(width, true),
+      base: pick(base, true), customdata: pick(idx, true), text: pick(text, true),
+      hovertemplate: "%{text}<extra></extra>", textposition: "none",
+      marker: { color: "#BBBBBB", line: { width: 0.5, color: "#555" } } });
+    var lay = { height: Math.max(180, 90 + rowPx * rows.length), margin: { l: 10, r: 10, t: 10, b: 50 },
+      hovermode: "closest", showlegend: false, bargap: many ? 0.15 : 0.25, barmode: "overlay",
+      yaxis: { type: "category", autorange: "reversed", automargin: true, fixedrange: true,
+        categoryorder: "array", categoryarray: rows, tickfont: { size: many ? 9 : 12 } },
       xaxis: ax ? { tickvals: ax.tickvals, ticktext: ax.ticktext, range: [0, 1], showgrid: false, zeroline: false,
         fixedrange: true, title: { text: "time (s or days since the first release; idle gaps cut)", standoff: 4 } }
         : { title: { text: "time (s)", standoff: 4 }, zeroline: false, automargin: true },
       shapes: [], annotations: [] };
-    if (ax) ax.gaps.forEach(function (g) {
-      lay.shapes.push({ type: "line", xref: "x", yref: "paper", x0: g.x, x1: g.x, y0: 0, y1: 1,
-        line: { color: "#999", width: 6, dash: "dot" }, opacity: 0.35 });
-      lay.annotations.push({ x: g.x, y: 1, xref: "x", yref: "paper", yanchor: "bottom", showarrow: false,
-        text: fmtTime(g.len).replace(" ", "\u00a0"), textangle: -90, font: { size: 9, color: "#666" } });
-    });
-    if (ax) lay.margin.t = 52;
-    Plotly.newPlot(d, [trace], lay, { displaylogo: false, responsive: true, displayModeBar: false });
+    if (ax) {
+      var plotW = Math.max(300, (box.clientWidth || 1200) - 160); // labels that find no room are left out
+      ax.bands.forEach(function (b) {
+        lay.shapes.push({ type: "rect", xref: "x", yref: "paper", x0: b.x0, x1: b.x1, y0: 0, y1: 1, layer: "below",
+          fillcolor: "#F2F2F2", line: { width: 0 } });
+      });
+      ax.gaps.forEach(function (g) {
+        lay.shapes.push({ type: "line", xref: "x", yref: "paper", x0: g.x, x1: g.x, y0: 0, y1: 1,
+          line: { color: "#999", width: 6, dash: "dot" }, opacity: 0.35 });
+      });
+      // labels above the plot: each busy period's length, then the gaps' where room is left; never two overlapping
+      var labels = ax.bands.map(function (b) { return { x: (b.x0 + b.x1) / 2, text: fmtTime(b.len), colour: "#333" }; })
+        .concat(ax.gaps.map(function (g) { return { x: g.x, text: "gap " + fmtTime(g.len), colour: "#888" }; }));
+      var rowsOfLabels = [[], []];
+      labels.forEach(function (lb) {
+        var half = (lb.text.length * 5.5 / 2 + 3) / plotW;
+        for (var r = 0; r < rowsOfLabels.length; r++) {
+          var free = rowsOfLabels[r].every(function (o) { return Math.abs(o.x - lb.x) > o.half + half; });
+          if (free) {
+            rowsOfLabels[r].push({ x: lb.x, half: half });
+            lay.annotations.push({ x: lb.x, y: 1, xref: "x", yref: "paper", yanchor: "bottom", yshift: 2 + 13 * r,
+              showarrow: false, text: lb.text.replace(/ /g, "\u00a0"), font: { size: 9, color: lb.colour } });
+            return;
+          }
+        }
+      });
+      lay.margin.t = 36;
+    }
+    Plotly.newPlot(d, traces, lay, { displaylogo: false, responsive: true, displayModeBar: false });
     d.on("plotly_click", function (ev) {
       if (!ev.points.length) return;
       var q = ids[ev.points[0].customdata];
@@ -610,11 +711,55 @@
     return [a.start - pad, t1 + pad];
   }
 
+  /* Where the cursor starts: at the start of the first job that starts in the panels' range (never before it). */
+  function firstCursor() {
+    var r = curRange(), t = Infinity;
+    shown.forEach(function (ri) {
+      DATA.runs[ri].apps.forEach(function (a) {
+        if (a.start !== null && a.start >= r[0] && a.start < t) t = a.start;
+      });
+    });
+    return isFinite(t) && t <= r[1] ? t : r[0];
+  }
+
   // ------------------------------------------------------------------------------------------------ runs
   function runTitle(run) {
     var p = run.policies;
     return esc(run.label) + " — sharing " + esc(p.sharing || "?") + ", allocation " + esc(p.allocation || "?") +
       ", placement " + esc(p.placement || "?");
+  }
+
+  /* The bandwidth the platform delivered to the run: the bytes its transfers moved over the time some transfer was
+   * moving (the union of the segments' intervals), in bytes/s. */
+  function delivered(ri) {
+    var p = prepare(DATA.runs[ri]), seg = p.seg, iv = [], bytes = 0;
+    for (var i = 0; i < seg.n; i++) {
+      if (seg.t1[i] > seg.t0[i]) iv.push([seg.t0[i], seg.t1[i]]);
+      if (isFinite(seg.bytes[i])) bytes += seg.bytes[i];
+    }
+    iv.sort(function (a, b) { return a[0] - b[0]; });
+    var busy = 0, a = -Infinity, b = -Infinity;
+    iv.forEach(function (q) {
+      if (q[0] > b) {
+        if (b > a) busy += b - a;
+        a = q[0];
+        b = q[1];
+      } else if (q[1] > b) b = q[1];
+    });
+    if (b > a) busy += b - a;
+    return busy > 0 ? bytes / busy : null;
+  }
+
+  /* A metric's cell; IPDPS'21 Eq. 2's aggregate bandwidth with the command line's caveat when it is above what the
+   * platform can deliver (each job's mean rate over its own I/O time, summed, is then no delivered bandwidth). */
+  function metricValue(ri, m) {
+    var run = DATA.runs[ri], v = run.metrics[m];
+    if (m === "aggregate_bandwidth_Bps" && v !== null && v !== undefined && run.capacity &&
+        v > run.capacity * (1 + 1e-9))
+      return "n/a <small class=caveat>(IPDPS'21 Eq. 2, each job's mean rate over its own I/O time summed, " +
+        fmt(v / GB, 6) + " GB/s, is above the platform's " + fmt(run.capacity / GB, 6) +
+        " GB/s: no bandwidth the platform delivered; docs/outputs.md)</small>";
+    return metricCell(m, v);
   }
 
   function metricsTable() {
@@ -633,8 +778,11 @@
     }).join("") + "</tr>";
     names.forEach(function (m) {
       h += "<tr><td>" + esc(m) + "</td>" + shown.map(function (ri) {
-        return "<td>" + metricCell(m, DATA.runs[ri].metrics[m]) + "</td>";
+        return "<td>" + metricValue(ri, m) + "</td>";
       }).join("") + "</tr>";
+      if (m === "aggregate_bandwidth_Bps")
+        h += "<tr><td>delivered bandwidth <small>(this page: bytes moved / time with a transfer moving)</small></td>" +
+          shown.map(function (ri) { var v = delivered(ri); return "<td>" + (v === null ? "–" : fmt(v / GB, 6) + " GB/s") + "</td>"; }).join("") + "</tr>";
     });
     box.innerHTML = h + "</table>";
   }
@@ -695,14 +843,26 @@
       (groups[g] = groups[g] || []).push(k);
     });
     var gnames = Object.keys(groups).sort();
+    // the policies' points side by side at each x (a small shift, a fraction of the smallest step between x values),
+    // so that two policies with equal values stay two series
+    var xvals = [];
+    if (c.x) c.rows.forEach(function (row) { var x = row.params[c.x]; if (typeof x === "number" && xvals.indexOf(x) < 0) xvals.push(x); });
+    xvals.sort(function (a, b) { return a - b; });
+    var step = Infinity;
+    for (var xi = 1; xi < xvals.length; xi++) step = Math.min(step, xvals[xi] - xvals[xi - 1]);
+    if (!isFinite(step)) step = Math.abs(xvals[0] || 1);
+    function dodge(gi) { return step * 0.12 * (gi - (gnames.length - 1) / 2) / Math.max(1, gnames.length / 2); }
     c.metrics.forEach(function (m) {
       var traces = [];
       gnames.forEach(function (g, gi) {
         var rows = groups[g].filter(function (k) { return c.rows[k].metrics[m] !== null; });
-        var colour = PALETTE[gi % PALETTE.length];
+        var colour = POLICY_PALETTE[gi % POLICY_PALETTE.length];
+        var symbol = POLICY_SYMBOLS[gi % POLICY_SYMBOLS.length] + (gi >= POLICY_PALETTE.length ? "-open" : "");
         var xs = rows.map(function (k) { return c.x ? c.rows[k].params[c.x] : g; });
+        if (c.x && gnames.length > 1) xs = xs.map(function (x) { return typeof x === "number" ? x + dodge(gi) : x; });
         traces.push({ type: "scatter", mode: "markers", name: g, legendgroup: g, x: xs,
-          y: rows.map(function (k) { return c.rows[k].metrics[m]; }), marker: { color: colour, size: 8, opacity: 0.8 },
+          y: rows.map(function (k) { return c.rows[k].metrics[m]; }),
+          marker: { color: colour, symbol: symbol, size: 8, opacity: 0.75, line: { width: 1, color: colour } },
           customdata: rows, text: rows.map(function (k) { return hoverText(c, c.rows[k], m); }),
           hovertemplate: "%{text}<extra></extra>" });
         if (c.x) { // mean per x value
@@ -782,7 +942,7 @@
     shown = DATA.campaign ? [] : DATA.runs.map(function (r, i) { return i; });
     if (DATA.campaign && DATA.runs.length) shown = [0];
     range = firstRange();
-    cursor = curRange()[0];
+    cursor = firstCursor();
     renderRuns();
     window.iosimView.ready = true;
   }
