@@ -134,3 +134,117 @@ TEST(EngineDarshanLayout, RecordedLayoutsUnderAJobQueueReleasedConcurrently) {
   EXPECT_NE(apart.str("replay").find("idle gaps kept (1, the longest 48990 s)"), std::string::npos)
       << apart.str("replay");
 }
+
+namespace {
+
+// A job of 32 processes (1 node) writing one shared file of 3e9 B (POSIX 4), recorded by LUSTRE 1 on the one OST
+// `ost` of a file system of `fs_osts` OSTs, over [start, start + 10] s.
+std::string one_stripe_job(int64_t start, int64_t ost, int64_t fs_osts) {
+  Log l;
+  l.nprocs = 32;
+  l.start = start;
+  l.end = start + 10;
+  Bytes p{false, ""}, z{false, ""};
+  record(p, 1, -1, 69, 17, 0, {{0, 1}, {4, 1}, {15, 3000000000}}, {{2, 1}, {6, 2}, {9, 1}, {14, 1}});
+  z.u64(1);
+  z.u64((uint64_t)-1);
+  for (int64_t v : {fs_osts, (int64_t)1, ost, (int64_t)1048576, (int64_t)1}) // OSTS MDTS OFFSET SIZE WIDTH
+    z.u64((uint64_t)v);
+  z.u64((uint64_t)ost);
+  l.modules[1] = {4, p.s};
+  l.modules[8] = {1, z.s};
+  return l.build();
+}
+
+} // namespace
+
+TEST(EngineDarshanLayout, LustreNamedOstsTakenByTheirHexadecimalIndex) {
+  // System: a platform of 16 OSTs named as Lustre names them, scratch-OST0000 .. scratch-OST000f (hexadecimal
+  // indices; platforms/README.md "The order of the OSTs"), declared in shuffled order; OST0002 has a 0.5 GB/s link,
+  // the others 1 GB/s; NICs of 100 GB/s. Two one-node jobs of a 16-OST file system write 3e9 B each on one recorded
+  // OST: `two` on index 2, `eleven` on index 11, 1e5 s apart (never together). Without a measured profile a job's
+  // cap is b_j(1) = min(1 x 100, 1 x C) GB/s with C the pool's mean capacity (15 + 0.5) / 16 = 0.96875 GB/s.
+  // Expectations: `two` runs on scratch-OST0002 (not OST000b, where the decimal-run order of the names put index 2:
+  // 0000, 000a, 000b, ...), its 0.5 GB/s link under the cap: 3e9 / 0.5e9 = 6 s; `eleven` on scratch-OST000b at its
+  // cap: 3e9 / 0.96875e9 = 3.0968 s; no warning about the names' order.
+  TinyPlatform plat;
+  plat.role = "ost";
+  plat.compute = 2;
+  const char *hex = "0123456789abcdef";
+  for (int k : {5, 0xb, 2, 0, 0xf, 1, 0xa, 3, 0xe, 4, 0xc, 6, 0xd, 7, 9, 8})
+    plat.resources.push_back({std::string("scratch-OST000") + hex[k], k == 2 ? 0.5e9 : 1e9});
+  TempDir logs;
+  std::string a = logs.write("two.darshan", one_stripe_job(1000, 2, 16));
+  std::string b = logs.write("eleven.darshan", one_stripe_job(101000, 11, 16));
+  std::string scenario = R"({"workload": {"darshan": {"logs": [")" + a + R"(", ")" + b +
+                         R"("]}}, "allocation": {"policy": "fixed"}, "sharing": {"policy": "maxmin"}})";
+  SimRun run = run_scenario(scenario, tiny_platform_xml(plat));
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.app("two").resources, std::vector<std::string>{"scratch-OST0002"});
+  EXPECT_REL(run.app("two").io_time, 6.0, 1e-9);
+  EXPECT_EQ(run.app("eleven").resources, std::vector<std::string>{"scratch-OST000b"});
+  EXPECT_REL(run.app("eleven").io_time, 3e9 / (15.5e9 / 16), 1e-9);
+  EXPECT_EQ(run.proc.err.find("OSTs:"), std::string::npos) << run.proc.err;
+  EXPECT_EQ(run.resources.front().name, "scratch-OST0000"); // resources.csv in index order
+  EXPECT_EQ(run.resources[10].name, "scratch-OST000a");
+}
+
+TEST(EngineDarshanLayout, OstNamesWithoutOrderWarnAndDuplicateIndicesRefused) {
+  // System: OSTs named alpha, beta, gamma (no number); then two OSTs fs-OST000a and fs-OST000A (index 10 twice).
+  // Expectations: the first runs, warning that no OST name holds a number (byte order); the second exits 2 naming
+  // both hosts.
+  TinyPlatform plat;
+  plat.role = "ost";
+  plat.resources = {{"gamma", 1e9}, {"alpha", 1e9}, {"beta", 1e9}};
+  std::string scenario = R"({"workload": {"applications": [{"name": "a", "nodes": 1, "work": "1s", "io": "1GB"}]},
+                              "allocation": {"policy": "fixed"}})";
+  SimRun run = run_scenario(scenario, tiny_platform_xml(plat));
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_NE(run.proc.err.find("OSTs: no OST name holds a number (alpha, beta, ...)"), std::string::npos)
+      << run.proc.err;
+  EXPECT_EQ(run.resources.front().name, "alpha");
+  plat.resources = {{"fs-OST000a", 1e9}, {"fs-OST000A", 1e9}};
+  SimRun dup = run_scenario(scenario, tiny_platform_xml(plat));
+  EXPECT_EQ(dup.proc.exit_code, 2) << dup.describe();
+  EXPECT_NE(dup.proc.err.find("has the Lustre index of fs-OST000"), std::string::npos) << dup.proc.err;
+}
+
+TEST(EngineDarshanLayout, JobsWithoutALayoutNameTheRuleThatDecidedThem) {
+  // System: on the site platform (8 OSTs of 1.5 GB/s, 1 GB/s node links), with allocation fixed (n = 1), the
+  // two-file job `j` (recorded layout) and a job `plain` of the same 256 processes (8 nodes) writing 6e9 B whose log
+  // has no LUSTRE module, recorded 1e5 s later (never together).
+  // Expectations: `plain` runs on one OST, the allocation's n = 1: 6e9 B at min(8 x 1, 1 x 1.5) GB/s = 4 s;
+  // results.json "no_layout" = {jobs: [plain], decided_by: "allocation fixed (n = 1)"}; the summary says it
+  // ("assumed: 1 of 2 jobs have no Lustre layout in their logs (plain): their OSTs come from allocation fixed
+  // (n = 1)"); under --set striping.policy=lustre-default the striping policy decides instead and is named.
+  TempDir logs;
+  std::string job = logs.write("j.darshan", two_file_job(1000));
+  Log l;
+  l.nprocs = 256;
+  l.start = 101000;
+  l.end = 101010;
+  Bytes p{false, ""};
+  record(p, 1, -1, 69, 17, 0, {{0, 1}, {4, 1}, {15, 6000000000}}, {{2, 1}, {6, 2}, {9, 1}, {14, 1}});
+  l.modules[1] = {4, p.s};
+  std::string plain = logs.write("plain.darshan", l.build());
+  SimRun run = run_logs({job, plain}, "");
+  ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.app("plain").n_resources, 1);
+  EXPECT_REL(run.app("plain").io_time, 4.0, 1e-9);
+  const cJSON *jobs = run.json("no_layout.jobs");
+  ASSERT_TRUE(cJSON_IsArray(jobs)) << run.describe();
+  ASSERT_EQ(cJSON_GetArraySize(jobs), 1);
+  EXPECT_STREQ(cJSON_GetArrayItem(jobs, 0)->valuestring, "plain");
+  EXPECT_EQ(run.str("no_layout.decided_by"), "allocation fixed (n = 1)");
+  EXPECT_NE(run.proc.out.find("assumed: 1 of 2 jobs have no Lustre layout in their logs (plain): their OSTs come "
+                              "from allocation fixed (n = 1)"),
+            std::string::npos)
+      << run.proc.out;
+  SimRun striped = run_logs({job, plain}, "", {"striping.policy=lustre-default", "striping.stripe_count=2"});
+  ASSERT_EQ(striped.proc.exit_code, 0) << striped.describe();
+  EXPECT_EQ(striped.str("no_layout.decided_by").rfind("striping lustre-default (stripe_count = 2, ", 0), 0u)
+      << striped.str("no_layout.decided_by");
+  SimRun only_layout = run_logs({job}, "");
+  ASSERT_EQ(only_layout.proc.exit_code, 0) << only_layout.describe();
+  EXPECT_EQ(only_layout.json("no_layout"), nullptr); // only when some job has no layout
+}

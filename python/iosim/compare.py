@@ -27,6 +27,7 @@ import sys
 
 
 from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
+from . import results  # noqa: E402  (the checked reader of run outputs)
 from .campaign_io import InputError, pd  # noqa: E402
 
 VOLUME_RTOL = 1e-6  # relative difference of two volumes still "the same job"
@@ -35,29 +36,12 @@ REPLAY_KEYS = ("osts", "phases", "replay")  # workload options that say how the 
 
 
 def load_run(rdir):
-    """(results dict, apps DataFrame) of one run directory; InputError naming the file and the fix."""
-    res_path, apps_path = os.path.join(rdir, "results.json"), os.path.join(rdir, "apps.csv")
-    for path in (res_path, apps_path):
-        if not os.path.isfile(path):
-            raise InputError(f"{path}: file not found; fix: give the output directory of a complete `iosim run` "
-                             "(it writes results.json last)")
-    try:
-        with open(res_path, encoding="utf-8") as f:
-            res = json.load(f)
-    except (OSError, ValueError) as e:
-        raise InputError(f"{res_path}: not readable JSON ({e}); fix: rerun the scenario") from None
-    try:
-        apps = pd.read_csv(apps_path, keep_default_na=False, na_values=[""])
-    except (OSError, ValueError) as e:
-        raise InputError(f"{apps_path}: not a readable CSV ({e}); fix: rerun the scenario") from None
-    need = ["name", "io_volume_bytes", "io_time_s", "end_s"]
-    missing = [c for c in need if c not in apps.columns]
-    if missing:
-        raise InputError(f"{apps_path}: column(s) {', '.join(missing)} missing; fix: rerun with this iosim")
-    if apps["name"].duplicated().any():
-        dup = apps.loc[apps["name"].duplicated(), "name"].iloc[0]
-        raise InputError(f"{apps_path}: job name '{dup}' appears twice; fix: give the jobs distinct names")
-    return res, apps
+    """(results dict, apps DataFrame) of one run directory, read and checked by iosim.results (every value finite,
+    none negative or impossible: a bad file is an InputError naming the file, the line, the column and the fix)."""
+    run = results.read_run(rdir, need=("results", "apps"))
+    if "end_s" not in run.apps.columns:
+        raise InputError(f"{os.path.join(rdir, 'apps.csv')}: column end_s missing; fix: rerun with this iosim")
+    return run.results, run.apps
 
 
 def replay_mode(res):
@@ -311,41 +295,182 @@ def band_words(row, base_cal, cal):
     return f"{err}; change within the model error: {bands}"
 
 
+def layout_lines(runs, labels, df):
+    """The assumption that decides the jobs without a Lustre layout (results.json "no_layout": a Darshan job whose log
+    records none gets its OSTs from the scenario's allocation, or its striping policy when it has one; docs/whatif.md),
+    printed with the answer: which jobs, what decided them in each run, and their share of each run's total I/O time.
+    Nothing when no run has such a job."""
+    per_run = []
+    for (res, _), lab in zip(runs, labels):
+        nl = res.get("no_layout") if isinstance(res, dict) else None
+        jobs = [j for j in nl.get("jobs", []) if isinstance(j, str)] if isinstance(nl, dict) else []
+        rule = str(nl.get("decided_by", "?")) if isinstance(nl, dict) else ""
+        sub = df[(df["run"] == lab) & df["job"].isin(jobs)]["io_time_s"]
+        total = df[(df["run"] == lab) & (df["job"] == TOTAL)]["io_time_s"]
+        t, tot = float(sub.sum()), float(total.iloc[0]) if len(total) else float("nan")
+        per_run.append((lab, jobs, rule, t, tot))
+    if not any(jobs for _, jobs, _, _, _ in per_run):
+        return []
+    names = list(dict.fromkeys(j for _, jobs, _, _, _ in per_run for j in jobs))
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    parts = [f"in {lab}: {rule or 'none'}, {t:.6g} s of {tot:.6g} s of I/O time ({100 * t / tot:.2f} %)"
+             if tot > 0 else f"in {lab}: {rule or 'none'}" for lab, jobs, rule, t, tot in per_run]
+    return [f"assumed: {len(names)} of {len(runs[0][1])} jobs have no Lustre layout in their logs ({shown}): their "
+            "OSTs come from the scenario's allocation (striping policy when it has one), not from the logs; "
+            + "; ".join(parts) + " (docs/whatif.md)"]
+
+
+PAGE_TOP_JOBS = 25  # jobs drawn in the answer figure (the largest changes); the others are summarised under it
+PAGE_BAND = "p90"  # the band drawn as error bars (the table's)
+
+
+def page_order(df, labels):
+    """The jobs of the table (not the total) sorted by their change against the base, most negative first (the
+    first variant's change; NaN last), and the PAGE_TOP_JOBS of largest |change| (in that order): (all, drawn)."""
+    jobs = df[(df["job"] != TOTAL) & (df["run"] == labels[1])].set_index("job")["io_time_change_pct"]
+    ordered = list(jobs.sort_values(kind="stable", na_position="last").index)
+    top = set(jobs.abs().sort_values(ascending=False, kind="stable", na_position="last").index[:PAGE_TOP_JOBS])
+    return ordered, [j for j in ordered if j in top]
+
+
+def rest_summary(df, labels, drawn):
+    """One sentence per variant on the jobs the answer figure leaves out: how many, and their changes."""
+    out = []
+    for lab in labels[1:]:
+        rest = df[(df["job"] != TOTAL) & (df["run"] == lab) & ~df["job"].isin(drawn)]["io_time_change_pct"]
+        if rest.empty:
+            continue
+        same = int((rest.abs() <= 0.05).sum())
+        faster, slower = rest[rest < -0.05], rest[rest > 0.05]
+        parts = [f"{same} within 0.05 %"]
+        if len(faster):
+            parts.append(f"{len(faster)} faster ({faster.min():+.1f} .. {faster.max():+.1f} %)")
+        if len(slower):
+            parts.append(f"{len(slower)} slower ({slower.min():+.1f} .. {slower.max():+.1f} %)")
+        out.append(f"{lab}: the other {len(rest)} jobs, not drawn: " + ", ".join(parts)
+                   + " (every job is in the table below, in the same order)")
+    return out
+
+
+def band_crosses_zero(lo, hi):
+    """Whether a change's band (%, NaN when none) holds 0: the change is within the model's error."""
+    return lo == lo and hi == hi and lo <= 0 <= hi
+
+
 def html_page(df, labels, header_lines):
-    """One self-contained page (plotly.js inlined from Debian's python3-plotly, no network): the answer figure
-    (per-job change of the I/O time, the total first) and the context (I/O and end times per run), then the table."""
+    """One self-contained page (plotly.js inlined from Debian's python3-plotly, no network), readable with hundreds of
+    jobs at 1400 x 900: the answer figure (each variant's change of the I/O time per job, in %, as horizontal bars
+    with the p90 band of the model error as error bars; a change whose band crosses zero hatched and named so; the
+    total first, then the PAGE_TOP_JOBS largest changes sorted by change, the others summarised in a line), the
+    context (each job's I/O time in a variant against the base, log-log), then the table of every job in the same
+    order, fitted to the page's width."""
     try:
         import plotly.graph_objects as go
-        from plotly.subplots import make_subplots
     except ImportError:
         raise InputError("python module plotly not found; fix: apt-get install python3-plotly (or `make deps`)") \
             from None
-    jobs = [TOTAL] + [j for j in dict.fromkeys(df["job"]) if j != TOTAL]
-    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.22,
-                        subplot_titles=("The answer: change of each job's I/O time against "
-                                        f"{labels[0]} (%; negative = faster)",
-                                        "Context: I/O time per job and run (s)"))
-    for lab in labels[1:]:
-        sub = df[df["run"] == lab].set_index("job").reindex(jobs)
-        fig.add_trace(go.Bar(x=jobs, y=sub["io_time_change_pct"], name=f"{lab} vs {labels[0]}",
-                             hovertemplate="%{x}: %{y:+.1f} %<extra>" + lab + "</extra>"), row=1, col=1)
-    for lab in labels:
-        sub = df[(df["run"] == lab) & (df["job"] != TOTAL)]
-        fig.add_trace(go.Bar(x=sub["job"], y=sub["io_time_s"], name=f"{lab}: I/O time", legendgroup="ctx",
-                             hovertemplate="%{x}: %{y:.6g} s<extra>" + lab + "</extra>"), row=2, col=1)
-    fig.update_yaxes(title_text="Δ I/O time (%)", row=1, col=1, zeroline=True)
-    fig.update_yaxes(title_text="I/O time (s)", row=2, col=1)
-    fig.update_layout(barmode="group", height=760, margin={"t": 60, "l": 70, "r": 20, "b": 60},
-                      legend={"orientation": "h", "y": -0.12}, template="plotly_white")
-    body = fig.to_html(include_plotlyjs=True, full_html=False, config={"displaylogo": False})
-    esc = (lambda s: str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
-    table = df.to_html(index=False, na_rep="n/a", float_format=lambda v: f"{v:.6g}", border=0)
+    ordered, drawn = page_order(df, labels)
+    rows = [TOTAL] + drawn  # top to bottom
+    lo_col, hi_col = f"io_change_{PAGE_BAND}_lo_pct", f"io_change_{PAGE_BAND}_hi_pct"
+    colors = ["#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377"]
+    answer = go.Figure()
+    span = [0.0, 0.0]
+    crossing_by_row = {j: [] for j in rows}  # the variants whose band of row j crosses 0
+    for k, lab in enumerate(labels[1:]):
+        sub = df[df["run"] == lab].set_index("job").reindex(rows)
+        y = sub["io_time_change_pct"].astype(float)
+        lo, hi = sub[lo_col].astype(float), sub[hi_col].astype(float)
+        finite = [v for v in list(y) + list(lo) + [h for h in hi if h != float("inf")] if v == v]
+        span = [min([span[0]] + finite), max([span[1]] + finite)]
+        cross = [band_crosses_zero(a, b) for a, b in zip(lo, hi)]
+        for j, c in zip(rows, cross):
+            if c:
+                crossing_by_row[j].append(lab)
+        has_band = bool(lo.notna().any())
+        for crossing in ((False, True) if has_band else (False,)):
+            mask = [c == crossing for c in cross]
+            if not any(mask):
+                continue
+            name = f"{lab} vs {labels[0]}" + ((": p90 band crosses 0 (not shown to change)" if crossing else
+                                                ": p90 band excludes 0") if has_band else "")
+            yy = [v if m else None for v, m in zip(y, mask)]
+            plus = [(h - v if h != float("inf") else None) if m and h == h else None for v, h, m in zip(y, hi, mask)]
+            minus = [(v - a) if m and a == a else None for v, a, m in zip(y, lo, mask)]
+            hover = [f"{j}: {v:+.1f} %" + (f"<br>p90 band {fmt_band(a, b)}<br>p75 band "
+                                          f"{fmt_band(sub.at[j, 'io_change_p75_lo_pct'], sub.at[j, 'io_change_p75_hi_pct'])}"
+                                          if a == a else "<br>no band: error not validated")
+                     + ("<br>the band crosses 0: within the model's error" if c else "")
+                     for j, v, a, b, c in zip(rows, y, lo, hi, cross)]
+            answer.add_trace(go.Bar(
+                y=rows, x=yy, orientation="h", name=name, offsetgroup=str(k), legendgroup=lab,
+                marker={"color": colors[k % len(colors)], "opacity": 0.45 if crossing else 0.9,
+                        "pattern": {"shape": "/" if crossing else ""}},
+                error_x={"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "color": "#333",
+                         "thickness": 1.5, "width": 4, "visible": has_band},
+                hovertext=hover, hoverinfo="text"))
+    pad = max(5.0, 0.08 * (span[1] - span[0]))
+    height = 130 + 26 * len(rows) * max(1, len(labels) - 1)
+    for j, labs in crossing_by_row.items():  # said in words beside the bar, in the right margin
+        if labs:
+            answer.add_annotation(x=1.0, xref="paper", xanchor="left", xshift=6, y=j, yref="y", showarrow=False,
+                                  text="band crosses 0" + ("" if len(labels) == 2 else ": " + ", ".join(labs)),
+                                  font={"size": 11, "color": "#555"})
+    answer.update_layout(
+        barmode="group", height=height, template="plotly_white", margin={"t": 60, "l": 10, "r": 130, "b": 40},
+        legend={"orientation": "h", "y": 0, "yanchor": "top", "x": 0}, bargap=0.25,
+        xaxis={"title": {"text": "Δ I/O time (%)", "standoff": 4}, "side": "top", "zeroline": True,
+               "zerolinewidth": 2, "zerolinecolor": "#000", "range": [span[0] - pad, span[1] + pad]},
+        yaxis={"autorange": "reversed", "automargin": True, "type": "category"})
+    context = go.Figure()
+    base = df[(df["run"] == labels[0]) & (df["job"] != TOTAL)].set_index("job")["io_time_s"]
+    positive = [v for v in df.loc[df["job"] != TOTAL, "io_time_s"] if v == v and v > 0]
+    for k, lab in enumerate(labels[1:]):
+        sub = df[(df["run"] == lab) & (df["job"] != TOTAL)].set_index("job")["io_time_s"].reindex(base.index)
+        context.add_trace(go.Scattergl(x=list(base), y=list(sub), mode="markers", name=lab,
+                                       marker={"color": colors[k % len(colors)], "size": 7},
+                                       text=list(base.index), hovertemplate="%{text}: %{x:.6g} s -> %{y:.6g} s"
+                                       "<extra>" + lab + "</extra>"))
+    if positive:
+        a, b = min(positive), max(positive)
+        context.add_trace(go.Scatter(x=[a, b], y=[a, b], mode="lines", name="unchanged",
+                                     line={"color": "#888", "dash": "dot"}, hoverinfo="skip"))
+    context.update_layout(
+        height=460, template="plotly_white", margin={"t": 30, "l": 70, "r": 20, "b": 50},
+        xaxis={"type": "log", "title": f"{labels[0]}: I/O time (s)"}, yaxis={"type": "log", "title": "I/O time (s)"},
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0})
+    config = {"displaylogo": False, "responsive": True}
+    body = "<div id='answer'>" + answer.to_html(include_plotlyjs=True, full_html=False, config=config) + "</div>"
+    context_html = "<div id='context'>" + context.to_html(include_plotlyjs=False, full_html=False, config=config) \
+        + "</div>"
+    esc = (lambda t: str(t).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    order = {j: k for k, j in enumerate([TOTAL] + ordered)}
+    tab = df.assign(_o=df["job"].map(order)).sort_values(["_o"], kind="stable")
+    show = pd.DataFrame({
+        "job": tab["job"], "run": tab["run"], "io_time_s": tab["io_time_s"].map(lambda v: f"{v:.6g}"),
+        "Δ io_time": [fmt_pct(x, r == labels[0]) for x, r in zip(tab["io_time_change_pct"], tab["run"])],
+        "p75 band": ["" if r == labels[0] else fmt_band(a, b) for a, b, r in
+                     zip(tab["io_change_p75_lo_pct"], tab["io_change_p75_hi_pct"], tab["run"])],
+        "p90 band": ["" if r == labels[0] else fmt_band(a, b) + (" (crosses 0)" if band_crosses_zero(a, b) else "")
+                     for a, b, r in zip(tab[lo_col], tab[hi_col], tab["run"])],
+        "end_s": tab["end_s"].map(lambda v: "n/a" if v != v else f"{v:.6g}"),
+        "Δ end": [fmt_pct(x, r == labels[0]) for x, r in zip(tab["end_change_pct"], tab["run"])],
+        "bound_by": tab["bound_by"], "bound_share": tab["bound_share"].map(lambda v: "" if v != v else f"{v:.2f}")})
+    table = show.to_html(index=False, border=0, classes="jobs", escape=True)
     notes = "".join(f"<p>{esc(line)}</p>" for line in header_lines)
+    rest = "".join(f"<p class='rest'>{esc(line)}</p>" for line in rest_summary(df, labels, drawn))
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>iosim compare</title><style>"
-            "body{font-family:sans-serif;max-width:1300px;margin:auto;padding:0 12px}"
-            "table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;"
-            "text-align:right}</style></head><body><h2>iosim compare</h2>"
-            f"{notes}{body}<h3>Per job and run</h3>{table}</body></html>")
+            "body{font-family:sans-serif;max-width:1300px;margin:auto;padding:0 12px;overflow-wrap:anywhere}"
+            "p{margin:4px 0}p.rest{font-style:italic}"
+            "table.jobs{border-collapse:collapse;font-size:13px;width:100%;table-layout:fixed}"
+            "table.jobs td,table.jobs th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right;"
+            "overflow-wrap:anywhere}table.jobs td:nth-child(-n+2),table.jobs th:nth-child(-n+2){text-align:left}"
+            "table.jobs th:nth-child(1){width:26%}table.jobs th:nth-child(2){width:18%}"
+            "</style></head><body><h2>iosim compare</h2>"
+            f"{notes}<h3>The answer: change of each job's I/O time against {esc(labels[0])} (%; negative = "
+            f"faster), with the {PAGE_BAND} band of the model error as error bars</h3>{body}{rest}"
+            f"<h3>Context: each job's I/O time (s), {esc(labels[0])} (x) against each variant (y)</h3>{context_html}"
+            "<h3>Per job and run (sorted as the answer figure: by change)</h3>"
+            f"{table}</body></html>")
 
 
 def main(argv=None):
@@ -392,7 +517,7 @@ def main(argv=None):
             f"{lab}: {error_text(p, h)}" for lab, (p, h) in zip(labels, cals)))
         if "bound_by" not in runs[0][1].columns:
             header.append("bound_by: n/a (these runs' apps.csv have no bound_by column)")
-        answers = answer_lines(df, labels, cals)
+        answers = answer_lines(df, labels, cals) + layout_lines(runs, labels, df)
         out = "\n".join(header) + "\n\n" + text_table(df, labels) + "\n\n" + "\n".join(answers)
         print(out)
         if args.csv:

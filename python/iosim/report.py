@@ -26,6 +26,7 @@ import sys
 from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
 from . import figures  # noqa: E402
 from .campaign_io import FIXED_COLUMNS, InputError, md_table, np, pd  # noqa: E402,F401
+from . import results  # noqa: E402  (the checked reader of run outputs)
 
 # Default metrics, in this order, when the campaign does not name them (those with at least one value).
 IMPORTANT_METRICS = ["min_yield", "efficiency", "utilization", "mean_io_slowdown", "io_spread",
@@ -205,11 +206,9 @@ def load_apps(cdir, runs, keep_cols):
         if not os.path.isfile(path):
             missing += 1
             continue
-        try:
-            apps = pd.read_csv(path, dtype={"name": str, "resources": str})
-        except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
-            raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun that run (iosim sweep "
-                             "--retry-failed does not; remove its directory and rerun the sweep)") from None
+        rpath = os.path.join(os.path.dirname(path), "results.json")  # every value checked (iosim.results)
+        cap = results.platform_capacity(results.read_results(rpath)) if os.path.isfile(rpath) else None
+        apps = results.read_apps(path, cap, required=("name",))
         common = set(apps.columns) if common is None else common & set(apps.columns)
         apps["run_id"] = str(row["run_id"])
         for c in keep_cols:

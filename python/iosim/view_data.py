@@ -11,7 +11,6 @@ Bad input raises InputError naming the file, the field and the fix (view.py exit
 
 import base64
 import csv
-import json
 import math
 import os
 import re
@@ -20,6 +19,7 @@ import sys
 
 
 from .campaign_io import InputError  # noqa: E402  (also checks the Debian modules)
+from . import results as results_reader  # noqa: E402  (the checked reader of run outputs)
 import numpy as np  # noqa: E402
 
 TIMELINE_MAGIC = b"IOSIMTL2"
@@ -185,40 +185,33 @@ def read_run(run_dir, label=None):
     d = os.path.normpath(run_dir)
     if not os.path.isdir(d):
         raise InputError(f"{run_dir}: not a directory; fix: give the output directory of `iosim run` (its --out)")
-    rpath = os.path.join(d, "results.json")
-    if not os.path.isfile(rpath):
-        raise InputError(f"{rpath}: file not found: {d} holds no complete run (results.json is written last); "
-                         f"{RERUN}")
-    try:
-        with open(rpath, encoding="utf-8") as f:
-            results = json.load(f)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{rpath}: invalid JSON at line {e.lineno}: {e.msg}; {RERUN}") from None
     apath = os.path.join(d, "apps.csv")
     storage = not os.path.isfile(apath) and os.path.isfile(os.path.join(d, "requests.csv"))
+    # results.json, apps.csv, resources.csv: every value checked (iosim.results)
+    run = results_reader.read_run(d, need=("results",) if storage else ("results", "apps", "resources"))
+    results = run.results
     if storage:  # a StorAlloc run with simulated I/O: its requests are the applications, its disks the resources
         apps, capacity, kinds = _storage_apps(d)
     else:
-        arows = _read_csv(apath, ["name", "nodes", "io_volume_bytes", "bandwidth_Bps", "start_s", "end_s", "yield"])
-        apps = []
-        for no, r in enumerate(arows, start=2):
-            apps.append({
-                "name": r["name"], "nodes": _num(apath, no, "nodes", r["nodes"]),
-                "b": _num(apath, no, "bandwidth_Bps", r["bandwidth_Bps"], allow_empty=True),
-                "start": _num(apath, no, "start_s", r["start_s"], allow_empty=True),
-                "end": _num(apath, no, "end_s", r["end_s"], allow_empty=True),
-                "volume": _num(apath, no, "io_volume_bytes", r["io_volume_bytes"], allow_empty=True),
-                "yield": _num(apath, no, "yield", r["yield"], allow_empty=True),
-                "slowdown": _num(apath, no, "io_slowdown", r.get("io_slowdown", ""), allow_empty=True),
-                "stretch": _num(apath, no, "io_stretch", r.get("io_stretch", ""), allow_empty=True),
-                "ioTime": _num(apath, no, "io_time_s", r.get("io_time_s", ""), allow_empty=True),
-            })
+        adf, sdf = run.apps, run.resources
+        missing = [c for c in ("nodes", "bandwidth_Bps", "start_s", "end_s", "yield") if c not in adf.columns]
+        if missing:
+            raise InputError(f"{apath}: column(s) {', '.join(missing)} missing; {RERUN}")
+
+        def opt(row, col):
+            v = row.get(col, float("nan"))
+            return None if v != v else float(v)
+
+        apps = [{"name": r["name"], "nodes": float(r["nodes"]), "b": opt(r, "bandwidth_Bps"),
+                 "start": opt(r, "start_s"), "end": opt(r, "end_s"), "volume": opt(r, "io_volume_bytes"),
+                 "yield": opt(r, "yield"), "slowdown": opt(r, "io_slowdown"), "stretch": opt(r, "io_stretch"),
+                 "ioTime": opt(r, "io_time_s")} for r in adf.to_dict("records")]
+        if "kind" not in sdf.columns:
+            raise InputError(f"{os.path.join(d, 'resources.csv')}: column kind missing; {RERUN}")
     names = [a["name"] for a in apps]
-    spath = os.path.join(d, "resources.csv")
     if not storage:
-        srows = _read_csv(spath, ["name", "kind", "capacity_Bps"])
-        capacity = {r["name"]: _num(spath, no, "capacity_Bps", r["capacity_Bps"], allow_empty=True)
-                    for no, r in enumerate(srows, start=2)}
+        srows = sdf.to_dict("records")
+        capacity = {r["name"]: opt(r, "capacity_Bps") for r in srows}
         kinds = {r["name"]: r["kind"] for r in srows}
     else:
         srows = [{"name": n} for n in capacity]

@@ -124,12 +124,15 @@ static int generate_darshan(int argc, char **argv) {
   if (rc == IOS_OK) rc = ios_darshan_workload(paths, n, &o, NULL, &w, info);
   if (rc == IOS_OK) rc = ios_fs_write_atomic(path, write_darshan_json, &w);
   if (rc == IOS_OK) {
-    fprintf(stderr, "%-24s %8s %6s %14s %14s %10s %12s %10s %6s %s\n", "application", "nprocs", "nodes", "read_B",
+    int width = 24; /* names in full: the column as wide as the longest */
+    for (int j = 0; j < w.napps; j++)
+      if ((int)strlen(w.apps[j].name) > width) width = (int)strlen(w.apps[j].name);
+    fprintf(stderr, "%-*s %8s %6s %14s %14s %10s %12s %10s %6s %s\n", width, "application", "nprocs", "nodes", "read_B",
             "written_B", "runtime_s", "io_time_s", "io_MiBps", "osts", "phases");
     for (int j = 0; j < w.napps; j++) {
       const ios_darshan_info_t *i = &info[j];
       double bytes = i->bytes_read + i->bytes_written;
-      fprintf(stderr, "%-24s %8lld %6d %14.0f %14.0f %10.3f %12.6f %10.3f %6d %d from %s\n", w.apps[j].name,
+      fprintf(stderr, "%-*s %8lld %6d %14.0f %14.0f %10.3f %12.6f %10.3f %6d %d from %s\n", width, w.apps[j].name,
               (long long)i->nprocs, w.apps[j].nodes, i->bytes_read, i->bytes_written, i->runtime, i->time_by_slowest,
               i->time_by_slowest > 0 ? bytes / i->time_by_slowest / 1048576 : 0, i->osts, w.apps[j].nphases,
               i->from_dxt ? "DXT" : "counters");

@@ -17,8 +17,9 @@ static const char run_usage[] =
     "  -o, --out DIR          output directory (run; sets output.dir)\n"
     "      --set key=value    override a scenario field (dotted key; the value read as JSON, else a string)\n"
     "      --trace            also write trace.paje, a Paje trace of the run (= --set output.trace=true)\n"
-    "      --skip-bad         a Darshan workload replays the logs it can read, skipping (and counting) the others\n"
-    "                         (= --set workload.darshan.skip_bad=true; docs/darshan.md)\n"
+    "      --skip-bad         leave out the jobs that cannot run on the platform (more compute nodes or I/O\n"
+    "                         resources than it has) and the Darshan logs that cannot be read, each listed and\n"
+    "                         counted, and run the others (= --set workload.skip_bad=true; docs/scenario.md)\n"
     "      --cfg=name:value   a SimGrid setting (network/model, network/crosstraffic and contexts/stack-size only at\n"
     "                         iosim's values); --cfg=help lists SimGrid's settings\n"
     "      --log=setting      a SimGrid logging setting, e.g. --log=root.thres:critical\n"
@@ -65,7 +66,7 @@ static int parse_run(int argc, char **argv, const char *cmd, run_args_t *a) {
       a->sets[a->nsets++] = "output.trace=true";
       break;
     case IOS_OPT_FIRST_FREE + 1: /* --skip-bad */
-      a->sets[a->nsets++] = "workload.darshan.skip_bad=true";
+      a->sets[a->nsets++] = "workload.skip_bad=true";
       break;
     case 'o': {
       size_t n = strlen(optarg) + 16;

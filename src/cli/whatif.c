@@ -20,7 +20,7 @@
 
 static const char whatif_usage[] =
     "usage: iosim whatif SCENARIO --vary key=v1,v2[,...] [-o DIR] [--set key=value]... [--csv FILE] [--html FILE]\n"
-    "                    [--allow-different] [--cfg=name:value]... [--log=...]...\n"
+    "                    [--allow-different] [--skip-bad] [--cfg=name:value]... [--log=...]...\n"
     "  runs SCENARIO as it is (the base) and once per value of KEY (= iosim run SCENARIO --set KEY=VALUE), each in\n"
     "  its own process, then prints iosim compare of the runs: per job and in total the I/O time and end time and\n"
     "  their change in % against the base, with the model error of the scenario's calibration (\"calibration\":\n"
@@ -32,10 +32,12 @@ static const char whatif_usage[] =
     "  --set key=value    applied to every run, the base included (repeatable)\n"
     "  --csv FILE, --html FILE   the comparison's table and page (default DIR/compare.csv, DIR/compare.html)\n"
     "  --allow-different  compare even when the variants moved other volumes (iosim compare --allow-different)\n"
+    "  --skip-bad         every run leaves out the jobs that cannot run on its platform and the Darshan logs that\n"
+    "                     cannot be read, each listed and counted (= --set workload.skip_bad=true)\n"
     "  -h, --help   this help;  --version  the iosim and SimGrid versions\n"
     "Exit codes: 0 ok, 2 bad input (nothing is simulated when a variant does not validate), 1 a run failed.\n";
 
-enum { OPT_VARY = IOS_OPT_FIRST_FREE, OPT_CSV, OPT_HTML, OPT_ALLOW };
+enum { OPT_VARY = IOS_OPT_FIRST_FREE, OPT_CSV, OPT_HTML, OPT_ALLOW, OPT_SKIP_BAD };
 
 typedef struct {
   const char *scenario, *vary, *out, *csv, *html;
@@ -87,17 +89,14 @@ static int split_vary(whatif_args_t *a) {
 
 /* Parses `iosim whatif SCENARIO [options]`. @return -1 to go on, else the exit code. */
 static int parse_whatif(int argc, char **argv, whatif_args_t *a) {
-  static const struct option opts[] = {{"vary", required_argument, NULL, OPT_VARY},
-                                       {"out", required_argument, NULL, 'o'},
-                                       {"set", required_argument, NULL, IOS_OPT_SET},
-                                       {"csv", required_argument, NULL, OPT_CSV},
-                                       {"html", required_argument, NULL, OPT_HTML},
-                                       {"allow-different", no_argument, NULL, OPT_ALLOW},
-                                       {"cfg", required_argument, NULL, IOS_OPT_CFG},
-                                       {"log", required_argument, NULL, IOS_OPT_LOG},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {"version", no_argument, NULL, IOS_OPT_VERSION},
-                                       {NULL, 0, NULL, 0}};
+  static const struct option opts[] = {
+      {"vary", required_argument, NULL, OPT_VARY},     {"out", required_argument, NULL, 'o'},
+      {"set", required_argument, NULL, IOS_OPT_SET},   {"csv", required_argument, NULL, OPT_CSV},
+      {"html", required_argument, NULL, OPT_HTML},     {"allow-different", no_argument, NULL, OPT_ALLOW},
+      {"skip-bad", no_argument, NULL, OPT_SKIP_BAD},   {"cfg", required_argument, NULL, IOS_OPT_CFG},
+      {"log", required_argument, NULL, IOS_OPT_LOG},   {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, IOS_OPT_VERSION}, {NULL, 0, NULL, 0},
+  };
   a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
   if (a->sets == NULL) return 1;
   a->out = "whatif";
@@ -128,6 +127,9 @@ static int parse_whatif(int argc, char **argv, whatif_args_t *a) {
       break;
     case OPT_ALLOW:
       a->allow_different = 1;
+      break;
+    case OPT_SKIP_BAD:
+      a->sets[a->nsets++] = "workload.skip_bad=true";
       break;
     case IOS_OPT_CFG:
     case IOS_OPT_LOG:

@@ -261,6 +261,31 @@ static void rr_order(const ios_platform_t *p, int *order) {
       order[j * S + s] = s * T + j;
 }
 
+/* Whether the platform's OSTs carry their Lustre indices: FSNAME-OSTxxxx names, strictly increasing in the pool's order
+ * (one file system; platforms/README.md, "The order of the OSTs"). */
+static int ost_named(const ios_platform_t *p) {
+  int named = p->nres > 0 && p->res != NULL;
+  for (int r = 0; r < p->nres && named; r++)
+    named = p->res[r].lustre_index >= 0 && (r == 0 || p->res[r].lustre_index > p->res[r - 1].lustre_index);
+  return named;
+}
+
+/* The pool position of the OST a log records as Lustre index `idx`: the OST of that index when the platform's OSTs
+ * carry theirs (`named`, ost_named), else the OST at position idx; -1 when the platform has none. */
+static int ost_position(const ios_platform_t *p, int named, int64_t idx) {
+  if (!named) return idx >= 0 && idx < p->nres ? (int)idx : -1;
+  int lo = 0, hi = p->nres - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (p->res[mid].lustre_index == idx) return mid;
+    if (p->res[mid].lustre_index < idx)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
+}
+
 /* The stripe count workload.darshan gives job `name` (its `jobs` entry, else `stripe_count`): 0 as recorded, -1
  * every OST, else that count. */
 static long stripe_count_of(const ios_darshan_options_t *opt, const char *name) {
@@ -272,13 +297,13 @@ static long stripe_count_of(const ios_darshan_options_t *opt, const char *name) 
 
 /* The job's files as they ran (osts "recorded", docs/darshan.md): every file that moved bytes (every file when none
  * is known to) spreads its bytes B_f evenly over its c_f stripes (1 per file when no byte is known), each on the
- * platform's OST of the same index when the platform has every OST of the log (the file system's OST count fs_osts,
- * when known, and every recorded index below N); on a platform of fewer OSTs, the file keeps its stripe count and its
- * first OST: min(c_f, N) OSTs in Lustre's round-robin order (rr_order) from the position of its first OST mod N (a
- * file over all 24 of Edison's OSTs is over all 16 of a 16-OST platform, as `lfs setstripe -c` would lay it out
- * there). Or, restriped (stripe_count k > 0, or -1 = N), over min(k, N) OSTs taken in turn from the round-robin order
- * from position 0 on, file after file in the log's order. a->given = the distinct OSTs (ascending), a->given_share =
- * the fraction of the job's bytes each carries. */
+ * platform's OST of the same Lustre index (ost_position) when the platform has every OST of the log (the file system's
+ * OST count fs_osts, when known, and every recorded index); on a platform of fewer OSTs, the file keeps its stripe
+ * count and its first OST: min(c_f, N) OSTs in Lustre's round-robin order (rr_order) from the position of its first OST
+ * mod N (a file over all 24 of Edison's OSTs is over all 16 of a 16-OST platform, as `lfs setstripe -c` would lay it
+ * out there). Or, restriped (stripe_count k > 0, or -1 = N), over min(k, N) OSTs taken in turn from the round-robin
+ * order from position 0 on, file after file in the log's order. a->given = the distinct OSTs (ascending),
+ * a->given_share = the fraction of the job's bytes each carries. */
 static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
                            const char *path, ios_app_t *a) {
   int N = p->nres, any = 0, *order = malloc(sizeof *order * (size_t)N);
@@ -290,10 +315,10 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
   }
   rr_order(p, order);
   long k = stripe_count_of(opt, a->name), cursor = 0;
-  int same = log->fs_osts <= N; /* the platform has every OST of the log: the recorded indices as they are */
+  int same = log->fs_osts <= N, named = ost_named(p); /* the platform has every OST of the log: as recorded */
   for (int i = 0; i < log->nfiles; i++)
     for (int j = 0; j < log->files[i].nosts; j++)
-      same &= log->files[i].osts[j] < N;
+      same &= ost_position(p, named, log->files[i].osts[j]) >= 0;
   for (int i = 0; i < log->nfiles; i++)
     any |= log->files[i].bytes > 0;
   int rc = IOS_OK;
@@ -315,7 +340,7 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
           rc = IOS_EINVAL;
           break;
         }
-        if (same) load[f->osts[j]] += bytes / (double)f->nosts;
+        if (same) load[ost_position(p, named, f->osts[j])] += bytes / (double)f->nosts;
       }
       if (rc == IOS_OK && !same) { /* another OST count: the stripe count and the first OST kept */
         long c = f->nosts > N ? N : f->nosts, first = (long)(f->osts[0] % N), pos = 0;
@@ -358,7 +383,11 @@ static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options
                          const char *path, ios_app_t *a) {
   if (opt->osts == 2) return IOS_OK;
   int ost_pool = p != NULL && p->pool_role != NULL && strcmp(p->pool_role, "ost") == 0 && p->nres > 0;
-  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) return recorded_layout(log, opt, p, path, a);
+  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) {
+    int rc = recorded_layout(log, opt, p, path, a);
+    a->no_layout = rc == IOS_OK && a->given == NULL; /* no file with a layout: the allocation decides */
+    return rc;
+  }
   if (opt->osts == 1) {
     ios_diag_set(path, "workload.darshan.osts",
                  "\"recorded\" needs a platform whose I/O resources are OSTs (role ost): use such a platform (iosim "
@@ -369,6 +398,7 @@ static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options
   int n, rc = job_osts(log, &osts, &n);
   if (rc == IOS_EINVAL) ios_diag_set(path, "LUSTRE module", "more than 5e7 file stripes: use \"osts\": \"none\"");
   if (rc == IOS_OK && n > 0) a->requested_n = p != NULL && n > p->nres ? p->nres : n;
+  a->no_layout = rc == IOS_OK && n == 0;
   free(osts);
   return rc;
 }
@@ -554,6 +584,9 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
     } else if (rc == IOS_EINVAL || rc == IOS_EIO) { /* listed, and the others are read */
       if (npaths > 1) ios_diag_report(opt->skip_bad ? "skipped" : "refused");
       if (nbad++ == 0 && (why = strdup(ios_diag_message())) == NULL) rc = IOS_ENOMEM;
+      char *name = opt->skip_bad && npaths > 1 && rc != IOS_ENOMEM ? app_name(paths[i], w) : NULL;
+      if (name != NULL && ios_workload_note_skipped(w, name, ios_diag_message()) != IOS_OK) rc = IOS_ENOMEM;
+      free(name); /* results.json lists it (w->skipped) */
       if (rc != IOS_ENOMEM && npaths > 1) rc = IOS_OK;
     }
   }
@@ -811,11 +844,12 @@ int ios_darshan_spec(const cJSON *spec, const char *file, char ***paths, int *np
 }
 
 int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
-                      double stripe_count, ios_workload_t *w) {
+                      double stripe_count, int skip_bad, ios_workload_t *w) {
   char **paths = NULL;
   int n = 0;
   ios_darshan_options_t opt;
   int rc = ios_darshan_spec(spec, file, &paths, &n, &opt);
+  if (rc == IOS_OK && skip_bad) opt.skip_bad = 1; /* workload.skip_bad, iosim run --skip-bad */
   if (rc == IOS_OK && opt.stripe_count == -2 && striping != NULL && strcmp(striping, "lustre-default") == 0)
     opt.stripe_count = (long)stripe_count; /* the scenario's what-if: every recorded file restriped (-1: every OST) */
   if (rc == IOS_OK) rc = ios_darshan_workload(paths, n, &opt, p, w, NULL);

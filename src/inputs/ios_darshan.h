@@ -191,9 +191,10 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
  * scenario's striping policy (NULL: none) and `stripe_count` is its parameter: under "lustre-default", a workload
  * that sets no stripe_count of its own restripes every recorded file over that many OSTs (docs/darshan.md: the
  * one-change what-if `--set striping.stripe_count=K`), and the engine then keeps the jobs' given OSTs
- * (sim_striping_setup). */
+ * (sim_striping_setup). `skip_bad` != 0 (workload.skip_bad) skips the logs that cannot be read as the spec's own
+ * skip_bad does; each log skipped is recorded in w->skipped. */
 int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
-                      double stripe_count, ios_workload_t *w);
+                      double stripe_count, int skip_bad, ios_workload_t *w);
 
 /** The phases of `log` as an application (the mapping of ios_darshan_workload, without name, release and
  * resources): fills a->nodes, a->phases, a->nphases; sets *from_dxt to whether the DXT trace gave them.

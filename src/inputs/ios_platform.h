@@ -24,7 +24,9 @@ typedef struct {
   /** Where the resource's reads go (a role=disk host's `read_host` property: a StorAlloc disk whose read bandwidth
    * differs from its write bandwidth, §4.3), or NULL: reads take the same route as writes. */
   sg_host_t read_host;
-  char *read_link; /**< the link standing for its read bandwidth (owned; NULL without read_host) */
+  char *read_link;   /**< the link standing for its read bandwidth (owned; NULL without read_host) */
+  long lustre_index; /**< an OST named FSNAME-OSTxxxx: its Lustre index (xxxx, hexadecimal), else -1; the pool's
+                          OSTs are in Lustre order (platforms/README.md, "The order of the OSTs") */
 } ios_resource_t;
 
 /** The smallest bandwidth (bytes/s) a platform or `iosim platform` accepts: below it, simulated times of real
@@ -37,7 +39,8 @@ typedef struct {
   sg_host_t *compute;    /**< [ncompute], natural name order (c2 before c10) (owned array) */
   double nic_bw;         /**< b: bytes/s per compute node (RR-9502 Eq. 1) */
   int nres;              /**< N: resources in the pool */
-  ios_resource_t *res;   /**< [nres], natural name order (owned) */
+  ios_resource_t *res;   /**< [nres], natural name order; OSTs in Lustre order (by index for FSNAME-OSTxxxx names,
+                              platforms/README.md) (owned) */
   const char *pool_role; /**< "ionode", "ost" or "pfs" */
   int has_pfs;           /**< whether a separate PFS host exists for direct access (n = 0) */
   ios_resource_t pfs;    /**< that PFS (valid when has_pfs) */

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "ios_platform.h"
 #include "platform_disks.h"
+#include "platform_osts.h"
 #include "platform_roles.h"
 #include "ios_platgen.h"
 #include "ios_csv.h"
@@ -28,23 +29,9 @@
 
 const char *const ios_simgrid_config[] = {"network/model:CM02", "network/crosstraffic:0", NULL};
 
-/* Natural order: "c2" < "c10". */
+/* Natural order: "c2" < "c10" (platform_osts.c). */
 static int natural_cmp(const void *pa, const void *pb) {
-  const char *a = sg_host_get_name(*(const sg_host_t *)pa), *b = sg_host_get_name(*(const sg_host_t *)pb);
-  while (*a && *b) {
-    if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-      char *ea, *eb;
-      unsigned long na = strtoul(a, &ea, 10), nb = strtoul(b, &eb, 10);
-      if (na != nb) return na < nb ? -1 : 1;
-      a = ea;
-      b = eb;
-    } else {
-      if (*a != *b) return (unsigned char)*a - (unsigned char)*b;
-      a++;
-      b++;
-    }
-  }
-  return (unsigned char)*a - (unsigned char)*b;
+  return ios_name_natural_cmp(sg_host_get_name(*(const sg_host_t *)pa), sg_host_get_name(*(const sg_host_t *)pb));
 }
 
 static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
@@ -67,6 +54,7 @@ static int resource_init(const char *file, sg_host_t h, ios_resource_t *r) {
   r->link = strdup(link);
   r->capacity = bw;
   r->host = h;
+  r->lustre_index = -1;
   if (r->name == NULL || r->link == NULL) return IOS_ENOMEM;
   const char *role = sg_host_get_property_value(h, "role"), *rh = sg_host_get_property_value(h, "read_host");
   if (rh == NULL || strcmp(role, "disk") != 0) return IOS_OK;
@@ -222,8 +210,39 @@ static void choose_controller(ios_platform_t *p) {
   if (p->controller == NULL) p->controller = p->compute[0];
 }
 
+/* Puts the OSTs of `pools` in their Lustre order (platform_osts.h: by index for FSNAME-OSTxxxx names, else natural
+ * name order, with a warning when the names give no order); lustre [n] receives each one's index (-1: none). */
+static int order_osts(const char *file, pools_t *pools, long *lustre) {
+  int n = pools->n[1];
+  const char **names = malloc(sizeof *names * (size_t)(n > 0 ? n : 1));
+  int *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
+  sg_host_t *hosts = malloc(sizeof *hosts * (size_t)(n > 0 ? n : 1));
+  int rc = names && order && hosts ? IOS_OK : IOS_ENOMEM;
+  char warning[512];
+  int a = 0, b = 0;
+  for (int i = 0; rc == IOS_OK && i < n; i++)
+    names[i] = sg_host_get_name(pools->host[1][i]);
+  int got = rc == IOS_OK ? ios_ost_order(names, n, order, lustre, warning, sizeof warning, &a, &b) : 0;
+  if (got == -2) rc = IOS_ENOMEM;
+  if (got == -1) {
+    ios_diag_set(file, names[b],
+                 "has the Lustre index of %s (FSNAME-OSTxxxx: a hexadecimal index, unique in its file system): "
+                 "rename one of them",
+                 names[a]);
+    rc = IOS_EINVAL;
+  }
+  if (rc == IOS_OK && warning[0] != '\0') ios_diag_warn(file, "OSTs", "%s (platforms/README.md)", warning);
+  for (int i = 0; rc == IOS_OK && i < n; i++)
+    hosts[i] = pools->host[1][order[i]];
+  if (rc == IOS_OK) memcpy(pools->host[1], hosts, sizeof *hosts * (size_t)n);
+  free(names);
+  free(order);
+  free(hosts);
+  return rc;
+}
+
 /* Makes p's pool from the first I/O role present (ionode, ost, disk, then pfs) and, beside another pool, its PFS. */
-static int make_resources(const char *file, ios_platform_t *p, const pools_t *pools) {
+static int make_resources(const char *file, ios_platform_t *p, pools_t *pools) {
   static const char *const names[] = {"ionode", "ost", "disk", "pfs"};
   const int *npool = pools->n;
   int which = npool[0] > 0 ? 0 : (npool[1] > 0 ? 1 : (npool[2] > 0 ? 2 : 3));
@@ -231,8 +250,13 @@ static int make_resources(const char *file, ios_platform_t *p, const pools_t *po
   p->nres = npool[which];
   p->res = calloc((size_t)p->nres, sizeof *p->res);
   int rc = p->res ? IOS_OK : IOS_ENOMEM;
-  for (int i = 0; rc == IOS_OK && i < p->nres; i++)
+  long *lustre = which == 1 ? malloc(sizeof *lustre * (size_t)(p->nres > 0 ? p->nres : 1)) : NULL;
+  if (which == 1 && rc == IOS_OK) rc = lustre != NULL ? order_osts(file, pools, lustre) : IOS_ENOMEM;
+  for (int i = 0; rc == IOS_OK && i < p->nres; i++) {
     rc = resource_init(file, pools->host[which][i], &p->res[i]);
+    if (rc == IOS_OK && lustre != NULL) p->res[i].lustre_index = lustre[i];
+  }
+  free(lustre);
   if (rc == IOS_OK && which != 3 && npool[3] == 1) {
     p->has_pfs = 1;
     rc = resource_init(file, pools->host[3][0], &p->pfs);

@@ -24,7 +24,8 @@ const char ios_scenario_defaults_json[] =
     "{"
     "\"platform\": \"platforms/mn4-forwarding.xml\","
     "\"platform_roles\": null,"
-    "\"workload\": {\"only\": null}," /* and each workload source with its options (ios_scenario_defaults) */
+    /* workload: each source with its options first (ios_scenario_defaults), then these */
+    "\"workload\": {\"skip_bad\": false, \"only\": null},"
     "\"allocation\": {\"policy\": \"static\"},"
     "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
     "\"sharing\": {\"policy\": \"fairshare\"},"

@@ -20,6 +20,8 @@ static const struct {
     {"workload.format", "", "auto (by extension), json or rr9502-sample"},
     {"workload.bandwidth_unit", "B/s", "sample files' unit of bandwidths and volumes: pool (= B) or a bandwidth"},
     {"workload.only", "", "keep only the application with this name"},
+    {"workload.skip_bad", "",
+     "leave out (listed, counted) the jobs that cannot run on the platform and the Darshan logs that cannot be read"},
     {"allocation.policy", "", "how many resources each application gets (iosim policies --family allocation)"},
     {"placement.policy", "", "which resources (iosim policies --family placement)"},
     {"sharing.policy", "", "the rate of each pending transfer (iosim policies --family sharing)"},

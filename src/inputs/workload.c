@@ -464,35 +464,85 @@ static const char *larger_platform(const ios_scenario_t *s) {
                "<cluster>)";
 }
 
+/* Whether jobs that cannot run on the platform are skipped rather than refused: workload.skip_bad (any source, `iosim
+ * run --skip-bad`) or a Darshan workload's own workload.darshan.skip_bad. *out = 0 or 1. */
+static int skip_bad_of(const ios_scenario_t *s, int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(s->workload, "skip_bad");
+  *out = 0;
+  if (v != NULL && !cJSON_IsNull(v) && ios_value_bool(v, s->file, "workload.skip_bad", out) != IOS_OK)
+    return IOS_EINVAL;
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(s->workload, "darshan");
+  const cJSON *dv = cJSON_IsObject(d) ? cJSON_GetObjectItemCaseSensitive(d, "skip_bad") : NULL;
+  int darshan = 0;
+  if (cJSON_IsBool(dv)) darshan = cJSON_IsTrue(dv); /* its type is checked by the Darshan reader */
+  *out = *out || darshan;
+  return IOS_OK;
+}
+
+/* Why application `a` cannot run on platform `p` at all (into why[size], "" when it can): more compute nodes than the
+ * platform has, or more I/O resources asked for than its pool holds. */
+static void cannot_fit(const ios_app_t *a, const ios_platform_t *p, char *why, size_t size) {
+  why[0] = '\0';
+  if (a->nodes > p->ncompute)
+    snprintf(why, size, "needs %d compute nodes but the platform has %d: it could never start", a->nodes, p->ncompute);
+  else if (a->requested_n > p->nres)
+    snprintf(why, size, "asks for io_resources = %d but the platform's pool has %d", a->requested_n, p->nres);
+}
+
+/* Leaves out (workload.skip_bad) or refuses every application that cannot run on the platform (cannot_fit): each
+ * skipped one is listed on standard error and recorded in w->skipped (the summary counts them, results.json lists
+ * them). Refused: the first, naming the flag that would skip it. */
+static int fit_or_skip(const ios_scenario_t *s, const ios_platform_t *p, ios_workload_t *w) {
+  int skip, rc = skip_bad_of(s, &skip), skipped = 0;
+  char why[256], where[160];
+  for (int j = 0; rc == IOS_OK && j < w->napps;) {
+    const ios_app_t *a = &w->apps[j];
+    cannot_fit(a, p, why, sizeof why);
+    if (why[0] == '\0') {
+      j++;
+      continue;
+    }
+    snprintf(where, sizeof where, "workload: application '%.100s'", a->name);
+    if (!skip) {
+      ios_diag_set(s->file, where,
+                   "%s; %s%s, or skip it and run the others: --skip-bad (iosim run, check, whatif) or "
+                   "\"skip_bad\": true in workload",
+                   why, a->nodes > p->ncompute ? "lower its nodes or " : "give io_resources 0..the pool's size",
+                   a->nodes > p->ncompute ? larger_platform(s) : "");
+      return IOS_EINVAL;
+    }
+    ios_diag_set(s->file, where, "%s", why);
+    ios_diag_report("skipped");
+    rc = ios_workload_skip(w, j, why);
+    skipped++;
+  }
+  if (rc == IOS_OK && skipped > 0) {
+    if (w->napps == 0) {
+      ios_diag_set(s->file, "workload.skip_bad",
+                   "every application was skipped (%d, each listed above): none can run on this platform; give a "
+                   "platform with more compute nodes or I/O resources",
+                   skipped);
+      return IOS_EINVAL;
+    }
+    ios_diag_warn("workload", "skip_bad",
+                  "skipped %d job(s) that cannot run on this platform (each listed above), "
+                  "running the other %d",
+                  skipped, w->napps);
+  }
+  return rc;
+}
+
 /* What a run needs of the platform, and the periods' bound (docs/scenario.md, "Limits"): every application fits in the
- * compute nodes and asks for at most the pool; fixed counts fit in the pool; a period p > 0 (controller.tick_s,
- * sharing.delta_s) is at least T/10^6, T = the longest application's shortest possible span (its start + its work +
- * its volume at its best bandwidth, the pool's total capacity when it has no profile), so a run takes about 10^6
- * periodic decisions at most per T instead of never finishing. */
+ * compute nodes and asks for at most the pool (fit_or_skip has skipped or refused the others); fixed counts fit in the
+ * pool; a period p > 0 (controller.tick_s, sharing.delta_s) is at least T/10^6, T = the longest application's shortest
+ * possible span (its start + its work + its volume at its best bandwidth, the pool's total capacity when it has no
+ * profile), so a run takes about 10^6 periodic decisions at most per T instead of never finishing. */
 static int check_against_platform(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w) {
   double pool = 0, T = 0;
   for (int i = 0; i < p->nres; i++)
     pool += p->res[i].capacity;
   for (int j = 0; j < w->napps; j++) {
     const ios_app_t *a = &w->apps[j];
-    char where[160];
-    snprintf(where, sizeof where, "workload: application '%.100s'", a->name);
-    if (a->nodes > p->ncompute) {
-      int generated = s->platform_spec != NULL || ios_platgen_is_generated(s->platform);
-      ios_diag_set(s->file, where,
-                   "needs %d compute nodes but the platform has %d: it could never start; lower its nodes or %s",
-                   a->nodes, p->ncompute,
-                   generated ? "use a larger platform (iosim platform KIND --set compute=N, or platform.compute in a "
-                               "platform object)"
-                             : "add compute hosts to the platform file (hosts with role compute, e.g. a larger "
-                               "radical of its <cluster>)");
-      return IOS_EINVAL;
-    }
-    if (a->requested_n > p->nres) {
-      ios_diag_set(s->file, where, "asks for io_resources = %d but the platform's pool has %d: give 0..%d",
-                   a->requested_n, p->nres, p->nres);
-      return IOS_EINVAL;
-    }
     double work, volume, best = 0;
     ios_app_totals(a, &work, &volume);
     for (int k = 0; k < a->profile.npoints; k++)
@@ -645,5 +695,6 @@ int ios_workload_check(const ios_scenario_t *s, const ios_platform_t *p, ios_wor
     ios_diag_set(s->file, "workload.only", "no application is named '%s'", only->valuestring);
     rc = IOS_EINVAL;
   }
+  if (rc == IOS_OK) rc = fit_or_skip(s, p, w); /* workload.skip_bad: the jobs that cannot run here */
   return rc == IOS_OK ? check_against_platform(s, p, w) : rc;
 }

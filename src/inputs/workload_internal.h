@@ -17,7 +17,8 @@ int ios_workload_read_file(const ios_scenario_t *s, const ios_platform_t *p, con
                            const char *bwu, ios_workload_t *w);
 
 /** What every source's workload must satisfy on the platform: names that are CSV cells, workload.only, and what a
- * run needs of the platform (nodes, the pool, the periods' bound; docs/scenario.md, "Limits"). @return IOS_OK or
+ * run needs of the platform (nodes, the pool, the periods' bound; docs/scenario.md, "Limits"); a job that cannot run
+ * there is refused, or with workload.skip_bad removed from `w` and recorded in w->skipped. @return IOS_OK or
  * IOS_EINVAL with a message. */
 int ios_workload_check(const ios_scenario_t *s, const ios_platform_t *p, ios_workload_t *w);
 

@@ -33,10 +33,12 @@ static int build_generator(const ios_scenario_t *s, const ios_platform_t *p, con
   return ios_gen_workload(v, s->file, p, s->seed, w);
 }
 
-/* workload.darshan: Darshan logs replayed (docs/darshan.md), restriped by the scenario's striping when it has one. */
+/* workload.darshan: Darshan logs replayed (docs/darshan.md), restriped by the scenario's striping when it has one; with
+ * workload.skip_bad the logs that cannot be read are skipped (as workload.darshan.skip_bad). */
 static int build_darshan(const ios_scenario_t *s, const ios_platform_t *p, const cJSON *v, ios_workload_t *w) {
+  int skip = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->workload, "skip_bad"));
   return ios_darshan_build(v, s->file, p, s->striping != NULL ? s->striping->name : NULL,
-                           s->striping != NULL ? s->striping_params.v[0] : 0, w); /* striping.stripe_count */
+                           s->striping != NULL ? s->striping_params.v[0] : 0, skip, w); /* striping.stripe_count */
 }
 
 static const char *const self_path[] = {"", NULL};

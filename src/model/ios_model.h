@@ -42,7 +42,16 @@ typedef struct {
   int ngiven;            /**< entries of `given`; 0 with `given` != NULL = direct PFS access */
   double *given_share;   /**< [ngiven] the fraction of every I/O operation given[i] carries (they sum to 1; a Darshan
                               job's recorded striping, docs/darshan.md), owned; NULL = 1 / ngiven each */
+  int no_layout;         /**< 1: a Darshan job whose log records no Lustre layout (osts count, recorded or auto), so
+                              the scenario's allocation decided its resources: an assumption the run's summary, its
+                              results.json "no_layout" and iosim compare's answer name (docs/whatif.md) */
 } ios_app_t;
+
+/** A job left out of a run because it cannot run there (workload.skip_bad, docs/scenario.md): its name and why. */
+typedef struct {
+  char *name;   /**< the job's name (owned) */
+  char *reason; /**< one sentence: what it needs and what the platform has, or why its input was refused (owned) */
+} ios_skipped_t;
 
 /** A set of applications. */
 typedef struct {
@@ -52,6 +61,8 @@ typedef struct {
   ios_profile_t *population; /**< [npopulation] (owned), or NULL when the workload was not drawn from a dataset;
                                   RR-9549 §6.2 fits the policies' knowledge over it (knowledge.fit_over) */
   char replay[160];          /**< how a stream of logs was released (workload.darshan `replay`), "" otherwise */
+  int nskipped;              /**< jobs left out (workload.skip_bad): counted in the summary, listed in results.json */
+  ios_skipped_t *skipped;    /**< [nskipped] (owned), in the order they were met */
 } ios_workload_t;
 
 /** Frees everything the workload owns and zeroes it. */
@@ -60,6 +71,12 @@ void ios_workload_free(ios_workload_t *w);
  * doubling (its room is the next power of two >= napps): build workloads with this function or ios_gen_append, never
  * by replacing `apps` with an array of another size. */
 ios_app_t *ios_workload_add(ios_workload_t *w);
+/** Records that a job named `name` was left out for `reason` (both copied). @return IOS_OK or IOS_ENOMEM. */
+int ios_workload_note_skipped(ios_workload_t *w, const char *name, const char *reason);
+/** Removes application `j` (0 <= j < napps) from the workload, keeping the others' order, and records it as skipped
+ * for `reason` (ios_workload_note_skipped). @return IOS_OK, IOS_EINVAL (j out of range) or IOS_ENOMEM (nothing
+ * removed). */
+int ios_workload_skip(ios_workload_t *w, int j, const char *reason);
 /** Keeps only the application called `name`. @return 0, or IOS_EINVAL when there is none. */
 int ios_workload_keep_only(ios_workload_t *w, const char *name);
 /** Total work (s) and I/O volume (bytes) of an application. */

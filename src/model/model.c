@@ -18,6 +18,42 @@ void ios_workload_free(ios_workload_t *w) {
   free(w->population);
   w->population = NULL;
   w->npopulation = 0;
+  for (int k = 0; k < w->nskipped; k++) {
+    free(w->skipped[k].name);
+    free(w->skipped[k].reason);
+  }
+  free(w->skipped);
+  w->skipped = NULL;
+  w->nskipped = 0;
+}
+
+int ios_workload_note_skipped(ios_workload_t *w, const char *name, const char *reason) {
+  if (w->nskipped == INT32_MAX) return IOS_ENOMEM;
+  ios_skipped_t *list = realloc(w->skipped, sizeof *list * ((size_t)w->nskipped + 1));
+  if (list == NULL) return IOS_ENOMEM;
+  w->skipped = list;
+  char *n = strdup(name != NULL ? name : ""), *r = strdup(reason != NULL ? reason : "");
+  if (n == NULL || r == NULL) {
+    free(n);
+    free(r);
+    return IOS_ENOMEM;
+  }
+  list[w->nskipped++] = (ios_skipped_t){n, r};
+  return IOS_OK;
+}
+
+int ios_workload_skip(ios_workload_t *w, int j, const char *reason) {
+  if (j < 0 || j >= w->napps) return IOS_EINVAL;
+  ios_app_t *a = &w->apps[j];
+  int rc = ios_workload_note_skipped(w, a->name, reason);
+  if (rc != IOS_OK) return rc;
+  free(a->name);
+  free(a->phases);
+  free(a->given);
+  free(a->given_share);
+  memmove(a, a + 1, sizeof *a * (size_t)(w->napps - j - 1));
+  w->napps--;
+  return IOS_OK;
 }
 
 ios_app_t *ios_workload_add(ios_workload_t *w) {

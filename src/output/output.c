@@ -262,6 +262,21 @@ static void add_fit(cJSON *root, const ios_results_t *r) {
   }
 }
 
+/* What decided the resources of the Darshan jobs whose logs record no Lustre layout (ios_app_t.no_layout), in words,
+ * into buf[n]: the scenario's striping policy when it has one (it stripes those jobs' files), else its allocation
+ * policy, with their parameters ("allocation fixed (n = 1)": one OST each). */
+static void no_layout_rule(const ios_scenario_t *s, char *buf, size_t n) {
+  int striped = s->striping != NULL;
+  const ios_param_spec_t *spec = striped ? s->striping->params : s->allocation->params;
+  const double *v = striped ? s->striping_params.v : s->allocation_params.v;
+  int np = striped ? s->striping->nparams : s->allocation->nparams;
+  size_t len = (size_t)snprintf(buf, n, "%s %s", striped ? "striping" : "allocation",
+                                striped ? s->striping->name : s->allocation->name);
+  for (int i = 0; i < np && len < n; i++)
+    len += (size_t)snprintf(buf + len, n - len, "%s%s = %g", i ? ", " : " (", spec[i].name, v[i]);
+  if (np > 0 && len < n) snprintf(buf + len, n - len, ")");
+}
+
 /* The text of results.json (malloc'ed; NULL when out of memory). */
 static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
                           const ios_results_t *r) {
@@ -279,6 +294,27 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
     cJSON_AddItemToArray(cfg, cJSON_CreateString(ios_simgrid_config[i]));
   cJSON_AddItemToObject(root, "scenario", cJSON_Duplicate(s->resolved, 1));
   if (w->replay[0] != '\0') cJSON_AddStringToObject(root, "replay", w->replay); /* a stream of logs (darshan.md) */
+  int nnl = 0;
+  for (int j = 0; j < w->napps; j++)
+    nnl += w->apps[j].no_layout;
+  if (nnl > 0) { /* Darshan jobs without a Lustre layout: what decided their OSTs (docs/whatif.md) */
+    char rule[256];
+    no_layout_rule(s, rule, sizeof rule);
+    cJSON *nl = cJSON_AddObjectToObject(root, "no_layout");
+    cJSON *jobs = cJSON_AddArrayToObject(nl, "jobs");
+    for (int j = 0; j < w->napps; j++)
+      if (w->apps[j].no_layout) cJSON_AddItemToArray(jobs, cJSON_CreateString(w->apps[j].name));
+    cJSON_AddStringToObject(nl, "decided_by", rule);
+  }
+  if (w->nskipped > 0) { /* workload.skip_bad: the jobs left out, and why (docs/outputs.md) */
+    cJSON *sk = cJSON_AddArrayToObject(root, "skipped");
+    for (int k = 0; k < w->nskipped; k++) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "name", w->skipped[k].name);
+      cJSON_AddStringToObject(o, "reason", w->skipped[k].reason);
+      cJSON_AddItemToArray(sk, o);
+    }
+  }
   cJSON *win = cJSON_AddObjectToObject(root, "window");
   cJSON_AddNumberToObject(win, "begin_s", r->t_begin);
   cJSON_AddItemToObject(win, "end_s", num_or_null(r->t_end));
@@ -291,6 +327,10 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
   cJSON_AddNumberToObject(pl, "nic_bw_Bps", p->nic_bw);
   cJSON_AddStringToObject(pl, "pool_role", p->pool_role);
   cJSON_AddNumberToObject(pl, "resources", p->nres);
+  double capacity = p->has_pfs ? p->pfs.capacity : 0; /* every resource an application can write to: what no job's */
+  for (int i = 0; i < p->nres; i++)                   /* io_bandwidth_Bps exceeds (python/iosim/results.py) */
+    capacity += p->res[i].capacity;
+  cJSON_AddNumberToObject(pl, "capacity_Bps", capacity);
   add_metrics(root, r);
   add_fit(root, r);
   char *text = cJSON_Print(root);
@@ -321,15 +361,34 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
   printf("iosim %s — %d applications on %d %s resources (%s), allocation %s, placement %s, sharing %s, seed %llu\n",
          IOSIM_VERSION, w->napps, p->nres, p->pool_role, ios_fs_display_path(s->platform, platform, sizeof platform),
          s->allocation->name, s->placement->name, s->sharing->name, (unsigned long long)s->seed);
-  printf("%-16s %6s %4s %14s %12s %12s %8s %9s\n", "application", "nodes", "n", "io_volume_GB", "io_time_s",
+  int shown = w->napps <= 20 ? w->napps : 20, width = 16; /* names in full: the column as wide as the longest */
+  for (int j = 0; j < shown; j++)
+    if ((int)strlen(w->apps[j].name) > width) width = (int)strlen(w->apps[j].name);
+  printf("%-*s %6s %4s %14s %12s %12s %8s %9s\n", width, "application", "nodes", "n", "io_volume_GB", "io_time_s",
          "work_time_s", "yield", "slowdown");
-  int shown = w->napps <= 20 ? w->napps : 20;
   for (int j = 0; j < shown; j++) {
     const ios_app_result_t *a = &r->apps[j];
-    printf("%-16.16s %6d %4d %14.4f %12.3f %12.3f %8.4f %9.4f\n", w->apps[j].name, w->apps[j].nodes, a->n_resources,
+    printf("%-*s %6d %4d %14.4f %12.3f %12.3f %8.4f %9.4f\n", width, w->apps[j].name, w->apps[j].nodes, a->n_resources,
            a->io_volume / 1e9, a->io_time, a->work_time, a->yield, a->io_slowdown);
   }
   if (shown < w->napps) printf("... %d more in %s/apps.csv\n", w->napps - shown, s->out_dir);
+  if (w->nskipped > 0) { /* workload.skip_bad */
+    printf("skipped %d job(s) that could not run (workload.skip_bad; all in results.json \"skipped\"):", w->nskipped);
+    for (int k = 0; k < w->nskipped && k < 5; k++)
+      printf("%s %s (%s)", k ? ";" : "", w->skipped[k].name, w->skipped[k].reason);
+    printf("%s\n", w->nskipped > 5 ? "; ..." : "");
+  }
+  int nnl = 0;
+  for (int j = 0; j < w->napps; j++)
+    nnl += w->apps[j].no_layout;
+  if (nnl > 0) { /* an assumption that decides these jobs' I/O (docs/whatif.md) */
+    char rule[256];
+    no_layout_rule(s, rule, sizeof rule);
+    printf("assumed: %d of %d jobs have no Lustre layout in their logs (", nnl, w->napps);
+    for (int j = 0, k = 0; j < w->napps; j++)
+      if (w->apps[j].no_layout && k++ < 5) printf("%s%s", k > 1 ? ", " : "", w->apps[j].name);
+    printf("%s): their OSTs come from %s (docs/whatif.md)\n", nnl > 5 ? ", ..." : "", rule);
+  }
   if (w->replay[0] != '\0') printf("replay %s\n", w->replay);
   printf("window [%.6g, %.6g] s (%s); status %s\n", r->t_begin, r->t_end, r->window_kind,
          r->complete ? "complete" : "stopped at window end");

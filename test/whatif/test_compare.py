@@ -161,6 +161,48 @@ class WhatIf(unittest.TestCase):
         self.assertEqual(rows[("small", "base")]["bound_by"], "pfs")  # the base run writes the column (iosim)
         self.assertAlmostEqual(float(rows[("(all jobs)", "bound")]["io_time_change_pct"]), 0.0)
 
+    def test_values_no_run_writes_refused(self):
+        # apps.csv of a copy of the base run whose `large` (line 3) has io_time_s nan, -5 or 1e400 (beyond the
+        # doubles): compare exits 2 naming the file, the line, the column, the value and the fix, and prints no
+        # answer (before the checking reader it printed "comparable: yes", -104.1 % and +inf %).
+        for bad, why in (("nan", "is not a finite number"), ("-5", "-5 is negative"),
+                         ("1e400", "is not a finite number")):
+            d = self.copy_run("bad", edit_apps=lambda rows, v=bad: [dict(r, io_time_s=v) if r["name"] == "large"
+                                                                      else r for r in rows])
+            p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), d], code=2)
+            self.assertIn(f"iosim compare: error: {d}/apps.csv: line 3 (name 'large'), column io_time_s: ", p.stderr)
+            self.assertIn(why, p.stderr)
+            self.assertIn("fix: rerun the scenario", p.stderr)
+            self.assertEqual(p.stdout, "")
+        # the same run through iosim whatif's page and iosim view: refused too
+        p = run([ARGS.iosim, "view", d, "-o", os.path.join(self.work, "bad.html")], code=2)
+        self.assertIn("column io_time_s: '1e400' is not a finite number", p.stderr)
+
+    def test_layout_assumption_printed_with_the_answer(self):
+        # both runs say `small` had no Lustre layout (results.json "no_layout", as a Darshan job without one): the
+        # answer is followed by the assumption and small's share of each run's total I/O time: base 20 of 60 s
+        # (33.33 %), the variant (B = 2 GB/s) 10 of 30 s (33.33 %); none without "no_layout"
+        def nl(rule):
+            return lambda r: r.update(no_layout={"jobs": ["small"], "decided_by": rule})
+        a = self.copy_run("nl-base", edit_results=nl("allocation fixed (n = 1)"))
+        src = os.path.join(self.out, "platform.pfs_bw=2GBps")
+        b = os.path.join(self.work, "nl-var")
+        shutil.rmtree(b, ignore_errors=True)
+        shutil.copytree(src, b)
+        with open(os.path.join(b, "results.json"), encoding="utf-8") as f:
+            res = json.load(f)
+        nl("striping lustre-default (stripe_count = 8)")(res)
+        with open(os.path.join(b, "results.json"), "w", encoding="utf-8") as f:
+            json.dump(res, f)
+        p = run([ARGS.iosim, "compare", a, b])
+        self.assertIn("assumed: 1 of 2 jobs have no Lustre layout in their logs (small): their OSTs come from the "
+                      "scenario's allocation (striping policy when it has one), not from the logs; in nl-base: "
+                      "allocation fixed (n = 1), 20 s of 60 s of I/O time (33.33 %); in nl-var: striping "
+                      "lustre-default (stripe_count = 8), 10 s of 30 s of I/O time (33.33 %) (docs/whatif.md)",
+                      p.stdout)
+        p = run([ARGS.iosim, "compare", os.path.join(self.out, "base"), src])
+        self.assertNotIn("assumed:", p.stdout)
+
     def test_bad_key_simulates_nothing(self):
         out = os.path.join(self.work, "bad")
         p = run([ARGS.iosim, "whatif", self.scen, "--vary", "platform.no_such_key=1,2", "-o", out], code=2)
