@@ -45,6 +45,9 @@ static const ios_param_spec_t interference_params[] = {
      .hi = 1e300},
 };
 
+/* kappa <- a calibration's kappa_per_ost_Bps: K / N of iosim calibrate's fit (python/iosim/calibrate.py) */
+static const char *const interference_calibrated[] = {"kappa_per_ost_Bps"};
+
 const ios_sharing_policy_t ios_sharing_interference = {
     .name = "interference",
     .alias = NULL,
@@ -56,4 +59,5 @@ const ios_sharing_policy_t ios_sharing_interference = {
     .uncapped = 1,
     .cap_only = 0,
     .periodic = 0,
+    .calibrated = interference_calibrated,
 };

@@ -118,6 +118,7 @@ def run_calibration(res, rdir):
     held-out job gives (path, None). InputError naming the file, the field and the fix when it cannot be read."""
     sc = res.get("scenario", {}) if isinstance(res, dict) else {}
     path = sc.get("calibration") if isinstance(sc, dict) else None
+    path = path.get("file") if isinstance(path, dict) else path  # the object form {"file": ..., "apply_capacity"}
     if path is None or path == "":
         return None, None
     where = os.path.join(rdir, "results.json")

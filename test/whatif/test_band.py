@@ -12,7 +12,8 @@ Calibration B (p90 30 %, p75 15 %, median 10 %) for the fast run, A for the base
 Calibration "wide" (p75 120 %, p90 150 %): 1 - a < 0, so the band is -100 % (a time is never negative) .. +inf.
 No calibration, or one without a held-out job: "error not validated" and empty band columns. A missing calibration
 file or one without iosim-calibration/1: exit 2 naming it. End to end (test_whatif_end_to_end's comment): iosim whatif
-of docs/whatif/site.json under calibration A, whose per-OST capacity the runs apply (2 GB/s per OST), 8 -> 16 OSTs;
+of docs/whatif/site.json under calibration A, whose per-OST capacity the runs apply when asked (apply_capacity true;
+A records no platform), 2 GB/s per OST, 8 -> 16 OSTs;
 a calibration that cannot apply (no OSTs in the platform, no per-OST capacity in the file): exit 2.
 
 usage: test_band.py --iosim BUILD/iosim --source SRC --work DIR   (DIR is removed at the end)
@@ -166,7 +167,7 @@ class Band(unittest.TestCase):
         out = os.path.join(self.work, "w")
         cal = os.path.join(self.work, "a.json")
         p = subprocess.run([ARGS.iosim, "whatif", os.path.join(ARGS.source, "docs", "whatif", "site.json"), "--set",
-                            f"calibration={cal}", "--vary",
+                            f'calibration={{"file": "{cal}", "apply_capacity": true}}', "--vary",
                             f"platform={os.path.join(ARGS.source, 'test', 'fixtures', 'site-64n-16ost.xml')}",
                             "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -188,8 +189,13 @@ class Band(unittest.TestCase):
         scen = os.path.join(self.work, "pfs.json")
         with open(scen, "w", encoding="utf-8") as f:
             json.dump(SCENARIO, f)
-        p = run([ARGS.iosim, "run", scen, "--set", f"output.dir={self.work}/pfs-out"], 2)
+        p = run([ARGS.iosim, "run", scen, "--set", f'calibration={{"file": "{self.work}/a.json", "apply_capacity": '
+                 f'true}}', "--set", f"output.dir={self.work}/pfs-out"], 2)
         self.assertIn("a.json: calibration: fits a per-OST capacity, but the scenario's platform has no OSTs", p.stderr)
+        # not asked for (a.json records no platform): nothing to apply, the run goes on and says so
+        p = run([ARGS.iosim, "run", scen, "--set", f"output.dir={self.work}/pfs-out"], 0)
+        self.assertIn("no capacity changed", p.stderr)
+        shutil.rmtree(f"{self.work}/pfs-out")
         p = run([ARGS.iosim, "run", scen, "--set", f"calibration={self.work}/b-none.json", "--set",
                  f"output.dir={self.work}/pfs-out"], 2)
         self.assertIn("b-none.json: file_systems[].ost_capacity_Bps: 0 file system(s) with a per-OST capacity",
