@@ -255,35 +255,51 @@ def error_text(cal):
             f"p75 {100 * h['p75']:.1f} %, p90 {100 * h['p90']:.1f} % (held-out APE, {h['jobs']} jobs)")
 
 
-def calibration_words(cal, res):
-    """Where the calibration's band holds and how old it is, in words: validated on this run's platform (the one
-    it was made for) or transferred, whether capacities changed, the age against stale_after_days (results.json's
-    record; for a run without one, the age now); "" without a calibration."""
-    if cal.path is None:
-        return ""
-    rec, name = cal.record, os.path.basename(cal.path)
+def calibration_where(cal):
+    """Where a run's calibration band holds, from its results.json record: validated on the platform it was made for,
+    or transferred, and whether capacities changed."""
+    rec = cal.record
     if rec is None:
-        where = "not recorded by the run (an older iosim): whether it was made for this platform is not known"
-    elif rec.get("platform_matches"):
-        where = "band validated on this platform (the one it was made for), capacities applied"
-    else:
-        where = ("band transferred, not validated on this platform (" +
-                 ("made for " + os.path.basename(rec["platform_recorded"]) if rec.get("platform_recorded")
-                  else "made for no recorded platform") + "), capacities " +
-                 ("applied (apply_capacity true)" if rec.get("capacity_changed") else "unchanged"))
-    age, after = (rec or {}).get("age_days"), (rec or {}).get("stale_after_days")
+        return "not recorded by the run (an older iosim): whether it was made for this platform is not known"
+    if rec.get("platform_matches"):
+        return "band validated on this platform (the one it was made for), capacities applied"
+    return ("band transferred, not validated on this platform (" +
+            ("made for " + os.path.basename(rec["platform_recorded"]) if rec.get("platform_recorded")
+             else "made for no recorded platform") + "), capacities " +
+            ("applied (apply_capacity true)" if rec.get("capacity_changed") else "unchanged"))
+
+
+def calibration_age(cal):
+    """A calibration's age in words: days against its stale_after_days (the run's record; for a run without one, its
+    age now), "" when unknown."""
+    rec = cal.record or {}
+    age, after = rec.get("age_days"), rec.get("stale_after_days")
     if age is None:
         t = str(((cal.file or {}).get("window") or {}).get("newest_measurement", ""))
         try:
             age = (time.time() - calendar.timegm(time.strptime(t, "%Y-%m-%dT%H:%M:%SZ"))) / 86400.0
         except ValueError:
-            age = None
+            return ""
         after = (cal.file or {}).get("stale_after_days")
-    old = "" if age is None else (f"; {age:.0f} days old" + (f", STALE (more than its stale_after_days {after:g})"
-                                                               if isinstance(after, (int, float)) and age > after
-                                                               else f" (stale after {after:g})"
-                                                               if isinstance(after, (int, float)) else ""))
-    return f"calibration {name}: {where}{old}"
+    if not isinstance(after, (int, float)):
+        return f"{age:.0f} days old"
+    return f"{age:.0f} days old, STALE (more than its stale_after_days {after:g})" if age > after else \
+        f"{age:.0f} days old (stale after {after:g})"
+
+
+def calibration_words(base_cal, cal):
+    """The calibrations' standing in words for the answer line: for each, its age (calibration_age) and where its
+    band holds on the base's and on this run's platform (calibration_where); "" when neither run has one."""
+    if base_cal.path is None and cal.path is None:
+        return ""
+    if base_cal.path == cal.path:
+        age = calibration_age(cal)
+        b, r = calibration_where(base_cal), calibration_where(cal)
+        where = f"both runs: {r}" if b == r else f"base: {b}; this run: {r}"
+        return f"calibration {os.path.basename(cal.path)}" + (f", {age}" if age else "") + f": {where}"
+    return "; ".join(f"{who} calibration " + (f"{os.path.basename(c.path)}, {calibration_age(c)}: "
+                                               f"{calibration_where(c)}" if c.path else "none")
+                     for who, c in (("base", base_cal), ("this run's", cal)))
 
 
 def sharing_words(described, used):
@@ -401,8 +417,7 @@ def answer_lines(df, labels, cals, changes=None, runs=None):
         jobs = df[(df["job"] != TOTAL) & (df["run"] == lab)]["io_time_change_pct"]
         faster, slower = int((jobs < -0.05).sum()), int((jobs > 0.05).sum())
         res = runs[k][0] if runs else {}
-        cal_words = "; ".join(dict.fromkeys(w for w in (calibration_words(cals[0], runs[0][0] if runs else {}),
-                                                       calibration_words(cals[k], res)) if w))
+        cal_words = calibration_words(cals[0], cals[k])
         lines.append(f"answer: {lab}: total I/O time {tot.at[labels[0], 'io_time_s']:.6g} s -> "
                      f"{tot.at[lab, 'io_time_s']:.6g} s ({fmt_pct(tot.at[lab, 'io_time_change_pct'], False)}; "
                      f"{band_words(tot.loc[lab], cals[0], cals[k], changes.get(lab), run_sharing(res))}); "

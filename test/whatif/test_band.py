@@ -139,7 +139,7 @@ class Band(unittest.TestCase):
         self.assertEqual(rows[("(all jobs)", "fast")]["band"], "held-out")
         # a.json records no sharing model: said; the runs' records are absent (hand-made): said too
         self.assertIn("the band's sharing model is not recorded", p.stdout)
-        self.assertIn("calibration a.json: not recorded by the run", p.stdout)
+        self.assertIn("both runs: not recorded by the run (an older iosim)", p.stdout)
 
     def test_different_calibrations(self):
         p, rows = self.compare("a.json", "b.json", "mixed")
@@ -239,15 +239,15 @@ class Band(unittest.TestCase):
         p, rows = self.bands_compare("own", 10, 20, "platform=b.xml", cal="edison.json", record=record)
         answer = [line for line in p.stdout.splitlines() if line.startswith("answer:")][0]
         self.assertIn("(measured on this site's own what-ifs)", answer)
-        self.assertIn("calibration edison.json: band transferred, not validated on this platform (made for "
-                      "edison.xml), capacities unchanged; 2900 days old, STALE (more than its stale_after_days 30)",
+        self.assertIn("calibration edison.json, 2900 days old, STALE (more than its stale_after_days 30): both runs: "
+                      "band transferred, not validated on this platform (made for edison.xml), capacities unchanged",
                       answer)
         # the same with the platform matching: validated; a fresh one: its age against the rule
         record.update(platform_matches=True, capacity_changed=True, band="validated", age_days=3.2, stale=False)
         p, rows = self.bands_compare("own2", 10, 20, "platform=b.xml", cal="edison.json", record=record)
         answer = [line for line in p.stdout.splitlines() if line.startswith("answer:")][0]
-        self.assertIn("calibration edison.json: band validated on this platform (the one it was made for), "
-                      "capacities applied; 3 days old (stale after 30)", answer)
+        self.assertIn("calibration edison.json, 3 days old (stale after 30): both runs: band validated on this "
+                      "platform (the one it was made for), capacities applied", answer)
 
     def test_bad_bands_file(self):
         bad = {**BANDS, "kinds": {"ost_count": {**BANDS["kinds"]["ost_count"], "coverage": {"p75": 1.5, "p90": 0.8}}}}
@@ -287,8 +287,8 @@ class Band(unittest.TestCase):
             self.assertIn("model error of calibration a.json", f.read())
         # asked on a platform a.json was not made for (it records none): transferred, said on the answer line
         answer = [line for line in p.stdout.splitlines() if line.startswith("answer:")][0]
-        self.assertIn("calibration a.json: band transferred, not validated on this platform (made for no recorded "
-                      "platform), capacities applied (apply_capacity true)", answer)
+        self.assertIn("both runs: band transferred, not validated on this platform (made for no recorded platform), "
+                      "capacities applied (apply_capacity true)", answer)
         self.assertIn("STALE", answer)  # measured up to 2018-02-16, stale after 30 days
 
     def test_calibration_made_for_the_platform(self):
@@ -320,10 +320,9 @@ class Band(unittest.TestCase):
         self.assertIn("warning: the runs applied their calibration's per-OST capacity differently (base: applied, "
                       f"{var}: not applied)", p.stdout)
         answer = [line for line in p.stdout.splitlines() if line.startswith("answer:")][0]
-        self.assertIn("calibration site.json: band validated on this platform (the one it was made for), capacities "
-                      "applied", answer)
-        self.assertIn("calibration site.json: band transferred, not validated on this platform (made for "
-                      "site-64n-8ost.xml), capacities unchanged", answer)
+        self.assertIn("base: band validated on this platform (the one it was made for), capacities applied; this run: "
+                      "band transferred, not validated on this platform (made for site-64n-8ost.xml), capacities "
+                      "unchanged", answer)
         vdir = [d for d in os.listdir(out) if d != "base" and os.path.isdir(os.path.join(out, d))][0]
         with open(os.path.join(out, vdir, "results.json"), encoding="utf-8") as f:
             rec = json.load(f)["calibration"]
