@@ -4,6 +4,7 @@
 #define IOS_SCENARIO_PARTS_H
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,8 +23,19 @@ typedef struct {
 /** The null fields, ended by a NULL path. */
 extern const ios_scenario_null_field_t ios_scenario_null_fields[];
 
-/** The fields holding file paths (resolved against the scenario's directory), NULL-terminated. */
-extern const char *const ios_scenario_path_fields[];
+/** The i-th field holding a file path (resolved against the scenario's directory): "platform", "calibration", then
+ * each workload source's (ios_workload_sources' `paths`), written into buf (n bytes) as a dotted path. @return 1, or 0
+ * when i is past the last. */
+int ios_scenario_path_field(int i, char *buf, size_t n);
+
+/** Whether dotted `path` is a field whose default is null (ios_scenario_null_fields, or a workload source whose
+ * default is null), with the types a user may give instead (*types: the bits of ios_scenario_null_field_t) and what
+ * to give (*need). @return 1 (found) or 0. */
+int ios_scenario_null_field(const char *path, int *types, const char **need);
+
+/** The defaults of every scenario field as a new tree (ios_scenario_defaults_json with each workload source's key at
+ * its default), owned by the caller (cJSON_Delete), or NULL when out of memory. */
+cJSON *ios_scenario_defaults(void);
 
 /** Makes the relative path string `v` (or each string of the array `v`, as workload.darshan's list) absolute with
  * respect to `dir` (a directory with a trailing '/'; "" leaves it). @return IOS_OK or IOS_ENOMEM. */

@@ -9,6 +9,7 @@
 #include "ios_sg_platform.h"
 #include "ios_units.h"
 #include "ios_value.h"
+#include "ios_workload.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,8 +24,7 @@ const char ios_scenario_defaults_json[] =
     "{"
     "\"platform\": \"platforms/mn4-forwarding.xml\","
     "\"platform_roles\": null,"
-    "\"workload\": {\"file\": null, \"format\": \"auto\", \"bandwidth_unit\": \"pool\","
-    "  \"applications\": [], \"generator\": null, \"darshan\": null, \"only\": null},"
+    "\"workload\": {\"only\": null}," /* and each workload source with its options (ios_scenario_defaults) */
     "\"allocation\": {\"policy\": \"static\"},"
     "\"placement\": {\"policy\": \"greedy-non-clairvoyant\"},"
     "\"sharing\": {\"policy\": \"fairshare\"},"
@@ -43,10 +43,6 @@ const char ios_scenario_defaults_json[] =
 
 /* Fields whose default is null ("no value"), with the types a user may give instead (besides null). */
 const ios_scenario_null_field_t ios_scenario_null_fields[] = {
-    {"workload.file", 1, "a workload file path (string), e.g. \"traces/apps.json\""},
-    {"workload.generator", 4, "a generator object, e.g. {\"kind\": \"rr9549\"}"},
-    {"workload.darshan", 13,
-     "a Darshan log or directory path, a list of them, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"workload.only", 1, "the name of one application to keep (string)"},
     {"window.begin_s", 3, "the window's start in s (a number or a duration string such as \"10min\")"},
     {"window.end_s", 3, "the window's end in s (a number or a duration string such as \"2h\")"},
@@ -61,33 +57,45 @@ const ios_scenario_null_field_t ios_scenario_null_fields[] = {
     {NULL, 0, NULL},
 };
 
-FILE *ios_open_dataset(const char *path, const char *field, const char *what, const char *folder) {
-  FILE *f = ios_open_input(path);
-  if (f == NULL) {
-    int err = errno;
-    char where[4600];
-    ios_diag_set(path, field, "cannot read the %s (%s); %s: " IOS_DATA_FIX " (%s/ among them), or give %s", what,
-                 strerror(err), ios_data_dir_describe(where, sizeof where), folder, field);
-    errno = err;
-  }
-  return f;
+int ios_scenario_null_field(const char *path, int *types, const char **need) {
+  for (int i = 0; ios_scenario_null_fields[i].path != NULL; i++)
+    if (strcmp(path, ios_scenario_null_fields[i].path) == 0) {
+      *types = ios_scenario_null_fields[i].types;
+      *need = ios_scenario_null_fields[i].need;
+      return 1;
+    }
+  for (int k = 0; ios_workload_sources[k].key != NULL; k++)
+    if (strncmp(path, "workload.", 9) == 0 && strcmp(path + 9, ios_workload_sources[k].key) == 0 &&
+        strcmp(ios_workload_sources[k].def, "null") == 0) {
+      *types = ios_workload_sources[k].types;
+      *need = ios_workload_sources[k].need;
+      return 1;
+    }
+  return 0;
 }
 
-char *ios_expand_path(const char *path, const char *file, const char *field) {
-  static const char var[] = "${IOSIM_DATA_DIR}";
-  const char *at = strstr(path, var);
-  if (at == NULL) return strdup(path);
-  const char *dir = ios_data_dir(NULL);
-  if (dir == NULL) {
-    char where[4600];
-    ios_diag_set(file, field, "'%s' names the public datasets, but %s: " IOS_DATA_FIX, path,
-                 ios_data_dir_describe(where, sizeof where));
+cJSON *ios_scenario_defaults(void) {
+  cJSON *root = cJSON_Parse(ios_scenario_defaults_json);
+  cJSON *rest = cJSON_GetObjectItemCaseSensitive(root, "workload"), *wl = cJSON_CreateObject();
+  int ok = root != NULL && rest != NULL && wl != NULL;
+  for (int k = 0; ok && ios_workload_sources[k].key != NULL; k++) { /* each source, then its options */
+    cJSON *def = cJSON_Parse(ios_workload_sources[k].def);
+    ok = def != NULL && cJSON_AddItemToObject(wl, ios_workload_sources[k].key, def);
+    if (!ok) cJSON_Delete(def);
+    cJSON *opts = ios_workload_sources[k].options ? cJSON_Parse(ios_workload_sources[k].options) : NULL, *o;
+    while (ok && opts != NULL && (o = opts->child) != NULL)
+      ok = cJSON_AddItemToObject(wl, o->string, cJSON_DetachItemViaPointer(opts, o));
+    cJSON_Delete(opts);
+  }
+  for (cJSON *o; ok && (o = rest->child) != NULL;) /* then the workload's own fields (workload.only) */
+    ok = cJSON_AddItemToObject(wl, o->string, cJSON_DetachItemViaPointer(rest, o));
+  if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "workload", wl); /* in its place; frees `rest` */
+  if (!ok) {
+    cJSON_Delete(wl);
+    cJSON_Delete(root);
     return NULL;
   }
-  size_t n = strlen(path) - strlen(var) + strlen(dir) + 1;
-  char *out = malloc(n);
-  if (out != NULL) snprintf(out, n, "%.*s%s%s", (int)(at - path), path, dir, at + strlen(var));
-  return out;
+  return root;
 }
 
 /* Returns the child of `obj` at dotted `path`, or NULL. */
@@ -103,9 +111,9 @@ cJSON *ios_scenario_get_path(const cJSON *obj, const char *path) {
 
 /* Makes relative path strings absolute with respect to `dir` (a directory with a trailing '/'). */
 static int rebase_paths(cJSON *root, const char *dir) {
-  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++)
-    if (ios_scenario_rebase_value(ios_scenario_get_path(root, ios_scenario_path_fields[i]), dir) != IOS_OK)
-      return IOS_ENOMEM;
+  char path[256];
+  for (int i = 0; ios_scenario_path_field(i, path, sizeof path); i++)
+    if (ios_scenario_rebase_value(ios_scenario_get_path(root, path), dir) != IOS_OK) return IOS_ENOMEM;
   return IOS_OK;
 }
 
@@ -160,19 +168,15 @@ static int merge(cJSON *def, const cJSON *user, const char *path, const char *fi
                    ios_scenario_type_name(d), def);
       return IOS_EINVAL;
     }
-    if (d != NULL && cJSON_IsNull(d) && !cJSON_IsNull(u)) {
-      for (int i = 0; ios_scenario_null_fields[i].path != NULL; i++)
-        if (strcmp(child, ios_scenario_null_fields[i].path) == 0 &&
-            !((ios_scenario_null_fields[i].types & 1 && cJSON_IsString(u)) ||
-              (ios_scenario_null_fields[i].types & 2 && cJSON_IsNumber(u)) ||
-              (ios_scenario_null_fields[i].types & 4 && cJSON_IsObject(u)) ||
-              (ios_scenario_null_fields[i].types & 8 && cJSON_IsArray(u)))) {
-          char text[64];
-          ios_value_text(u, text, sizeof text);
-          ios_diag_set(file, child, "is %s (%s): give %s, or null", text, ios_value_type(u),
-                       ios_scenario_null_fields[i].need);
-          return IOS_EINVAL;
-        }
+    int types = 0;
+    const char *need = NULL;
+    if (d != NULL && cJSON_IsNull(d) && !cJSON_IsNull(u) && ios_scenario_null_field(child, &types, &need) &&
+        !((types & 1 && cJSON_IsString(u)) || (types & 2 && cJSON_IsNumber(u)) || (types & 4 && cJSON_IsObject(u)) ||
+          (types & 8 && cJSON_IsArray(u)))) {
+      char text[64];
+      ios_value_text(u, text, sizeof text);
+      ios_diag_set(file, child, "is %s (%s): give %s, or null", text, ios_value_type(u), need);
+      return IOS_EINVAL;
     }
     if (d != NULL && !platform_spec && !cJSON_IsNull(d) && !cJSON_IsNull(u) &&
         ((cJSON_IsBool(d) != cJSON_IsBool(u)) ||
@@ -330,7 +334,9 @@ static int extract_inputs(cJSON *root, const char *file, ios_scenario_t *s) {
   s->workload = ios_scenario_get_path(root, "workload");
   if (ios_value_object(s->workload, "{\"applications\": [...]}", file, "workload") != IOS_OK) return IOS_EINVAL;
   const char *str;
-  static const char *const formats[] = {"auto", "rr9502-sample", "json", NULL};
+  const char *formats[16] = {"auto"}; /* "auto" and workload.file's formats (ios_workload_formats) */
+  for (int i = 0; ios_workload_formats[i].name != NULL && i + 2 < 16; i++)
+    formats[i + 1] = ios_workload_formats[i].name;
   int idx;
   if (ios_value_choice(ios_scenario_get_path(root, "workload.format"), formats, "the format of workload.file", file,
                        "workload.format", &idx) != IOS_OK ||
@@ -529,7 +535,7 @@ int ios_scenario_load(const char *path, int nsets, char *const *sets, ios_scenar
 }
 
 int ios_scenario_from_json(const cJSON *user, const char *label, ios_scenario_t *out) {
-  cJSON *root = cJSON_Parse(ios_scenario_defaults_json);
+  cJSON *root = ios_scenario_defaults();
   int rc = root != NULL ? merge(root, user, "", label) : IOS_ENOMEM;
   ios_scenario_t s;
   memset(&s, 0, sizeof s);

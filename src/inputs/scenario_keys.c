@@ -5,6 +5,7 @@
 #include "ios_errors.h"
 #include "ios_units.h"
 #include "ios_value.h"
+#include "ios_workload.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,13 +17,8 @@ static const struct {
 } key_docs[] = {
     {"platform", "", "SimGrid platform XML path, or a platform family {\"kind\": \"forwarding\", ...}"},
     {"platform_roles", "", "rules giving another tool's hosts iosim's role, link and nic_bw"},
-    {"workload.file", "", "a JSON array of applications (.json) or an RR-9502 sample file"},
     {"workload.format", "", "auto (by extension), json or rr9502-sample"},
     {"workload.bandwidth_unit", "B/s", "sample files' unit of bandwidths and volumes: pool (= B) or a bandwidth"},
-    {"workload.applications", "", "inline applications [{\"nodes\": 4, \"work\": \"60s\", \"io\": \"2GiB\"}]"},
-    {"workload.generator", "", "a generator {\"kind\": \"rr9549|rr9502|apex|kernels|ior\", ...} (iosim generate)"},
-    {"workload.darshan", "",
-     "Darshan logs: a log, a directory of logs, a list, or {\"logs\": ..., options} (docs/darshan.md)"},
     {"workload.only", "", "keep only the application with this name"},
     {"allocation.policy", "", "how many resources each application gets (iosim policies --family allocation)"},
     {"placement.policy", "", "which resources (iosim policies --family placement)"},
@@ -61,11 +57,22 @@ static const struct {
     {NULL, NULL, NULL},
 };
 
-/* The documentation row of `path` in key_docs, or -1. */
-static int key_doc(const char *path) {
+/* The unit and meaning of `path`: its row of key_docs, else its workload source's (ios_workload_sources). @return 1
+ * when documented. */
+static int key_doc(const char *path, const char **unit, const char **meaning) {
   for (int i = 0; key_docs[i].path != NULL; i++)
-    if (strcmp(key_docs[i].path, path) == 0) return i;
-  return -1;
+    if (strcmp(key_docs[i].path, path) == 0) {
+      *unit = key_docs[i].unit;
+      *meaning = key_docs[i].meaning;
+      return 1;
+    }
+  for (int k = 0; ios_workload_sources[k].key != NULL; k++)
+    if (strncmp(path, "workload.", 9) == 0 && strcmp(path + 9, ios_workload_sources[k].key) == 0) {
+      *unit = "";
+      *meaning = ios_workload_sources[k].meaning;
+      return 1;
+    }
+  return 0;
 }
 
 /* One line per field of `obj` (a level of defaults_json at dotted `prefix`); objects that have documented members
@@ -76,12 +83,13 @@ static int print_level(FILE *f, const cJSON *obj, const char *prefix) {
   cJSON_ArrayForEach(v, obj) {
     char path[256], def[48];
     snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", v->string);
-    int d = key_doc(path);
-    if (d < 0 && cJSON_IsObject(v)) {
+    const char *unit = NULL, *meaning = NULL;
+    int d = key_doc(path, &unit, &meaning);
+    if (!d && cJSON_IsObject(v)) {
       missing += print_level(f, v, path);
       continue;
     }
-    if (d < 0) {
+    if (!d) {
       fprintf(f, "%-26s (undocumented)\n", path);
       missing++;
       continue;
@@ -91,19 +99,20 @@ static int print_level(FILE *f, const cJSON *obj, const char *prefix) {
     else
       ios_value_text(v, def, sizeof def);
     const char *type = cJSON_IsNull(v) ? "null or a value" : ios_scenario_type_name(v);
-    for (int i = 0; cJSON_IsNull(v) && ios_scenario_null_fields[i].path != NULL; i++)
-      if (strcmp(ios_scenario_null_fields[i].path, path) == 0)
-        type = ios_scenario_null_fields[i].types & 8   ? "null or an array"
-               : ios_scenario_null_fields[i].types & 4 ? "null or an object"
-               : ios_scenario_null_fields[i].types & 2 ? "null or a number"
-                                                       : "null or a string";
-    fprintf(f, "%-26s %-18s %-31s %-4s %s\n", path, type, def, key_docs[d].unit, key_docs[d].meaning);
+    int types = 0;
+    const char *need = NULL;
+    if (cJSON_IsNull(v) && ios_scenario_null_field(path, &types, &need))
+      type = types & 8   ? "null or an array"
+             : types & 4 ? "null or an object"
+             : types & 2 ? "null or a number"
+                         : "null or a string";
+    fprintf(f, "%-26s %-18s %-31s %-4s %s\n", path, type, def, unit, meaning);
   }
   return missing;
 }
 
 int ios_scenario_print_keys(FILE *f) {
-  cJSON *root = cJSON_Parse(ios_scenario_defaults_json);
+  cJSON *root = ios_scenario_defaults();
   if (root == NULL) return IOS_ENOMEM;
   fprintf(f, "%-26s %-18s %-31s %-4s %s\n", "key", "type", "default", "unit", "meaning");
   int missing = print_level(f, root, "");

@@ -5,6 +5,7 @@
 #include "ios_diag.h"
 #include "ios_errors.h"
 #include "ios_value.h"
+#include "ios_workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +37,10 @@ static void file_platform_param(const char *file, const char *dotted) {
 static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *dir) {
   char key[256];
   snprintf(key, sizeof key, "%s", dotted);
-  for (int i = 0; ios_scenario_path_fields[i] != NULL; i++) {
+  char field[256];
+  for (int i = 0; ios_scenario_path_field(i, field, sizeof field); i++) {
     /* the field itself; for calibration={"file": ...} (its object form) the file, as the string form's path */
-    cJSON *v = strcmp(key, ios_scenario_path_fields[i]) == 0 ? value : NULL;
+    cJSON *v = strcmp(key, field) == 0 ? value : NULL;
     if (v != NULL && cJSON_IsObject(v) && strcmp(key, "calibration") == 0)
       v = cJSON_GetObjectItemCaseSensitive(v, "file");
     if (v != NULL) {
@@ -140,13 +142,18 @@ int ios_scenario_rebase_value(cJSON *v, const char *dir) {
   return IOS_OK;
 }
 
-/* Fields holding file paths (resolved against the scenario's directory). */
-const char *const ios_scenario_path_fields[] = {"platform",
-                                                "workload.file",
-                                                "workload.generator.profiles",
-                                                "workload.generator.data",
-                                                "workload.darshan",
-                                                "workload.darshan.logs",
-                                                "calibration",
-                                                "calibration.file",
-                                                NULL};
+/* Fields holding file paths (resolved against the scenario's directory), besides the workload sources' (their rows'
+ * `paths`). */
+static const char *const path_fields[] = {"platform", "calibration", "calibration.file", NULL};
+
+int ios_scenario_path_field(int i, char *buf, size_t n) {
+  for (int k = 0; path_fields[k] != NULL; k++)
+    if (i-- == 0) return snprintf(buf, n, "%s", path_fields[k]) >= 0;
+  for (int k = 0; ios_workload_sources[k].key != NULL; k++)
+    for (int m = 0; ios_workload_sources[k].paths != NULL && ios_workload_sources[k].paths[m] != NULL; m++)
+      if (i-- == 0) {
+        const char *sub = ios_workload_sources[k].paths[m];
+        return snprintf(buf, n, "workload.%s%s%s", ios_workload_sources[k].key, sub[0] ? "." : "", sub) >= 0;
+      }
+  return 0;
+}

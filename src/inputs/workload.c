@@ -1,9 +1,8 @@
 /* iosim — workload readers and generators (see ios_workload.h). */
 #include "ios_workload.h"
-#include "ios_darshan.h"
+#include "workload_internal.h"
 #include "ios_diag.h"
 #include "ios_fs.h"
-#include "ios_gen.h"
 #include "ios_platgen.h"
 #include "ios_units.h"
 #include "ios_value.h"
@@ -273,7 +272,7 @@ static int parse_app(const cJSON *o, int index, const char *file, ios_workload_t
   return rc;
 }
 
-static int parse_apps(const cJSON *arr, const char *file, ios_workload_t *w) {
+int ios_workload_parse_apps(const cJSON *arr, const char *file, ios_workload_t *w) {
   if (cJSON_GetArraySize(arr) == 0) {
     ios_diag_set(file, "workload.applications",
                  "holds no application: give at least one, e.g. [{\"nodes\": 4, "
@@ -550,7 +549,7 @@ static int read_json_file(const char *path, ios_workload_t *w) {
                  strerror(errno));
   else if (!cJSON_IsArray(root))
     ios_diag_set(path, NULL, "must be a JSON array of applications (malformed JSON or not an array)");
-  int rc = text == NULL ? IOS_EIO : (cJSON_IsArray(root) ? parse_apps(root, path, w) : IOS_EINVAL);
+  int rc = text == NULL ? IOS_EIO : (cJSON_IsArray(root) ? ios_workload_parse_apps(root, path, w) : IOS_EINVAL);
   cJSON_Delete(root);
   free(text);
   return rc;
@@ -573,27 +572,55 @@ static int sample_unit(const ios_scenario_t *s, const ios_platform_t *p, const c
   return IOS_OK;
 }
 
-/* Reads workload.file `name` into `w`: JSON applications or an RR-9502 sample file, after `format`. */
-static int read_workload_file(const ios_scenario_t *s, const ios_platform_t *p, const char *name, const char *format,
-                              const char *bwu, ios_workload_t *w) {
+/* Reads `path` as an RR-9502 sample file, its bandwidths in the unit workload.bandwidth_unit gives. */
+static int read_sample_file(const ios_scenario_t *s, const ios_platform_t *p, const char *path, const char *bwu,
+                            ios_workload_t *w) {
+  double unit = 0;
+  int rc = sample_unit(s, p, bwu, &unit);
+  return rc == IOS_OK ? ios_read_sample(path, unit, w) : rc;
+}
+
+/* Reads `path` as a JSON array of applications (workload.bandwidth_unit unused). */
+static int read_json_any(const ios_scenario_t *s, const ios_platform_t *p, const char *path, const char *bwu,
+                         ios_workload_t *w) {
+  (void)s, (void)p, (void)bwu;
+  return read_json_file(path, w);
+}
+
+/* The formats of workload.file, in the order `auto` tries their suffix (docs/scenario.md, "workload"). */
+const ios_workload_format_t ios_workload_formats[] = {
+    {.name = "json", .suffix = ".json", .read = read_json_any},
+    {.name = "rr9502-sample", .suffix = NULL, .read = read_sample_file},
+    {.name = NULL},
+};
+
+/* The format of workload.file `path` named `format` ("auto": the first whose suffix ends the path, else the last). */
+static const ios_workload_format_t *file_format(const char *format, const char *path) {
+  int last = 0;
+  size_t len = strlen(path);
+  for (int i = 0; ios_workload_formats[i].name != NULL; i++) {
+    const char *suf = ios_workload_formats[i].suffix;
+    last = i;
+    if (strcmp(format, ios_workload_formats[i].name) == 0) return &ios_workload_formats[i];
+    if (strcmp(format, "auto") == 0 && suf != NULL && len > strlen(suf) && !strcmp(path + len - strlen(suf), suf))
+      return &ios_workload_formats[i];
+  }
+  return strcmp(format, "auto") == 0 ? &ios_workload_formats[last] : NULL;
+}
+
+int ios_workload_read_file(const ios_scenario_t *s, const ios_platform_t *p, const char *name, const char *format,
+                           const char *bwu, ios_workload_t *w) {
   char *path = ios_expand_path(name, s->file, "workload.file");
   if (path == NULL) return IOS_EINVAL;
-  size_t len = strlen(path);
-  int json =
-      strcmp(format, "json") == 0 || (strcmp(format, "auto") == 0 && len > 5 && !strcmp(path + len - 5, ".json"));
-  if (!json && strcmp(format, "auto") != 0 && strcmp(format, "rr9502-sample") != 0) {
-    ios_diag_set(s->file, "workload.format", "unknown format '%s': use auto, rr9502-sample or json", format);
-    free(path);
-    return IOS_EINVAL;
-  }
-  int rc;
-  if (json) {
-    rc = read_json_file(path, w);
-  } else {
-    double unit = 0;
-    rc = sample_unit(s, p, bwu, &unit);
-    if (rc == IOS_OK) rc = ios_read_sample(path, unit, w);
-  }
+  const ios_workload_format_t *f = file_format(format, path);
+  int rc = IOS_EINVAL;
+  if (f == NULL) {
+    char names[256] = "auto";
+    for (int i = 0; ios_workload_formats[i].name != NULL; i++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), ", %s", ios_workload_formats[i].name);
+    ios_diag_set(s->file, "workload.format", "unknown format '%s': use one of %s", format, names);
+  } else
+    rc = f->read(s, p, path, bwu, w);
   free(path);
   return rc;
 }
@@ -611,49 +638,12 @@ static int check_names(const ios_scenario_t *s, const ios_workload_t *w) {
   return IOS_OK;
 }
 
-int ios_workload_build(const ios_scenario_t *s, const ios_platform_t *p, ios_workload_t *out) {
-  const cJSON *wl = s->workload;
-  const cJSON *file = cJSON_GetObjectItemCaseSensitive(wl, "file");
-  const cJSON *gen = cJSON_GetObjectItemCaseSensitive(wl, "generator");
-  const cJSON *apps = cJSON_GetObjectItemCaseSensitive(wl, "applications");
-  const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(wl, "format");
-  const cJSON *bwu = cJSON_GetObjectItemCaseSensitive(wl, "bandwidth_unit");
-  if (!cJSON_IsString(fmt) || !cJSON_IsString(bwu) || !cJSON_IsArray(apps)) { /* ios_scenario_from_json checks them */
-    ios_diag_set(s->file, "workload", "format, bandwidth_unit must be strings and applications an array");
-    return IOS_EINVAL;
-  }
-  const cJSON *darshan = cJSON_GetObjectItemCaseSensitive(wl, "darshan");
-  int has_darshan = darshan != NULL && !cJSON_IsNull(darshan);
-  int sources = cJSON_IsString(file) + cJSON_IsObject(gen) + (cJSON_GetArraySize(apps) > 0) + has_darshan;
-  if (sources != 1) {
-    ios_diag_set(s->file, "workload",
-                 sources ? "gives more than one of file, generator, applications and darshan: keep one"
-                         : "is empty: give workload.applications, workload.file, workload.generator or "
-                           "workload.darshan");
-    return IOS_EINVAL;
-  }
-  ios_workload_t w = {0};
-  int rc;
-  if (has_darshan)
-    rc = ios_darshan_build(darshan, s->file, p, s->striping != NULL ? s->striping->name : NULL,
-                           s->striping != NULL ? s->striping_params.v[0] : 0, &w); /* striping.stripe_count */
-  else if (cJSON_IsObject(gen))
-    rc = ios_gen_workload(gen, s->file, p, s->seed, &w);
-  else if (cJSON_IsString(file))
-    rc = read_workload_file(s, p, file->valuestring, fmt->valuestring, bwu->valuestring, &w);
-  else
-    rc = parse_apps(apps, s->file, &w);
-  if (rc == IOS_OK) rc = check_names(s, &w);
-  const cJSON *only = cJSON_GetObjectItemCaseSensitive(wl, "only");
-  if (rc == IOS_OK && cJSON_IsString(only) && ios_workload_keep_only(&w, only->valuestring) != IOS_OK) {
+int ios_workload_check(const ios_scenario_t *s, const ios_platform_t *p, ios_workload_t *w) {
+  int rc = check_names(s, w);
+  const cJSON *only = cJSON_GetObjectItemCaseSensitive(s->workload, "only");
+  if (rc == IOS_OK && cJSON_IsString(only) && ios_workload_keep_only(w, only->valuestring) != IOS_OK) {
     ios_diag_set(s->file, "workload.only", "no application is named '%s'", only->valuestring);
     rc = IOS_EINVAL;
   }
-  if (rc == IOS_OK) rc = check_against_platform(s, p, &w);
-  if (rc != IOS_OK) {
-    ios_workload_free(&w);
-    return rc;
-  }
-  *out = w;
-  return IOS_OK;
+  return rc == IOS_OK ? check_against_platform(s, p, w) : rc;
 }
