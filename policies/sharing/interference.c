@@ -13,8 +13,10 @@
  *
  * Source: not one of the five papers. It is iosim's interference model, fitted on TOKIO-ABC (the data of SC18 "A
  * Year in the Life of a Parallel File System") in docs/validation.md, "Contention where it binds", and declared for
- * the engine in "Interference sharing, calibrated on the window": analysis/tokio_rolling.py's `interference()` is its
- * closed form P / (1 + r / K) for a job of bandwidth P beside a background of bandwidth r over N OSTs, κ = K / N. */
+ * the engine in "Interference sharing, calibrated on the window". The validation studies and `iosim calibrate` evaluate
+ * this very function (python/iosim/fsmodel.py's interference_bounds, through the Python module's iosim.share_batch)
+ * for a job of bandwidth P beside a background of bandwidth r over N OSTs, κ = K / N: P / (1 + r / K). A calibration
+ * fills `kappa` from its kappa_per_ost_Bps (`calibrated` below; src/inputs/calibration.c). */
 #include "../ios_policy.h"
 
 #include <stddef.h>
