@@ -194,4 +194,6 @@ if __name__ == "__main__":
     ARGS, rest = ap.parse_known_args()
     sys.path.insert(0, ARGS.module_dir)
     import iosim  # noqa: E402,F811
+    iosim.families()  # the compiled module loaded here, not inside a test that records warnings (pybind11's debug
+    # builds warn once on loading it)
     unittest.main(argv=[sys.argv[0], "-v"] + rest)
