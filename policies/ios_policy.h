@@ -152,6 +152,12 @@ typedef struct {
   /** 1: the engine also decides every δ seconds (RR-9502 §4.1 PeriodicGreedyYield): δ = the policy's first
    * parameter when > 0, else (T_end − T_begin)/E with E = Σ_i 2·N_op(i) (§3.2.2, Eq. 5). */
   int periodic;
+  /** The parameters a calibration fills ([nparams], or NULL when none): calibrated[i], when not NULL, is the key of a
+   * calibration file's file_systems[k].sharing object (iosim calibrate, docs/validation.md) whose value, in params[i]'s
+   * unit and range, fills params[i] when a run names that calibration, its sharing.policy is this policy and the
+   * scenario gives no value of its own (src/inputs/calibration.c, which names no policy or parameter). The one place a
+   * calibrated parameter is declared. */
+  const char *const *calibrated;
 } ios_sharing_policy_t;
 
 /* ---------------------------------------------------------------------------------------------------------------- */

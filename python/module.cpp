@@ -1,10 +1,12 @@
 // The Python module `iosim` (docs/library.md, "Python"): libiosim's policy and scenario faces for Python, over the
-// public C API only (include/iosim/*.h). Plain Python values in and out: lists, tuples, dicts, floats (no numpy).
+// public C API only (include/iosim/*.h). Plain Python values in and out: lists, tuples, dicts, floats; numpy arrays
+// for iosim.share_batch only (numpy imported when it is called).
 // Another source file of python/ may add a face to the same module by defining iosim_py_add_plugin (the SimGrid plugin
 // face): module.cpp calls it when it is linked in.
 #include "iosim/iosim.h"
 
 #include <pybind11/functional.h>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -278,6 +280,137 @@ std::vector<double> share(const std::string &policy, double capacity, const py::
   check(iosim_share(p, v.p, view.get(), rates.data()));
   return rates;
 }
+
+// One array argument of iosim.share_batch as a float64 array broadcast to `shape` (V, T): a scalar, [T] (a value
+// per transfer, the same in every view), [V, 1] or [V, T]; `per_view` (capacity, parameters): a scalar or [V], a
+// value per view. Read-only, possibly with zero strides (numpy.broadcast_to).
+py::array_t<double> batch_array(const py::object &np, const std::string &what, const py::object &value,
+                                const py::tuple &shape, bool per_view) {
+  py::object a;
+  try {
+    a = np.attr("asarray")(value, py::arg("dtype") = np.attr("float64"));
+    if (per_view && py::len(a.attr("shape")) == 1) a = a.attr("reshape")(-1, 1);
+    a = np.attr("broadcast_to")(a, shape);
+  } catch (py::error_already_set &e) {
+    fail("iosim.share_batch: " + what + ": " + std::string(py::str(e.value())) +
+         "; fix: give a number or an array of " + (per_view ? "one value per view [V]" : "shape [T] or [V, T]") +
+         " (V views of T transfers)");
+  }
+  return a.cast<py::array_t<double>>();
+}
+
+// iosim.share_batch: iosim_share on V views of T transfers each (see the binding's doc below). The view is built once
+// and refilled: a new one only when the capacity changes from one view to the next, a parameter set again only when
+// its value changes, so a batch ordered by capacity and parameters pays for those once.
+py::array_t<double> share_batch(const std::string &policy, py::object capacity, const py::dict &transfers,
+                                const py::dict &params, double now, py::object window) {
+  const iosim_policy_t *p = policy_of("sharing", policy);
+  py::object np = py::module_::import("numpy");
+  // the batch's shape: every array broadcast together, per-view ones as a column
+  py::list shapes;
+  auto shape_of = [&](const std::string &what, const py::object &v, bool per_view) {
+    py::object a;
+    try {
+      a = np.attr("asarray")(v, py::arg("dtype") = np.attr("float64"));
+    } catch (py::error_already_set &e) {
+      fail("iosim.share_batch: " + what + " = " + std::string(py::repr(v)) + ": not numbers (" +
+           std::string(py::str(e.value())) + "); fix: give a number or a numpy array");
+    }
+    size_t nd = py::len(a.attr("shape"));
+    if (nd > 2 || (per_view && nd > 1))
+      fail("iosim.share_batch: " + what + " has " + std::to_string(nd) + " dimensions; fix: give " +
+           (per_view ? "a number or one value per view [V]" : "a number, [T] or [V, T]"));
+    shapes.append(per_view && nd == 1 ? py::tuple(py::make_tuple(py::len(a), 1)) : py::tuple(a.attr("shape")));
+  };
+  shape_of("capacity", capacity, true);
+  std::vector<std::pair<int, py::object>> fields;
+  for (auto kv : transfers) {
+    std::string key = py::str(kv.first);
+    int f = 0;
+    while (f < IOSIM_T_NFIELDS && key != iosim_transfer_field_name(f))
+      f++;
+    if (f == IOSIM_T_NFIELDS) fail("iosim.share_batch: unknown field '" + key + "': the fields are " + field_list);
+    shape_of("transfers['" + key + "']", py::reinterpret_borrow<py::object>(kv.second), false);
+    fields.emplace_back(f, py::reinterpret_borrow<py::object>(kv.second));
+  }
+  std::vector<std::pair<std::string, py::object>> pvals;
+  for (auto kv : params) {
+    std::string name = py::str(kv.first);
+    check(iosim_policy_param_find(p, name.c_str())); // an unknown parameter: iosim.Error listing the policy's
+    shape_of("params['" + name + "']", py::reinterpret_borrow<py::object>(kv.second), true);
+    pvals.emplace_back(name, py::reinterpret_borrow<py::object>(kv.second));
+  }
+  py::tuple shape;
+  try {
+    shape = np.attr("broadcast_shapes")(*shapes);
+  } catch (py::error_already_set &e) {
+    fail("iosim.share_batch: the arrays do not broadcast together (" + std::string(py::str(e.value())) +
+         "); fix: capacity and params [V], the transfers' fields [T] or [V, T]");
+  }
+  while (py::len(shape) < 2)
+    shape = py::tuple(py::make_tuple(1) + shape);
+  const py::ssize_t nv = shape[0].cast<py::ssize_t>(), nt = shape[1].cast<py::ssize_t>();
+  if (nt < 1) fail("iosim.share_batch: views of 0 transfers; fix: give each field one value per transfer");
+  if (!window.is_none()) window.cast<std::pair<double, double>>(); // a bad window: TypeError before any decision
+  auto cap = batch_array(np, "capacity", capacity, shape, true);
+  std::vector<std::pair<int, py::array_t<double>>> fa;
+  for (auto &f : fields)
+    fa.emplace_back(f.first, batch_array(np, "transfers['" + std::string(iosim_transfer_field_name(f.first)) + "']",
+                                         f.second, shape, false));
+  std::vector<std::pair<std::string, py::array_t<double>>> pa;
+  for (auto &v : pvals)
+    pa.emplace_back(v.first, batch_array(np, "params['" + v.first + "']", v.second, shape, true));
+  py::array_t<double> out({nv, nt});
+  auto o = out.mutable_unchecked<2>();
+  auto c = cap.unchecked<2>();
+  std::unique_ptr<iosim_params_t, void (*)(iosim_params_t *)> values(check(iosim_params_new(p)), iosim_params_free);
+  std::unique_ptr<iosim_share_view_t, void (*)(iosim_share_view_t *)> view(nullptr, iosim_share_view_free);
+  std::vector<double> last(pa.size(), NAN);
+  std::vector<double> rates((size_t)nt);
+  double last_cap = NAN;
+  auto at = [&](py::ssize_t v, int rc) {
+    if (rc < 0)
+      fail("iosim.share_batch: view " + std::to_string(v) + ": " + iosim_error() +
+           "; fix: give every view values the policy accepts (NaN rows can be left out with a mask)");
+  };
+  std::vector<py::detail::unchecked_reference<double, 2>> fr, pr; // the arrays' accessors, made once
+  for (auto &f : fa)
+    fr.push_back(f.second.unchecked<2>());
+  for (auto &v : pa)
+    pr.push_back(v.second.unchecked<2>());
+  for (py::ssize_t v = 0; v < nv; v++) {
+    if (!(c(v, 0) == last_cap)) { // a new capacity: a new view, its fields at their defaults
+      view.reset(iosim_share_view_new(now, c(v, 0), (int)nt));
+      at(v, view ? 0 : -1);
+      if (!window.is_none()) {
+        auto w = window.cast<std::pair<double, double>>();
+        at(v, iosim_share_view_set_window(view.get(), w.first, w.second));
+      }
+      last_cap = c(v, 0);
+    }
+    for (size_t k = 0; k < fa.size(); k++)
+      for (py::ssize_t t = 0; t < nt; t++)
+        at(v, iosim_share_view_set(view.get(), (int)t, fa[k].first, fr[k](v, t)));
+    for (size_t k = 0; k < pa.size(); k++) {
+      double x = pr[k](v, 0);
+      if (!(x == last[k])) {
+        at(v, iosim_params_set(values.get(), pa[k].first.c_str(), x));
+        last[k] = x;
+      }
+    }
+    at(v, iosim_share(p, values.get(), view.get(), rates.data()));
+    for (py::ssize_t t = 0; t < nt; t++)
+      o(v, t) = rates[(size_t)t];
+  }
+  return out;
+}
+
+const char *const share_batch_doc =
+    "iosim.share on V views of T transfers at once, over numpy arrays: the rates [V, T] (bytes/s), row v the policy's "
+    "decision on view v (the same as iosim.share on it, without UncappedWarning: an uncapped policy's rates are its "
+    "bounds, which SimGrid's max-min then shares). capacity (bytes/s): a number or [V]; transfers: {field: a number, "
+    "[T] (per transfer, every view) or [V, T]}, fields not given at iosim.share's defaults; params: {name: a number "
+    "or [V]}. Arrays broadcast together as numpy does. A value the policy refuses: iosim.Error naming the view.";
 
 py::list stripe(const std::string &policy, int servers, int osts_per_server, int routers, int clients, int writers,
                 double bytes_per_writer, int shared_files, const py::dict &params, uint64_t seed) {
@@ -638,6 +771,8 @@ PYBIND11_MODULE(_core, m) {
   m.attr("UncappedWarning") = uncapped_warning;
   m.def("share", &share_said, py::arg("policy"), py::arg("capacity"), py::arg("transfers"), py::arg("now") = 0.0,
         py::arg("window") = py::none(), py::arg("params") = py::dict(), share_doc.c_str());
+  m.def("share_batch", &share_batch, py::arg("policy"), py::arg("capacity"), py::arg("transfers"),
+        py::arg("params") = py::dict(), py::arg("now") = 0.0, py::arg("window") = py::none(), share_batch_doc);
   m.def("stripe", &stripe, py::arg("policy"), py::arg("servers"), py::arg("osts_per_server"), py::arg("routers"),
         py::arg("clients"), py::arg("writers"), py::arg("bytes_per_writer"), py::arg("shared_files") = 0,
         py::arg("params") = py::dict(), py::arg("seed") = 0,

@@ -40,7 +40,7 @@ TEST(WorkloadSources, DefaultsTypesAndPathsComeFromTheRows) {
   ASSERT_NE(defaults.v, nullptr);
   const cJSON *wl = cJSON_GetObjectItemCaseSensitive(defaults.v, "workload");
   ASSERT_TRUE(cJSON_IsObject(wl));
-  std::set<std::string> fields = path_fields(), expected_paths = {"platform", "calibration"};
+  std::set<std::string> fields = path_fields(), expected_paths = {"platform", "calibration", "calibration.file"};
   const cJSON *member = wl->child;
   for (int k = 0; ios_workload_sources[k].key != nullptr; k++) {
     const ios_workload_source_t &src = ios_workload_sources[k];

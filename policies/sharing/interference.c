@@ -13,8 +13,10 @@
  *
  * Source: not one of the five papers. It is iosim's interference model, fitted on TOKIO-ABC (the data of SC18 "A
  * Year in the Life of a Parallel File System") in docs/validation.md, "Contention where it binds", and declared for
- * the engine in "Interference sharing, calibrated on the window": analysis/tokio_rolling.py's `interference()` is its
- * closed form P / (1 + r / K) for a job of bandwidth P beside a background of bandwidth r over N OSTs, κ = K / N. */
+ * the engine in "Interference sharing, calibrated on the window". The validation studies and `iosim calibrate` evaluate
+ * this very function (python/iosim/fsmodel.py's interference_bounds, through the Python module's iosim.share_batch)
+ * for a job of bandwidth P beside a background of bandwidth r over N OSTs, κ = K / N: P / (1 + r / K). A calibration
+ * fills `kappa` from its kappa_per_ost_Bps (`calibrated` below; src/inputs/calibration.c). */
 #include "../ios_policy.h"
 
 #include <stddef.h>
@@ -45,6 +47,9 @@ static const ios_param_spec_t interference_params[] = {
      .hi = 1e300},
 };
 
+/* kappa <- a calibration's kappa_per_ost_Bps: K / N of iosim calibrate's fit (python/iosim/calibrate.py) */
+static const char *const interference_calibrated[] = {"kappa_per_ost_Bps"};
+
 const ios_sharing_policy_t ios_sharing_interference = {
     .name = "interference",
     .alias = NULL,
@@ -56,4 +61,5 @@ const ios_sharing_policy_t ios_sharing_interference = {
     .uncapped = 1,
     .cap_only = 0,
     .periodic = 0,
+    .calibrated = interference_calibrated,
 };

@@ -11,13 +11,20 @@
 """
 
 import importlib as _importlib
+import os as _os
+
+_HERE = _os.path.dirname(_os.path.abspath(__file__))
+
 
 def _load_core():
     return _importlib.import_module("._core", __name__)
 
 
 def __getattr__(name):
-    if name.startswith("__"):
+    # a submodule of the package (`from . import campaign_io` asks for the attribute first): not the compiled module's
+    # name, so that the pure-Python modules import without loading it (an ASan build's module needs its runtime)
+    if name.startswith("__") or _os.path.exists(_os.path.join(_HERE, name + ".py")) or \
+            _os.path.isdir(_os.path.join(_HERE, name)):
         raise AttributeError(name)
     try:
         return getattr(_load_core(), name)

@@ -2,9 +2,14 @@
 """iosim calibrate: the parameters iosim's file-system model uses, fitted on a site's own measurements over a rolling
 window, written as a calibration file (JSON) that a scenario names (docs/validation.md, "iosim calibrate").
 
-    iosim calibrate --tokio SUMMARY.csv[.gz]... [--days 30] [--until DATE] [--stale-after DAYS] [-o FILE]
+    iosim calibrate --tokio SUMMARY.csv[.gz]... [--days 30] [--until DATE] [--stale-after DAYS] [--fs NAME]
+                    [--platform XML] [-o FILE]
     iosim calibrate --darshan DIR|LOG... [same options]        (the iosim binary reads the logs, then runs this)
     iosim.calibrate --jobs-csv FILE --source TEXT [...]  (the table the binary writes for --darshan)
+
+The iosim binary checks the whole command line before any measurement is read (src/cli/calibrate.c) and hands this
+module the platform's fingerprint (--platform-fingerprint, ios_calibration_fingerprint); run directly, this module
+checks what argparse checks.
 
 Inputs. --tokio: TOKIO-ABC summaries (NERSC/tokio-abcutils; columns of iosim.tokio_data), each job with the
 bytes its file system served during its run (the background). --jobs-csv: one measured job per row, columns log,
@@ -39,6 +44,14 @@ Fitted parameters (bandwidths in bytes/s):
   bandwidth per OST of the window's jobs (a job over n OSTs reaches at most n x c, RR-9502 Eq. 1); e = P / (n c);
   sharing max-min (no background to fit K on).
 
+The platform (field platform): with --platform XML, the file the calibration applies to, {"file": its absolute
+path, "fingerprint": the fingerprint of its bytes}; null without. A run on a platform of that fingerprint gets the
+fitted capacities; on any other, no capacity changes unless its scenario asks (docs/validation.md, "A run with its
+calibration"). --fs NAME keeps the jobs of that file system only (a run applies exactly one).
+
+The output file is written only when everything succeeded, atomically (a temporary file in its folder renamed over
+it); the folders it needs are made then, and nothing is left behind on failure.
+
 The held-out error (field held_out_error): jobs of the input predicted by the same calibration refitted each day on
 the DAYS days before it (iosim.fsmodel), with only data older than the job: APE quantiles and bias of the
 bandwidth, the band a what-if answer made with this calibration carries. TOKIO-ABC: iosim's contention model
@@ -52,6 +65,7 @@ import datetime as dt
 import json
 import os
 import sys
+import tempfile
 
 from .campaign_io import InputError, cli, np, pd
 from . import tokio_data
@@ -304,6 +318,34 @@ def nan_to_null(v):
     return None if isinstance(v, float) and v != v else v
 
 
+def write_atomic(out, cal):
+    """Writes `cal` (JSON) to `out`: the missing folders made, a temporary file in the target folder renamed over `out`;
+    on failure the temporary file and the folders made here are removed (nothing that looks like a result)."""
+    target = os.path.dirname(os.path.abspath(out))
+    made, d = [], target
+    while not os.path.isdir(d):
+        made.append(d)
+        d = os.path.dirname(d)
+    try:
+        for d in reversed(made):
+            os.mkdir(d)
+        fd, tmp = tempfile.mkstemp(dir=target, prefix="." + os.path.basename(out) + ".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(nan_to_null(cal), f, indent=1, allow_nan=False)
+            os.replace(tmp, out)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except BaseException:
+        for d in made:
+            try:
+                os.rmdir(d)
+            except OSError:
+                pass
+        raise
+
+
 def run(args):
     if bool(args.tokio) == bool(args.jobs_csv):
         raise InputError("give --tokio SUMMARY.csv... or --darshan DIR (--jobs-csv FILE), one of them; fix: e.g. "
@@ -320,6 +362,14 @@ def run(args):
     else:
         d = darshan_jobs(args.jobs_csv)
         source = {"kind": "darshan", "paths": args.source or [os.path.abspath(args.jobs_csv)]}
+    if args.platform and not args.platform_fingerprint:
+        raise InputError("--platform: its fingerprint is missing; fix: run iosim calibrate (the binary takes it), or "
+                         "give --platform-fingerprint")
+    if args.fs is not None:
+        names = sorted(d["fs"].astype(str).unique())
+        if args.fs not in names:
+            raise InputError(f"--fs {args.fs}: no job of that file system; fix: one of {', '.join(names)}")
+        d = d[d["fs"] == args.fs].reset_index(drop=True)
     ends = d["start"] + d["window"]
     until = parse_date(args.until, "--until") if args.until else float(ends.max())
     lo = until - args.days * tr.DAY
@@ -356,14 +406,13 @@ def run(args):
                    "first_measurement": iso(win["start"].min()),
                    "newest_measurement": iso(wend.max()), "jobs": int(len(win))},
         "stale_after_days": args.stale_after if args.stale_after is not None else args.days,
+        "platform": ({"file": os.path.abspath(args.platform), "fingerprint": args.platform_fingerprint}
+                     if args.platform else None),
         "file_systems": fss,
         "held_out_error": held_out(upto, args.days, kind, split, args.gate, shift_k)[0],
     }
     out = args.out
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    with open(out + ".tmp", "w", encoding="utf-8") as f:
-        json.dump(nan_to_null(cal), f, indent=1, allow_nan=False)
-    os.replace(out + ".tmp", out)
+    write_atomic(out, cal)
     h = cal["held_out_error"]
     fit_text = "; ".join((f"{r['fs']}: C {r['capacity_Bps'] / 1e9:.3g} GB/s ({r['ost_capacity_Bps'] / 1e9:.3g} per "
                           "OST), " if r["capacity_Bps"] is not None and r["capacity_Bps"] == r["capacity_Bps"]
@@ -377,8 +426,9 @@ def run(args):
                          for r in fss)
     band = (f"held-out median APE {100 * h['median_ape']:.1f} % (p90 {100 * h['p90']:.1f} %, {h['jobs']} jobs)"
             if h["jobs"] else "no held-out job (no configuration ran twice)")
+    made_for = f"; for the platform {args.platform}" if args.platform else ""
     return (f"{out}: {kind} calibration, {len(win)} jobs from {cal['window']['first_measurement']} to "
-            f"{cal['window']['newest_measurement']}; {fit_text}; {band}")
+            f"{cal['window']['newest_measurement']}; {fit_text}; {band}{made_for}")
 
 
 def sharing_text(sh):
@@ -408,6 +458,10 @@ def main(argv=None):
                     "either way")
     ap.add_argument("--stale-after", type=float, help="days after its newest measurement when iosim check calls the "
                     "calibration stale (default: --days)")
+    ap.add_argument("--fs", help="only the jobs of this file system (a run applies exactly one)")
+    ap.add_argument("--platform", metavar="XML", help="the platform the calibration applies to (recorded with its "
+                    "fingerprint: runs on it get the fitted capacities)")
+    ap.add_argument("--platform-fingerprint", help="the fingerprint of --platform's bytes (the iosim binary gives it)")
     ap.add_argument("-o", "--out", default="calibration.json", help="the calibration file (default calibration.json)")
     args = ap.parse_args(argv)
     return cli("iosim calibrate", lambda: run(args))

@@ -12,23 +12,32 @@ in %, against the base: negative is faster. End times (`end_s`) and the resource
 
 Runs are comparable when they hold the same jobs (names) moving the same volumes (io_volume_bytes, relative
 difference below 1e-6), all complete, with the same workload kind and replay mode (workload.*.osts, .phases, .replay,
-queue.enabled). Beside every change, the model error: the held-out APE quantiles of the calibration each run used
-(results.json's scenario.calibration; the file's held_out_error) and the band of the change they imply (change_band;
-"no calibration: error not validated" when a run used none; a warning when the runs used different ones).
+queue.enabled). Beside every change, its band: the measured what-if band of its kind of change (python/iosim/
+whatif_band.py: the key varied, e.g. an OST count; its empirical coverage beside the nominal, where it was measured,
+transferred or the site's own) or, for a kind no what-if measured, "no validated band" and the held-out APE
+quantiles of the calibration each run used (results.json's scenario.calibration; the file's held_out_error) with the
+band they imply (change_band; "no calibration: error not validated" when a run used none; a warning when the runs
+used different ones); whether a band crosses zero; whether it describes the sharing model the runs used; and the
+calibration's standing (results.json's "calibration": validated on the platform it was made for or transferred, its
+age against its stale_after_days).
 Different jobs or volumes, or an incomplete run: refused (exit 2) unless --allow-different; a different
 replay mode or workload kind: a warning line. `iosim compare` and `iosim whatif` run this script.
 """
 
 import argparse
+import calendar
+import collections
 import json
 import math
 import os
 import sys
+import time
 
 
 from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
 from . import results  # noqa: E402  (the checked reader of run outputs)
 from .campaign_io import InputError, pd  # noqa: E402
+from . import whatif_band  # noqa: E402
 
 VOLUME_RTOL = 1e-6  # relative difference of two volumes still "the same job"
 TOTAL = "(all jobs)"  # the job name of the total row
@@ -92,18 +101,29 @@ def check_comparable(runs, labels, dirs):
 
 
 CALIBRATION_FORMAT = "iosim-calibration/1"
-BAND_QUANTILES = ("p75", "p90")  # the held-out APE quantiles a change's band is given for
+BAND_QUANTILES = whatif_band.QUANTILES  # the quantiles a change's band is given for (p75, p90)
+Calibration = collections.namedtuple("Calibration", "path held_out record file")
+Calibration.__doc__ = """The calibration a run used: path (None: none), held_out (the file's held_out_error dict, None
+when it has no held-out job), record (results.json's "calibration": what the run applied, docs/outputs.md; None for a
+run of an iosim that did not record it), file (the calibration file's dict)."""
+NO_CALIBRATION = Calibration(None, None, None, None)
+
+
+def calibration_path(sc):
+    """The calibration file a resolved scenario names ("calibration": PATH or {"file": PATH, ...}), or None."""
+    c = sc.get("calibration") if isinstance(sc, dict) else None
+    return c.get("file") if isinstance(c, dict) else c
 
 
 def run_calibration(res, rdir):
-    """The calibration a run used: (path, held_out_error dict) from results.json's scenario.calibration (the path
-    iosim run resolved against the scenario's folder), or (None, None) when the scenario named none. The
-    held_out_error's median_ape, p75 and p90 are fractions (docs/validation.md, "iosim calibrate"); a file without a
-    held-out job gives (path, None). InputError naming the file, the field and the fix when it cannot be read."""
+    """The calibration a run used (Calibration), from results.json's scenario.calibration (the path iosim run
+    resolved against the scenario's folder) and its "calibration" record; NO_CALIBRATION when the scenario named
+    none. The held_out_error's median_ape, p75 and p90 are fractions (docs/validation.md, "iosim calibrate").
+    InputError naming the file, the field and the fix when it cannot be read."""
     sc = res.get("scenario", {}) if isinstance(res, dict) else {}
-    path = sc.get("calibration") if isinstance(sc, dict) else None
+    path = calibration_path(sc)
     if path is None or path == "":
-        return None, None
+        return NO_CALIBRATION
     where = os.path.join(rdir, "results.json")
     if not isinstance(path, str):
         raise InputError(f"{where}: scenario.calibration {path!r} is not a file path; fix: rerun the scenario with "
@@ -120,14 +140,15 @@ def run_calibration(res, rdir):
     h = cal.get("held_out_error")
     if not isinstance(h, dict):
         raise InputError(f"{path}: held_out_error missing; fix: write the file with iosim calibrate")
+    rec = res.get("calibration") if isinstance(res.get("calibration"), dict) else None
     if not h.get("jobs"):
-        return path, None
+        return Calibration(path, None, rec, cal)
     for k in ("median_ape",) + BAND_QUANTILES:
         v = h.get(k)
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not v >= 0 or math.isinf(v):
             raise InputError(f"{path}: held_out_error.{k} = {v!r}: not a fraction >= 0; fix: write the file with "
                              "iosim calibrate")
-    return path, h
+    return Calibration(path, h, rec, cal)
 
 
 def change_band(new, old, a_new, a_old):
@@ -136,7 +157,9 @@ def change_band(new, old, a_new, a_old):
     and a simulated time is T^ = V / b^ for the measured T = V / b, so T / T^ = b^ / b lies in [1 - a, 1 + a]; the
     true ratio T_new / T_old then lies in r^ (1 - a_new) / (1 + a_old) .. r^ (1 + a_new) / (1 - a_old), r^ the
     simulated ratio (high = inf when a_old >= 1; low = -100 % when a_new >= 1). A sum of times (the total) each
-    within its interval lies within the same interval of the sum. NaNs when old is not positive."""
+    within its interval lies within the same interval of the sum. NaNs when old is not positive. A what-if band
+    (whatif_band) is the error of the predicted bandwidth after a measured change, the bandwidth before it given:
+    a_old = 0, a_new its APE quantile."""
     if old is None or new is None or not (old > 0) or math.isnan(new):
         return float("nan"), float("nan")
     r = new / old
@@ -145,25 +168,58 @@ def change_band(new, old, a_new, a_old):
     return 100.0 * (lo - 1), 100.0 * (hi - 1)
 
 
-def add_band(df, labels, cals):
+def run_sharing(res):
+    """The sharing policy a run used (results.json's scenario.sharing.policy), or None."""
+    sh = (res.get("scenario", {}) if isinstance(res, dict) else {}).get("sharing")
+    return sh.get("policy") if isinstance(sh, dict) else None
+
+
+def change_bands(runs, labels, cals, bands):
+    """Per run after the base: (kind, words, what-if band or None, whether a bands file exists) of its change against
+    the base (whatif_band.kind_of_change, whatif_band.whatif_band for the site of the run's calibration)."""
+    out = {}
+    for i in range(1, len(runs)):
+        kind, words = whatif_band.kind_of_change(runs[0][0], runs[i][0], labels[i])
+        rec = cals[i].record or cals[0].record or {}
+        system = rec.get("system") or next((f.get("system") for f in (cals[i].file or {}).get("file_systems", [])
+                                            if isinstance(f, dict)), None)
+        out[labels[i]] = (kind, words, whatif_band.whatif_band(bands, kind, system, run_sharing(runs[i][0])),
+                          bands is not None)
+    return out
+
+
+def add_band(df, labels, cals, changes=None):
     """Adds to the table of compare() the model error of each row's run and the band of its I/O time change:
     calibration (path or "none"), error_median_pct, error_p75_pct, error_p90_pct (the run's calibration's held-out
-    APE quantiles, %), io_change_p75_lo_pct .. io_change_p90_hi_pct (change_band against the base row of the same
-    job; NaN for the base and when either run has no validated error). `cals`: [(path, held_out_error)] per run."""
+    APE quantiles, %), band ("whatif:KIND": the measured what-if band of the run's kind of change (change_bands);
+    "held-out": no what-if band of that kind, the calibrations' held-out errors; "none"), band_coverage_p75_pct,
+    band_coverage_p90_pct (a what-if band's empirical coverage, %), io_change_p75_lo_pct .. io_change_p90_hi_pct
+    (change_band against the base row of the same job; NaN for the base and when no error is known). `cals`: a
+    Calibration per run; `changes`: change_bands' dict (None: held-out bands only)."""
+    changes = changes or {}
     by_label = dict(zip(labels, cals))
     base_io = {j: v for j, r, v in zip(df["job"], df["run"], df["io_time_s"]) if r == labels[0]}
-    cols = {k: [] for k in ("calibration", "error_median_pct", "error_p75_pct", "error_p90_pct")}
+    cols = {k: [] for k in ("calibration", "error_median_pct", "error_p75_pct", "error_p90_pct", "band",
+                            "band_coverage_p75_pct", "band_coverage_p90_pct")}
     for q in BAND_QUANTILES:
         cols[f"io_change_{q}_lo_pct"], cols[f"io_change_{q}_hi_pct"] = [], []
-    base_h = cals[0][1]
+    base_h = cals[0].held_out
     for job, run, io in zip(df["job"], df["run"], df["io_time_s"]):
-        path, h = by_label[run]
-        cols["calibration"].append(path if path is not None else "none")
+        c = by_label[run]
+        h = c.held_out
+        wb = changes.get(run, (None, None, None, False))[2] if run != labels[0] else None
+        cols["calibration"].append(c.path if c.path is not None else "none")
         for k, q in (("error_median_pct", "median_ape"), ("error_p75_pct", "p75"), ("error_p90_pct", "p90")):
             cols[k].append(100.0 * h[q] if h is not None else float("nan"))
+        source = "" if run == labels[0] else f"whatif:{wb['kind']}" if wb is not None else \
+            "held-out" if h is not None and base_h is not None else "none"
+        cols["band"].append(source)
         for q in BAND_QUANTILES:
+            cols[f"band_coverage_{q}_pct"].append(100.0 * wb["coverage"][q] if wb is not None else float("nan"))
             lo = hi = float("nan")
-            if run != labels[0] and h is not None and base_h is not None:
+            if wb is not None:
+                lo, hi = change_band(io, base_io.get(job), wb["ape"][q], 0.0)
+            elif source == "held-out":
                 lo, hi = change_band(io, base_io.get(job), h[q], base_h[q])
             cols[f"io_change_{q}_lo_pct"].append(lo)
             cols[f"io_change_{q}_hi_pct"].append(hi)
@@ -172,20 +228,85 @@ def add_band(df, labels, cals):
     return df
 
 
-def error_text(path, h):
+def error_text(cal):
     """The model error of one calibration in words (the held-out APE quantiles), or why there is none."""
-    if path is None:
+    if cal.path is None:
         return "no calibration: error not validated"
-    if h is None:
-        return f"calibration {path} has no held-out job: error not validated"
-    return (f"model error of calibration {os.path.basename(path)}: median {100 * h['median_ape']:.1f} %, "
+    if cal.held_out is None:
+        return f"calibration {cal.path} has no held-out job: error not validated"
+    h = cal.held_out
+    return (f"model error of calibration {os.path.basename(cal.path)}: median {100 * h['median_ape']:.1f} %, "
             f"p75 {100 * h['p75']:.1f} %, p90 {100 * h['p90']:.1f} % (held-out APE, {h['jobs']} jobs)")
+
+
+def calibration_where(cal):
+    """Where a run's calibration band holds, from its results.json record: validated on the platform it was made for,
+    or transferred, and whether capacities changed."""
+    rec = cal.record
+    if rec is None:
+        return "not recorded by the run (an older iosim): whether it was made for this platform is not known"
+    if rec.get("platform_matches"):
+        return "band validated on this platform (the one it was made for), capacities applied"
+    return ("band transferred, not validated on this platform (" +
+            ("made for " + os.path.basename(rec["platform_recorded"]) if rec.get("platform_recorded")
+             else "made for no recorded platform") + "), capacities " +
+            ("applied (apply_capacity true)" if rec.get("capacity_changed") else "unchanged"))
+
+
+def calibration_age(cal):
+    """A calibration's age in words: days against its stale_after_days (the run's record; for a run without one, its
+    age now), "" when unknown."""
+    rec = cal.record or {}
+    age, after = rec.get("age_days"), rec.get("stale_after_days")
+    if age is None:
+        t = str(((cal.file or {}).get("window") or {}).get("newest_measurement", ""))
+        try:
+            age = (time.time() - calendar.timegm(time.strptime(t, "%Y-%m-%dT%H:%M:%SZ"))) / 86400.0
+        except ValueError:
+            return ""
+        after = (cal.file or {}).get("stale_after_days")
+    if not isinstance(after, (int, float)):
+        return f"{age:.0f} days old"
+    return f"{age:.0f} days old, STALE (more than its stale_after_days {after:g})" if age > after else \
+        f"{age:.0f} days old (stale after {after:g})"
+
+
+def calibration_words(base_cal, cal):
+    """The calibrations' standing in words for the answer line: for each, its age (calibration_age) and where its
+    band holds on the base's and on this run's platform (calibration_where); "" when neither run has one."""
+    if base_cal.path is None and cal.path is None:
+        return ""
+    if base_cal.path == cal.path:
+        age = calibration_age(cal)
+        b, r = calibration_where(base_cal), calibration_where(cal)
+        where = f"both runs: {r}" if b == r else f"base: {b}; this run: {r}"
+        return f"calibration {os.path.basename(cal.path)}" + (f", {age}" if age else "") + f": {where}"
+    return "; ".join(f"{who} calibration " + (f"{os.path.basename(c.path)}, {calibration_age(c)}: "
+                                               f"{calibration_where(c)}" if c.path else "none")
+                     for who, c in (("base", base_cal), ("this run's", cal)))
+
+
+def sharing_words(described, used):
+    """Whether a band describes the sharing model the runs used, in words."""
+    if not described:
+        return "the band's sharing model is not recorded"
+    if described == used:
+        return f"the band describes the runs' sharing `{used}`"
+    return f"the band describes sharing `{described}`, not the runs' `{used}`"
 
 
 def fmt_band(lo, hi):
     if lo != lo:
         return "n/a"
     return f"{lo:+.1f} .. " + ("+inf %" if math.isinf(hi) else f"{hi:+.1f} %")
+
+
+def zero_words(row):
+    """Which bands of a change cross zero (the change is not shown at that level), in words; "" when none."""
+    cross = [q for q in reversed(BAND_QUANTILES)
+             if row[f"io_change_{q}_lo_pct"] < 0 < row[f"io_change_{q}_hi_pct"]]
+    return f"the {' and '.join(cross)} band{'s' if len(cross) > 1 else ''} cross{'' if len(cross) > 1 else 'es'} " \
+           "zero: the change is not shown at that level" if cross else ""
 
 
 def pct(new, old):
@@ -267,32 +388,58 @@ def text_table(df, labels):
     return show.to_string(index=False)
 
 
-def answer_lines(df, labels, cals):
-    """The answer: the total I/O time of each run against the base with the model error of the calibrations the
-    runs used and the band of the change (add_band), and how many jobs got faster or slower."""
+def answer_lines(df, labels, cals, changes=None, runs=None):
+    """The answer: the total I/O time of each run against the base with the band of the change (band_words: a
+    measured what-if band of its kind of change, else the calibrations' held-out error, said as such), whether a
+    band crosses zero, how many jobs got faster or slower, and the calibration's standing (calibration_words:
+    validated or transferred, its age)."""
     tot = df[df["job"] == TOTAL].set_index("run")
+    changes = changes or {}
     lines = []
     for lab in labels[1:]:
+        k = labels.index(lab)
         jobs = df[(df["job"] != TOTAL) & (df["run"] == lab)]["io_time_change_pct"]
         faster, slower = int((jobs < -0.05).sum()), int((jobs > 0.05).sum())
+        res = runs[k][0] if runs else {}
+        cal_words = calibration_words(cals[0], cals[k])
         lines.append(f"answer: {lab}: total I/O time {tot.at[labels[0], 'io_time_s']:.6g} s -> "
                      f"{tot.at[lab, 'io_time_s']:.6g} s ({fmt_pct(tot.at[lab, 'io_time_change_pct'], False)}; "
-                     f"{band_words(tot.loc[lab], cals[0], cals[labels.index(lab)])}); "
+                     f"{band_words(tot.loc[lab], cals[0], cals[k], changes.get(lab), run_sharing(res))}); "
                      f"{faster} job(s) faster, {slower} slower, {len(jobs) - faster - slower} within 0.05 % "
-                     f"(of {len(jobs)})")
+                     f"(of {len(jobs)})" + (f"; {cal_words}" if cal_words else ""))
     return lines
 
 
-def band_words(row, base_cal, cal):
-    """The error band of one run's total change against the base, in words (answer_lines)."""
-    if base_cal[1] is None or cal[1] is None:
-        why = [error_text(*c) for c in (base_cal, cal) if c[1] is None]
-        return "; ".join(dict.fromkeys(why))
-    same = base_cal[0] == cal[0]
-    err = error_text(*cal) if same else f"base {error_text(*base_cal)}; this run {error_text(*cal)}"
+def band_words(row, base_cal, cal, change=None, used=None):
+    """The error band of one run's total change against the base, in words (answer_lines). change: (kind, words,
+    what-if band or None, whether a bands file exists) of change_bands; used: the runs' sharing policy."""
+    kind, what, wb, have = change if change is not None else (None, None, None, False)
     bands = ", ".join(f"{q} {fmt_band(row[f'io_change_{q}_lo_pct'], row[f'io_change_{q}_hi_pct'])}"
+                      + (f" (empirical coverage {100 * wb['coverage'][q]:.0f} % of a nominal {q[1:]} %)"
+                         if wb is not None else "")
                       for q in reversed(BAND_QUANTILES))
-    return f"{err}; change within the model error: {bands}"
+    zero = zero_words(row)
+    if wb is not None:
+        origin = ("measured on this site's own what-ifs" if wb["own"] else
+                  "transferred: not measured on this site")
+        jobs = f", {wb['jobs']} jobs" if wb.get("jobs") is not None else ""
+        return (f"what-if band of {what}, measured on {wb['measured_on']}{jobs} ({origin}): {bands}"
+                + (f"; {zero}" if zero else "") + f"; {sharing_words(wb['sharing'], used)}")
+    none = ("no validated what-if band" if kind is None else
+            f"no validated band for {what} (no measured what-if of this kind)" if have else
+            f"no validated band for {what} (no measured what-if bands: iosim has no whatif_bands.json yet)")
+    if base_cal.held_out is None or cal.held_out is None:
+        why = [error_text(c) for c in (base_cal, cal) if c.held_out is None]
+        if base_cal.path is None and cal.path is None and not (have and kind is not None):
+            return "; ".join(dict.fromkeys(why))  # nothing measured at all: "no calibration: error not validated"
+        return "; ".join(dict.fromkeys([none] + why))
+    same = base_cal.path == cal.path
+    err = error_text(cal) if same else f"base {error_text(base_cal)}; this run {error_text(cal)}"
+    described = ((cal.record or {}).get("band_sharing") or {}).get("policy") if cal.record else next(
+        (((f or {}).get("sharing") or {}).get("policy") for f in (cal.file or {}).get("file_systems", [])
+         if isinstance(f, dict) and isinstance(f.get("ost_capacity_Bps"), (int, float))), None)
+    return (f"{none}; {err}; change within that error (the calibration's own jobs, not a what-if's): {bands}"
+            + (f"; {zero}" if zero else "") + f"; {sharing_words(described, used)}")
 
 
 def layout_lines(runs, labels, df):
@@ -501,23 +648,30 @@ def main(argv=None):
                              + ("; ..." if len(problems) > 8 else "")
                              + "; fix: compare runs of the same jobs that completed (or pass --allow-different)")
         cals = [run_calibration(res, d) for (res, _), d in zip(runs, args.dirs)]
-        df = add_band(compare(runs, labels), labels, cals)
+        changes = change_bands(runs, labels, cals, whatif_band.load_bands())
+        df = add_band(compare(runs, labels), labels, cals, changes)
         header = [f"base: {labels[0]} ({args.dirs[0]})"] + \
             [f"run {k}: {labels[k]} ({args.dirs[k]})" for k in range(1, len(labels))]
         header.append("comparable: " + ("no: " + "; ".join(problems) if problems else
                                         f"yes ({len(runs[0][1])} jobs, same names and volumes, all complete"
                                         + (")" if not warnings else "; but see the warnings)")))
-        used = list(dict.fromkeys(c[0] for c in cals))
+        used = list(dict.fromkeys(c.path for c in cals))
         if len(used) > 1:
             warnings.append("the runs used different calibrations (" + ", ".join(
-                f"{lab}: {c[0] or 'none'}" for lab, c in zip(labels, cals)) + "): each change's band combines the "
+                f"{lab}: {c.path or 'none'}" for lab, c in zip(labels, cals)) + "): each change's band combines the "
                 "two runs' own error quantiles, and is not validated when one of them has none")
+        applied = {lab: (c.record or {}).get("capacity_changed") for lab, c in zip(labels, cals) if c.record}
+        if len(set(applied.values())) > 1:
+            warnings.append("the runs applied their calibration's per-OST capacity differently (" + ", ".join(
+                f"{lab}: {'applied' if v else 'not applied'}" for lab, v in applied.items()) + "): each change mixes "
+                "the calibration with the change; fix: \"calibration\": {\"file\": ..., \"apply_capacity\": true} "
+                "(or false) so that every run does the same")
         header += [f"warning: {w}" for w in warnings]
-        header.append(error_text(*cals[0]) if len(used) == 1 else "model error: " + "; ".join(
-            f"{lab}: {error_text(p, h)}" for lab, (p, h) in zip(labels, cals)))
+        header.append(error_text(cals[0]) if len(used) == 1 else "model error: " + "; ".join(
+            f"{lab}: {error_text(c)}" for lab, c in zip(labels, cals)))
         if "bound_by" not in runs[0][1].columns:
             header.append("bound_by: n/a (these runs' apps.csv have no bound_by column)")
-        answers = answer_lines(df, labels, cals) + layout_lines(runs, labels, df)
+        answers = answer_lines(df, labels, cals, changes, runs) + layout_lines(runs, labels, df)
         out = "\n".join(header) + "\n\n" + text_table(df, labels) + "\n\n" + "\n".join(answers)
         print(out)
         if args.csv:

@@ -17,7 +17,8 @@ plus "end" = start + window (with_end). Bandwidths are bytes/s; times are s sinc
 - The contention gate (contention_gate, sign_gate, gate_for_window): a day-block sign test of whether the fitted C
   has proved itself on a window's own jobs (docs/validation.md, "The contention gate").
 - Interference sharing (interference_share, window_interference, choose_interference): the engine's sharing policy
-  `interference` (policies/sharing/interference.c) for a job beside a background, K fitted each day on the window
+  `interference` (policies/sharing/interference.c, evaluated by the C policy itself through the compiled module's
+  iosim.share_batch: one implementation) for a job beside a background, K fitted each day on the window
   (docs/validation.md, "Interference sharing, calibrated on the window").
 """
 
@@ -293,14 +294,37 @@ def _set_gate(out, rows, t, cap):
         out.loc[rows, "capacity"] = cap
 
 
+def interference_bounds(p, r, k):
+    """The bounds the engine's sharing policy `interference` (policies/sharing/interference.c, run through
+    iosim.share_batch: one view of two transfers per element, the job of cap p and a background of cap r, its
+    kappa = k) puts on a job and a background over the same resources: p' = p / (1 + r / k), r' = r / (1 + p / k)
+    (bytes/s; arrays or scalars broadcast together; k = inf: no interference, kappa 0). The policy's bounds do not
+    read the resource's capacity, so the views get the largest finite one. Elements where p or r is not a finite
+    number >= 0 give NaN (as the arithmetic would). Returns (p', r'), float arrays of the broadcast shape.
+    ValueError when a k is not > 0."""
+    p, r, k = np.broadcast_arrays(np.asarray(p, float), np.asarray(r, float), np.asarray(k, float))
+    if not (k > 0).all():
+        raise ValueError("interference capacity K: give values > 0 (inf: no interference)")
+    ok = np.isfinite(p) & np.isfinite(r) & (p >= 0) & (r >= 0)
+    pp, rr = np.full(p.shape, np.nan), np.full(p.shape, np.nan)
+    if ok.any():
+        from . import _core  # the compiled module: the C policy (built with iosim)
+        kappa = np.where(np.isfinite(k[ok]), k[ok], 0.0)  # the policy's kappa = 0: no interference
+        rates = _core.share_batch("interference", np.finfo(float).max,
+                                  {"app": [0, 1], "cap": np.stack([p[ok], r[ok]], axis=-1)}, {"kappa": kappa})
+        pp[ok], rr[ok] = rates[:, 0], rates[:, 1]
+    return pp, rr
+
+
 def interference_share(p, r, c, k):
     """The job's bandwidth under the engine's sharing policy `interference` (policies/sharing/interference.c): a job
     of cap p and a background of cap r over the same resources of total capacity c, each slowed by the other's
     offered load at an interference capacity k (all bytes/s; arrays or scalars; c or k = inf: no capacity or no
-    interference): p' = p / (1 + r / k), r' = r / (1 + p / k), and max-min over c gives the job
-    min(p', max(c - r', c / 2)). With k = inf this is iosim's max-min share min(p, max(c - r, c / 2))."""
-    p, r = np.asarray(p, float), np.asarray(r, float)
-    pp, rr = p / (1.0 + r / k), r / (1.0 + p / k)
+    interference): the policy's bounds p' = p / (1 + r / k), r' = r / (1 + p / k) (interference_bounds: the C policy
+    itself, through iosim.share_batch), then SimGrid's max-min for two flows on one capacity, in closed form (what
+    the engine's max-min gives them, docs/validation.md): min(p', max(c - r', c / 2)). With k = inf this is iosim's
+    max-min share min(p, max(c - r, c / 2))."""
+    pp, rr = interference_bounds(p, r, k)
     return np.minimum(pp, np.maximum(c - rr, c / 2))
 
 

@@ -73,6 +73,10 @@ void ios_diag_warn(const char *file, const char *where, const char *fmt, ...) {
   memcpy(message, kept, sizeof kept);
 }
 
+void ios_diag_clear(void) {
+  message[0] = '\0';
+}
+
 void ios_diag_report(const char *label) {
   fprintf(stderr, "iosim: %s: %s\n", label, message);
 }

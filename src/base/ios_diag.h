@@ -9,6 +9,9 @@ extern "C" {
 
 /** Records "FILE: WHERE: message" (printf-style message, which should end with the fix). file/where may be NULL. */
 void ios_diag_set(const char *file, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** Forgets the last message (ios_diag_message() is then ""), without formatting anything: for a caller that clears
+ * it before each of many calls (iosim_share, called per view by the Python module's iosim.share_batch). */
+void ios_diag_clear(void);
 /** The last message recorded ("" when none). Borrowed; valid until the next ios_diag_set. */
 const char *ios_diag_message(void);
 

@@ -44,30 +44,32 @@ typedef struct {
   ios_params_t placement_params;
   const ios_sharing_policy_t *sharing;
   ios_params_t sharing_params;
-  unsigned sharing_given; /**< bit i set: the scenario gave sharing parameter i (sharing->params[i]) itself, else it
-                               holds the default (a calibration then may set it: ios_calibration.h) */
-  double window_fraction; /**< window.length_fraction (> 0) */
-  double window_begin;    /**< s, or NAN for the automatic steady-state window */
-  double window_end;      /**< s, or NAN */
-  int stop_at_end;        /**< window.stop_at_end: stop the simulation at the window's end */
-  int window_v2;          /**< window.mode "v2": FairShare over the window's first half, the policy and the
-                               objectives over the second (the RR-9502 reference simulator's v2 windows) */
-  double tick_s;          /**< controller.tick_s: periodic decision period in s, 0 = none */
-  int flows_simgrid;      /**< engine.flows "simgrid": every transfer is a SimGrid flow, no direct computation of
-                               transfers whose rates no link can bind (docs/engine.md) */
-  int queue;              /**< queue.enabled: jobs wait in a FIFO queue for free compute nodes (IPDPS'21 §5.3) */
-  int backfill;           /**< queue.backfill: a waiting job that fits may start before the queue's head */
-  int rearbitrate;        /**< queue.rearbitrate: 0 auto (the allocation policy's keeps_running), 1 all, 2 new */
-  int group_fit;          /**< knowledge.profiles "group-fit": policies see one fitted profile per shape group */
-  int fit_over_workload;  /**< knowledge.fit_over "workload" (1) or "dataset" (0): what the group fits are over */
-  double fit_degree;      /**< knowledge.degree: degree of that polynomial */
-  double fit_flat;        /**< knowledge.flat: relative variation below which a profile is neutral */
-  double knowledge_noise; /**< knowledge.noise: σ of the multiplicative error on seen volumes and work */
-  uint64_t seed;          /**< seed of every random stream */
-  const char *out_dir;    /**< output.dir */
-  int events;             /**< output.events: write events.csv */
-  int progress;           /**< output.progress: progress line on stderr (default 1) */
-  int trace;              /**< output.trace: SimGrid's tracer writes a Paje trace, trace.paje (docs/trace.md) */
+  unsigned sharing_given;     /**< bit i set: the scenario gave sharing parameter i (sharing->params[i]) itself, else it
+                                   holds the default (a calibration then may set it: ios_calibration.h) */
+  double window_fraction;     /**< window.length_fraction (> 0) */
+  double window_begin;        /**< s, or NAN for the automatic steady-state window */
+  double window_end;          /**< s, or NAN */
+  int stop_at_end;            /**< window.stop_at_end: stop the simulation at the window's end */
+  int window_v2;              /**< window.mode "v2": FairShare over the window's first half, the policy and the
+                                   objectives over the second (the RR-9502 reference simulator's v2 windows) */
+  double tick_s;              /**< controller.tick_s: periodic decision period in s, 0 = none */
+  int flows_simgrid;          /**< engine.flows "simgrid": every transfer is a SimGrid flow, no direct computation of
+                                   transfers whose rates no link can bind (docs/engine.md) */
+  int queue;                  /**< queue.enabled: jobs wait in a FIFO queue for free compute nodes (IPDPS'21 §5.3) */
+  int backfill;               /**< queue.backfill: a waiting job that fits may start before the queue's head */
+  int rearbitrate;            /**< queue.rearbitrate: 0 auto (the allocation policy's keeps_running), 1 all, 2 new */
+  int group_fit;              /**< knowledge.profiles "group-fit": policies see one fitted profile per shape group */
+  int fit_over_workload;      /**< knowledge.fit_over "workload" (1) or "dataset" (0): what the group fits are over */
+  double fit_degree;          /**< knowledge.degree: degree of that polynomial */
+  double fit_flat;            /**< knowledge.flat: relative variation below which a profile is neutral */
+  double knowledge_noise;     /**< knowledge.noise: σ of the multiplicative error on seen volumes and work */
+  uint64_t seed;              /**< seed of every random stream */
+  const char *out_dir;        /**< output.dir */
+  int events;                 /**< output.events: write events.csv */
+  int progress;               /**< output.progress: progress line on stderr (default 1) */
+  int trace;                  /**< output.trace: SimGrid's tracer writes a Paje trace, trace.paje (docs/trace.md) */
+  cJSON *calibration_applied; /**< what the run applied of the calibration it names (ios_calibration_apply), written
+                                   as results.json's "calibration" (docs/outputs.md); owned, NULL when none */
 } ios_scenario_t;
 
 /** Loads a scenario file and applies `nsets` overrides "dotted.key=value" (value parsed as JSON when it is valid

@@ -53,7 +53,9 @@ const ios_scenario_null_field_t ios_scenario_null_fields[] = {
      "(docs/scenario.md)"},
     {"storage", 4, "a storage-allocation object (docs/storalloc.md)"},
     {"striping", 4, "a striping object, e.g. {\"policy\": \"bpio\", \"layout\": \"fpp\"}"},
-    {"calibration", 1, "a calibration file path (string) written by iosim calibrate (docs/validation.md)"},
+    {"calibration", 5,
+     "a calibration file path (string) written by iosim calibrate, or {\"file\": PATH, \"apply_capacity\": "
+     "true|false|\"auto\"} (docs/validation.md)"},
     {"ost_fullness", 4, "an object {\"fullness\": 0.9, \"curve\": {\"knee\": 0.7, \"slope\": 1}} (docs/validation.md)"},
     {NULL, 0, NULL},
 };
@@ -604,6 +606,7 @@ ios_num_spec_t ios_scenario_param_spec(const ios_param_spec_t *ps) {
 
 void ios_scenario_free(ios_scenario_t *s) {
   free(s->generated_platform);
+  cJSON_Delete(s->calibration_applied);
   cJSON_Delete(s->resolved);
   free(s->file);
   memset(s, 0, sizeof *s);

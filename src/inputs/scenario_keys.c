@@ -47,8 +47,10 @@ static const struct {
     {"storage", "", "a storage-allocation object (StorAlloc, docs/storalloc.md)"},
     {"striping", "", "a striping object {\"policy\": \"bpio\", \"layout\": \"fpp\"} (TAPP-IO)"},
     {"calibration", "",
-     "a calibration file of iosim calibrate: every OST's bandwidth becomes its per-OST capacity; iosim check warns "
-     "when it is stale (docs/validation.md)"},
+     "a calibration file of iosim calibrate, or {\"file\": PATH, \"apply_capacity\": true|false|\"auto\"}: on the "
+     "platform it was made for (auto) or when apply_capacity is true, every OST's bandwidth becomes its per-OST "
+     "capacity; its band and sharing model go with every answer; iosim check warns when it is stale "
+     "(docs/validation.md)"},
     {"ost_fullness", "",
      "each OST's bandwidth times g(its fullness): {\"fullness\": PHI or [one per OST], \"curve\": {\"knee\", "
      "\"slope\", \"floor\"}} (docs/validation.md)"},

@@ -38,12 +38,17 @@ static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *d
   char key[256];
   snprintf(key, sizeof key, "%s", dotted);
   char field[256];
-  for (int i = 0; ios_scenario_path_field(i, field, sizeof field); i++)
-    if (strcmp(key, field) == 0) {
+  for (int i = 0; ios_scenario_path_field(i, field, sizeof field); i++) {
+    /* the field itself; for calibration={"file": ...} (its object form) the file, as the string form's path */
+    cJSON *v = strcmp(key, field) == 0 ? value : NULL;
+    if (v != NULL && cJSON_IsObject(v) && strcmp(key, "calibration") == 0)
+      v = cJSON_GetObjectItemCaseSensitive(v, "file");
+    if (v != NULL) {
       char cwd[4096] = "";
       if (dir[0] == '\0' && getcwd(cwd, sizeof cwd - 1) != NULL) strcat(cwd, "/");
-      ios_scenario_rebase_value(value, dir[0] != '\0' ? dir : cwd);
+      ios_scenario_rebase_value(v, dir[0] != '\0' ? dir : cwd);
     }
+  }
   cJSON *cur = user;
   char *save = NULL;
   char *tok = strtok_r(key, ".", &save);
@@ -62,11 +67,15 @@ static int set_tree(cJSON *user, const char *dotted, cJSON *value, const char *d
       cJSON_Delete(value);
       return IOS_EINVAL;
     }
-    if ((cJSON_IsString(child) || cJSON_IsArray(child)) && strcmp(tok, "darshan") == 0 &&
-        cur == cJSON_GetObjectItemCaseSensitive(user, "workload")) {
-      /* workload.darshan.OPTION on the short forms (a path, a list): the object form {"logs": ...} keeps the logs */
+    int short_darshan = (cJSON_IsString(child) || cJSON_IsArray(child)) && strcmp(tok, "darshan") == 0 &&
+                        cur == cJSON_GetObjectItemCaseSensitive(user, "workload");
+    int short_calibration = cJSON_IsString(child) && cur == user && strcmp(tok, "calibration") == 0;
+    if (short_darshan || short_calibration) {
+      /* workload.darshan.OPTION on the short forms (a path, a list): the object form {"logs": ...} keeps the logs;
+       * calibration.OPTION on a path: {"file": ...} keeps the file */
       cJSON *logs = cJSON_DetachItemViaPointer(cur, child), *obj = cJSON_CreateObject();
-      if (obj == NULL || !cJSON_AddItemToObject(obj, "logs", logs) || !cJSON_AddItemToObject(cur, tok, obj)) {
+      if (obj == NULL || !cJSON_AddItemToObject(obj, short_darshan ? "logs" : "file", logs) ||
+          !cJSON_AddItemToObject(cur, tok, obj)) {
         cJSON_Delete(obj);
         cJSON_Delete(value);
         return IOS_ENOMEM;
@@ -135,7 +144,7 @@ int ios_scenario_rebase_value(cJSON *v, const char *dir) {
 
 /* Fields holding file paths (resolved against the scenario's directory), besides the workload sources' (their rows'
  * `paths`). */
-static const char *const path_fields[] = {"platform", "calibration", NULL};
+static const char *const path_fields[] = {"platform", "calibration", "calibration.file", NULL};
 
 int ios_scenario_path_field(int i, char *buf, size_t n) {
   for (int k = 0; path_fields[k] != NULL; k++)

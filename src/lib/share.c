@@ -151,16 +151,17 @@ int iosim_share(const iosim_policy_t *policy, const iosim_params_t *params, cons
   ios_params_t tmp;
   const ios_params_t *v = ios_lib_params(p, params, &tmp);
   if (v == NULL) return IOSIM_EINVAL;
-  double *rates = malloc(sizeof *rates * (size_t)view->v.ntransfers);
+  double few[16]; /* most views hold a few transfers: no allocation per decision (iosim.share_batch makes millions) */
+  double *rates = view->v.ntransfers <= 16 ? few : malloc(sizeof *rates * (size_t)view->v.ntransfers);
   if (rates == NULL) return ios_lib_fail(IOSIM_ENOMEM, "iosim_share: out of memory");
-  ios_diag_set(NULL, NULL, "%s", "");
+  ios_diag_clear();
   const ios_sharing_policy_t *s = (const ios_sharing_policy_t *)p;
   int rc = s->share(s->ctx, &view->v, v, rates);
   if (rc == IOS_OK)
     memcpy(rates_out, rates, sizeof *rates * (size_t)view->v.ntransfers);
   else
     ios_lib_fail_diag(IOSIM_EINVAL, "the sharing policy failed");
-  free(rates);
+  if (rates != few) free(rates);
   return rc == IOS_OK ? IOSIM_OK : IOSIM_EINVAL;
 }
 

@@ -293,6 +293,8 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
   for (int i = 0; ios_simgrid_config[i] != NULL; i++)
     cJSON_AddItemToArray(cfg, cJSON_CreateString(ios_simgrid_config[i]));
   cJSON_AddItemToObject(root, "scenario", cJSON_Duplicate(s->resolved, 1));
+  if (s->calibration_applied != NULL) /* what the run applied of its calibration (docs/outputs.md) */
+    cJSON_AddItemToObject(root, "calibration", cJSON_Duplicate(s->calibration_applied, 1));
   if (w->replay[0] != '\0') cJSON_AddStringToObject(root, "replay", w->replay); /* a stream of logs (darshan.md) */
   int nnl = 0;
   for (int j = 0; j < w->napps; j++)

@@ -276,6 +276,113 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("none.csv", p.stderr)
 
+    def corrupt_logs(self):
+        """A folder with the sample log sample-goodost.darshan and a corrupt log (bad.darshan: 100 bytes of text)."""
+        d = os.path.join(self.tmp, "logs")
+        os.makedirs(d)
+        shutil.copy(os.path.join(DATA, "darshan-logs", "sample-goodost.darshan"), d)
+        with open(os.path.join(d, "bad.darshan"), "w") as f:
+            f.write("not a darshan log " * 5 + "\n")
+        return d
+
+    def test_command_line_checked_before_any_log(self):
+        # every bad command line: exit 2, iosim's own usage text, the flag named, no log read (the corrupt log of
+        # the folder would be listed as refused if it had been) and nothing written in the work folder
+        logs = self.corrupt_logs()
+        out = os.path.join(self.tmp, "res", "cal.json")
+        cases = [(["--darshan", logs, "--bogus"], "unknown option '--bogus'"),
+                 (["--darshan", logs, "--days", "0"], "--days: '0' is not a positive number of days"),
+                 (["--darshan", logs, "--days", "x"], "--days: 'x' is not a positive number of days"),
+                 (["--darshan", logs, "--until", "2018-13-45"], "--until: '2018-13-45' is not a date"),
+                 (["--darshan", logs, "--stale-after", "-3"], "--stale-after: '-3' is not a positive number"),
+                 (["--darshan", logs, "--window", "adaptive"], "--window adaptive applies to TOKIO-ABC summaries"),
+                 (["--darshan", logs, "--gate", "fit"], "--gate fit applies to TOKIO-ABC summaries"),
+                 (["--darshan", logs, "--split", "2018-01-01"], "--split 2018-01-01 applies to TOKIO-ABC summaries"),
+                 (["--tokio", os.path.join(self.tmp, "none.csv")], "none.csv' is not a readable file"),
+                 (["--tokio", os.path.join(logs, "bad.darshan"), "--gate", "both"],
+                  "--gate: 'both' is not one of none, record, fit"),
+                 (["--darshan", logs, "--platform", os.path.join(self.tmp, "none.xml")], "none.xml' is not a "
+                  "readable file"),
+                 (["--darshan", logs, "-o", self.tmp], "is a folder or empty"),
+                 (["--darshan", logs, "--fs", ""], "--fs: is empty"),
+                 (["--darshan", logs, "extra"], "unexpected argument 'extra'"),
+                 (["--darshan", logs, "--tokio", logs], "one of them"),
+                 (["--skip-bad"], "one of them"),
+                 ([], "one of them")]
+        for args, message in cases:
+            with self.subTest(args=args):
+                p = iosim("calibrate", *args, *([] if "-o" in args else ["-o", out]))
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(message, p.stderr)
+                self.assertIn("usage: iosim calibrate --tokio", p.stderr)
+                self.assertNotIn("usage: calibrate.py", p.stderr)  # not the Python script's argparse text
+                self.assertNotIn("bad.darshan", p.stderr)
+                self.assertEqual(sorted(os.listdir(self.tmp)), ["logs"])
+
+    def test_corrupt_log_names_calibrates_flag(self):
+        # one readable log and one corrupt: refused (exit 2) naming --skip-bad, a flag calibrate has, and no other
+        # command's; nothing written, no folder made. With --skip-bad the corrupt one is listed as skipped and the
+        # readable one calibrated (sample-goodost: 51539609136 B in 3.761726 s over 24 OSTs, docs/darshan.md's
+        # 13066.344 MiB/s: c = 13066.344 / 24 MiB/s)
+        logs = self.corrupt_logs()
+        out = os.path.join(self.tmp, "res", "sub", "cal.json")
+        p = iosim("calibrate", "--darshan", logs, "--days", "100000", "-o", out)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("iosim: refused:", p.stderr)
+        self.assertIn("bad.darshan", p.stderr)
+        self.assertIn("1 of 2 Darshan logs refused", p.stderr)
+        self.assertIn("fix or remove them, or calibrate on the others: --skip-bad", p.stderr)
+        self.assertNotIn("iosim run", p.stderr)
+        self.assertNotIn("skip_bad", p.stderr)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["logs"])
+        p = iosim("calibrate", "--darshan", logs, "--days", "100000", "--skip-bad", "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("iosim: skipped:", p.stderr)
+        self.assertIn("skipped 1 of 2 Darshan logs", p.stderr)
+        cal = read_json(out)
+        fs = cal["file_systems"][0]
+        self.assertEqual((fs["fs"], fs["jobs"]), ("lustre-24-osts", 1))
+        self.assertAlmostEqual(fs["ost_capacity_Bps"] / (13066.344 * MIB / 24), 1.0, delta=1e-6)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(out))), ["cal.json"])  # no temporary file left
+
+    def test_failed_fit_leaves_nothing(self):
+        # the command line is fine but the fit fails (a window before every measurement): exit 2, and neither the
+        # output file nor the folders -o names exist afterwards
+        csv = os.path.join(self.tmp, "site-summaries.csv")
+        pd.DataFrame([row(d, 6e9, 0) for d in range(3)]).to_csv(csv)
+        out = os.path.join(self.tmp, "a", "b", "cal.json")
+        p = iosim("calibrate", "--tokio", csv, "--until", "2017-01-01", "-o", out)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("no measured job in the window", p.stderr)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["site-summaries.csv"])
+
+    def test_platform_and_file_system_recorded(self):
+        # --platform records the file and the FNV-1a 64 fingerprint of its bytes (computed here by hand from the
+        # algorithm: xor each byte, multiply by 0x100000001b3 mod 2^64, from 0xcbf29ce484222325); --fs keeps one
+        # file system (lustre-24-osts: sample, sample-badost, sample-goodost)
+        xml = os.path.join(ROOT, "test", "fixtures", "site-64n-8ost.xml")
+        h = 0xcbf29ce484222325
+        with open(xml, "rb") as f:
+            for b in f.read():
+                h = ((h ^ b) * 0x100000001b3) % 2**64
+        out = os.path.join(self.tmp, "cal.json")
+        p = iosim("calibrate", "--darshan", os.path.join(DATA, "darshan-logs"), "--days", "100000", "--fs",
+                  "lustre-24-osts", "--platform", xml, "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        cal = read_json(out)
+        self.assertEqual(cal["platform"], {"file": xml, "fingerprint": f"fnv1a64:{h:016x}"})
+        self.assertEqual([f["fs"] for f in cal["file_systems"]], ["lustre-24-osts"])
+        self.assertEqual(cal["window"]["jobs"], 3)
+        self.assertIn(f"for the platform {xml}", p.stdout)
+        p = iosim("calibrate", "--darshan", os.path.join(DATA, "darshan-logs"), "--fs", "scratch", "-o", out)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--fs scratch: no job of that file system; fix: one of fs, lustre-24-osts, lustre-248-osts",
+                      p.stderr)
+        # without --platform: null
+        p = iosim("calibrate", "--darshan", os.path.join(DATA, "darshan-logs"), "--days", "100000", "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIsNone(read_json(out)["platform"])
+
     def write_cal(self, newest, stale_after=30):
         path = os.path.join(self.tmp, f"cal-{len(os.listdir(self.tmp))}.json")
         with open(path, "w") as f:

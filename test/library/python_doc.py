@@ -155,6 +155,38 @@ class CapsAndRates(unittest.TestCase):
         self.assertEqual(len(w), 0)
 
 
+class ShareBatch(unittest.TestCase):
+    def test_by_hand_and_as_share(self):
+        import numpy as np
+        # interference (rate_i = cap_i / (1 + L_i / kappa)): caps 8, 4 at kappa 8 -> 8 / 1.5 = 16/3, 4 / 2 = 2;
+        # caps 8, 8 at kappa 16 -> 8 / 1.5 = 16/3 each; kappa 0: the caps
+        r = iosim.share_batch("interference", 1e12, {"app": [0, 1], "cap": [[8.0, 4.0], [8.0, 8.0], [3.0, 5.0]]},
+                              {"kappa": [8.0, 16.0, 0.0]})
+        self.assertIsInstance(r, np.ndarray)
+        self.assertEqual(r.shape, (3, 2))
+        np.testing.assert_allclose(r, [[16 / 3, 2.0], [16 / 3, 16 / 3], [3.0, 5.0]], rtol=0, atol=1e-12)
+        # FairShare (RR-9502 §4.1, alpha = min(1, B / sum of caps)) on B = 1e9 and 3e9, caps 9e8 each: 5e8 each, then
+        # the caps; each row is iosim.share's decision on the same view
+        r = iosim.share_batch("fairshare", [1e9, 3e9], {"cap": [9e8, 9e8]})
+        for v, cap in enumerate((1e9, 3e9)):
+            self.assertEqual(list(r[v]), iosim.share("fairshare", cap, [{"cap": 9e8}, {"cap": 9e8}]))
+        self.assertAlmostEqual(r[0][0], 5e8, delta=1e-6)
+
+    def test_bad_inputs(self):
+        with self.assertRaisesRegex(iosim.Error, r"unknown field 'kap'"):
+            iosim.share_batch("fcfs", 1e9, {"kap": [1.0]})
+        with self.assertRaisesRegex(iosim.Error, r"transfers\['cap'\] has 3 dimensions"):
+            iosim.share_batch("fcfs", 1e9, {"cap": [[[1.0]]]})
+        with self.assertRaisesRegex(iosim.Error, r"do not broadcast together"):
+            iosim.share_batch("fcfs", [1e9, 2e9, 3e9], {"cap": [[1.0, 2.0], [3.0, 4.0]]})
+        with self.assertRaisesRegex(iosim.Error, r"view 1: .*cap = nan"):
+            iosim.share_batch("fcfs", 1e9, {"cap": [[1.0], [float("nan")]]})
+        with self.assertRaisesRegex(iosim.Error, r"view 1: .*kappa"):
+            iosim.share_batch("interference", 1e9, {"cap": [1.0, 2.0]}, {"kappa": [1.0, -3.0]})
+        with self.assertRaisesRegex(iosim.Error, r"no-such.*unknown"):
+            iosim.share_batch("no-such", 1e9, {"cap": [1.0]})
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--module-dir", required=True)
@@ -162,4 +194,6 @@ if __name__ == "__main__":
     ARGS, rest = ap.parse_known_args()
     sys.path.insert(0, ARGS.module_dir)
     import iosim  # noqa: E402,F811
+    iosim.families()  # the compiled module loaded here, not inside a test that records warnings (pybind11's debug
+    # builds warn once on loading it)
     unittest.main(argv=[sys.argv[0], "-v"] + rest)
