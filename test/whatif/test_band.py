@@ -279,9 +279,30 @@ class Band(unittest.TestCase):
         var = [r for (j, r) in rows if r != "base"][0]
         self.assertAlmostEqual(float(rows[("sample", "base")]["io_time_s"]), 2199023263277 / 16e9, places=4)
         self.assertAlmostEqual(float(rows[("sample", var)]["io_time_s"]), 2199023263277 / 25e9, places=4)
-        self.assertAlmostEqual(float(rows[("sample", var)]["io_change_p90_lo_pct"]), 100 * (0.64 * 0.8 / 1.2 - 1),
+        # an OST-count change: the band is the packaged measured what-if band of that kind (a = its p90 APE), the
+        # base as simulated and the variant within a: r^ (1 - a) .. r^ (1 + a)
+        with open(os.path.join(ARGS.source, "python", "iosim", "whatif_bands.json"), encoding="utf-8") as f:
+            a = json.load(f)["kinds"]["ost_count"]["ape"]["p90"]
+        self.assertAlmostEqual(float(rows[("sample", var)]["io_change_p90_lo_pct"]), 100 * (0.64 * (1 - a) - 1),
+                               places=2)
+        self.assertAlmostEqual(float(rows[("sample", var)]["io_change_p90_hi_pct"]), 100 * (0.64 * (1 + a) - 1),
+                               places=2)
+        # without measured what-if bands: the calibration's own held-out band, both runs at a = 0.2 in opposite
+        # directions: 0.64 x 0.8 / 1.2 - 1 = -57.333 %, 0.64 x 1.2 / 0.8 - 1 = -4.0 %
+        empty = os.path.join(self.work, "no-bands.json")
+        with open(empty, "w", encoding="utf-8") as f:
+            json.dump({"format": "iosim-whatif-bands/1", "kinds": {}}, f)
+        out2 = os.path.join(self.work, "w2")
+        p2 = subprocess.run([ARGS.iosim, "whatif", os.path.join(ARGS.source, "docs", "whatif", "site.json"), "--set",
+                             f'calibration={{"file": "{cal}", "apply_capacity": true}}', "--vary",
+                             f"platform={os.path.join(ARGS.source, 'test', 'fixtures', 'site-64n-16ost.xml')}",
+                             "-o", out2], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(env, IOSIM_WHATIF_BANDS=empty))
+        self.assertEqual(p2.returncode, 0, p2.stderr)
+        rows2 = read_csv(os.path.join(out2, "compare.csv"))
+        self.assertAlmostEqual(float(rows2[("sample", var)]["io_change_p90_lo_pct"]), 100 * (0.64 * 0.8 / 1.2 - 1),
                                places=4)
-        self.assertAlmostEqual(float(rows[("sample", var)]["io_change_p90_hi_pct"]), -4.0, places=4)
+        self.assertAlmostEqual(float(rows2[("sample", var)]["io_change_p90_hi_pct"]), -4.0, places=4)
         self.assertIn("model error of calibration a.json: median 5.0 %", p.stdout)
         with open(os.path.join(out, "compare.html"), encoding="utf-8") as f:
             self.assertIn("model error of calibration a.json", f.read())

@@ -89,8 +89,10 @@ class WhatIf(unittest.TestCase):
     def test_printed_answer(self):
         out = self.p.stdout
         self.assertIn("comparable: yes (2 jobs", out)
-        self.assertIn("answer: platform.pfs_bw=2GBps: total I/O time 60 s -> 30 s (-50.0 %; no calibration: error "
-                      "not validated); 2 job(s) faster", out)
+        # a bandwidth change is a platform change other than the OST count: no measured what-if band of that kind
+        self.assertIn("answer: platform.pfs_bw=2GBps: total I/O time 60 s -> 30 s (-50.0 %; no validated band for a "
+                      "platform change other than the OST count (no measured what-if of this kind); no calibration: "
+                      "error not validated); 2 job(s) faster", out)
         self.assertIn("answer: platform.pfs_bw=4GBps: total I/O time 60 s -> 15 s (-75.0 %; ", out)
         for d in ("base", "platform.pfs_bw=2GBps", "platform.pfs_bw=4GBps"):
             self.assertTrue(os.path.isfile(os.path.join(self.out, d, "results.json")), d)
