@@ -66,6 +66,10 @@ TEST(install_engine, InstalledCommandsRunTheInstalledPackage) {
   ASSERT_EQ(std::system(cal.c_str()), 0) << read_text(work.file("cal.txt"));
   EXPECT_NE(read_text(work.file("cal.json")).find("\"darshan\""), std::string::npos)
       << read_text(work.file("cal.json"));
+#ifdef IOSIM_SANITIZER_PRELOAD
+  // an ASan build's iosim._core needs the sanitizers' runtime first in the interpreter (as iosim itself preloads it)
+  env += "LD_PRELOAD='" IOSIM_SANITIZER_PRELOAD "' ASAN_OPTIONS=detect_leaks=0 ";
+#endif
   std::string py = env + "PYTHONPATH=" + prefix.file("lib/python3/dist-packages") +
                    " /usr/bin/python3 -c 'import iosim; print(len(iosim.policies(\"sharing\")) > 0, iosim.__file__)' "
                    "> py.txt 2>&1";

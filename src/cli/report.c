@@ -75,6 +75,16 @@ static int run_module(const char *module, int argc, char **argv, int replace) {
   pid_t pid = replace ? 0 : fork();
   if (pid == 0) {
     setenv("PYTHONPATH", path, 1);
+#ifdef IOSIM_SANITIZER_PRELOAD
+    /* a sanitizer build: the module may load iosim._core (built with ASan/UBSan), whose runtime must be loaded first
+     * in the interpreter; Python's own allocations are not this project's leaks */
+    const char *pre = getenv("LD_PRELOAD");
+    char preload[8300];
+    snprintf(preload, sizeof preload, "%s%s%s", IOSIM_SANITIZER_PRELOAD, pre != NULL && pre[0] != '\0' ? " " : "",
+             pre != NULL ? pre : "");
+    setenv("LD_PRELOAD", preload, 1);
+    setenv("ASAN_OPTIONS", "detect_leaks=0", 0);
+#endif
     execvp(py, args);
     fprintf(stderr,
             "iosim: error: cannot run %s -m %s (%s): install python3-pandas, python3-matplotlib and python3-plotly "
