@@ -433,17 +433,20 @@ TEST(nodes_engine, RackedNodesBehindAFatpipeAreLegs) {
 
 namespace {
 
-// A random racked site (seed `seed`): 2..4 racks of 2..5 nodes; per rack, node links of 0.25..1 GB/s, a backbone of
-// 0.5..8 GB/s (a FATPIPE in a quarter of the racks), an uplink of 0.5..8 GB/s (backbones and uplinks often bind, node
-// links too); 1..4 OSTs of 0.5..3 GB/s. *nodes gets the node count, *nosts the OSTs.
+// A random racked site (seed `seed`): 2..4 racks of 2..5 nodes; node links of 0.25..1 GB/s (the same in every rack in
+// two thirds of the sites, else per rack), per rack a backbone of 0.5..4 GB/s (a FATPIPE in a quarter of the racks)
+// and an uplink of 0.5..4 GB/s (backbones and uplinks often bind, node links too); 1..4 OSTs of 0.5..3 GB/s. *nodes
+// gets the node count, *nosts the OSTs.
 std::string random_racked_site(unsigned seed, int *nodes, int *nosts) {
   std::mt19937 rng(seed * 104729u + 3u);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   int nr = pick(2, 4), per = pick(2, 5), osts = pick(1, 4);
+  bool alike = pick(0, 2) > 0; /* in two thirds of the sites every node has the same link, as on most machines */
+  double node_bw = pick(1, 4) * 0.25e9;
   std::vector<rack_t> racks;
   for (int r = 0; r < nr; r++)
-    racks.push_back(
-        rack_t{pick(1, 4) * 0.25e9, pick(1, 16) * 0.5e9, pick(1, 16) * 0.5e9, pick(0, 3) == 0 ? "FATPIPE" : "SHARED"});
+    racks.push_back(rack_t{alike ? node_bw : pick(1, 4) * 0.25e9, pick(1, 8) * 0.5e9, pick(1, 8) * 0.5e9,
+                           pick(0, 3) == 0 ? "FATPIPE" : "SHARED"});
   *nodes = nr * per;
   *nosts = osts;
   return racked_xml(racks, per, osts, pick(1, 6) * 0.5e9);
