@@ -170,7 +170,8 @@ void ios_tr_fini(ios_tr_t *tr);
 int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests,
                       const sg_host_t **reps, const int **counts);
 
-/** Gives back the bandwidths ios_tr_node_group gave `owner`'s first node's links (the owner's job ended). */
+/** Gives back the bandwidths ios_tr_node_group gave the links of `owner`'s classes' first nodes, and frees what it kept
+ * for `owner` (its classes: *reps and *counts are no longer valid). Call it when the owner's job ended. */
 void ios_tr_node_ungroup(ios_tr_t *tr, int owner);
 
 /** Frees what the transfer layer holds for `t` (its legs), before the engine frees it. */

@@ -320,7 +320,16 @@ static int checked(const owner_t *o, sg_host_t d) {
 }
 
 void ios_tr_node_ungroup(ios_tr_t *tr, int owner) {
-  if (tr->nodes != NULL) ungroup(tr->nodes, owner);
+  struct tr_nodes *N = tr->nodes;
+  if (N == NULL || owner < 0 || owner >= N->nowners) return;
+  ungroup(N, owner);
+  owner_t *o = &N->owners[owner]; /* its job ended: what it held goes (20,000 jobs would otherwise keep it all) */
+  free(o->scaled);
+  free(o->checked);
+  free(o->cls);
+  free(o->reps);
+  free(o->counts);
+  memset(o, 0, sizeof *o);
 }
 
 /* Room for n nodes in o's partition arrays. @return 0, -1 out of memory. */
