@@ -12,6 +12,12 @@ The inputs, all generated under --work (default build/bench-site-year, git-ignor
    a `<cluster>` of 10,000 compute nodes, each with its own 1 GB/s link (`bw`, and `nic_bw` 1GBps) on a 10 TB/s
    backbone; a 3 TB/s core link to the storage zone; 250 OSS hosts (12.5 GB/s link each) with 4 OSTs each, 1.5 GB/s
    per OST (1,000 OSTs, 1.5 TB/s in all), every OST's route crossing its OSS's link and its own.
+   `--layout racked`: site-10000n-1000ost-100racks.xml, the same nodes (node0 .. node9999) and storage, the nodes
+   cabled in 100 racks as real machines are: rack r is a `<cluster>` of the 100 nodes node{100r} .. node{100r+99}, each
+   with its own 1 GB/s link, on the rack's own 1 TB/s backbone, and an uplink of 120 GB/s (more than its 100 nodes'
+   links together, so it never binds here) from the rack's router to the storage zone, then the 3 TB/s core link.
+   `both` (the default) runs the two layouts in one run and prints the racked run's wall over the flat one's (target
+   <= 1.5x) and the largest relative difference of a job's I/O time between them (target: the same I/O times, 1e-9).
  * scenario: that platform and workload, `"queue": {"enabled": true}`, allocation, placement and sharing as
    docs/whatif/site.json (fixed, greedy-non-clairvoyant, maxmin), no events output. `--sharing fairshare` runs the
    same year under a policy that sets every rate itself (the direct path when no link can bind, docs/engine.md);
@@ -19,12 +25,13 @@ The inputs, all generated under --work (default build/bench-site-year, git-ignor
    resource (IOSIM_NODE_GROUPS=0: no node groups, docs/engine.md); `both` runs each policy both ways, side by side,
    and prints the largest relative difference of a job's I/O time between the two.
 
-Prints one Markdown table row per run: jobs, node groups, transfer path, events, SimGrid flows started, wall s (the
-whole process), engine s (results.json's wall_time_s), peak RSS MB (getrusage of the child), total I/O time
+Prints one Markdown table row per run: layout, sharing, jobs, node groups, transfer path, events, SimGrid flows
+started, wall s (the whole process), CPU s (its user + system time, getrusage of the child: what a busy machine's load
+does not inflate), engine s (results.json's wall_time_s), peak RSS MB (getrusage of the child), total I/O time
 (results.json's total_io_time_s), makespan, and whether it meets the targets (<= 60 s, <= 2,048 MB).
 
 Usage: analysis/bench_site_year.py [--jobs 20000] [--seed 29] [--sharing maxmin|fairshare|...]... [--flows auto|simgrid]
-                                   [--node-groups on|off|both] [--work DIR] [--keep]
+                                   [--node-groups on|off|both] [--layout flat|racked|both] [--work DIR] [--keep]
 Environment: IOSIM_BIN (default build/iosim), IOSIM_DATA_DIR (default ../shared/datasets).
 """
 import argparse
@@ -41,20 +48,34 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 YEAR_S = 365 * 86400
 NODES, SERVERS, OSTS_PER_SERVER = 10000, 250, 4
 TARGET_WALL_S, TARGET_RSS_MB = 60.0, 2048.0
+RACKS, RACK_BB, RACK_UPLINK = 100, "1TBps", "120GBps"  # --layout racked: 100 nodes of 1 GB/s under each uplink
+TARGET_RACKED_RATIO = 1.5  # racked wall at most 1.5x the flat one (issue 41)
 
 
-def platform_xml(path):
-    """Writes the 10,000-node, 1,000-OST platform (module docstring) to path."""
+def platform_xml(path, racks=0):
+    """Writes the 10,000-node, 1,000-OST platform (module docstring) to path: flat (racks 0), or its nodes in `racks`
+    racks of NODES // racks nodes each (module docstring, --layout racked)."""
     osts = SERVERS * OSTS_PER_SERVER
+    shape = f"{NODES} compute nodes" if racks == 0 else f"{racks} racks of {NODES // racks} compute nodes"
     out = ["<?xml version='1.0'?>", '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
-           f"<!-- written by analysis/bench_site_year.py: {NODES} compute nodes with 1 GB/s links, {SERVERS} OSS x "
+           f"<!-- written by analysis/bench_site_year.py: {shape} with 1 GB/s links, {SERVERS} OSS x "
            f"{OSTS_PER_SERVER} OSTs of 1.5 GB/s -->",
-           '<platform version="4.1">', '  <zone id="site" routing="Full">',
-           f'    <cluster id="compute" prefix="node" suffix="" radical="0-{NODES - 1}" speed="1Gf" bw="1GBps" lat="0"',
-           '             bb_bw="10TBps" bb_lat="0" router_id="compute_router">',
-           '      <prop id="role" value="compute"/>', '      <prop id="nic_bw" value="1GBps"/>', "    </cluster>",
-           '    <link id="core" bandwidth="3TBps" latency="0"/>',
-           '    <link id="controller_link" bandwidth="100GBps" latency="0"/>']
+           '<platform version="4.1">', '  <zone id="site" routing="Full">']
+    if racks == 0:
+        out += [f'    <cluster id="compute" prefix="node" suffix="" radical="0-{NODES - 1}" speed="1Gf" bw="1GBps"'
+                ' lat="0"', '             bb_bw="10TBps" bb_lat="0" router_id="compute_router">',
+                '      <prop id="role" value="compute"/>', '      <prop id="nic_bw" value="1GBps"/>', "    </cluster>"]
+    else:
+        per = NODES // racks
+        for r in range(racks):
+            out += [f'    <cluster id="rack{r}" prefix="node" suffix="" radical="{r * per}-{(r + 1) * per - 1}"'
+                    ' speed="1Gf" bw="1GBps" lat="0"',
+                    f'             bb_bw="{RACK_BB}" bb_lat="0" router_id="rack{r}_router">',
+                    '      <prop id="role" value="compute"/>', '      <prop id="nic_bw" value="1GBps"/>',
+                    "    </cluster>"]
+        out += [f'    <link id="uplink{r}" bandwidth="{RACK_UPLINK}" latency="0"/>' for r in range(racks)]
+    out += ['    <link id="core" bandwidth="3TBps" latency="0"/>',
+            '    <link id="controller_link" bandwidth="100GBps" latency="0"/>']
     out += [f'    <link id="oss{s}" bandwidth="12.5GBps" latency="0"/>' for s in range(SERVERS)]
     out += [f'    <link id="ost{o}" bandwidth="1.5GBps" latency="0"/>' for o in range(osts)]
     out += ['    <zone id="storage" routing="Full">',
@@ -68,9 +89,14 @@ def platform_xml(path):
     out += [f'      <route src="fabric" dst="oss{s}"><link_ctn id="oss{s}"/></route>' for s in range(SERVERS)]
     out += [f'      <route src="fabric" dst="ost{o}"><link_ctn id="oss{o // OSTS_PER_SERVER}"/>'
             f'<link_ctn id="ost{o}"/></route>' for o in range(osts)]
-    out += ["    </zone>",
-            '    <zoneRoute src="compute" dst="storage" gw_src="compute_router" gw_dst="fabric">'
-            '<link_ctn id="core"/></zoneRoute>', "  </zone>", "</platform>"]
+    out += ["    </zone>"]
+    if racks == 0:
+        out += ['    <zoneRoute src="compute" dst="storage" gw_src="compute_router" gw_dst="fabric">'
+                '<link_ctn id="core"/></zoneRoute>']
+    else:
+        out += [f'    <zoneRoute src="rack{r}" dst="storage" gw_src="rack{r}_router" gw_dst="fabric">'
+                f'<link_ctn id="uplink{r}"/><link_ctn id="core"/></zoneRoute>' for r in range(racks)]
+    out += ["  </zone>", "</platform>"]
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
 
@@ -106,7 +132,8 @@ def run(binary, scenario, out, sets, node_groups=True):
     p.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"bench_site_year.py: {' '.join(cmd)} failed:\n{err}")
-    return wall, usage.ru_maxrss / 1024, json.load(open(os.path.join(out, "results.json")))
+    cpu = usage.ru_utime + usage.ru_stime  # the child's CPU seconds: what a busy machine's load does not inflate
+    return wall, cpu, usage.ru_maxrss / 1024, json.load(open(os.path.join(out, "results.json")))
 
 
 def io_times(out):
@@ -134,6 +161,9 @@ def main():
     ap.add_argument("--flows", default="auto", choices=["auto", "simgrid"])
     ap.add_argument("--node-groups", default="on", choices=["on", "off", "both"],
                     help="one flow per resource for a job's alike nodes (on, the default), one per node (off), or both")
+    ap.add_argument("--layout", default="both", choices=["flat", "racked", "both"],
+                    help="the nodes in one <cluster> (flat), in 100 racks of 100 (racked), or both in one run "
+                         "(the default)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "bench-site-year"))
     ap.add_argument("--keep", action="store_true", help="keep the run's output directories under --work")
     a = ap.parse_args()
@@ -144,46 +174,68 @@ def main():
         sys.exit(f"bench_site_year.py: {data_dir}/darshan-logs not found: set IOSIM_DATA_DIR to the datasets "
                  "directory (traces/README.md)")
     os.makedirs(a.work, exist_ok=True)
-    plat = os.path.join(a.work, f"site-{NODES}n-{SERVERS * OSTS_PER_SERVER}ost.xml")
-    platform_xml(plat)
     wl = os.path.join(a.work, f"year-{a.jobs}-seed{a.seed}.json")
     logs = workload_json(binary, data_dir, wl, a.jobs, a.seed)
-    scenario = os.path.join(a.work, "site-year.json")
-    with open(scenario, "w") as f:
-        json.dump({"platform": plat, "workload": {"file": wl}, "queue": {"enabled": True},
-                   "allocation": {"policy": "fixed"}, "placement": {"policy": "greedy-non-clairvoyant"},
-                   "sharing": {"policy": "maxmin"}, "output": {"progress": False, "events": False}}, f, indent=1)
+    layouts = ["flat", "racked"] if a.layout == "both" else [a.layout]
+    scenarios = {}
+    for lay in layouts:
+        racks = RACKS if lay == "racked" else 0
+        plat = os.path.join(a.work, f"site-{NODES}n-{SERVERS * OSTS_PER_SERVER}ost" +
+                            (f"-{racks}racks" if racks else "") + ".xml")
+        platform_xml(plat, racks)
+        scenario = os.path.join(a.work, "site-year.json" if lay == "flat" else f"site-year-{lay}.json")
+        with open(scenario, "w") as f:
+            json.dump({"platform": plat, "workload": {"file": wl}, "queue": {"enabled": True},
+                       "allocation": {"policy": "fixed"}, "placement": {"policy": "greedy-non-clairvoyant"},
+                       "sharing": {"policy": "maxmin"}, "output": {"progress": False, "events": False}}, f, indent=1)
+        scenarios[lay] = scenario
+        print(f"{lay}: platform {plat}")
     print(f"{a.jobs} jobs: copy i of log j (j over {', '.join(logs)}) released uniformly in [0, 365 d), "
-          f"random.Random({a.seed}); platform {plat}\n")
-    print("| sharing | engine.flows | node groups | jobs | path | events | flows | wall s | engine s | peak RSS MB "
-          "| total I/O time s | makespan s | targets (<= 60 s, <= 2 GB) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          f"random.Random({a.seed})\n")
+    print("| layout | sharing | engine.flows | node groups | jobs | path | events | flows | wall s | CPU s | engine s "
+          "| peak RSS MB | total I/O time s | makespan s | targets (<= 60 s, <= 2 GB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     modes = {"on": [True], "off": [False], "both": [True, False]}[a.node_groups]
-    diffs = []
+    diffs, walls, kept = [], {}, {}
     for pol in a.sharing or ["maxmin"]:
-        outs = []
-        for groups in modes:
-            out = os.path.join(a.work, f"out-{pol}-{a.flows}" + ("" if groups else "-legs"))
-            sets = [f"sharing.policy={pol}", "output.progress=false"]
-            if a.flows == "simgrid":
-                sets.append("engine.flows=simgrid")
-            wall, rss, r = run(binary, scenario, out, sets, groups)
-            c = r.get("counts", {})
-            m = r.get("metrics", r)
-            path = c.get("transfers", "?")
-            ok = "met" if wall <= TARGET_WALL_S and rss <= TARGET_RSS_MB else "MISSED"
-            print(f"| {pol} | {a.flows} | {'on' if groups else 'off'} | {a.jobs} | {path} | {c.get('events', '?')} "
-                  f"| {c.get('flows', '?')} | {wall:.2f} | {r.get('wall_time_s', float('nan')):.2f} | {rss:.0f} "
-                  f"| {m.get('total_io_time_s', float('nan')):.6g} "
-                  f"| {m.get('makespan_s', r.get('makespan_s', float('nan'))):.6g} | {ok} |", flush=True)
-            outs.append(out)
-        if len(outs) == 2:
-            diffs.append((pol, largest_difference(io_times(outs[0]), io_times(outs[1]))))
-        if not a.keep:
-            for out in outs:
-                shutil.rmtree(out, ignore_errors=True)
-    for pol, d in diffs:
-        print(f"\n{pol}: the largest relative difference of a job's I/O time, node groups on against off: {d:.3g}")
+        for lay in layouts:
+            outs = []
+            for groups in modes:
+                out = os.path.join(a.work, f"out-{lay}-{pol}-{a.flows}" + ("" if groups else "-legs"))
+                sets = [f"sharing.policy={pol}", "output.progress=false"]
+                if a.flows == "simgrid":
+                    sets.append("engine.flows=simgrid")
+                wall, cpu, rss, r = run(binary, scenarios[lay], out, sets, groups)
+                c = r.get("counts", {})
+                m = r.get("metrics", r)
+                path = c.get("transfers", "?")
+                ok = "met" if wall <= TARGET_WALL_S and rss <= TARGET_RSS_MB else "MISSED"
+                print(f"| {lay} | {pol} | {a.flows} | {'on' if groups else 'off'} | {a.jobs} | {path} "
+                      f"| {c.get('events', '?')} | {c.get('flows', '?')} | {wall:.2f} | {cpu:.2f} "
+                      f"| {r.get('wall_time_s', float('nan')):.2f} | {rss:.0f} "
+                      f"| {m.get('total_io_time_s', float('nan')):.6g} "
+                      f"| {m.get('makespan_s', r.get('makespan_s', float('nan'))):.6g} | {ok} |", flush=True)
+                outs.append(out)
+                walls[(lay, pol, groups)] = (wall, cpu)
+                kept[(lay, pol, groups)] = io_times(out)
+            if len(outs) == 2:
+                diffs.append((f"{lay}, {pol}", largest_difference(kept[(lay, pol, True)], kept[(lay, pol, False)])))
+            if not a.keep:
+                for out in outs:
+                    shutil.rmtree(out, ignore_errors=True)
+    for what, d in diffs:
+        print(f"\n{what}: the largest relative difference of a job's I/O time, node groups on against off: {d:.3g}")
+    if len(layouts) == 2:
+        for pol in a.sharing or ["maxmin"]:
+            for groups in modes:
+                (rw, rc), (fw, fc) = walls[("racked", pol, groups)], walls[("flat", pol, groups)]
+                ratio = rw / fw
+                d = largest_difference(kept[("flat", pol, groups)], kept[("racked", pol, groups)])
+                verdict = "met" if ratio <= TARGET_RACKED_RATIO and d <= 1e-9 else "MISSED"
+                print(f"\n{pol}, node groups {'on' if groups else 'off'}: racked / flat wall = {rw:.2f} / {fw:.2f} s "
+                      f"= {ratio:.2f} (CPU {rc:.2f} / {fc:.2f} s = {rc / fc:.2f}); the largest relative difference of "
+                      f"a job's I/O time, racked against flat: {d:.3g} (target: <= {TARGET_RACKED_RATIO}x the flat "
+                      f"wall, the same I/O times to 1e-9: {verdict})")
 
 
 if __name__ == "__main__":

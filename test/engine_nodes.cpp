@@ -307,3 +307,172 @@ TEST(nodes_engine, NodeGroupsGiveTheRatesOfOneLegPerNode) {
   }
   EXPECT_GE(grouped, 10); /* the property is about node groups: enough sites must have used them */
 }
+
+// ---------------------------------------------------------------- racked machines: node groups within subsets
+// A job's nodes in one rack are alike (the same backbone and uplink, links of their own of one bandwidth); nodes in two
+// racks are two classes, one flow per class and resource (src/sim/transfer_nodes.c; docs/engine.md, "A job's nodes as
+// one flow").
+
+namespace {
+
+// A racked machine as it is cabled (docs/performance.md, the racked site year): `racks` SimGrid `<cluster>`s rack0..
+// of `per` nodes each (node0, node1, ... in rack order), each node with its own link of node_bw[r] B/s onto its rack's
+// backbone of bb_bw[r] B/s (sharing `bb_policy[r]`, SHARED or FATPIPE), an uplink uplinkR of up_bw[r] B/s from the
+// rack's router to the storage zone, then a core link of 1 TB/s; 2 OSS links of 100 GB/s and `osts` OSTs ostJ of
+// `ost_bw` B/s (OSS J % 2). No latency anywhere.
+struct rack_t {
+  double node_bw, bb_bw, up_bw;
+  const char *bb_policy;
+};
+
+std::string racked_xml(const std::vector<rack_t> &racks, int per, int osts, double ost_bw) {
+  std::string x = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                  "<platform version=\"4.1\"><zone id=\"site\" routing=\"Full\">\n";
+  for (size_t r = 0; r < racks.size(); r++) {
+    int lo = static_cast<int>(r) * per;
+    std::string R = std::to_string(r);
+    x += "<cluster id=\"rack" + R + "\" prefix=\"node\" suffix=\"\" radical=\"" + std::to_string(lo) + "-" +
+         std::to_string(lo + per - 1) + "\" speed=\"1Gf\" bw=\"" + fmt(racks[r].node_bw) + "Bps\" lat=\"0\" bb_bw=\"" +
+         fmt(racks[r].bb_bw) + "Bps\" bb_lat=\"0\" bb_sharing_policy=\"" + racks[r].bb_policy + "\" router_id=\"rack" +
+         R + "_router\"><prop id=\"role\" value=\"compute\"/><prop id=\"nic_bw\" value=\"10GBps\"/></cluster>\n";
+    x += "<link id=\"uplink" + R + "\" bandwidth=\"" + fmt(racks[r].up_bw) + "Bps\" latency=\"0\"/>\n";
+  }
+  x += "<link id=\"core\" bandwidth=\"1TBps\" latency=\"0\"/>\n"
+       "<link id=\"oss0\" bandwidth=\"100GBps\" latency=\"0\"/><link id=\"oss1\" bandwidth=\"100GBps\" "
+       "latency=\"0\"/>\n";
+  for (int j = 0; j < osts; j++)
+    x += "<link id=\"ost" + std::to_string(j) + "_link\" bandwidth=\"" + fmt(ost_bw) + "Bps\" latency=\"0\"/>\n";
+  x += "<zone id=\"storage\" routing=\"Full\">\n";
+  for (int j = 0; j < osts; j++)
+    x += "<host id=\"ost" + std::to_string(j) + "\" speed=\"1Gf\"><prop id=\"role\" value=\"ost\"/><prop id=\"link\" " +
+         "value=\"ost" + std::to_string(j) + "_link\"/></host>\n";
+  x += "<router id=\"fabric\"/>\n";
+  for (int j = 0; j < osts; j++)
+    x += "<route src=\"fabric\" dst=\"ost" + std::to_string(j) + "\"><link_ctn id=\"oss" + std::to_string(j % 2) +
+         "\"/><link_ctn id=\"ost" + std::to_string(j) + "_link\"/></route>\n";
+  x += "</zone>\n";
+  for (size_t r = 0; r < racks.size(); r++) {
+    std::string R = std::to_string(r);
+    x += "<zoneRoute src=\"rack" + R + "\" dst=\"storage\" gw_src=\"rack" + R +
+         "_router\" gw_dst=\"fabric\"><link_ctn id=\"uplink" + R + "\"/><link_ctn id=\"core\"/></zoneRoute>\n";
+  }
+  return x + "</zone></platform>\n";
+}
+
+// Job F (`filler` nodes: the first ones, a 1 s work phase and no I/O: it only moves J's nodes along) then job J of
+// `nodes` nodes writing `bytes` at t = 0 over 2 OSTs, b(n) unbounded, under `sharing`.
+std::string racked_job(int filler, int nodes, double bytes, const std::string &sharing) {
+  std::string f = filler > 0 ? R"({"name": "F", "nodes": )" + std::to_string(filler) +
+                                   R"(, "profile": {"2": 1e15}, "phases": [{"work": 1}]}, )"
+                             : "";
+  return R"({"workload": {"applications": [)" + f + R"({"name": "J", "nodes": )" + std::to_string(nodes) +
+         R"(, "profile": {"2": 1e15}, "phases": [{"io": )" + fmt(bytes) +
+         R"(}]}]}, "allocation": {"policy": "fixed", "n": 2}, "sharing": {"policy": ")" + sharing +
+         R"("}, "output": {"progress": false}})";
+}
+
+} // namespace
+
+// System: 2 racks of 4 nodes, node links 1 GB/s, backbones 100 GB/s, uplinks 1.5 GB/s (they bind), 2 OSTs of 10 GB/s.
+// Expectations (by hand): (a) J of 4 nodes (node0-3, rack 0) writes 40 GB: its 4 nodes could send 4 GB/s, rack 0's
+// uplink carries 1.5 GB/s: 40 / 1.5 = 26.666... s; one class: 2 flows (one per OST) instead of 8 legs. (b) after F's
+// node0, J of 4 nodes spans the racks: node1-3 in rack 0, node4 in rack 1; each node sends its 10 GB. Rack 0's three
+// nodes share its uplink: 30 GB at 1.5 GB/s, 20 s; node4 alone under rack 1's uplink is bound by its own 1 GB/s link:
+// 10 s. I/O time 20 s (one class of 4 would put 40 GB through rack 0's uplink: 26.7 s); two classes: 4 flows, not 8.
+TEST(nodes_engine, RackedJobsWhoseUplinkBinds) {
+  std::vector<rack_t> racks(2, rack_t{1e9, 100e9, 1.5e9, "SHARED"});
+  std::string platform = racked_xml(racks, 4, 2, 10e9);
+  for (bool groups : {true, false})
+    for (const char *sharing : {"maxmin", "fairshare"}) {
+      SimRun one = run_groups(groups, racked_job(0, 4, 40e9, sharing), platform);
+      ASSERT_EQ(one.proc.exit_code, 0) << one.describe();
+      EXPECT_EQ(one.str("counts.transfers"), "simgrid-flows") << sharing;
+      EXPECT_NEAR(one.app("J").io_time, 40.0 / 1.5, 1e-6) << sharing << ", node groups " << groups;
+      EXPECT_EQ(one.num("counts.flows"), groups ? 2 : 8) << sharing;
+      SimRun two = run_groups(groups, racked_job(1, 4, 40e9, sharing), platform);
+      ASSERT_EQ(two.proc.exit_code, 0) << two.describe();
+      EXPECT_NEAR(two.app("J").io_time, 20.0, 1e-6) << sharing << ", node groups " << groups;
+      EXPECT_EQ(two.num("counts.flows"), groups ? 4 : 8) << sharing;
+    }
+}
+
+// System: the same racks with backbones of 2 GB/s (they bind) and uplinks of 100 GB/s. Expectations (by hand): (a) J
+// of 4 nodes in rack 0, 40 GB: rack 0's backbone carries 2 GB/s: 20 s, 2 flows. (b) J on node1-3 (rack 0) and node4
+// (rack 1): rack 0's 30 GB at 2 GB/s, 15 s; node4's 10 GB at its link's 1 GB/s, 10 s: I/O time 15 s, 4 flows.
+TEST(nodes_engine, RackedJobsWhoseBackboneBinds) {
+  std::vector<rack_t> racks(2, rack_t{1e9, 2e9, 100e9, "SHARED"});
+  std::string platform = racked_xml(racks, 4, 2, 10e9);
+  for (bool groups : {true, false})
+    for (const char *sharing : {"maxmin", "fairshare"}) {
+      SimRun one = run_groups(groups, racked_job(0, 4, 40e9, sharing), platform);
+      ASSERT_EQ(one.proc.exit_code, 0) << one.describe();
+      EXPECT_NEAR(one.app("J").io_time, 20.0, 1e-6) << sharing << ", node groups " << groups;
+      EXPECT_EQ(one.num("counts.flows"), groups ? 2 : 8) << sharing;
+      SimRun two = run_groups(groups, racked_job(1, 4, 40e9, sharing), platform);
+      ASSERT_EQ(two.proc.exit_code, 0) << two.describe();
+      EXPECT_NEAR(two.app("J").io_time, 15.0, 1e-6) << sharing << ", node groups " << groups;
+      EXPECT_EQ(two.num("counts.flows"), groups ? 4 : 8) << sharing;
+    }
+}
+
+// System: 2 racks of 4 nodes whose backbone is a FATPIPE of 1.5 GB/s (it bounds each flow, not their sum), uplinks
+// 100 GB/s, node links 1 GB/s. Expectations (by hand): J of 4 nodes in rack 0 writes 40 GB: each node's legs are
+// bounded by its own 1 GB/s link (each of its 2 legs at 0.5 GB/s, under the backbone's 1.5 per flow): 4 GB/s, 10 s. One
+// flow per OST for the 4 nodes would be bounded by the backbone at 1.5 GB/s (13.3 s): a node behind a shared FATPIPE
+// is a class of its own, so legs (8 flows) both ways.
+TEST(nodes_engine, RackedNodesBehindAFatpipeAreLegs) {
+  std::vector<rack_t> racks(2, rack_t{1e9, 1.5e9, 100e9, "FATPIPE"});
+  std::string platform = racked_xml(racks, 4, 2, 10e9);
+  for (bool groups : {true, false}) {
+    SimRun run = run_groups(groups, racked_job(0, 4, 40e9, "maxmin"), platform);
+    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+    EXPECT_NEAR(run.app("J").io_time, 10.0, 1e-6) << "node groups " << groups;
+    EXPECT_EQ(run.num("counts.flows"), 8) << "node groups " << groups;
+  }
+}
+
+namespace {
+
+// A random racked site (seed `seed`): 2..4 racks of 2..5 nodes; node links of 0.25..1 GB/s (the same in every rack in
+// two thirds of the sites, else per rack), per rack a backbone of 0.5..4 GB/s (a FATPIPE in a quarter of the racks)
+// and an uplink of 0.5..4 GB/s (backbones and uplinks often bind, node links too); 1..4 OSTs of 0.5..3 GB/s. *nodes
+// gets the node count, *nosts the OSTs.
+std::string random_racked_site(unsigned seed, int *nodes, int *nosts) {
+  std::mt19937 rng(seed * 104729u + 3u);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int nr = pick(2, 4), per = pick(2, 5), osts = pick(1, 4);
+  bool alike = pick(0, 2) > 0; /* in two thirds of the sites every node has the same link, as on most machines */
+  double node_bw = pick(1, 4) * 0.25e9;
+  std::vector<rack_t> racks;
+  for (int r = 0; r < nr; r++)
+    racks.push_back(rack_t{alike ? node_bw : pick(1, 4) * 0.25e9, pick(1, 8) * 0.5e9, pick(1, 8) * 0.5e9,
+                           pick(0, 3) == 0 ? "FATPIPE" : "SHARED"});
+  *nodes = nr * per;
+  *nosts = osts;
+  return racked_xml(racks, per, osts, pick(1, 6) * 0.5e9);
+}
+
+} // namespace
+
+// Property (no hand computation: the legs are the reference): on 40 random racked sites and job mixes (jobs within a
+// rack or spanning several, racks with different node links, backbones and uplinks that bind, FATPIPE backbones,
+// uplinks shared by several jobs, queue or not, maxmin or fairshare, reads and writes), node groups give every job the
+// I/O time and end of one leg per node (IOSIM_NODE_GROUPS=0), to 1e-9.
+TEST(nodes_engine, RackedNodeGroupsGiveTheRatesOfOneLegPerNode) {
+  int grouped = 0;
+  for (unsigned seed = 1; seed <= 40; seed++) {
+    int nodes = 0, osts = 0;
+    std::string platform = random_racked_site(seed, &nodes, &osts), scenario = random_jobs(seed + 1000, nodes, osts);
+    SimRun on = run_groups(true, scenario, platform), off = run_groups(false, scenario, platform);
+    ASSERT_EQ(on.proc.exit_code, 0) << "seed " << seed << "\n" << on.describe();
+    ASSERT_EQ(off.proc.exit_code, 0) << "seed " << seed << "\n" << off.describe();
+    ASSERT_EQ(on.apps.size(), off.apps.size());
+    for (size_t i = 0; i < on.apps.size(); i++) {
+      const auto &a = on.apps[i], &b = off.apps[i];
+      EXPECT_NEAR(a.io_time, b.io_time, 1e-9 * (1 + b.io_time)) << "seed " << seed << " " << a.name;
+      EXPECT_NEAR(a.end, b.end, 1e-9 * (1 + b.end)) << "seed " << seed << " " << a.name;
+    }
+    grouped += on.num("counts.flows") < off.num("counts.flows");
+  }
+  EXPECT_GE(grouped, 10); /* the property is about node groups: enough sites must have used them */
+}

@@ -343,15 +343,16 @@ static sg_host_t dest_of(engine_t *e, int res, int reads) {
   return reads && rs->read_dest != NULL ? rs->read_dest : rs->dest;
 }
 
-/* Whether application j's operation from its nsrc nodes goes as one transfer per resource from its first node
- * (ios_tr_node_group: the nodes are alike; a job's nodes are its own). @return 1, 0, or -1 out of memory. */
-static int node_group(engine_t *e, app_state_t *as, int j, int nsrc, int reads) {
+/* How application j's operation from its nsrc nodes goes (ios_tr_node_group; a job's nodes are its own): k >= 1
+ * classes of alike nodes, *reps and *counts theirs; 0 one leg per node; -1 out of memory. */
+static int node_group(engine_t *e, app_state_t *as, int j, int nsrc, int reads, const sg_host_t **reps,
+                      const int **counts) {
   int n = as->n > 0 ? as->n : 1;
   sg_host_t *dests = malloc(sizeof *dests * (size_t)n);
   if (dests == NULL) return -1;
   for (int i = 0; i < n; i++)
     dests[i] = dest_of(e, as->n > 0 ? as->res[i] : -1, reads);
-  int g = ios_tr_node_group(e->tr, j, as->nodes, nsrc, dests, n);
+  int g = ios_tr_node_group(e->tr, j, as->nodes, nsrc, dests, n, reps, counts);
   free(dests);
   return g;
 }
@@ -384,13 +385,19 @@ static void on_post(engine_t *e, int j) {
     return;
   }
   int n = as->n, nsrc = sim_app_nodes(e, as);
-  if (nsrc > 1) { /* alike nodes: one transfer per resource from the first node (ios_tr_node_group) */
-    int g = node_group(e, as, j, nsrc, reads);
+  const sg_host_t *src = as->nodes;
+  const int *srcn = NULL;
+  if (nsrc > 1) { /* classes of alike nodes: one leg per class and resource from its first node (ios_tr_node_group) */
+    int g = node_group(e, as, j, nsrc, reads, &src, &srcn);
     if (g < 0) {
       sim_fail(e, IOS_ENOMEM, NULL, "out of memory for the node groups of %s", as->a->name);
       return;
     }
-    if (g > 0) nsrc = 1;
+    if (g == 0) { /* one leg per node */
+      src = as->nodes;
+      srcn = NULL;
+    } else
+      nsrc = g; /* 1: one transfer per resource from the first node, as from one node */
   }
   as->ntransfers = n > 0 ? n : 1;
   as->nleft = as->ntransfers;
@@ -402,7 +409,8 @@ static void on_post(engine_t *e, int j) {
     t->res = n > 0 ? as->res[i] : -1;
     t->host = nsrc > 1 || as->nodes == NULL ? as->host : as->nodes[0];
     t->nsrc = nsrc; /* its bytes leave from every node of the job, each its part (the flow path's legs) */
-    t->src = nsrc > 1 ? as->nodes : NULL;
+    t->src = nsrc > 1 ? src : NULL;
+    t->srcn = nsrc > 1 ? srcn : NULL;
     /* a recorded layout's shares, while the job uses its given resources: bytes and cap b_j(n) in proportion */
     const double *share = as->a->given_share;
     int shared = share != NULL && n == as->a->ngiven && t->res == as->a->given[i];

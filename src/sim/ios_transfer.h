@@ -45,6 +45,8 @@ typedef struct ios_transfer {
   sg_host_t host; /**< where its bytes leave from: the application's first node, or a striped job's writer's node */
   int nsrc;       /**< the nodes its bytes leave from, in equal parts (>= 1; 0 counts as 1: `host` alone) */
   const sg_host_t *src; /**< [nsrc] those nodes when nsrc > 1 (borrowed from the engine), else NULL */
+  const int *srcn;      /**< [nsrc] how many nodes each of `src` stands for (a node group's classes, ios_tr_node_group:
+                             its part of the bytes and rate is srcn[i] / their sum; borrowed), or NULL: one each */
   sg_host_t dest;       /**< where they go: its resource's host (a disk's reads: its read host) */
   unsigned gen;         /**< bumped at every new rate: a completion reported for an older rate is stale */
   int slot;             /**< the engine's: index in its resource's list of pending transfers, -1 when not pending */
@@ -71,7 +73,7 @@ typedef struct ios_transfer {
   int nlegs, legcap;                /**< flow path: its legs, and the room of `legs` (owned by the transfer layer) */
   int legs_left;                    /**< flow path: legs whose last byte has not arrived */
   struct ios_transfer *parent;      /**< flow path: a leg's transfer, else NULL */
-  double share;                     /**< flow path: a leg's part of its transfer's bytes and rate (its nodes / nsrc) */
+  double share; /**< flow path: a leg's part of its transfer's bytes and rate (its nodes / the transfer's nodes) */
 } ios_transfer_t;
 
 /** What the transfer layer tells the engine. Every callback is required; `ctx` is the one given to ios_tr_init. */
@@ -150,19 +152,26 @@ void ios_tr_stop(ios_tr_t *tr, ios_transfer_t *t);
  * node groups' links given their bandwidths back). NULL is allowed. */
 void ios_tr_fini(ios_tr_t *tr);
 
-/** Node groups (flow path; docs/engine.md, "A job's nodes as one flow"): whether an operation of `owner` (an
- * application index >= 0) from its nodes[0..nnodes) to dests[0..ndests) goes as one transfer per destination from
- * nodes[0] (set nsrc 1, host nodes[0]) instead of one leg per node. Yes when the nodes are alike for every destination:
- * each node's route is the same links except links of its own (crossed by no other sender's route to the first
- * destination ever checked), with the same bandwidths, latencies and sharing on every node. The max-min problem is then
- * symmetric in the nodes, and one flow from nodes[0] with nodes[0]'s own links at nnodes times their bandwidth gives
- * every node's legs exactly their rates; those links keep that bandwidth until ios_tr_node_ungroup(owner). A no
- * restores them (the operation's legs see the platform's bandwidths). Call it between the owner's operations only
- * (none of its transfers running), with the owner's nodes its own (no other application's). Node groups off (the
- * direct path, the option off, fewer than 2 nodes): 0. @return 1 yes, 0 no, -1 out of memory. */
-int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests);
+/** Node groups (flow path; docs/engine.md, "A job's nodes as one flow"): how an operation of `owner` (an application
+ * index >= 0) from its nodes[0..nnodes) to dests[0..ndests) goes. The nodes are partitioned into classes: two nodes
+ * are in one class when, for every destination, their routes are the same links in the same order except links of
+ * their own (crossed by no other sender's route to the first destination ever checked), and their own links have the
+ * same bandwidths, latencies and sharing (a node whose route crosses a shared FATPIPE link is a class of its own). The
+ * max-min problem is then symmetric in the nodes of a class, and one flow per destination from the class's first node,
+ * with that node's own links at (class size) times their bandwidth, gives the class's legs exactly their rates; those
+ * links keep that bandwidth until ios_tr_node_ungroup(owner) or a later call that finds another partition.
+ * @return k >= 1 classes of nodes: *reps = [k] each class's first node (reps[0] = nodes[0]) and *counts = [k] its node
+ * count (both owned by the layer, valid until the owner's next call or ungroup): k = 1, one transfer per destination
+ * from nodes[0] (nsrc 1); k > 1, nsrc = k, src = *reps, srcn = *counts (one leg per class). 0: one leg per node
+ * (every class is one node, a node is a destination, or a route crosses another sender's own link; the platform's
+ * bandwidths are restored), also when node groups are off (the direct path, the option off, fewer than 2 nodes).
+ * -1 out of memory. Call it between the owner's operations only (none of its transfers running), with the owner's
+ * nodes its own (no other application's). */
+int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests,
+                      const sg_host_t **reps, const int **counts);
 
-/** Gives back the bandwidths ios_tr_node_group gave `owner`'s first node's links (the owner's job ended). */
+/** Gives back the bandwidths ios_tr_node_group gave the links of `owner`'s classes' first nodes, and frees what it kept
+ * for `owner` (its classes: *reps and *counts are no longer valid). Call it when the owner's job ended. */
 void ios_tr_node_ungroup(ios_tr_t *tr, int owner);
 
 /** Frees what the transfer layer holds for `t` (its legs), before the engine frees it. */

@@ -302,7 +302,8 @@ static int one_set_rate(ios_tr_t *tr, ios_transfer_t *t, double r, int capped, d
 /* ---------------------------------------------------------------- a transfer from several nodes: its legs
  * A transfer whose bytes leave from nsrc > 1 nodes (each its equal part) is carried by one leg per distinct route from
  * those nodes to its destination: the nodes with the same route (the same links, the same latency) are one leg, with
- * their part of the bytes and of the rate (share = their count / nsrc). Legs never join flow groups, and each weighs
+ * their part of the bytes and of the rate (share = their count / the transfer's nodes; a source that stands for a
+ * node group's class of srcn[i] nodes counts srcn[i]). Legs never join flow groups, and each weighs
  * `share` in SimGrid's max-min, so that a transfer weighs as one flow on a link its legs share, as a transfer from one
  * node does. When every node has the same route (a platform whose nodes have no link of their own on the I/O route)
  * the transfer is one flow from its first node, exactly as a transfer from one node. The transfer ends when its last
@@ -317,6 +318,7 @@ static int legs_make(ios_tr_t *tr, ios_transfer_t *t) {
     t->legcap = t->nsrc;
   }
   int nl = 0;
+  double nodes = 0; /* the nodes the transfer leaves from (a node group's class stands for srcn[i] of them) */
   for (int i = 0; i < t->nsrc; i++) {
     unsigned long long key;
     double lat;
@@ -336,7 +338,9 @@ static int legs_make(ios_tr_t *tr, ios_transfer_t *t) {
       l->parent = t;
       l->slot = l->heap = -1;
     }
-    t->legs[k].share += 1.0; /* nodes on this route, made a fraction below */
+    double w = t->srcn != NULL ? t->srcn[i] : 1.0;
+    t->legs[k].share += w; /* nodes on this route, made a fraction below */
+    nodes += w;
   }
   if (nl == 1) { /* one route for every node: one flow from the first, as a transfer from one node */
     t->nlegs = 0;
@@ -345,7 +349,7 @@ static int legs_make(ios_tr_t *tr, ios_transfer_t *t) {
   double given = 0;
   for (int k = 0; k < nl; k++) {
     ios_transfer_t *l = &t->legs[k];
-    l->share /= t->nsrc;
+    l->share /= nodes;
     l->volume = l->remaining = k + 1 < nl ? t->remaining * l->share : t->remaining - given; /* bytes add up exactly */
     given += l->remaining;
     l->finish = INFINITY;

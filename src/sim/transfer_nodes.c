@@ -1,13 +1,15 @@
 /* iosim — node groups on the flow path (ios_transfer.h, ios_tr_node_group; docs/engine.md, "A job's nodes as one
  * flow"). A job's operation leaves from all its nodes: one leg per node when each node has a route of its own (its
- * own link). When the nodes are alike — every node's route to each destination is the same links except links of its
- * own (used by no other host's route), and those have the same bandwidths, latencies and sharing on every node — the
- * max-min problem is symmetric in the nodes: each node's legs get the same rates. The operation is then exact as one
- * flow per destination from the first node, whose own links are given `nnodes` times their bandwidth while the job
- * runs: on a shared link the flow weighs as the transfer's legs together (one flow), and on the first node's links it
- * carries nnodes times what one node's legs carry, against nnodes times the capacity. The other nodes' own links carry
- * nothing the other jobs use (they are their node's alone, and a job's nodes are its own). A 64-node job writing to 24
- * OSTs is 24 flows instead of 1,536. */
+ * own link). The nodes are partitioned into classes of alike nodes: for every destination, the same links in the same
+ * order except links of their own (used by no other host's route), and own links of the same bandwidths, latencies and
+ * sharing — on a flat `<cluster>` every node of a job, on a racked machine the job's nodes in one rack (same backbone
+ * and uplink). The max-min problem is symmetric in the nodes of a class: each node's legs get the same rates. A class
+ * is then exact as one flow per destination from its first node, weighing the class's part of the transfer, whose own
+ * links are given (class size) times their bandwidth while the job runs: on a shared link the flow weighs and is
+ * bounded as the class's legs together, and on the first node's own links it carries (class size) times what one
+ * node's legs carry, against (class size) times the capacity. The other nodes' own links carry nothing the other jobs
+ * use (they are their node's alone, and a job's nodes are its own). A 64-node job writing to 24 OSTs is 24 flows
+ * instead of 1,536 on a flat cluster, 48 when its nodes sit in two racks. */
 #include "transfer_internal.h"
 
 #include <simgrid/host.h>
@@ -33,8 +35,13 @@ typedef struct {
   int nscaled, scap;
   sg_host_t *checked; /* destinations whose routes from the owner's nodes passed the check */
   int nchecked, ccap;
-  int nnodes;      /* the node count the links were scaled by */
+  int nnodes;      /* the owner's node count (a new node set clears what was checked) */
   sg_host_t first; /* the owner's first node (a new node set clears what was checked) */
+  int legs;        /* 1: this node set goes as legs (a partition only gets finer with more destinations) */
+  int *cls;        /* [nnodes] each node's class for the destinations checked, numbered by first node */
+  sg_host_t *reps; /* [nclasses] each class's first node, which carries the class's flows */
+  int *counts;     /* [nclasses] each class's node count, its first node's own links' factor */
+  int nclasses, ncap;
 } owner_t;
 
 /* An entry of the table of links: the one host whose routes cross it, or NULL when several do. */
@@ -128,75 +135,154 @@ static int cmp_sig(const void *pa, const void *pb) {
   return (a->shared > b->shared) - (a->shared < b->shared);
 }
 
-/* Whether the routes from nodes[0..n) to d are alike (the file's comment); *own gets the first node's own links
- * (malloc'ed, the caller frees it; *nown of them). @return 1 alike, 0 not, -1 out of memory. */
-static int alike(struct tr_nodes *N, const owner_t *o, const sg_host_t *nodes, int n, sg_host_t d, sg_link_t **own,
-                 int *nown) {
-  int ok = 1, ncommon = -1, nsig0 = 0;
-  sg_link_t *common = NULL;
-  *own = NULL;
-  *nown = 0;
-  sig_t *sig0 = NULL, *sig = NULL;
-  for (int i = 0; i < n && ok > 0; i++) {
-    if (nodes[i] == d) {
-      ok = 0;
-      break;
-    }
-    xbt_dynar_reset(N->route);
-    sg_host_get_route(nodes[i], d, N->route);
-    int len = (int)xbt_dynar_length(N->route), nsig = 0, nc = 0;
-    sg_link_t *links = xbt_dynar_get_ptr(N->route, 0);
-    sig_t *s = realloc(i == 0 ? sig0 : sig, sizeof *s * (size_t)(len > 0 ? len : 1));
-    if (s == NULL) {
-      ok = -1;
-      break;
-    }
-    if (i == 0)
-      sig0 = s;
-    else
-      sig = s;
-    if (i == 0) {
-      common = malloc(sizeof *common * (size_t)(len > 0 ? len : 1));
-      *own = malloc(sizeof **own * (size_t)(len > 0 ? len : 1));
-      if (common == NULL || *own == NULL) {
-        ok = -1;
-        break;
-      }
-    }
-    for (int k = 0; k < len; k++) {
-      sg_link_t l = links[k];
-      sg_host_t h = link_host(N, l);
-      if (h == nodes[i]) { /* its own */
-        s[nsig++] = (sig_t){link_bw(o, l), sg_link_get_latency(l), sg_link_is_shared(l)};
-        if (i == 0) (*own)[(*nown)++] = l;
-      } else if (h != NULL) { /* another host's own link on this node's route: not alike */
-        ok = 0;
-        break;
-      } else if (i == 0)
-        common[nc++] = l;
-      else if (nc >= ncommon || common[nc++] != l) { /* the shared part, link for link */
-        ok = 0;
-        break;
-      }
-    }
-    if (ok <= 0) break;
-    if (i == 0)
-      ncommon = nc;
-    else if (nc != ncommon)
-      ok = 0;
-    qsort(s, (size_t)nsig, sizeof *s, cmp_sig);
-    if (i == 0)
-      nsig0 = nsig;
-    else if (nsig != nsig0)
-      ok = 0;
-    for (int k = 0; i > 0 && ok > 0 && k < nsig; k++) /* field by field (a struct's padding is not compared) */
-      if (cmp_sig(&s[k], &sig0[k]) != 0) ok = 0;
-    if (nsig == 0) ok = 0; /* no link of its own: the legs are one route already */
+/* One node's class key for one destination: the links of its route that are not its own (link for link, in order),
+ * its own links' sorted signatures, and `alone` (its index + 1 when it must be a class of its own, else 0). Stored in
+ * the scratch buffers of the partition (part_t) at `off` (links) and `soff` (signatures). */
+typedef struct {
+  unsigned long long hash;
+  int off, nlinks, soff, nsig, alone;
+} nkey_t;
+
+/* The scratch of one partition step (one destination). */
+typedef struct {
+  nkey_t *keys;     /* [nnodes] */
+  sg_link_t *links; /* the keys' shared links */
+  sig_t *sigs;      /* the keys' own links' signatures */
+  int nl, lcap, ns, scap;
+  int *cls, *ncls; /* [nnodes] the partition so far (the owner's), and the refined one */
+} part_t;
+
+static unsigned long long mix(unsigned long long h, unsigned long long v) {
+  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+  return h * 0xBF58476D1CE4E5B9ULL;
+}
+
+static unsigned long long dbl_bits(double x) {
+  unsigned long long u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+static int keys_equal(const part_t *P, const nkey_t *a, const nkey_t *b) {
+  if (a->hash != b->hash || a->nlinks != b->nlinks || a->nsig != b->nsig || a->alone != b->alone) return 0;
+  for (int k = 0; k < a->nlinks; k++)
+    if (P->links[a->off + k] != P->links[b->off + k]) return 0;
+  for (int k = 0; k < a->nsig; k++) /* field by field (a struct's padding is not compared) */
+    if (cmp_sig(&P->sigs[a->soff + k], &P->sigs[b->soff + k]) != 0) return 0;
+  return 1;
+}
+
+/* A node's place in the order of one partition step: by its class so far, its key's hash, its index. */
+typedef struct {
+  int cls;
+  unsigned long long hash;
+  int node;
+} order_t;
+
+static int cmp_sortkey(const void *pa, const void *pb) {
+  const order_t *a = pa, *b = pb;
+  if (a->cls != b->cls) return a->cls < b->cls ? -1 : 1;
+  if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+  return (a->node > b->node) - (a->node < b->node);
+}
+
+/* The key of node `i` (nodes[i]) for destination d into P->keys[i]. @return 1 the key was made, 0 the nodes cannot be
+ * grouped at all (a node is d itself, or its route crosses another sender's own link), -1 out of memory. */
+static int node_key(struct tr_nodes *N, const owner_t *o, part_t *P, const sg_host_t *nodes, int i, sg_host_t d) {
+  if (nodes[i] == d) return 0;
+  xbt_dynar_reset(N->route);
+  sg_host_get_route(nodes[i], d, N->route);
+  int len = (int)xbt_dynar_length(N->route);
+  const sg_link_t *links = len > 0 ? xbt_dynar_get_ptr(N->route, 0) : NULL;
+  if (P->nl + len > P->lcap) {
+    int ncap = 2 * (P->nl + len) + 16;
+    sg_link_t *l = realloc(P->links, sizeof *l * (size_t)ncap);
+    if (l == NULL) return -1;
+    P->links = l;
+    P->lcap = ncap;
   }
-  free(common);
-  free(sig0);
-  free(sig);
-  return ok;
+  if (P->ns + len > P->scap) {
+    int ncap = 2 * (P->ns + len) + 16;
+    sig_t *g = realloc(P->sigs, sizeof *g * (size_t)ncap);
+    if (g == NULL) return -1;
+    P->sigs = g;
+    P->scap = ncap;
+  }
+  nkey_t *k = &P->keys[i];
+  *k = (nkey_t){.off = P->nl, .soff = P->ns};
+  int fatpipe = 0;
+  for (int x = 0; x < len; x++) {
+    sg_link_t l = links[x];
+    sg_host_t h = link_host(N, l);
+    if (h == nodes[i]) /* its own */
+      P->sigs[P->ns + k->nsig++] = (sig_t){link_bw(o, l), sg_link_get_latency(l), sg_link_is_shared(l)};
+    else if (h != NULL) /* another host's own link on this node's route: no link here is surely a node's own */
+      return 0;
+    else {
+      P->links[P->nl + k->nlinks++] = l;
+      fatpipe |= !sg_link_is_shared(l);
+    }
+  }
+  qsort(P->sigs + P->ns, (size_t)k->nsig, sizeof *P->sigs, cmp_sig);
+  /* A shared link that is a FATPIPE bounds each flow, not their sum: nodes that have links of their own (distinct
+   * routes, one leg each without node groups) cannot be one flow across it, so such a node is a class of its own. */
+  if (fatpipe && k->nsig > 0) k->alone = i + 1;
+  unsigned long long h = mix(0, (unsigned long long)k->alone);
+  for (int x = 0; x < k->nlinks; x++)
+    h = mix(h, (unsigned long long)(uintptr_t)P->links[P->nl + x]);
+  for (int x = 0; x < k->nsig; x++) {
+    const sig_t *g = &P->sigs[P->ns + x];
+    h = mix(mix(mix(h, dbl_bits(g->bw)), dbl_bits(g->lat)), (unsigned long long)g->shared);
+  }
+  k->hash = mix(h, (unsigned long long)k->nsig);
+  P->nl += k->nlinks;
+  P->ns += k->nsig;
+  return 1;
+}
+
+/* Refines the partition P->cls of nodes[0..n) by their keys for destination d: two nodes stay in one class when they
+ * were and their keys are equal. Classes are numbered by their first node (class 0 holds nodes[0]). *nclasses gets
+ * their count. @return 1, 0 the nodes cannot be grouped (node_key), -1 out of memory. */
+static int refine(struct tr_nodes *N, const owner_t *o, part_t *P, const sg_host_t *nodes, int n, sg_host_t d,
+                  order_t *sk, int *nclasses) {
+  P->nl = P->ns = 0;
+  for (int i = 0; i < n; i++) {
+    int rc = node_key(N, o, P, nodes, i, d);
+    if (rc <= 0) return rc;
+    sk[i] = (order_t){P->cls[i], P->keys[i].hash, i};
+  }
+  qsort(sk, (size_t)n, sizeof *sk, cmp_sortkey);
+  for (int i = 0; i < n; i++)
+    P->ncls[i] = -1;
+  /* within each run of equal (class, hash), a node joins the first earlier node of the run with an equal key (a hash
+   * collision keeps them apart); a class's first node in index order stands for it */
+  for (int a = 0; a < n;) {
+    int b = a;
+    while (b < n && sk[b].cls == sk[a].cls && sk[b].hash == sk[a].hash)
+      b++;
+    for (int x = a; x < b; x++) {
+      int i = sk[x].node;
+      P->ncls[i] = i; /* its own, unless an earlier node of the run matches */
+      for (int y = a; y < x; y++) {
+        int r = sk[y].node;
+        if (P->ncls[r] == r && keys_equal(P, &P->keys[r], &P->keys[i])) {
+          P->ncls[i] = r;
+          break;
+        }
+      }
+    }
+    a = b;
+  }
+  /* renumber by first node: class ids 0, 1, ... in node order */
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (P->ncls[i] == i) P->ncls[i] = -2 - k++; /* a class's first node: its new id, encoded */
+  for (int i = 0; i < n; i++) {
+    int r = P->ncls[i];
+    P->cls[i] = r <= -2 ? -2 - r : -2 - P->ncls[r];
+  }
+  *nclasses = k;
+  return 1;
 }
 
 static owner_t *owner_of(struct tr_nodes *N, int owner) {
@@ -214,7 +300,7 @@ static owner_t *owner_of(struct tr_nodes *N, int owner) {
   return &N->owners[owner];
 }
 
-/* Gives back the bandwidths of the links `owner`'s node group scaled. */
+/* Gives back the bandwidths of the links `owner`'s node group scaled (the partition and what was checked go too). */
 static void ungroup(struct tr_nodes *N, int owner) {
   if (owner < 0 || owner >= N->nowners) return;
   owner_t *o = &N->owners[owner];
@@ -223,6 +309,8 @@ static void ungroup(struct tr_nodes *N, int owner) {
   o->nscaled = 0;
   o->nchecked = 0;
   o->first = NULL;
+  o->legs = 0;
+  o->nclasses = 0;
 }
 
 static int checked(const owner_t *o, sg_host_t d) {
@@ -232,11 +320,118 @@ static int checked(const owner_t *o, sg_host_t d) {
 }
 
 void ios_tr_node_ungroup(ios_tr_t *tr, int owner) {
-  if (tr->nodes != NULL) ungroup(tr->nodes, owner);
+  struct tr_nodes *N = tr->nodes;
+  if (N == NULL || owner < 0 || owner >= N->nowners) return;
+  ungroup(N, owner);
+  owner_t *o = &N->owners[owner]; /* its job ended: what it held goes (20,000 jobs would otherwise keep it all) */
+  free(o->scaled);
+  free(o->checked);
+  free(o->cls);
+  free(o->reps);
+  free(o->counts);
+  memset(o, 0, sizeof *o);
 }
 
-int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests) {
+/* Room for n nodes in o's partition arrays. @return 0, -1 out of memory. */
+static int owner_room(owner_t *o, int n) {
+  if (o->ncap >= n) return 0;
+  int *c = realloc(o->cls, sizeof *c * (size_t)n);
+  if (c == NULL) return -1;
+  o->cls = c;
+  sg_host_t *r = realloc(o->reps, sizeof *r * (size_t)n);
+  if (r == NULL) return -1;
+  o->reps = r;
+  int *k = realloc(o->counts, sizeof *k * (size_t)n);
+  if (k == NULL) return -1;
+  o->counts = k;
+  o->ncap = n;
+  return 0;
+}
+
+/* Scales representative `rep`'s own links on its route to d by `count` (each link once per owner). @return 0, -1 out
+ * of memory. */
+static int scale_own(struct tr_nodes *N, owner_t *o, sg_host_t rep, sg_host_t d, int count) {
+  xbt_dynar_reset(N->route);
+  sg_host_get_route(rep, d, N->route);
+  unsigned x;
+  sg_link_t l;
+  xbt_dynar_foreach(N->route, x, l) {
+    if (link_host(N, l) != rep) continue;
+    int seen = 0;
+    for (int s = 0; s < o->nscaled && !seen; s++)
+      seen = o->scaled[s].link == l;
+    if (seen) continue;
+    if (o->nscaled == o->scap) {
+      int ncap = o->scap ? 2 * o->scap : 4;
+      scaled_t *sc = realloc(o->scaled, sizeof *sc * (size_t)ncap);
+      if (sc == NULL) return -1;
+      o->scaled = sc;
+      o->scap = ncap;
+    }
+    double bw = sg_link_get_bandwidth(l);
+    o->scaled[o->nscaled++] = (scaled_t){l, bw};
+    ios_sg_link_scale(N->sg, l, bw, count);
+  }
+  return 0;
+}
+
+/* Partitions nodes[0..n) by their keys for dests[0..nd) (refining o's partition), then scales the own links of each
+ * class of several nodes' first node by the class's node count, and marks the destinations checked. @return the
+ * classes, 0 the nodes cannot be grouped, -1 out of memory. */
+static int partition(struct tr_nodes *N, owner_t *o, const sg_host_t *nodes, int n, const sg_host_t *dests, int nd) {
+  part_t P = {0};
+  int rc = 1, k = o->nclasses;
+  P.keys = malloc(sizeof *P.keys * (size_t)n);
+  order_t *sk = malloc(sizeof *sk * (size_t)n);
+  P.ncls = malloc(sizeof *P.ncls * (size_t)n);
+  P.cls = o->cls;
+  if (P.keys == NULL || sk == NULL || P.ncls == NULL) rc = -1;
+  for (int x = 0; x < nd && rc > 0; x++)
+    if (!checked(o, dests[x])) rc = refine(N, o, &P, nodes, n, dests[x], sk, &k);
+  free(P.keys);
+  free(P.links);
+  free(P.sigs);
+  free(P.ncls);
+  free(sk);
+  if (rc <= 0) return rc;
+  o->nclasses = k;
+  for (int c = 0; c < k; c++)
+    o->counts[c] = 0;
+  for (int i = 0; i < n; i++)
+    if (o->counts[o->cls[i]]++ == 0) o->reps[o->cls[i]] = nodes[i];
+  for (int x = 0; x < nd; x++) {
+    if (checked(o, dests[x])) continue;
+    for (int c = 0; c < k; c++)
+      if (o->counts[c] > 1 && scale_own(N, o, o->reps[c], dests[x], o->counts[c]) != 0) return -1;
+    if (o->nchecked == o->ccap) {
+      int ncap = o->ccap ? 2 * o->ccap : 8;
+      sg_host_t *ch = realloc(o->checked, sizeof *ch * (size_t)ncap);
+      if (ch == NULL) return -1;
+      o->checked = ch;
+      o->ccap = ncap;
+    }
+    o->checked[o->nchecked++] = dests[x];
+  }
+  return k;
+}
+
+/* Whether the first node has a link of its own on its route to d. */
+static int has_own(struct tr_nodes *N, sg_host_t node, sg_host_t d) {
+  xbt_dynar_reset(N->route);
+  sg_host_get_route(node, d, N->route);
+  unsigned x;
+  sg_link_t l;
+  xbt_dynar_foreach(N->route, x, l) {
+    if (link_host(N, l) == node) return 1;
+  }
+  return 0;
+}
+
+int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnodes, const sg_host_t *dests, int ndests,
+                      const sg_host_t **reps, const int **counts) {
   struct tr_nodes *N = tr->nodes;
+  *reps = NULL;
+  *counts = NULL;
   if (N == NULL || nnodes < 2 || ndests < 1) {
     XBT_VERB("owner %d: node groups off or %d nodes, %d destinations: legs", owner, nnodes, ndests);
     return 0;
@@ -248,50 +443,40 @@ int ios_tr_node_group(ios_tr_t *tr, int owner, const sg_host_t *nodes, int nnode
     o->first = nodes[0];
     o->nnodes = nnodes;
   }
-  if (N->own == NULL && build_owners(N, dests[0]) != 0) return -1;
-  for (int k = 0; k < ndests; k++) {
-    if (checked(o, dests[k])) continue;
-    sg_link_t *own;
-    int nown;
-    int ok = alike(N, o, nodes, nnodes, dests[k], &own, &nown);
-    if (ok <= 0) { /* this operation goes as legs, over the platform's own bandwidths */
-      XBT_VERB("owner %d: %d nodes from %s to %s not alike: legs", owner, nnodes, sg_host_get_name(nodes[0]),
-               sg_host_get_name(dests[k]));
-      free(own);
-      if (ok < 0) return -1;
-      ungroup(N, owner);
-      return 0;
-    }
-    for (int i = 0; i < nown; i++) { /* the first node's own links, scaled once */
-      int seen = 0;
-      for (int s = 0; s < o->nscaled && !seen; s++)
-        seen = o->scaled[s].link == own[i];
-      if (seen) continue;
-      if (o->nscaled == o->scap) {
-        int ncap = o->scap ? 2 * o->scap : 4;
-        scaled_t *sc = realloc(o->scaled, sizeof *sc * (size_t)ncap);
-        if (sc == NULL) {
-          free(own);
-          return -1;
-        }
-        o->scaled = sc;
-        o->scap = ncap;
-      }
-      double bw = sg_link_get_bandwidth(own[i]);
-      o->scaled[o->nscaled++] = (scaled_t){own[i], bw};
-      ios_sg_link_scale(N->sg, own[i], bw, nnodes);
-    }
-    free(own);
-    if (o->nchecked == o->ccap) {
-      int ncap = o->ccap ? 2 * o->ccap : 8;
-      sg_host_t *c = realloc(o->checked, sizeof *c * (size_t)ncap);
-      if (c == NULL) return -1;
-      o->checked = c;
-      o->ccap = ncap;
-    }
-    o->checked[o->nchecked++] = dests[k];
+  if (o->legs) return 0; /* a partition only gets finer with more destinations: legs stay legs */
+  if (owner_room(o, nnodes) != 0) return -1;
+  if (o->nchecked == 0) { /* one class to start from */
+    for (int i = 0; i < nnodes; i++)
+      o->cls[i] = 0;
+    o->nclasses = 1;
   }
-  return 1;
+  if (N->own == NULL && build_owners(N, dests[0]) != 0) return -1;
+  int before = o->nclasses, had = o->nchecked;
+  int k = partition(N, o, nodes, nnodes, dests, ndests);
+  if (k > 0 && had > 0 && k != before) { /* new destinations split a class: its links' factors are wrong; anew */
+    ungroup(N, owner);
+    o->first = nodes[0];
+    o->nnodes = nnodes;
+    for (int i = 0; i < nnodes; i++)
+      o->cls[i] = 0;
+    o->nclasses = 1;
+    k = partition(N, o, nodes, nnodes, dests, ndests);
+  }
+  if (k < 0) return -1;
+  if (k == 0 || k == nnodes || (k == 1 && !has_own(N, nodes[0], dests[0]))) {
+    /* no class of several nodes with links of their own (or the nodes cannot be grouped): legs, over the platform's
+     * own bandwidths (one route for every node is one leg already) */
+    XBT_VERB("owner %d: %d nodes from %s: %d classes: legs", owner, nnodes, sg_host_get_name(nodes[0]), k);
+    ungroup(N, owner);
+    o->first = nodes[0];
+    o->nnodes = nnodes;
+    o->legs = 1;
+    return 0;
+  }
+  XBT_VERB("owner %d: %d nodes from %s: %d classes", owner, nnodes, sg_host_get_name(nodes[0]), k);
+  *reps = o->reps;
+  *counts = o->counts;
+  return k;
 }
 
 void tr_nodes_init(ios_tr_t *tr, int enabled, const sg_host_t *senders, int nsenders, sg_host_t controller) {
@@ -319,6 +504,9 @@ void tr_nodes_fini(ios_tr_t *tr) {
     ungroup(N, i);
     free(N->owners[i].scaled);
     free(N->owners[i].checked);
+    free(N->owners[i].cls);
+    free(N->owners[i].reps);
+    free(N->owners[i].counts);
   }
   free(N->owners);
   free(N->own);
