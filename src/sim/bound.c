@@ -162,7 +162,7 @@ static void settle(engine_t *e, long stamp) {
     double key = B->cand[i].key, top = as->bd.key;
     if (as->bd.stamp == stamp && (key == top || (isfinite(top) && key >= top * (1 - 1e-9)))) B->cand[n++] = B->cand[i];
   }
-  qsort(B->cand, (size_t)n, sizeof *B->cand, cand_cmp);
+  if (n > 1) qsort(B->cand, (size_t)n, sizeof *B->cand, cand_cmp);
   for (int i = 0; i < n;) {
     int j = i, k = 0;
     for (; j < n && B->cand[j].app == B->cand[i].app; j++)
