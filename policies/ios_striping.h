@@ -127,6 +127,21 @@ void ios_stripe_state_reset(ios_stripe_state_t *s);
 /** Adds one use of a path: router (-1: none), OSS and OST. The only way policies update usage. IOS_OK or IOS_EINVAL
  * (an index out of range; nothing changed). */
 int ios_stripe_state_use(ios_stripe_state_t *s, int router, int oss, int ost);
+
+/* Lustre's round-robin allocator, for the policies (lustre-default) and for what places files as Lustre would outside
+ * a policy (a Darshan workload's restriped files, src/inputs/darshan_workload.c): one allocator, here. */
+/** Lustre's round-robin OST order (lod_qos_calc_rr): OSSes taken by decreasing OST count (ties: lower index), the
+ * j-th of the T OSTs of an OSS placed at position ⌊j·N/T⌋ of an N-slot array, or the next free slot after it, so
+ * consecutive positions belong to different OSSes. order [nost]. IOS_OK or IOS_ENOMEM. */
+int ios_stripe_rr_order(const ios_stripe_topo_t *t, int *order);
+
+/** Lustre's default round-robin allocator (its moving start index; QoS free-space weighting is not modelled) for one
+ * file of `count` stripes (lod_alloc_rr, without its free-space and OST-health checks): updates the cursor of s (draws
+ * a new start from rng every `reseed` files; reseed <= 0 means Lustre's own period ⌊2000/N⌋ + 30 times N files) and
+ * writes count distinct OSTs to osts. */
+void ios_stripe_rr_alloc(const ios_stripe_topo_t *t, const int *order, long reseed, ios_rng_t *rng,
+                         ios_stripe_state_t *s, int count, int *osts);
+
 /** Adds every flow of a placement (see ios_stripe_flows) to the usage counters, e.g. to make a shared state see jobs
  * placed elsewhere. Policies already record their own placement. IOS_OK, IOS_EINVAL, IOS_ENOMEM. */
 int ios_stripe_state_record(ios_stripe_state_t *s, const ios_stripe_topo_t *t, const ios_stripe_job_t *job,

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -211,12 +212,15 @@ TEST(EngineDarshanLayout, OstNamesWithoutOrderWarnAndDuplicateIndicesRefused) {
 
 TEST(EngineDarshanLayout, JobsWithoutALayoutNameTheRuleThatDecidedThem) {
   // System: on the site platform (8 OSTs of 1.5 GB/s, 1 GB/s node links), with allocation fixed (n = 1), the
-  // two-file job `j` (recorded layout) and a job `plain` of the same 256 processes (8 nodes) writing 6e9 B whose log
-  // has no LUSTRE module, recorded 1e5 s later (never together).
-  // Expectations: `plain` runs on one OST, the allocation's n = 1: 6e9 B at min(8 x 1, 1 x 1.5) GB/s = 4 s;
-  // results.json "no_layout" = {jobs: [plain], decided_by: "allocation fixed (n = 1)"}; the summary says it
-  // ("assumed: 1 of 2 jobs have no Lustre layout in their logs (plain): their OSTs come from allocation fixed
-  // (n = 1)"); under --set striping.policy=lustre-default the striping policy decides instead and is named.
+  // two-file job `j` (recorded layout) and a job `plain` of the same 256 processes (8 nodes) writing 6e9 B to one file
+  // whose log has no LUSTRE module, recorded 1e5 s later (never together).
+  // Expectations: `plain`'s file gets the file system's default stripe count, 1 (workload.darshan.
+  // default_stripe_count), on an OST from Lustre's round-robin allocator: 6e9 B at min(8 x 1, 1 x 1.5) GB/s = 4 s;
+  // with "default_stripe_count": 4, over 4 OSTs: 6e9 B at min(8, 6) GB/s = 1 s; results.json "no_layout" = {jobs:
+  // [plain], decided_by: the allocator and the count}; the summary says it ("assumed: 1 of 2 jobs have no Lustre
+  // layout in their logs (plain): their OSTs come from Lustre's round-robin allocator, 1 OST per file (...)"); under
+  // --set striping.policy=lustre-default --set striping.stripe_count=2 its file is restriped as every other, over 2
+  // OSTs: 3e9 B at 1.5 GB/s = 2 s.
   TempDir logs;
   std::string job = logs.write("j.darshan", two_file_job(1000));
   Log l;
@@ -235,16 +239,60 @@ TEST(EngineDarshanLayout, JobsWithoutALayoutNameTheRuleThatDecidedThem) {
   ASSERT_TRUE(cJSON_IsArray(jobs)) << run.describe();
   ASSERT_EQ(cJSON_GetArraySize(jobs), 1);
   EXPECT_STREQ(cJSON_GetArrayItem(jobs, 0)->valuestring, "plain");
-  EXPECT_EQ(run.str("no_layout.decided_by"), "allocation fixed (n = 1)");
+  const std::string rule = "Lustre's round-robin allocator, 1 OST per file (the file system's default stripe count, "
+                           "workload.darshan.default_stripe_count)";
+  EXPECT_EQ(run.str("no_layout.decided_by"), rule);
   EXPECT_NE(run.proc.out.find("assumed: 1 of 2 jobs have no Lustre layout in their logs (plain): their OSTs come "
-                              "from allocation fixed (n = 1)"),
+                              "from " +
+                              rule),
             std::string::npos)
       << run.proc.out;
+  SimRun four = run_logs({job, plain}, R"(, "default_stripe_count": 4)");
+  ASSERT_EQ(four.proc.exit_code, 0) << four.describe();
+  EXPECT_EQ(four.app("plain").n_resources, 4);
+  EXPECT_REL(four.app("plain").io_time, 1.0, 1e-9);
   SimRun striped = run_logs({job, plain}, "", {"striping.policy=lustre-default", "striping.stripe_count=2"});
   ASSERT_EQ(striped.proc.exit_code, 0) << striped.describe();
-  EXPECT_EQ(striped.str("no_layout.decided_by").rfind("striping lustre-default (stripe_count = 2, ", 0), 0u)
-      << striped.str("no_layout.decided_by");
+  EXPECT_EQ(striped.str("no_layout.decided_by"), "Lustre's round-robin allocator, 2 OSTs per file (the restripe, "
+                                                 "stripe_count)");
+  EXPECT_REL(striped.app("plain").io_time, 2.0, 1e-9);
+  SimRun bad = run_logs({job, plain}, R"(, "default_stripe_count": "recorded")");
+  EXPECT_EQ(bad.proc.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.proc.err.find("workload.darshan.default_stripe_count"), std::string::npos) << bad.proc.err;
   SimRun only_layout = run_logs({job}, "");
   ASSERT_EQ(only_layout.proc.exit_code, 0) << only_layout.describe();
   EXPECT_EQ(only_layout.json("no_layout"), nullptr); // only when some job has no layout
+}
+
+TEST(EngineDarshanLayout, ConcurrentRestripedJobsSpreadAsLustreWould) {
+  // System: four copies of the two-file job (8 nodes each, 32 of the 64), released together (replay "concurrent"),
+  // every file restriped over 1 OST (stripe_count 1), on the site platform: 8 OSTs in Lustre's round-robin order
+  // 0 4 1 5 2 6 3 7 (the two OSSes interleaved).
+  // Expectations: one allocator for the stream, files placed job after job (release ties: the log order) at
+  // consecutive positions from a start drawn from the seed: the 8 files on 8 consecutive positions, one file per
+  // OST, each job on 2 OSTs none of the others has, one behind each OSS. Each file 3e9 B alone on its OST at 1.5 GB/s
+  // (node links: 2 × 1.5 / 8 GB/s each, OSS 6 GB/s, core 12 GB/s: none binds): every job 2 s. Restriped from
+  // position 0 for every job, as before, all four jobs put their files on ost0 and ost4: 12e9 B on each at 1.5 GB/s,
+  // 8 s each. Another seed moves the start, not the spread.
+  TempDir logs;
+  std::vector<std::string> jobs;
+  for (int k = 0; k < 4; k++)
+    jobs.push_back(logs.write("c" + std::to_string(k) + ".darshan", two_file_job(1000 + k)));
+  for (const char *seed : {"1", "7"}) {
+    SCOPED_TRACE(seed);
+    SimRun run = run_logs(jobs, R"(, "replay": "concurrent", "stripe_count": 1)", {std::string("seed=") + seed});
+    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+    std::set<std::string> used;
+    for (int k = 0; k < 4; k++) {
+      const AppRow &a = run.app("c" + std::to_string(k));
+      EXPECT_REL(a.io_time, 2.0, 1e-9);
+      ASSERT_EQ(a.n_resources, 2);
+      ASSERT_EQ(a.resources.size(), 2u);
+      std::string first = a.resources[0], second = a.resources[1];
+      EXPECT_NE(first[3] < '4', second[3] < '4') << first << " " << second; // one behind oss0 (ost0..3), one oss1
+      used.insert(first);
+      used.insert(second);
+    }
+    EXPECT_EQ(used.size(), 8u); // no two jobs on one OST: none piled onto the first
+  }
 }

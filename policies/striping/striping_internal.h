@@ -26,17 +26,6 @@ void ios_stripe_layout_tuned(const ios_stripe_topo_t *t, const ios_stripe_job_t 
 /** Number of files and of OST slots of the tuned layout. */
 void ios_stripe_layout_tuned_size(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, int *nfiles, int *nosts);
 
-/** Lustre's round-robin OST order (lod_qos_calc_rr): OSSes taken by decreasing OST count (ties: lower index), the
- * j-th of the T OSTs of an OSS placed at position ⌊j·N/T⌋ of an N-slot array, or the next free slot after it, so
- * consecutive positions belong to different OSSes. order [nost]. IOS_OK or IOS_ENOMEM. */
-int ios_stripe_rr_order(const ios_stripe_topo_t *t, int *order);
-
-/** Lustre's default round-robin allocator for one file of `count` stripes (lod_alloc_rr, without its free-space and
- * OST-health checks): updates the cursor of s (draws a new start from rng every `reseed` files; reseed <= 0 means
- * Lustre's own period ⌊2000/N⌋ + 30 times N files) and writes count distinct OSTs to osts. */
-void ios_stripe_rr_alloc(const ios_stripe_topo_t *t, const int *order, long reseed, ios_rng_t *rng,
-                         ios_stripe_state_t *s, int count, int *osts);
-
 /** Calls use(ctx, writer, ost) for every (writer, OST) pair of file f of pl that carries bytes, in the order of
  * ios_stripe_flows, with the bytes; returns the number of such pairs. */
 long ios_stripe_file_pairs(const ios_stripe_topo_t *t, const ios_stripe_job_t *job, const ios_stripe_placement_t *pl,

@@ -444,7 +444,9 @@ def band_words(row, base_cal, cal, change=None, used=None):
 
 def layout_lines(runs, labels, df):
     """The assumption that decides the jobs without a Lustre layout (results.json "no_layout": a Darshan job whose log
-    records none gets its OSTs from the scenario's allocation, or its striping policy when it has one; docs/whatif.md),
+    records none has its files on the file system's default stripe count, or the restripe, placed by Lustre's
+    round-robin allocator on a platform of OSTs; else the scenario's allocation, or its striping policy when it has one;
+    "decided_by" says which, docs/whatif.md),
     printed with the answer: which jobs, what decided them in each run, and their share of each run's total I/O time.
     Nothing when no run has such a job."""
     per_run = []
@@ -463,7 +465,7 @@ def layout_lines(runs, labels, df):
     parts = [f"in {lab}: {rule or 'none'}, {t:.6g} s of {tot:.6g} s of I/O time ({100 * t / tot:.2f} %)"
              if tot > 0 else f"in {lab}: {rule or 'none'}" for lab, jobs, rule, t, tot in per_run]
     return [f"assumed: {len(names)} of {len(runs[0][1])} jobs have no Lustre layout in their logs ({shown}): their "
-            "OSTs come from the scenario's allocation (striping policy when it has one), not from the logs; "
+            "OSTs are assumed, not from the logs; "
             + "; ".join(parts) + " (docs/whatif.md)"]
 
 

@@ -22,6 +22,8 @@ enum {
   IOS_STREAM_ARBITRATION = 1,      /**< allocation, then placement (+1), at the start of a run (src/sim/arbiter.c) */
   IOS_STREAM_KNOWLEDGE = 77,       /**< the noise on what policies know (RR-9549 §6.2, src/sim/knowledge.c) */
   IOS_STREAM_STRIPING = 91,        /**< striping policies' draws (TAPP-IO, src/sim/engine.c) */
+  IOS_STREAM_DARSHAN_OSTS = 92,    /**< Lustre's round-robin start over a Darshan stream's restriped files
+                                        (src/inputs/darshan_workload.c) */
   IOS_STREAM_RR9549 = 100,         /**< the RR-9549 §5.3 generator with common random numbers over Θ */
   IOS_STREAM_REARBITRATION = 1000, /**< re-arbitration k of a job queue: 1000 + 2k, placement 1001 + 2k */
   IOS_STREAM_APEX = 6301,          /**< APEX schedules: class draws, then each job's noise (RR-9502 §6.3.1) */

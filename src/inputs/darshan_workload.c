@@ -1,6 +1,8 @@
 /* iosim — Darshan logs as a workload: one application per log (see ios_darshan.h; what is read and what is assumed
  * is in docs/darshan.md). */
 #include "ios_darshan.h"
+#include "ios_rng.h"
+#include "ios_striping.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
 #include "ios_scenario.h"
@@ -19,7 +21,7 @@
 #define MAX_LOGS 1000000
 
 ios_darshan_options_t ios_darshan_options_default(void) {
-  return (ios_darshan_options_t){32, 0.01, 0, 3, 0, 0, -1, -2, NULL};
+  return (ios_darshan_options_t){32, 0.01, 0, 3, 0, 0, -1, -2, NULL, 1, 0};
 }
 
 /* ---------------------------------------------------------------- which counters */
@@ -295,17 +297,77 @@ static long stripe_count_of(const ios_darshan_options_t *opt, const char *name) 
   return opt->stripe_count == -2 ? 0 : opt->stripe_count;
 }
 
+static const double *by_start_key;
+static int cmp_by_start(const void *a, const void *b) {
+  double x = by_start_key[*(const int *)a], y = by_start_key[*(const int *)b];
+  return x < y ? -1 : x > y ? 1 : *(const int *)a - *(const int *)b;
+}
+
+/* The files of a job that Lustre's round-robin allocator places (restriped, or the files of a job whose log records no
+ * layout): each file's bytes and stripe count, beside the bytes its recorded files put on each OST. Every job's are
+ * placed once the stream is read, in the order of the jobs' release (when their files are created), by one allocator
+ * for the whole file system (place_stream). */
+typedef struct {
+  double *load;  /* [N] bytes on each OST (NULL: nothing of this job to place) */
+  double total;  /* bytes of every file of the job */
+  double *bytes; /* [n] each file to place: its bytes */
+  long *count;   /* [n] its stripes, 1 .. N */
+  int n, room;
+} to_place_t;
+
+static void to_place_free(to_place_t *t) {
+  free(t->load);
+  free(t->bytes);
+  free(t->count);
+  memset(t, 0, sizeof *t);
+}
+
+static int to_place_add(to_place_t *t, double bytes, long count) {
+  if (t->n == t->room) {
+    int room = t->room > 0 ? 2 * t->room : 16;
+    double *b = realloc(t->bytes, sizeof *b * (size_t)room);
+    if (b != NULL) t->bytes = b;
+    long *c = b != NULL ? realloc(t->count, sizeof *c * (size_t)room) : NULL;
+    if (c == NULL) return IOS_ENOMEM;
+    t->count = c;
+    t->room = room;
+  }
+  t->bytes[t->n] = bytes;
+  t->count[t->n++] = count;
+  return IOS_OK;
+}
+
+/* a->given and a->given_share from the bytes on each OST, load[N] (total: the job's bytes). */
+static int give(ios_app_t *a, const double *load, int N, double total) {
+  int n = 0;
+  for (int r = 0; r < N; r++)
+    n += load[r] > 0;
+  if (n == 0) return IOS_OK;
+  a->given = malloc(sizeof *a->given * (size_t)n);
+  a->given_share = malloc(sizeof *a->given_share * (size_t)n);
+  if (a->given == NULL || a->given_share == NULL) return IOS_ENOMEM;
+  for (int r = 0, i = 0; r < N; r++)
+    if (load[r] > 0) {
+      a->given[i] = r;
+      a->given_share[i++] = load[r] / total;
+    }
+  a->ngiven = n;
+  return IOS_OK;
+}
+
 /* The job's files as they ran (osts "recorded", docs/darshan.md): every file that moved bytes (every file when none
  * is known to) spreads its bytes B_f evenly over its c_f stripes (1 per file when no byte is known), each on the
  * platform's OST of the same Lustre index (ost_position) when the platform has every OST of the log (the file system's
  * OST count fs_osts, when known, and every recorded index); on a platform of fewer OSTs, the file keeps its stripe
  * count and its first OST: min(c_f, N) OSTs in Lustre's round-robin order (rr_order) from the position of its first OST
  * mod N (a file over all 24 of Edison's OSTs is over all 16 of a 16-OST platform, as `lfs setstripe -c` would lay it
- * out there). Or, restriped (stripe_count k > 0, or -1 = N), over min(k, N) OSTs taken in turn from the round-robin
- * order from position 0 on, file after file in the log's order. a->given = the distinct OSTs (ascending),
- * a->given_share = the fraction of the job's bytes each carries. */
+ * out there). Or, restriped (stripe_count k > 0, or -1 = N), over min(k, N) OSTs; and a job whose log records no
+ * layout (a->no_layout) has each of its files (one, its bytes, when the log records no file) over the file system's
+ * default stripe count (default_stripe_count, or k when restriped): those files go to *tp, placed by Lustre's allocator
+ * once every job is read (place_stream). The others make a->given = the distinct OSTs (ascending), a->given_share = the
+ * fraction of the job's bytes each carries, now. */
 static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
-                           const char *path, ios_app_t *a) {
+                           const char *path, ios_app_t *a, to_place_t *tp) {
   int N = p->nres, any = 0, *order = malloc(sizeof *order * (size_t)N);
   double *load = calloc((size_t)N, sizeof *load), total = 0;
   if (order == NULL || load == NULL) {
@@ -314,23 +376,25 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
     return IOS_ENOMEM;
   }
   rr_order(p, order);
-  long k = stripe_count_of(opt, a->name), cursor = 0;
+  long k = stripe_count_of(opt, a->name);
   int same = log->fs_osts <= N, named = ost_named(p); /* the platform has every OST of the log: as recorded */
+  int layout = 0;
   for (int i = 0; i < log->nfiles; i++)
     for (int j = 0; j < log->files[i].nosts; j++)
       same &= ost_position(p, named, log->files[i].osts[j]) >= 0;
   for (int i = 0; i < log->nfiles; i++)
     any |= log->files[i].bytes > 0;
+  for (int i = 0; i < log->nfiles; i++)
+    layout |= log->files[i].nosts > 0 && (!any || log->files[i].bytes > 0);
+  a->no_layout = !layout;
   int rc = IOS_OK;
   for (int i = 0; i < log->nfiles && rc == IOS_OK; i++) {
     const ios_darshan_file_t *f = &log->files[i];
-    if ((any && !(f->bytes > 0)) || f->nosts == 0) continue;
+    if ((any && !(f->bytes > 0)) || (layout && f->nosts == 0)) continue;
     double bytes = any ? f->bytes : 1;
-    if (k != 0) { /* restriped: min(k, N) OSTs in round-robin order */
-      long c = k < 0 || k > N ? N : k;
-      for (long j = 0; j < c; j++)
-        load[order[(cursor + j) % N]] += bytes / (double)c;
-      cursor = (cursor + c) % N;
+    if (k != 0 || !layout) { /* Lustre's allocator places it: min(c, N) OSTs */
+      long c = k != 0 ? k : opt->default_stripe_count;
+      rc = to_place_add(tp, bytes, c < 0 || c > N ? N : c);
     } else {
       for (int j = 0; j < f->nosts && rc == IOS_OK; j++) {
         if (f->osts[j] < 0) {
@@ -352,21 +416,18 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
     }
     total += bytes;
   }
-  int n = 0;
-  for (int r = 0; r < N; r++)
-    n += load[r] > 0;
-  if (rc == IOS_OK && n > 0) {
-    a->given = malloc(sizeof *a->given * (size_t)n);
-    a->given_share = malloc(sizeof *a->given_share * (size_t)n);
-    if (a->given == NULL || a->given_share == NULL) rc = IOS_ENOMEM;
-    for (int r = 0, i = 0; rc == IOS_OK && r < N; r++)
-      if (load[r] > 0) {
-        a->given[i] = r;
-        a->given_share[i++] = load[r] / total;
-      }
-    a->ngiven = rc == IOS_OK ? n : 0;
+  if (rc == IOS_OK && !layout && tp->n == 0) { /* no file record either: the job's bytes as one file */
+    long c = k != 0 ? k : opt->default_stripe_count;
+    rc = to_place_add(tp, 1, c < 0 || c > N ? N : c);
+    total = 1;
   }
-  if (rc == IOS_OK && n > 0 && k == 0 && !same)
+  if (rc == IOS_OK && tp->n > 0) { /* placed with the stream (place_stream) */
+    tp->load = load;
+    tp->total = total;
+    load = NULL;
+  } else if (rc == IOS_OK)
+    rc = give(a, load, N, total);
+  if (rc == IOS_OK && a->given != NULL && k == 0 && !same)
     ios_diag_warn(path, "workload.darshan.osts",
                   "the log's file system had %lld OSTs (0: unknown), the platform %d: each file keeps its stripe count "
                   "(at most %d) and its first OST (index mod %d), laid out in Lustre's round-robin order "
@@ -377,17 +438,64 @@ static int recorded_layout(const ios_darshan_log_t *log, const ios_darshan_optio
   return rc;
 }
 
+/* The files of every job that Lustre's allocator places (tp[napps], the jobs w->apps[base ..]), in the order of the
+ * jobs' release (ties: the log order): one round-robin allocator over the platform's OSTs (ios_stripe_rr_alloc, as the
+ * lustre-default striping policy: OSS-interleaved order, a moving start index drawn from `seed` and drawn again at
+ * Lustre's own period, (⌊2000/N⌋ + 30)·N files; no QoS free-space weighting), so that jobs that run together spread
+ * over the OSTs as on Lustre instead of all starting at the first OST. */
+static int place_stream(const ios_darshan_options_t *opt, const ios_platform_t *p, ios_workload_t *w, int base,
+                        to_place_t *tp, int napps) {
+  int need = 0;
+  for (int k = 0; k < napps; k++)
+    need |= tp[k].n > 0;
+  if (!need) return IOS_OK;
+  int N = p->nres, S = p->noss >= 1 && N % p->noss == 0 ? p->noss : 1, T = N / S, rc = IOS_OK;
+  int *ost_oss = malloc(sizeof *ost_oss * (size_t)N), *order = malloc(sizeof *order * (size_t)N);
+  int *osts = malloc(sizeof *osts * (size_t)N), *by = malloc(sizeof *by * (size_t)napps);
+  double *release = malloc(sizeof *release * (size_t)napps);
+  ios_stripe_state_t st = {0};
+  if (ost_oss == NULL || order == NULL || osts == NULL || by == NULL || release == NULL) rc = IOS_ENOMEM;
+  for (int r = 0; rc == IOS_OK && r < N; r++)
+    ost_oss[r] = r / T; /* as rr_order: the OSTs split evenly over the servers, in the pool's order */
+  ios_stripe_topo_t topo = {.nrouters = 0, .noss = S, .nost = N, .ost_oss = ost_oss, .nclients = 1};
+  if (rc == IOS_OK) rc = ios_stripe_rr_order(&topo, order);
+  if (rc == IOS_OK) rc = ios_stripe_state_init(&st, &topo);
+  ios_rng_t rng;
+  ios_rng_seed(&rng, opt->seed, IOS_STREAM_DARSHAN_OSTS);
+  for (int k = 0; rc == IOS_OK && k < napps; k++) {
+    by[k] = k;
+    release[k] = w->apps[base + k].release;
+  }
+  if (rc == IOS_OK) {
+    by_start_key = release;
+    qsort(by, (size_t)napps, sizeof *by, cmp_by_start);
+  }
+  for (int i = 0; rc == IOS_OK && i < napps; i++) {
+    to_place_t *t = &tp[by[i]];
+    if (t->n == 0) continue;
+    for (int f = 0; f < t->n; f++) {
+      ios_stripe_rr_alloc(&topo, order, 0, &rng, &st, (int)t->count[f], osts);
+      for (long j = 0; j < t->count[f]; j++)
+        t->load[osts[j]] += t->bytes[f] / (double)t->count[f];
+    }
+    rc = give(&w->apps[base + by[i]], t->load, N, t->total);
+  }
+  ios_stripe_state_free(&st);
+  free(ost_oss);
+  free(order);
+  free(osts);
+  free(by);
+  free(release);
+  return rc;
+}
+
 /* The resources of the job: io_resources (count), or its files' OSTs on the platform with the share of its bytes
  * each carries (recorded; with no platform, io_resources as count). */
 static int job_resources(const ios_darshan_log_t *log, const ios_darshan_options_t *opt, const ios_platform_t *p,
-                         const char *path, ios_app_t *a) {
+                         const char *path, ios_app_t *a, to_place_t *tp) {
   if (opt->osts == 2) return IOS_OK;
   int ost_pool = p != NULL && p->pool_role != NULL && strcmp(p->pool_role, "ost") == 0 && p->nres > 0;
-  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) {
-    int rc = recorded_layout(log, opt, p, path, a);
-    a->no_layout = rc == IOS_OK && a->given == NULL; /* no file with a layout: the allocation decides */
-    return rc;
-  }
+  if ((opt->osts == 1 || opt->osts == 3) && ost_pool) return recorded_layout(log, opt, p, path, a, tp);
   if (opt->osts == 1) {
     ios_diag_set(path, "workload.darshan.osts",
                  "\"recorded\" needs a platform whose I/O resources are OSTs (role ost): use such a platform (iosim "
@@ -485,7 +593,7 @@ static void warn_log(const ios_darshan_log_t *log, const ios_darshan_options_t *
 /* Builds the application of log `path` at the end of `w` (started at *start). On IOS_EINVAL the application is
  * removed again. */
 static int add_log(const char *path, const ios_darshan_options_t *opt, const ios_platform_t *p, ios_workload_t *w,
-                   ios_darshan_info_t *info, double *start, double *runtime) {
+                   ios_darshan_info_t *info, double *start, double *runtime, to_place_t *tp) {
   ios_darshan_log_t log;
   int rc = ios_darshan_read(path, &log);
   if (rc != IOS_OK) return rc;
@@ -499,7 +607,7 @@ static int add_log(const char *path, const ios_darshan_options_t *opt, const ios
   a->name = name;
   int dxt;
   rc = ios_darshan_app(&log, opt, path, a, &dxt);
-  if (rc == IOS_OK) rc = job_resources(&log, opt, p, path, a);
+  if (rc == IOS_OK) rc = job_resources(&log, opt, p, path, a, tp);
   if (rc == IOS_OK) a->processes = (int)log.nprocs;
   if (rc == IOS_OK && info != NULL) rc = fill_info(&log, a, dxt, info);
   if (rc == IOS_OK) warn_log(&log, opt, path);
@@ -507,6 +615,7 @@ static int add_log(const char *path, const ios_darshan_options_t *opt, const ios
   *runtime = log.runtime;
   ios_darshan_free(&log);
   if (rc == IOS_EINVAL) { /* refused: this log only */
+    to_place_free(tp);
     free(a->name);
     free(a->phases);
     free(a->given);
@@ -514,12 +623,6 @@ static int add_log(const char *path, const ios_darshan_options_t *opt, const ios
     w->napps--;
   }
   return rc;
-}
-
-static const double *by_start_key;
-static int cmp_by_start(const void *a, const void *b) {
-  double x = by_start_key[*(const int *)a], y = by_start_key[*(const int *)b];
-  return x < y ? -1 : x > y ? 1 : *(const int *)a - *(const int *)b;
 }
 
 /* The release times of `n` jobs recorded over [start[k], start[k] + runtime[k]] (s since the epoch), written to
@@ -574,11 +677,12 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
   size_t room = (size_t)(npaths > 0 ? npaths : 1);
   double *start = malloc(sizeof *start * 3 * room), first = INFINITY;
   double *runtime = start != NULL ? start + room : NULL, *release = start != NULL ? start + 2 * room : NULL;
-  int base = w->napps, rc = start != NULL ? IOS_OK : IOS_ENOMEM, nbad = 0;
+  to_place_t *tp = calloc(room, sizeof *tp); /* each job's files that Lustre's allocator places (place_stream) */
+  int base = w->napps, rc = start != NULL && tp != NULL ? IOS_OK : IOS_ENOMEM, nbad = 0;
   char *why = NULL; /* the first refusal */
   for (int i = 0; i < npaths && rc == IOS_OK; i++) {
     int k = w->napps - base;
-    rc = add_log(paths[i], opt, p, w, info != NULL ? &info[k] : NULL, &start[k], &runtime[k]);
+    rc = add_log(paths[i], opt, p, w, info != NULL ? &info[k] : NULL, &start[k], &runtime[k], &tp[k]);
     if (rc == IOS_OK) {
       first = fmin(first, start[k]);
     } else if (rc == IOS_EINVAL || rc == IOS_EIO) { /* listed, and the others are read */
@@ -622,6 +726,22 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
                        sizeof w->replay);
   for (int k = 0; k < napps && rc == IOS_OK; k++)
     w->apps[base + k].release = release[k];
+  if (rc == IOS_OK && p != NULL) rc = place_stream(opt, p, w, base, tp, napps);
+  int nl = 0, ost_pool = p != NULL && p->pool_role != NULL && strcmp(p->pool_role, "ost") == 0 && p->nres > 0;
+  for (int k = 0; k < napps; k++)
+    nl += w->apps[base + k].no_layout;
+  if (rc == IOS_OK && nl > 0 && ost_pool && (opt->osts == 1 || opt->osts == 3)) { /* the summary's "assumed:" line */
+    long c = opt->stripe_count > 0 || opt->stripe_count == -1 ? opt->stripe_count : opt->default_stripe_count;
+    char count[32];
+    snprintf(count, sizeof count, c == -1 ? "every OST" : "%ld OST%s", c, c == 1 ? "" : "s");
+    snprintf(w->no_layout_rule, sizeof w->no_layout_rule, "Lustre's round-robin allocator, %s per file (%s)", count,
+             opt->stripe_count > 0 || opt->stripe_count == -1
+                 ? "the restripe, stripe_count"
+                 : "the file system's default stripe count, workload.darshan.default_stripe_count");
+  }
+  for (int k = 0; tp != NULL && k < (int)room; k++)
+    to_place_free(&tp[k]);
+  free(tp);
   if (rc == IOS_OK && napps > 1) fprintf(stderr, "iosim: workload.darshan: replay %s\n", w->replay); /* a stream */
   free(why);
   free(start);
@@ -723,8 +843,18 @@ static int read_stripe_count(const cJSON *v, const char *file, const char *field
 
 /* Reads the options of the object form of workload.darshan. */
 static int read_options(const cJSON *o, const char *file, ios_darshan_options_t *opt) {
-  static const char *const keys[] = {"logs",   "ranks_per_node", "merge_gap",    "phases", "osts", "skip_bad",
-                                     "replay", "compress_gaps",  "stripe_count", "jobs",   NULL};
+  static const char *const keys[] = {"logs",
+                                     "ranks_per_node",
+                                     "merge_gap",
+                                     "phases",
+                                     "osts",
+                                     "skip_bad",
+                                     "replay",
+                                     "compress_gaps",
+                                     "stripe_count",
+                                     "jobs",
+                                     "default_stripe_count",
+                                     NULL};
   static const char *const phases[] = {"auto", "counters", NULL}, *const osts[] = {"count", "recorded", "none", "auto",
                                                                                    NULL};
   static const char *const replays[] = {"as-recorded", "concurrent", NULL};
@@ -771,6 +901,15 @@ static int read_options(const cJSON *o, const char *file, ios_darshan_options_t 
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "stripe_count")) != NULL &&
       read_stripe_count(v, file, "workload.darshan.stripe_count", &opt->stripe_count) != IOS_OK)
     return IOS_EINVAL;
+  if ((v = cJSON_GetObjectItemCaseSensitive(o, "default_stripe_count")) != NULL &&
+      (read_stripe_count(v, file, "workload.darshan.default_stripe_count", &opt->default_stripe_count) != IOS_OK ||
+       opt->default_stripe_count == 0)) {
+    if (opt->default_stripe_count == 0)
+      ios_diag_set(file, "workload.darshan.default_stripe_count",
+                   "is \"recorded\", but it is the stripe count of the files a log records no layout for: give the "
+                   "file system's default stripe count, >= 1 (Lustre's is 1), or -1 (every OST)");
+    return IOS_EINVAL;
+  }
   if ((v = cJSON_GetObjectItemCaseSensitive(o, "jobs")) != NULL && !cJSON_IsNull(v)) {
     static const char *const job_keys[] = {"stripe_count", NULL};
     if (!cJSON_IsObject(v)) {
@@ -844,12 +983,13 @@ int ios_darshan_spec(const cJSON *spec, const char *file, char ***paths, int *np
 }
 
 int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
-                      double stripe_count, int skip_bad, ios_workload_t *w) {
+                      double stripe_count, int skip_bad, uint64_t seed, ios_workload_t *w) {
   char **paths = NULL;
   int n = 0;
   ios_darshan_options_t opt;
   int rc = ios_darshan_spec(spec, file, &paths, &n, &opt);
   if (rc == IOS_OK && skip_bad) opt.skip_bad = 1; /* workload.skip_bad, iosim run --skip-bad */
+  opt.seed = seed;
   if (rc == IOS_OK && opt.stripe_count == -2 && striping != NULL && strcmp(striping, "lustre-default") == 0)
     opt.stripe_count = (long)stripe_count; /* the scenario's what-if: every recorded file restriped (-1: every OST) */
   if (rc == IOS_OK) rc = ios_darshan_workload(paths, n, &opt, p, w, NULL);

@@ -145,6 +145,11 @@ typedef struct {
                              (default): as recorded, or the scenario's lustre-default stripe_count (ios_darshan_build) */
   const cJSON *jobs;    /**< workload.darshan.jobs: per-job options by application name ({"stripe_count": k}), borrowed
                              from the scenario (checked by ios_darshan_spec), or NULL */
+  long default_stripe_count; /**< with recorded OSTs: the file system's default stripe count, given to every file the
+                                  log records no layout for (a job without a LUSTRE module), >= 1 or -1 (every OST);
+                                  default 1 (Lustre's) */
+  uint64_t seed; /**< the scenario's seed: Lustre's round-robin allocator draws its start index from it (restriped files
+                      and files without a layout, ios_stripe_rr_alloc) */
 } ios_darshan_options_t;
 
 /** The defaults above. */
@@ -192,9 +197,9 @@ int ios_darshan_workload(char *const *paths, int npaths, const ios_darshan_optio
  * that sets no stripe_count of its own restripes every recorded file over that many OSTs (docs/darshan.md: the
  * one-change what-if `--set striping.stripe_count=K`), and the engine then keeps the jobs' given OSTs
  * (sim_striping_setup). `skip_bad` != 0 (workload.skip_bad) skips the logs that cannot be read as the spec's own
- * skip_bad does; each log skipped is recorded in w->skipped. */
+ * skip_bad does; each log skipped is recorded in w->skipped. `seed`: the scenario's (ios_darshan_options_t.seed). */
 int ios_darshan_build(const cJSON *spec, const char *file, const ios_platform_t *p, const char *striping,
-                      double stripe_count, int skip_bad, ios_workload_t *w);
+                      double stripe_count, int skip_bad, uint64_t seed, ios_workload_t *w);
 
 /** The phases of `log` as an application (the mapping of ios_darshan_workload, without name, release and
  * resources): fills a->nodes, a->phases, a->nphases; sets *from_dxt to whether the DXT trace gave them.

@@ -38,7 +38,8 @@ static int build_generator(const ios_scenario_t *s, const ios_platform_t *p, con
 static int build_darshan(const ios_scenario_t *s, const ios_platform_t *p, const cJSON *v, ios_workload_t *w) {
   int skip = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s->workload, "skip_bad"));
   return ios_darshan_build(v, s->file, p, s->striping != NULL ? s->striping->name : NULL,
-                           s->striping != NULL ? s->striping_params.v[0] : 0, skip, w); /* striping.stripe_count */
+                           s->striping != NULL ? s->striping_params.v[0] : 0, skip, s->seed,
+                           w); /* striping.stripe_count */
 }
 
 static const char *const self_path[] = {"", NULL};

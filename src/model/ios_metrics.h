@@ -62,18 +62,22 @@ typedef struct {
   double io_load, mean_io_slowdown, mean_rho_io, mean_rho_con, io_spread, machine_idle_time;
   /* mean_rho_io, mean_rho_con: means over the applications of mean_io_slowdown (those with I/O), so that
    * mean_io_slowdown = mean_rho_io + mean_rho_con (RR-9549 §3.3.2); NAN when none did I/O */
-  double total_io_time_s; /**< s: Σ_j T_io,j, every application's time with an I/O operation pending */
-  double mean_io_stretch; /**< mean of io_stretch over the applications with I/O (NAN when none) */
-  double aggregate_bandwidth_Bps;
-  double platform_limited_share; /**< share of the bytes moved at a sharing policy's rates that went slower than that
-                                      rate because a link the policy does not decide on was the bottleneck (SimGrid's
-                                      max-min decided); NAN when SimGrid decides every rate (maxmin) */
-  long events;                   /**< controller events handled */
-  long rate_changes;             /**< flow segments started: first starts plus restarts at a new rate */
-  long flows;                    /**< SimGrid flows started (0 on the direct path; fewer than the segments when
-                                      transfers share a flow or a flow is re-rated in place, ios_transfer.h) */
-  int direct_transfers;          /**< 1 when the transfer layer computed the transfers directly (no link could bind
-                                      the policy's rates), 0 when they were SimGrid flows (ios_transfer.h) */
+  double total_io_time_s;         /**< s: Σ_j T_io,j, every application's time with an I/O operation pending */
+  double mean_io_stretch;         /**< mean of io_stretch over the applications with I/O (NAN when none) */
+  double aggregate_bandwidth_Bps; /**< IPDPS'21 Eq. 2 (ios_metrics_compute): not a bandwidth any element delivered */
+  double
+      io_busy_s; /**< s: the run's time with at least one I/O operation pending (any application), set by the engine */
+  double delivered_bandwidth_Bps; /**< bytes/s: Σ_j io_volume_j / io_busy_s, what the platform delivered while some I/O
+                                       was pending (never above its capacity, unlike Eq. 2's sum); NAN without it */
+  double platform_limited_share;  /**< share of the bytes moved at a sharing policy's rates that went slower than that
+                                       rate because a link the policy does not decide on was the bottleneck (SimGrid's
+                                       max-min decided); NAN when SimGrid decides every rate (maxmin) */
+  long events;                    /**< controller events handled */
+  long rate_changes;              /**< flow segments started: first starts plus restarts at a new rate */
+  long flows;                     /**< SimGrid flows started (0 on the direct path; fewer than the segments when
+                                       transfers share a flow or a flow is re-rated in place, ios_transfer.h) */
+  int direct_transfers;           /**< 1 when the transfer layer computed the transfers directly (no link could bind
+                                       the policy's rates), 0 when they were SimGrid flows (ios_transfer.h) */
   double wall_time_s;
   int has_fit;             /**< 1 when the policies saw group-fit profiles (RR-9549 §6.2): `fit` is the fit */
   ios_knowledge_fit_t fit; /**< the polynomials the policies saw, per shape group */

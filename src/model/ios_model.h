@@ -61,6 +61,9 @@ typedef struct {
   ios_profile_t *population; /**< [npopulation] (owned), or NULL when the workload was not drawn from a dataset;
                                   RR-9549 §6.2 fits the policies' knowledge over it (knowledge.fit_over) */
   char replay[160];          /**< how a stream of logs was released (workload.darshan `replay`), "" otherwise */
+  char no_layout_rule[200];  /**< what placed the files of the jobs whose logs record no layout (ios_app_t.no_layout),
+                                  in words, when the workload decided it (workload.darshan on a platform of OSTs), ""
+                                  otherwise: the scenario's allocation or striping decides (results.json "no_layout") */
   int nskipped;              /**< jobs left out (workload.skip_bad): counted in the summary, listed in results.json */
   ios_skipped_t *skipped;    /**< [nskipped] (owned), in the order they were met */
 } ios_workload_t;

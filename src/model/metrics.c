@@ -112,7 +112,7 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
   double len = whole ? r->busy_s : r->t_end - r->t_begin;
 
   double min_yield = INFINITY, nodes = 0, util = 0, eff = 0, vded = 0, stress = 0;
-  double slow = 0, rio = 0, idle = 0, total_io = 0, stretch = 0;
+  double slow = 0, rio = 0, idle = 0, total_io = 0, stretch = 0, moved = 0;
   int nslow = 0, nstretch = 0;
   for (int j = 0; j < w->napps; j++) {
     const ios_app_t *a = &w->apps[j];
@@ -126,6 +126,10 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
      * completion (its yield would otherwise decay while it no longer runs: whole-run windows, job queues) */
     double at = !isnan(ar->end) && ar->end < r->t_end ? ar->end : r->t_end;
     double elapsed = at - ar->release;
+    /* a completed job's own durations (its start's delay, work, I/O time) are exact where its absolute dates are
+     * rounded (1.2e-7 s at 1e9 s: docs/outputs.md, "Dates"): within that rounding, its life is their sum */
+    double own = (ar->start - ar->release) + ar->work_time + ar->io_time;
+    if (at == ar->end && fabs(own - elapsed) <= 8 * DBL_EPSILON * fmax(fabs(at), fabs(ar->release))) elapsed = own;
     ar->yield = elapsed > 0 ? (a->progress0 + ar->w_end + (b > 0 ? ar->v_end / b : 0)) / elapsed : NAN;
     /* above 1 by no more than the rounding of its two dates (a second's job at a date of 1e8 s: 1.5e-8 s each) */
     if (ar->yield > 1 && (ar->yield - 1) * elapsed <= 4 * DBL_EPSILON * (fabs(at) + fabs(ar->release))) ar->yield = 1;
@@ -161,6 +165,7 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
       nstretch++;
     }
     total_io += ar->io_time;
+    moved += ar->io_volume;
     idle += ar->io_time * a->nodes;
   }
   r->min_yield = isfinite(min_yield) ? min_yield : NAN;
@@ -183,6 +188,7 @@ void ios_metrics_compute(const ios_workload_t *w, const ios_profile_t *profiles,
   double span = r->busy_run_s < r->makespan_s ? r->busy_run_s : r->makespan_s; /* without a stream's idle gaps */
   r->machine_idle_time = span > 0 ? idle / (span * ncompute) : NAN;
   r->aggregate_bandwidth_Bps = aggbw;
+  r->delivered_bandwidth_Bps = r->io_busy_s > 0 ? moved / r->io_busy_s : NAN;
 }
 
 double ios_occupancy(const ios_results_t *r, int i) {

@@ -228,6 +228,8 @@ static void add_metrics(cJSON *root, const ios_results_t *r) {
                  {"io_spread", r->io_spread},
                  {"machine_idle_time", r->machine_idle_time},
                  {"aggregate_bandwidth_Bps", r->aggregate_bandwidth_Bps},
+                 {"delivered_bandwidth_Bps", r->delivered_bandwidth_Bps},
+                 {"io_busy_s", r->io_busy_s},
                  {"platform_limited_share", r->platform_limited_share},
                  {"total_io_time_s", r->total_io_time_s},
                  {"mean_io_stretch", r->mean_io_stretch}};
@@ -265,7 +267,11 @@ static void add_fit(cJSON *root, const ios_results_t *r) {
 /* What decided the resources of the Darshan jobs whose logs record no Lustre layout (ios_app_t.no_layout), in words,
  * into buf[n]: the scenario's striping policy when it has one (it stripes those jobs' files), else its allocation
  * policy, with their parameters ("allocation fixed (n = 1)": one OST each). */
-static void no_layout_rule(const ios_scenario_t *s, char *buf, size_t n) {
+static void no_layout_rule(const ios_scenario_t *s, const ios_workload_t *w, char *buf, size_t n) {
+  if (w->no_layout_rule[0] != '\0') { /* the workload placed their files (a Darshan stream on OSTs) */
+    snprintf(buf, n, "%s", w->no_layout_rule);
+    return;
+  }
   int striped = s->striping != NULL;
   const ios_param_spec_t *spec = striped ? s->striping->params : s->allocation->params;
   const double *v = striped ? s->striping_params.v : s->allocation_params.v;
@@ -301,7 +307,7 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
     nnl += w->apps[j].no_layout;
   if (nnl > 0) { /* Darshan jobs without a Lustre layout: what decided their OSTs (docs/whatif.md) */
     char rule[256];
-    no_layout_rule(s, rule, sizeof rule);
+    no_layout_rule(s, w, rule, sizeof rule);
     cJSON *nl = cJSON_AddObjectToObject(root, "no_layout");
     cJSON *jobs = cJSON_AddArrayToObject(nl, "jobs");
     for (int j = 0; j < w->napps; j++)
@@ -385,7 +391,7 @@ void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const 
     nnl += w->apps[j].no_layout;
   if (nnl > 0) { /* an assumption that decides these jobs' I/O (docs/whatif.md) */
     char rule[256];
-    no_layout_rule(s, rule, sizeof rule);
+    no_layout_rule(s, w, rule, sizeof rule);
     printf("assumed: %d of %d jobs have no Lustre layout in their logs (", nnl, w->napps);
     for (int j = 0, k = 0; j < w->napps; j++)
       if (w->apps[j].no_layout && k++ < 5) printf("%s%s", k > 1 ? ", " : "", w->apps[j].name);

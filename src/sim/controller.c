@@ -5,12 +5,14 @@
 #include "ios_clock.h"
 #include "ios_diag.h"
 #include "ios_sg.h"
+#include "sim_alone.h"
 #include "sim_apps.h"
 #include "sim_queue.h"
 #include "sim_state.h"
 #include "sim_striping.h"
 #include "sim_traces.h"
 
+#include <float.h>
 #include <math.h>
 #include <simgrid/host.h>
 #include <stdarg.h>
@@ -359,7 +361,8 @@ static int node_group(engine_t *e, app_state_t *as, int j, int nsrc, int reads, 
 
 static void on_post(engine_t *e, int j) {
   app_state_t *as = &e->apps[j];
-  if (as->q.pending) sim_apply_alloc(e, as); /* a re-arbitration applies from the next I/O operation */
+  if (e->ops_pending++ == 0) e->io_busy_since = sim_now(e); /* the platform's I/O busy time (io_busy_s) */
+  if (as->q.pending) sim_apply_alloc(e, as);                /* a re-arbitration applies from the next I/O operation */
   double volume = as->a->phases[as->phase].value;
   int reads = as->a->phases[as->phase].is_io == IOS_PHASE_READ;
   if (as->st.policy != NULL) {
@@ -382,6 +385,7 @@ static void on_post(engine_t *e, int j) {
       t->latency = route_latency(e, t);
       res_add(e, &e->res[t->res], t);
     }
+    as->op_alone = sim_alone_op(e, as, volume); /* its layout alone on the platform: the reference b_i */
     return;
   }
   int n = as->n, nsrc = sim_app_nodes(e, as);
@@ -421,6 +425,17 @@ static void on_post(engine_t *e, int j) {
     t->latency = route_latency(e, t);
     res_add(e, rs, t);
   }
+  as->op_alone = sim_alone_op(e, as, volume); /* alone on the platform: the reference b_i */
+}
+
+/* s: the I/O time of as's operation that completes now. Its dates are absolute, so at a date of 1e8 s (a Darshan
+ * stream) their difference carries their rounding (an ulp of 1.5e-8 s at 1e8 s, 1.2e-7 s at 1e9 s), which for a short
+ * operation is a rate above what its elements can carry (docs/outputs.md, "Dates"): a duration within 4 ulps of the
+ * operation's time alone (sim_alone_op) is that time, the one the dates cannot tell from it. */
+static double op_duration(const engine_t *e, const app_state_t *as) {
+  double now = sim_now(e), posted = as->posted > 0 ? as->posted : 0.0, d = now - posted;
+  double rounding = 4 * DBL_EPSILON * fmax(fabs(now), fabs(posted));
+  return fabs(d - as->op_alone) <= rounding ? as->op_alone : d;
 }
 
 static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
@@ -440,8 +455,9 @@ static void on_complete(engine_t *e, transfer_t *t, unsigned gen) {
     }
     as->last_work = 0;
     as->bytes_done += v;
-    as->ded_io += as->b > 0 ? v / as->b : 0.0;
-    as->io_time += sim_now(e) - (as->posted > 0 ? as->posted : 0.0);
+    if (--e->ops_pending == 0) e->io_busy_s += sim_now(e) - e->io_busy_since;
+    as->ded_io += as->op_alone;
+    as->io_time += op_duration(e, as);
     as->state = ST_WAITING;
     sim_resume(e, t->app); /* resumed by the controller after this batch's decisions */
   }

@@ -22,6 +22,7 @@
 #include "ios_diag.h"
 #include "ios_sg.h"
 #include "ios_sg_platform.h"
+#include "sim_alone.h"
 #include "sim_bound.h"
 #include "sim_calendar.h"
 #include "sim_controller.h"
@@ -82,6 +83,7 @@ static const struct {
     {"glue", glue_init, glue_fini},                           /* SimGrid's flows, the maestro's driver (ios_sg.h) */
     {"traces", sim_traces_init, sim_traces_fini},             /* events.csv / timeline.bin, allocations.csv */
     {"bound", sim_bound_init, sim_bound_fini},                /* what bound each job */
+    {"alone", sim_alone_init, sim_alone_fini},                /* each job's operations alone: the reference b_i */
     {"controller", sim_controller_init, sim_controller_fini}, /* events and decisions */
     {"queue", sim_queue_init, sim_queue_fini},                /* the job queue */
     {"striping", sim_striping_init, sim_striping_fini},       /* TAPP-IO striping */

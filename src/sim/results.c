@@ -24,14 +24,14 @@ static void collect_apps(engine_t *e, const ios_sim_config_t *s, double *first, 
     ar->start = as->start;
     ar->end = as->end;
     ar->release = s->queue ? as->start : as->a->release; /* τ_i: a queued job's clock starts with it */
-    if (s->queue) { /* the last allocation, and the dedicated bandwidth its operations saw on average */
+    if (s->queue) {                                      /* the last allocation */
       ar->n_resources = as->n;
       memcpy(ar->resources, as->res, sizeof *as->res * (size_t)as->n);
-      ar->bandwidth = as->bytes_done > 0 && as->ded_io > 0 ? as->bytes_done / as->ded_io : as->b;
+      ar->bandwidth = as->b;
     }
-
-    if (as->st.policy != NULL && as->bytes_done > 0 && as->ded_io > 0) /* striped: the b_j(n) of the OSTs it used */
-      ar->bandwidth = as->bytes_done / as->ded_io;
+    /* b_i: its bytes over the time its operations take alone on the platform (docs/outputs.md, "The reference
+     * bandwidth b_i"; sim_alone_op), each operation with its own allocation and layout */
+    if (as->bytes_done > 0 && as->ded_io > 0) ar->bandwidth = as->bytes_done / as->ded_io;
     ar->work_time = as->work_done;
     ar->io_volume = as->bytes_done;
     ar->io_time = as->io_time;
@@ -89,6 +89,7 @@ int sim_collect(engine_t *e, const ios_sim_config_t *s, const ios_platform_t *p,
     r->res[i].bytes = e->res[i].bytes;
     pool += p->res[i].capacity;
   }
+  r->io_busy_s = e->io_busy_s + (e->ops_pending > 0 ? horizon - e->io_busy_since : 0.0);
   r->events = e->events;
   r->rate_changes = e->rate_changes;
   r->flows = ios_tr_flows_started(e->tr);

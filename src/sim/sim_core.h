@@ -79,7 +79,8 @@ typedef struct {
   double iter_sum;  /* s: Σ (work + V/b) over the iterations counted in ω (RR-9502 §4.2) */
   int iter_count;   /* iterations counted in ω */
   transfer_t *t;    /* [max(n,1)] reused by every operation ([max(N,1)] with a queue) */
-  double ded_io;    /* s: Σ volume/b over completed operations (b of each operation's allocation) */
+  double ded_io;    /* s: Σ over completed operations of each one's time alone (sim_alone_op): V / ded_io is b_i */
+  double op_alone;  /* s: the current operation's time alone on the platform (sim_alone_op) */
   int host0;        /* index of its first compute host (without a queue) */
   sg_host_t *nodes; /* [a->nodes] the compute hosts its I/O leaves from (sim_app_nodes), or NULL (one node) */
   int tcap;         /* transfers t[] can hold */
@@ -106,6 +107,7 @@ struct sim_controller; /* controller.c: the events, the decisions' buffers, the 
 struct sim_queue;      /* queue.c: the job queue and the free compute nodes */
 struct sim_striping;   /* striping.c: the oss-ost topology and the usage states of the placements */
 struct sim_bound;      /* bound.c: the accounting of what bound each job */
+struct sim_alone;      /* alone.c: each job's operation alone on the platform (the reference b_i) */
 struct sim_traces;     /* traces.c: events.csv or timeline.bin, allocations.csv */
 
 typedef struct engine {
@@ -131,6 +133,8 @@ typedef struct engine {
   ios_profile_t *seen;             /* [napps] the b_j(n) the policies see (RR-9549 §6.2 knowledge) */
   int *alloc_n;                    /* [napps] resources allocated to each application at the start */
   double seg_bytes, limited_bytes; /* bytes of flow segments at a policy's rate, and of those the platform slowed */
+  int ops_pending;                 /* I/O operations posted and not complete, every application together */
+  double io_busy_since, io_busy_s; /* s: when ops_pending last left 0; the time it was above 0 until then */
   int direct;   /* the transfer layer's direct path (ios_transfer.h): no link can bind the policy's rates */
   int trace;    /* SimGrid's tracer records the run: each segment goes into its route's link variables */
   double clock; /* s: the simulated date (sim_now), written by the calendar only */
@@ -141,6 +145,7 @@ typedef struct engine {
   struct sim_queue *queue;
   struct sim_striping *striping;
   struct sim_bound *bound;
+  struct sim_alone *alone;
   struct sim_traces *traces;
   ios_tr_t *tr; /* the transfer layer (ios_transfer.h), started by the set-up once the path is chosen (setup.c) */
   ios_sg_t *sg; /* the SimGrid glue's state of the run (ios_sg.h: flows, the maestro's driver, the watch, caches) */

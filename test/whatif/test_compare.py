@@ -197,8 +197,8 @@ class WhatIf(unittest.TestCase):
         with open(os.path.join(b, "results.json"), "w", encoding="utf-8") as f:
             json.dump(res, f)
         p = run([ARGS.iosim, "compare", a, b])
-        self.assertIn("assumed: 1 of 2 jobs have no Lustre layout in their logs (small): their OSTs come from the "
-                      "scenario's allocation (striping policy when it has one), not from the logs; in nl-base: "
+        self.assertIn("assumed: 1 of 2 jobs have no Lustre layout in their logs (small): their OSTs are assumed, "
+                      "not from the logs; in nl-base: "
                       "allocation fixed (n = 1), 20 s of 60 s of I/O time (33.33 %); in nl-var: striping "
                       "lustre-default (stripe_count = 8), 10 s of 30 s of I/O time (33.33 %) (docs/whatif.md)",
                       p.stdout)
