@@ -386,3 +386,34 @@ TEST(engine_sweep_db, RunRecordsIntoADatabaseAndBadPathsExitTwo) {
   EXPECT_NE(s.err.find(c.dir->file("sw/campaign.db")), std::string::npos) << s.err;
   EXPECT_NE(s.err.find("--out"), std::string::npos) << s.err;
 }
+
+// System: 4 `iosim run --db` processes started at once on one database file, each with its own run id.
+// Expectations: all exit 0 and the database holds 4 whole runs (WAL and the busy timeout: writers wait for each
+// other's transactions instead of failing).
+TEST(engine_sweep_db, ConcurrentRunsShareOneDatabase) {
+  Campaign c(R"({"base": "base.json", "grid": {"seed": [1]}})");
+  std::string db = c.dir->file("shared.db");
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 4; i++) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      std::string out = c.dir->file("run" + std::to_string(i)), id = "r" + std::to_string(i);
+      execl(IOSIM_BIN, "iosim", "run", c.dir->file("base.json").c_str(), "--out", out.c_str(), "--db", db.c_str(),
+            "--run-id", id.c_str(), (char *)nullptr);
+      _exit(127);
+    }
+    pids.push_back(pid);
+  }
+  for (pid_t pid : pids) {
+    int st = 0;
+    waitpid(pid, &st, 0);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << st;
+  }
+  Db d(db);
+  EXPECT_EQ(d.text("SELECT count(*) FROM runs WHERE status = 'complete'"), "4");
+  EXPECT_EQ(d.text("SELECT count(DISTINCT run_id) FROM apps"), "4");
+  EXPECT_EQ(d.text("SELECT count(*) FROM apps"), "8");
+  EXPECT_EQ(d.text("SELECT count(*) FROM results"), "4");
+}

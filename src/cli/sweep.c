@@ -177,7 +177,7 @@ static int sweep_loaded(const ios_campaign_t *c, const sweep_args_t *a) {
   self[sl > 0 ? sl : 0] = '\0';
   int rc;
   if (a->slurm) {
-    ios_slurm_opts_t so = {.iosim = self, .out = out, .shards = a->shards, .jobs = a->jobs};
+    ios_slurm_opts_t so = {.iosim = self, .out = out, .shards = a->shards, .jobs = a->jobs, .run_dirs = a->run_dirs};
     memcpy(so.sbatch, a->sbatch, sizeof so.sbatch);
     rc = ios_slurm_write(c, &so);
   } else {
