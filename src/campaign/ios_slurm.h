@@ -18,6 +18,7 @@ typedef struct {
   const char *out;   /**< the output directory OUT (absolute): the script, the shards' directories, runs.csv */
   int shards;        /**< tasks of the job array, >= 1 */
   int jobs;          /**< runs at a time in a task (its --cpus-per-task; SLURM_CPUS_PER_TASK wins), >= 1 */
+  int run_dirs;      /**< 1: the tasks keep per-run directories too (iosim sweep --run-dirs) */
   /** --time, --partition, --account, --mem (ios_campaign_slurm_keys order), each checked with
    * ios_campaign_slurm_check, or NULL for the campaign's "slurm" value (none when the campaign has none either) */
   const char *sbatch[IOS_CAMPAIGN_SLURM_NKEYS];

@@ -70,7 +70,7 @@ static int words_make(words_t *q, const char *self, const char *campaign, const 
 /* The script's text (owned), or NULL on ENOMEM. `nm` is the campaign's name as a slug, `directives` its #SBATCH
  * lines. */
 static char *script_text(const ios_campaign_t *c, const words_t *q, const char *nm, const char *directives, int shards,
-                         int jobs) {
+                         int jobs, int run_dirs) {
   size_t cap = 8192 + strlen(q->out) + strlen(q->campaign) + strlen(q->self) + 2 * strlen(q->path) +
                2 * strlen(directives) + strlen(q->data ? q->data : "");
   char *text = malloc(cap);
@@ -110,10 +110,10 @@ static char *script_text(const ios_campaign_t *c, const words_t *q, const char *
            "esac\n"
            "task=${SLURM_ARRAY_TASK_ID:?run this script through sbatch, or: bash \"$SELF\" submit}\n"
            "exec \"$IOSIM\" sweep \"$CAMPAIGN\" --shard \"$task/$SHARDS\" --jobs \"${SLURM_CPUS_PER_TASK:-%d}\" \\\n"
-           "  --out \"$OUT/shard-$task\"\n",
+           "  --out \"$OUT/shard-$task\"%s\n",
            nm, c->npoints, shards, shards, shards, nm, shards, jobs, directives, q->self, q->campaign, q->out, shards,
            q->path, q->data != NULL ? "export IOSIM_DATA_DIR=" : "", q->data != NULL ? q->data : "",
-           q->data != NULL ? "\n" : "", nm, directives, jobs);
+           q->data != NULL ? "\n" : "", nm, directives, jobs, run_dirs ? " --run-dirs" : "");
   return text;
 }
 
@@ -140,7 +140,7 @@ int ios_slurm_write(const ios_campaign_t *c, const ios_slurm_opts_t *o) {
   ios_outdir_slug(nm, sizeof nm, cJSON_IsString(name) ? name->valuestring : "campaign");
   words_t q;
   if (words_make(&q, o->iosim, campaign, o->out, path) == 0)
-    text = script_text(c, &q, nm, directives, o->shards, o->jobs);
+    text = script_text(c, &q, nm, directives, o->shards, o->jobs, o->run_dirs);
   words_free(&q);
   free(campaign);
   if (text == NULL) return 1;
