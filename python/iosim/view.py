@@ -152,9 +152,16 @@ def campaign_page(cdir, args, max_resources):
     for m in ch["metrics"] + ([ch["x"]] if ch["x"] else []):
         _, unit, factor = figures.unit_of(m)
         units[m] = unit
+    dbp = campaign_io.campaign_db(cdir)
+    recorded = None  # the runs whose intervals the database holds (events or timeline tables); None: files
+    if dbp:
+        db = results.open_db(dbp)
+        recorded = set()
+        for t in ("events", "timeline"):
+            if t in db.tables:
+                recorded |= set(db.query(f"select distinct run_id from {t}", table=t)["run_id"].astype(str))
     for _, r in runs_df.iterrows():
         run_id = str(r["run_id"])
-        dbp = campaign_io.campaign_db(cdir)
         rdir = f"{dbp}#{run_id}" if dbp else os.path.join(cdir, "runs", run_id)
         row = {"run_id": run_id, "dir": rdir, "run": None, "why": "",
                "params": {c: clean(r[c]) for c in params},
@@ -163,6 +170,11 @@ def campaign_page(cdir, args, max_resources):
         if ch["x"]:
             row["params"][ch["x"]] = clean(r[ch["x"]] * figures.unit_of(ch["x"])[2]) \
                 if isinstance(r[ch["x"]], (int, float)) else clean(r[ch["x"]])
+        if recorded is not None and run_id not in recorded:
+            row["why"] = (f"{dbp}: no events or timeline of this run (a campaign stores them only with "
+                          "output.events)")
+            rows.append(row)
+            continue
         try:
             run = view_data.read_run(rdir, run_id)
             size = run["seg"]["n"] + run["io"]["n"] + run["work"]["n"]
