@@ -75,14 +75,13 @@ DB_NAME = "campaign.db"
 
 def campaign_db(cdir):
     """The campaign database a campaign argument names, or None for a directory of per-run files: `cdir` itself when it
-    is a file (DIR/campaign.db), DIR/campaign.db when DIR has no runs.csv (a directory with runs.csv is read from its
-    files, as before the database; docs/campaigns.md)."""
+    is a file (DIR/campaign.db), else DIR/campaign.db when there is one (the sweep's store: it also writes runs.csv,
+    and with --run-dirs the runs' directories, which are then not read); a directory without campaign.db (an older
+    iosim's) is read from runs.csv and runs/ (docs/campaigns.md)."""
     if os.path.isfile(cdir):
         return cdir
     path = os.path.join(cdir, DB_NAME)
-    if not os.path.isfile(os.path.join(cdir, "runs.csv")) and os.path.isfile(path):
-        return path
-    return None
+    return path if os.path.isfile(path) else None
 
 
 def campaign_dir(cdir):
@@ -135,7 +134,7 @@ def _load_runs_db(db_path):
 
 def load_runs(cdir, campaign="CAMPAIGN", required=()):
     """Every row of DIR/runs.csv, as (DataFrame, swept columns, metric columns); or of the runs table of the campaign
-    database (campaign_db(): DIR/campaign.db without runs.csv, or the database file itself), the same columns.
+    database (campaign_db(): DIR/campaign.db, or the database file itself), the same columns.
 
     The swept columns are those between `index` and `seed` (docs/campaigns.md); the metric columns are the columns
     after `error` whose every non-empty cell is a number, converted to floats (an empty cell is NaN). `status` is

@@ -1,6 +1,7 @@
 """The campaign database read back (python/iosim/results.py's database backend, campaign_io.load_runs): one small
 campaign swept twice by the real `iosim sweep` ($IOSIM_BIN, which ctest sets; else build/iosim), once into its
-database (the default) and once into per-run directories (--run-dirs), must give the same report, the same compare
+database (the default) and once with per-run directories (--run-dirs; its database then removed, so that the
+directory is read from runs.csv and runs/ as before the database), must give the same report, the same compare
 table, the same view data and the same typed tables; databases that are not as iosim wrote them (not SQLite, another
 application's SQLite, another format, truncated, a negative, non-finite or missing value) are refused with exit 2
 naming the file, the table, the run and the column."""
@@ -54,6 +55,8 @@ class CampaignDbTest(unittest.TestCase):
         cls.db = os.path.join(cls.db_dir, "campaign.db")
         assert os.path.isfile(cls.db), os.listdir(cls.db_dir)
         assert not os.path.isdir(os.path.join(cls.db_dir, "runs")), "the default sweep wrote per-run directories"
+        # the per-run directories alone: a campaign directory as an iosim without the database wrote it
+        os.remove(os.path.join(cls.files_dir, "campaign.db"))
         assert os.path.isfile(os.path.join(cls.files_dir, "runs.csv")), os.listdir(cls.files_dir)
         with sqlite3.connect(cls.db) as con:
             cls.ids = [r[0] for r in con.execute("select run_id from runs order by point")]
