@@ -114,7 +114,7 @@ def main(argv=None):
         if n != a.runs or got.get("complete") != a.runs:
             raise slurm_sweep.Failure(f"expected {a.runs} complete runs, got {got}")
         return 0
-    except (slurm_sweep.Failure, subprocess.SubprocessError, OSError) as e:
+    except (slurm_sweep.Failure, subprocess.SubprocessError, OSError, sqlite3.Error) as e:
         print(f"FAIL: {e}\n{cluster.log_tails()}")
         return 1
     finally:
