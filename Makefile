@@ -1,6 +1,6 @@
 # Thin wrapper around CMake. `make run`: install deps, build, run the default scenario.
 # `make test`: install deps, build (normal + ASan/UBSan), run the whole suite with ctest, check the work tree is clean.
-DEBS := libsimgrid-dev libcjson-dev pybind11-dev python3-dev python3-simgrid libfast-float-dev zlib1g-dev libbz2-dev libgtest-dev cmake g++ make pkg-config clang-format python3 python3-pandas python3-matplotlib python3-tabulate python3-plotly python3-flask python3-waitress python3-markdown chromium chromium-driver python3-selenium help2man groff-base slurm-wlm munge pajeng
+DEBS := libsimgrid-dev libcjson-dev pybind11-dev python3-dev python3-simgrid libfast-float-dev zlib1g-dev libbz2-dev libsqlite3-dev libgtest-dev cmake g++ make pkg-config clang-format python3 python3-pandas python3-matplotlib python3-tabulate python3-plotly python3-flask python3-waitress python3-markdown chromium chromium-driver python3-selenium help2man groff-base slurm-wlm munge pajeng
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,7 +56,7 @@ struct Campaign {
     path = dir->write("campaign.json", campaign_json);
   }
   Process sweep(const std::string &out, std::vector<std::string> extra = {}) const {
-    std::vector<std::string> args = {"sweep", path, "--out", dir->file(out)};
+    std::vector<std::string> args = {"sweep", path, "--out", dir->file(out), "--run-dirs"}; // these tests read them
     args.insert(args.end(), extra.begin(), extra.end());
     return run_iosim(args, dir->path());
   }
@@ -104,7 +105,8 @@ pid_t start_sweep(const Campaign &c, const std::string &out) {
     freopen(log.c_str(), "a", stderr);
     freopen("/dev/null", "w", stdout);
     std::string o = c.dir->file(out);
-    execl(IOSIM_BIN, "iosim", "sweep", c.path.c_str(), "--out", o.c_str(), "--jobs", "1", (char *)nullptr);
+    execl(IOSIM_BIN, "iosim", "sweep", c.path.c_str(), "--out", o.c_str(), "--jobs", "1", "--run-dirs",
+          (char *)nullptr);
     _exit(127);
   }
   return pid;
@@ -486,6 +488,11 @@ TEST(engine_sweep, MergeToleratesMissingShards) {
   ASSERT_EQ(whole.size(), 7u);
   std::string lost = whole[5]["run_id"]; // index 5: shard 3
   ASSERT_EQ(std::system(("rm -rf '" + c.dir->file("out/shard-3/runs/" + lost) + "'").c_str()), 0);
+  sqlite3 *db = nullptr; // the run lost from the shard's database too (its runs row: what makes a run recorded)
+  ASSERT_EQ(sqlite3_open(c.dir->file("out/shard-3/campaign.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, ("DELETE FROM runs WHERE run_id = '" + lost + "'").c_str(), nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
 
   Process m = run_iosim({"merge", c.dir->file("out/shard-1"), c.dir->file("out/shard-2"), c.dir->file("out/shard-3"),
                          "--out", c.dir->file("merged")},

@@ -214,19 +214,26 @@ TEST(engine_sweep_faults, RunsDieWithASweepKilledBySigkill) {
   }
 }
 
-// Under a 1 KiB file size limit (SIGXFSZ ignored: writes fail with EFBIG) each run fails writing its results.json;
-// it is recorded as failed with "transient": true, and the next sweep runs it again (a permanent failure is not).
+// Under a 256 KiB file size limit (SIGXFSZ ignored: writes fail with EFBIG) each run fails writing its events.csv
+// (3,000 iterations of two applications: about 0.5 MB); it is recorded as failed with "transient": true, and the
+// next sweep runs it again (a permanent failure is not). The limit leaves room for the sweep's own files (its
+// database: a few pages per failed run).
 TEST(engine_sweep_faults, TransientFailureRerunOnResume) {
-  Dir c(R"({"name": "t", "base": "base.json", "seeds": {"count": 2}})");
+  Dir c(R"({"name": "t", "base": "base.json", "seeds": {"count": 2}})",
+        R"({"platform": "platform.xml", "workload": {"applications": [
+    {"name": "A", "profile": {"1": 1e9}, "io": 1e6, "work": 1, "iterations": 3000},
+    {"name": "B", "profile": {"1": 1e9}, "io": 1e6, "work": 1, "iterations": 3000}]},
+  "allocation": {"policy": "fixed", "n": 1}, "output": {"events": true}})");
   std::string out = c.dir->file("out");
   pid_t pid = fork();
   if (pid == 0) {
     freopen("/dev/null", "w", stdout);
     freopen("/dev/null", "w", stderr);
     signal(SIGXFSZ, SIG_IGN);
-    struct rlimit rl = {1024, 1024};
+    struct rlimit rl = {256 << 10, 256 << 10};
     setrlimit(RLIMIT_FSIZE, &rl);
-    execl(IOSIM_BIN, "iosim", "sweep", c.campaign.c_str(), "--out", out.c_str(), "--jobs", "1", (char *)nullptr);
+    execl(IOSIM_BIN, "iosim", "sweep", c.campaign.c_str(), "--out", out.c_str(), "--jobs", "1", "--run-dirs",
+          (char *)nullptr);
     _exit(127);
   }
   int st = 0;

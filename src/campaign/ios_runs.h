@@ -27,6 +27,12 @@ int ios_runs_recorded(const char *runs_dir, const char *id, int *failed, int *tr
 int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const char *tmp, double t0, int wstatus,
                     int *failed, int *transient);
 
+/** The run record (run.json's content, as ios_runs_record describes it) of point `pt` whose run ran in `tmp` and has
+ * ended (`wstatus`: waitpid's status; `t0`: its start, an ios_clock_s date), its error naming `final` where it names
+ * `tmp`. Sets *failed and *transient (0 or 1). @return the record (the caller deletes it), or NULL on ENOMEM. */
+cJSON *ios_runs_record_json(const ios_campaign_point_t *pt, const char *tmp, const char *final, double t0, int wstatus,
+                            int *failed, int *transient);
+
 /** Writes runs.csv to `path` (atomically, ios_fs_write_atomic) for the points sel[0..nsel) of `c` (indices into
  * c->points): one row per point with its run id, index, swept values, seed, status ("missing" without a run.json),
  * wall time (s), error, the metrics and counts of its results.json (the union of every run's names, in order of
@@ -35,6 +41,15 @@ int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const 
  * or -1 with errno set. */
 int ios_runs_csv_write(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
                        int *nfailed, int *nmissing);
+
+/** What runs.csv reads of selected point i (position in sel): *run, its run record (run.json's "status",
+ * "wall_time_s", "error"), and *results, its results.json; each NULL when there is none (a missing point). The
+ * caller of ios_runs_csv_write_with deletes both. */
+typedef void (*ios_runs_load_fn)(int i, cJSON **run, cJSON **results, void *ctx);
+
+/** ios_runs_csv_write with the runs' records read by `load` (a directory's files, or a results database). */
+int ios_runs_csv_write_with(const ios_campaign_t *c, const int *sel, int nsel, ios_runs_load_fn load, void *ctx,
+                            const char *path, int *nfailed, int *nmissing);
 
 #ifdef __cplusplus
 }

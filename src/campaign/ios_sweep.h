@@ -18,6 +18,8 @@ typedef struct {
   int jobs;                 /**< runs at a time, >= 1 */
   int shard_i, shard_n;     /**< run only the points whose index is shard_i - 1 modulo shard_n (1 <= shard_i <=
                                  shard_n; 1 and 1 for every point) */
+  int run_dirs;             /**< 1: also keep each run's files in runs/<run_id>/ (as before the database); 0: the
+                                 database OUT/campaign.db only */
   int retry;                /**< 1: run again the points recorded as failed (a transient failure is always run
                                  again), 0: keep them */
   const ios_sg_flags_t *sg; /**< SimGrid's --cfg and --log flags, already checked, added to every run's arguments

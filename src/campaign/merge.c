@@ -1,5 +1,6 @@
 /* iosim — the merge of a campaign's shard directories (see ios_merge.h). */
 #include "ios_merge.h"
+#include "ios_campdb.h"
 #include "ios_campaign.h"
 #include "ios_diag.h"
 #include "ios_errors.h"
@@ -82,24 +83,90 @@ static void merge_find_runs(const ios_campaign_t *c, char *const *in, int ndirs,
   }
 }
 
-/* sweep.json, campaign.json and runs.csv of the merged output `out`, and the summary. @return 0 every point
- * complete, 1 some failed or missing, 2 when a file cannot be written. */
-static int merge_write(const ios_campaign_t *c, const cJSON *first, const char *out, char *const *dirs, int ndirs,
-                       int nabsent) {
+/* The merged database of the shard directories in[0..ndirs) into `db`: each shard's campaign.db (its runs that no
+ * earlier shard has), or for a shard without one (an older iosim) its recorded run directories; then a "missing" runs
+ * row for every point no shard has run. @return 0, or 2 after a message. */
+static int merge_db(ios_db_t *db, const ios_campaign_t *c, char *const *in, int ndirs) {
   char path[2 * PATH_MAX_LEN + 64];
+  for (int d = 0; d < ndirs; d++) {
+    snprintf(path, sizeof path, "%s/sweep.json", in[d]);
+    if (!ios_outdir_exists(path)) continue; /* left out (merge_records said so) */
+    ios_campdb_path(path, sizeof path, in[d]);
+    if (ios_outdir_exists(path)) {
+      if (ios_campdb_merge_from(db, path) < 0) {
+        fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
+        return 2;
+      }
+      continue;
+    }
+    for (int i = 0; i < c->npoints; i++) { /* per-run directories only */
+      int failed, transient;
+      if (ios_campdb_recorded(db, c->points[i].id, &failed, &transient)) continue;
+      snprintf(path, sizeof path, "%s/runs/%s/run.json", in[d], c->points[i].id);
+      cJSON *run = ios_outdir_read_json(path);
+      if (run == NULL) continue;
+      snprintf(path, sizeof path, "%s/runs/%s", in[d], c->points[i].id);
+      int rc = ios_campdb_record(db, c, &c->points[i], path, run);
+      cJSON_Delete(run);
+      if (rc != IOS_OK) {
+        fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
+        return 2;
+      }
+    }
+  }
+  if (ios_campdb_mark_missing(db, c) != IOS_OK) {
+    fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
+    return 2;
+  }
+  return 0;
+}
+
+/* sweep.json, campaign.json, campaign.db and runs.csv of the merged output `out`, and the summary. The database is
+ * built beside its place and renamed into it, so OUT/campaign.db is never a half-merged one. @return 0 every point
+ * complete, 1 some failed or missing, 2 when a file cannot be written. */
+static int merge_write(const ios_campaign_t *c, const cJSON *first, const char *out, char *const *in, int ndirs,
+                       int nabsent) {
+  char path[2 * PATH_MAX_LEN + 64], tmp[2 * PATH_MAX_LEN + 64], side[2 * PATH_MAX_LEN + 80];
   int *sel = malloc(sizeof *sel * (size_t)(c->npoints > 0 ? c->npoints : 1)), nf = 0, nm = 0;
   for (int i = 0; sel != NULL && i < c->npoints; i++)
     sel[i] = i;
   int w = sel != NULL ? ios_outdir_write_records(out, first, c->campaign) : -1;
-  snprintf(path, sizeof path, "%s/runs.csv", out);
-  if (w == 0) w = ios_runs_csv_write(c, sel, c->npoints, dirs, path, &nf, &nm);
-  free(sel);
   if (w != 0) {
-    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+    free(sel);
+    fprintf(stderr, "iosim: error: %s/sweep.json: cannot write (%s)\n", out, strerror(errno));
     return 2;
   }
-  printf("merge: %d points from %d directories (%d left out): %d complete, %d failed, %d missing; wrote %s\n",
-         c->npoints, ndirs - nabsent, nabsent, c->npoints - nf - nm, nf, nm, path);
+  snprintf(tmp, sizeof tmp, "%s/.campaign.db.%ld.tmp", out, (long)getpid());
+  ios_db_t *db = NULL;
+  if (ios_campdb_open(tmp, c, c->campaign, first, &db) != IOS_OK) {
+    free(sel);
+    fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
+    return 2;
+  }
+  int rc = merge_db(db, c, in, ndirs);
+  snprintf(path, sizeof path, "%s/runs.csv", out);
+  if (rc == 0 && ios_campdb_runs_csv(db, c, sel, c->npoints, path, &nf, &nm) != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+    rc = 2;
+  }
+  ios_db_close(db);
+  free(sel);
+  ios_campdb_path(path, sizeof path, out);
+  for (int k = 0; rc == 0 && k < 2; k++) { /* an old database's WAL files must not outlive it */
+    snprintf(side, sizeof side, "%s%s", path, k ? "-shm" : "-wal");
+    remove(side);
+  }
+  if (rc == 0 && rename(tmp, path) != 0) {
+    fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+    rc = 2;
+  }
+  if (rc != 0) {
+    remove(tmp);
+    return rc;
+  }
+  printf("merge: %d points from %d directories (%d left out): %d complete, %d failed, %d missing; wrote %s and "
+         "%s/runs.csv\n",
+         c->npoints, ndirs - nabsent, nabsent, c->npoints - nf - nm, nf, nm, path, out);
   if (nm > 0)
     fprintf(stderr,
             "merge: %d points have no run yet (status missing in runs.csv): finish their shards and merge again\n", nm);
@@ -123,7 +190,7 @@ int ios_merge_shards(char *const *in, int ndirs, const char *out_arg) {
     }
   }
   if (rc == 0) merge_find_runs(&c, in, ndirs, runs_dir, dirs);
-  if (rc == 0) rc = merge_write(&c, first, out, dirs, ndirs, nabsent);
+  if (rc == 0) rc = merge_write(&c, first, out, in, ndirs, nabsent);
   for (int i = 0; dirs != NULL && i < c.npoints; i++)
     free(dirs[i]);
   free(dirs);

@@ -75,14 +75,13 @@ static void run_error(int wstatus, const char *tmp, const char *final, char *err
   }
 }
 
-int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const char *tmp, double t0, int wstatus,
-                    int *failed, int *transient) {
-  char path[2 * PATH_MAX_LEN + 64], err[1024] = "", final[2 * PATH_MAX_LEN + 64];
+cJSON *ios_runs_record_json(const ios_campaign_point_t *pt, const char *tmp, const char *final, double t0, int wstatus,
+                            int *failed, int *transient) {
+  char path[2 * PATH_MAX_LEN + 64], err[1024] = "";
   snprintf(path, sizeof path, "%s/results.json", tmp);
   cJSON *results = NULL;
   int ok = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && (results = ios_outdir_read_json(path)) != NULL;
   const cJSON *status = cJSON_GetObjectItemCaseSensitive(results, "status");
-  snprintf(final, sizeof final, "%s/%s", runs_dir, pt->id);
   if (!ok) run_error(wstatus, tmp, final, err, sizeof err);
   cJSON *run = cJSON_CreateObject();
   cJSON_AddStringToObject(run, "run_id", pt->id);
@@ -95,6 +94,15 @@ int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const 
                                             : transient_error(err));
   if (*transient) cJSON_AddTrueToObject(run, "transient"); /* re-run on resume */
   cJSON_Delete(results);
+  *failed = !ok;
+  return run;
+}
+
+int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const char *tmp, double t0, int wstatus,
+                    int *failed, int *transient) {
+  char path[2 * PATH_MAX_LEN + 64], final[2 * PATH_MAX_LEN + 64];
+  snprintf(final, sizeof final, "%s/%s", runs_dir, pt->id);
+  cJSON *run = ios_runs_record_json(pt, tmp, final, t0, wstatus, failed, transient);
   snprintf(path, sizeof path, "%s/run.json", tmp);
   int rc = ios_outdir_write_json(path, run);
   cJSON_Delete(run);
@@ -102,7 +110,6 @@ int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const 
     if (ios_outdir_exists(final)) ios_outdir_remove(final);
     rc = rename(tmp, final);
   }
-  *failed = !ok;
   return rc;
 }
 
@@ -205,19 +212,16 @@ static cJSON *results_columns(cJSON *all) {
   return kept;
 }
 
-int ios_runs_csv_write(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
-                       int *nfailed, int *nmissing) {
+int ios_runs_csv_write_with(const ios_campaign_t *c, const int *sel, int nsel, ios_runs_load_fn load, void *ctx,
+                            const char *path, int *nfailed, int *nmissing) {
   runs_csv_t x = {
       c, sel, nsel, calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *x.rf), cJSON_CreateArray(), cJSON_CreateArray(),
       0, 0};
   int rc = x.rf != NULL && x.metric_cols != NULL && x.count_cols != NULL ? 0 : -1;
   for (int i = 0; rc == 0 && i < nsel; i++) {
-    if (dirs[i] == NULL) continue;
-    char p[2 * PATH_MAX_LEN + 64];
-    snprintf(p, sizeof p, "%s/run.json", dirs[i]);
-    x.rf[i].run = ios_outdir_read_json(p);
-    snprintf(p, sizeof p, "%s/results.json", dirs[i]);
-    x.rf[i].results = results_columns(ios_outdir_read_json(p));
+    cJSON *results = NULL;
+    load(i, &x.rf[i].run, &results, ctx);
+    x.rf[i].results = results_columns(results);
     const cJSON *item;
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(x.rf[i].results, "metrics"))
         add_column(x.metric_cols, item->string);
@@ -236,4 +240,21 @@ int ios_runs_csv_write(const ios_campaign_t *c, const int *sel, int nsel, char *
   cJSON_Delete(x.metric_cols);
   cJSON_Delete(x.count_cols);
   return rc;
+}
+
+/* ios_runs_load_fn of run directories: dirs[i]/run.json and results.json. */
+static void load_dir(int i, cJSON **run, cJSON **results, void *ctx) {
+  char *const *dirs = ctx;
+  *run = *results = NULL;
+  if (dirs[i] == NULL) return;
+  char p[2 * PATH_MAX_LEN + 64];
+  snprintf(p, sizeof p, "%s/run.json", dirs[i]);
+  *run = ios_outdir_read_json(p);
+  snprintf(p, sizeof p, "%s/results.json", dirs[i]);
+  *results = ios_outdir_read_json(p);
+}
+
+int ios_runs_csv_write(const ios_campaign_t *c, const int *sel, int nsel, char *const *dirs, const char *path,
+                       int *nfailed, int *nmissing) {
+  return ios_runs_csv_write_with(c, sel, nsel, load_dir, (void *)dirs, path, nfailed, nmissing);
 }

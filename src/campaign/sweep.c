@@ -4,7 +4,10 @@
  * place when it has finished (ios_runs_record), so runs/<id>/ is always whole. */
 #define _GNU_SOURCE
 #include "ios_sweep.h"
+#include "ios_campdb.h"
 #include "ios_clock.h"
+#include "ios_diag.h"
+#include "ios_errors.h"
 #include "ios_fs.h"
 #include "ios_outdir.h"
 #include "ios_runs.h"
@@ -51,6 +54,7 @@ typedef struct {
   int retried, retried_failed; /* points recorded as failed that this sweep runs again, and those failing again */
   char *was_failed;            /* [c->npoints], by position in sel: recorded as failed before this sweep */
   child_t *kids;               /* [o->jobs] */
+  ios_db_t *db;                /* OUT/campaign.db */
   double t0, last_progress;
 } sweep_t;
 
@@ -81,7 +85,7 @@ static void progress(sweep_t *w, int running, int force) {
 
 /* Creates OUT/runs, writes campaign.json and sweep.json, removes runs.csv and stale temporary run directories.
  * @return 0, or 2 after a message. */
-static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir, size_t n) {
+static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir, size_t n, ios_db_t **db) {
   snprintf(runs_dir, n, "%s/runs", out);
   if (ios_mkdirs(runs_dir) != 0) {
     fprintf(stderr, "iosim: error: %s: cannot create (%s): choose a writable --out\n", runs_dir, strerror(errno));
@@ -95,10 +99,16 @@ static int prepare_out(const ios_campaign_t *c, const char *out, char *runs_dir,
   }
   cJSON *record = ios_campaign_record(c);
   int rc = record != NULL ? ios_outdir_write_records(out, record, c->campaign) : -1;
-  cJSON_Delete(record);
   if (rc != 0) {
+    cJSON_Delete(record);
     snprintf(path, sizeof path, "%s/campaign.json", out);
     fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
+    return 2;
+  }
+  rc = ios_campdb_open(ios_campdb_path(path, sizeof path, out), c, c->campaign, record, db);
+  cJSON_Delete(record);
+  if (rc != IOS_OK) {
+    fprintf(stderr, "iosim: error: %s\n", ios_diag_message());
     return 2;
   }
   DIR *d = opendir(runs_dir);
@@ -125,7 +135,16 @@ static int select_points(sweep_t *w) {
   for (int i = 0; i < c->npoints; i++) {
     if (i % w->o->shard_n != w->o->shard_i - 1) continue;
     int was_failed = 0, transient;
-    int recorded = ios_runs_recorded(w->runs_dir, c->points[i].id, &was_failed, &transient);
+    int recorded = ios_campdb_recorded(w->db, c->points[i].id, &was_failed, &transient);
+    if (!recorded && ios_runs_recorded(w->runs_dir, c->points[i].id, &was_failed, &transient)) {
+      /* a run directory of an earlier sweep (per-run directories, or an older iosim): into the database */
+      char dir[2 * PATH_MAX_LEN + 64];
+      snprintf(dir, sizeof dir, "%s/%s/run.json", w->runs_dir, c->points[i].id);
+      cJSON *run = ios_outdir_read_json(dir);
+      snprintf(dir, sizeof dir, "%s/%s", w->runs_dir, c->points[i].id);
+      recorded = run != NULL && ios_campdb_record(w->db, c, &c->points[i], dir, run) == IOS_OK;
+      cJSON_Delete(run);
+    }
     if (recorded && !((w->o->retry || transient) && was_failed)) {
       w->skipped++;
       w->failed += was_failed;
@@ -202,6 +221,34 @@ static int launch_one(sweep_t *w) {
   return 0;
 }
 
+/* Records the run that ran in ch->tmp and has ended: its run record and files into the database in one transaction,
+ * and with per-run directories runs/<id>/ (renamed into place first: the database is what a resume reads), else its
+ * temporary directory removed. @return 0, or -1 after a message. */
+static int record_run(sweep_t *w, child_t *ch, int wstatus, int *failed, int *transient) {
+  const ios_campaign_point_t *pt = &w->c->points[w->sel[ch->point]];
+  char final[2 * PATH_MAX_LEN + 64], path[2 * PATH_MAX_LEN + 64];
+  snprintf(final, sizeof final, "%s/%s", w->runs_dir, pt->id);
+  cJSON *run = ios_runs_record_json(pt, ch->tmp, final, ch->t0, wstatus, failed, transient);
+  const char *dir = ch->tmp;
+  int rc = run != NULL ? 0 : -1;
+  if (rc == 0 && w->o->run_dirs) {
+    snprintf(path, sizeof path, "%s/run.json", ch->tmp);
+    rc = ios_outdir_write_json(path, run);
+    if (rc == 0 && ios_outdir_exists(final)) ios_outdir_remove(final);
+    if (rc == 0) rc = rename(ch->tmp, final);
+    dir = final;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "\niosim: error: %s: cannot record the run (%s)\n", ch->tmp, strerror(errno));
+  } else if (ios_campdb_record(w->db, w->c, pt, dir, run) != IOS_OK) {
+    fprintf(stderr, "\niosim: error: %s\n", ios_diag_message());
+    rc = -1;
+  }
+  if (!w->o->run_dirs) ios_outdir_remove(ch->tmp);
+  cJSON_Delete(run);
+  return rc;
+}
+
 /* Waits for one run to end and records it. @return 0, 1 when interrupted by a signal, -1 on an internal error. */
 static int reap_one(sweep_t *w) {
   int wstatus;
@@ -211,11 +258,7 @@ static int reap_one(sweep_t *w) {
     if (w->kids[k].pid == pid) {
       child_t *ch = &w->kids[k];
       int run_failed = 0, transient = 0;
-      if (ios_runs_record(w->runs_dir, &w->c->points[w->sel[ch->point]], ch->tmp, ch->t0, wstatus, &run_failed,
-                          &transient) != 0) {
-        fprintf(stderr, "\niosim: error: %s: cannot record the run (%s)\n", ch->tmp, strerror(errno));
-        w->internal = 1;
-      }
+      if (record_run(w, ch, wstatus, &run_failed, &transient) != 0) w->internal = 1;
       w->ntransient += transient;
       w->failed += run_failed;
       w->retried_failed += run_failed && w->was_failed[ch->point];
@@ -272,10 +315,14 @@ static void run_points(sweep_t *w) {
 /* The summary of a sweep whose runs.csv (`path`) is written: nf runs failed, nm points missing. */
 static void summary(const sweep_t *w, const char *path, int nf, int nm) {
   printf("sweep: %d runs, %d complete, %d failed; wrote %s\n", w->nsel, w->nsel - nf - nm, nf, path);
-  if (nf > 0)
+  if (nf > 0 && w->o->run_dirs)
     printf("sweep: failed runs are listed in runs.csv (status failed, column error); their outputs "
            "are in %s/<run_id>/\n",
            w->runs_dir);
+  else if (nf > 0)
+    printf("sweep: failed runs are listed in runs.csv (status failed, column error); their standard output and "
+           "error are in %s/campaign.db (table logs)\n",
+           w->o->out);
   if (w->retried > 0)
     printf("sweep: %d runs that had failed were run again (--retry-failed): %d complete now, %d failed again\n",
            w->retried, w->retried - w->retried_failed, w->retried_failed);
@@ -303,22 +350,15 @@ static int finish_sweep(const sweep_t *w) {
             interrupted ? "interrupted" : "stopped by an internal error", w->done, w->nsel);
     return interrupted ? 130 : 1;
   }
-  char **dirs = calloc((size_t)(w->nsel > 0 ? w->nsel : 1), sizeof *dirs), path[2 * PATH_MAX_LEN + 64];
-  for (int i = 0; dirs != NULL && i < w->nsel; i++) {
-    snprintf(path, sizeof path, "%s/%s", w->runs_dir, w->c->points[w->sel[i]].id);
-    dirs[i] = strdup(path);
-  }
+  char path[2 * PATH_MAX_LEN + 64];
   snprintf(path, sizeof path, "%s/runs.csv", w->o->out);
   int nf = 0, nm = 0, rc = 1;
-  if (dirs == NULL || ios_runs_csv_write(w->c, w->sel, w->nsel, dirs, path, &nf, &nm) != 0) {
+  if (ios_campdb_runs_csv(w->db, w->c, w->sel, w->nsel, path, &nf, &nm) != 0) {
     fprintf(stderr, "iosim: error: %s: cannot write (%s)\n", path, strerror(errno));
   } else {
     summary(w, path, nf, nm);
     rc = nf + nm > 0 ? 1 : 0;
   }
-  for (int i = 0; dirs != NULL && i < w->nsel; i++)
-    free(dirs[i]);
-  free(dirs);
   return rc;
 }
 
@@ -328,7 +368,7 @@ int ios_sweep_run(const ios_campaign_t *c, const ios_sweep_opts_t *o) {
   w.o = o;
   w.c = c;
   int lock = ios_outdir_lock(o->out, "sweep");
-  int rc = lock >= 0 ? prepare_out(c, o->out, w.runs_dir, sizeof w.runs_dir) : 2;
+  int rc = lock >= 0 ? prepare_out(c, o->out, w.runs_dir, sizeof w.runs_dir, &w.db) : 2;
   if (rc == 0 && select_points(&w) != 0) {
     fprintf(stderr, "iosim: error: out of memory\n");
     rc = 1;
@@ -347,6 +387,7 @@ int ios_sweep_run(const ios_campaign_t *c, const ios_sweep_opts_t *o) {
   free(w.todo);
   free(w.was_failed);
   free(w.kids);
+  ios_db_close(w.db);
   if (lock >= 0) close(lock);
   return rc;
 }

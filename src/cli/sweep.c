@@ -26,6 +26,8 @@ static const char *const usage_text =
     "      --seeds N         N seeds per point (replaces the campaign's seeds.count)\n"
     "      --shard I/N       run only the points whose index is I-1 modulo N (I in 1..N)\n"
     "      --retry-failed    run again the points recorded as failed\n"
+    "      --run-dirs        also keep each run's files in DIR/runs/<run_id>/ (default: only the database\n"
+    "                        DIR/campaign.db and runs.csv)\n"
     "      --emit-slurm      write DIR/sweep.slurm (one job-array task per shard, then a merge job) and exit\n"
     "      --shards N        shards of --emit-slurm (default 4)\n"
     "      --time T, --partition P, --account A, --mem M\n"
@@ -44,13 +46,13 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
   return 0;
 }
 
-enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS, OPT_SBATCH };
+enum { OPT_SHARDS = IOS_OPT_FIRST_FREE, OPT_SHARD, OPT_SLURM, OPT_RETRY, OPT_SEEDS, OPT_RUN_DIRS, OPT_SBATCH };
 
 /* What `iosim sweep` was asked. */
 typedef struct {
   const char *campaign, *out;
   const char *sbatch[IOS_CAMPAIGN_SLURM_NKEYS]; /* --time, --partition, --account, --mem, or NULL */
-  int jobs, shard_i, shard_n, slurm, shards, retry, seeds, nsets;
+  int jobs, shard_i, shard_n, slurm, shards, retry, seeds, nsets, run_dirs;
   char **sets; /* [nsets] --set arguments, borrowed from argv (the array is owned) */
   ios_sg_flags_t sg;
 } sweep_args_t;
@@ -95,6 +97,9 @@ static int sweep_option(int opt, const char *s, char **argv, sweep_args_t *a) {
   case OPT_RETRY:
     a->retry = 1;
     return -1;
+  case OPT_RUN_DIRS:
+    a->run_dirs = 1;
+    return -1;
   case IOS_OPT_SET:
     a->sets[a->nsets++] = (char *)s;
     return -1;
@@ -122,6 +127,7 @@ static int parse_sweep(int argc, char **argv, sweep_args_t *a) {
                                        {"shard", required_argument, NULL, OPT_SHARD},
                                        {"emit-slurm", no_argument, NULL, OPT_SLURM},
                                        {"retry-failed", no_argument, NULL, OPT_RETRY},
+                                       {"run-dirs", no_argument, NULL, OPT_RUN_DIRS},
                                        {"set", required_argument, NULL, IOS_OPT_SET},
                                        {"seeds", required_argument, NULL, OPT_SEEDS},
                                        {"cfg", required_argument, NULL, IOS_OPT_CFG},
@@ -180,6 +186,7 @@ static int sweep_loaded(const ios_campaign_t *c, const sweep_args_t *a) {
                           .shard_i = a->shard_i,
                           .shard_n = a->shard_n,
                           .retry = a->retry,
+                          .run_dirs = a->run_dirs,
                           .sg = &a->sg,
                           .run_main = run_main};
     rc = ios_sweep_run(c, &o);
