@@ -23,6 +23,7 @@ read_run(RunRef) (read_run_db), and whole tables for a campaign's reader: Db.run
 read_events_db(db, run_id).
 """
 
+import atexit
 import collections
 import csv
 import json
@@ -395,8 +396,15 @@ class Db:
 _OPEN = {}
 
 
+@atexit.register
+def close_dbs():
+    """Closes the databases open_db() opened (SQLite then checkpoints and removes the -wal and -shm files)."""
+    while _OPEN:
+        _OPEN.popitem()[1].con.close()
+
+
 def open_db(path):
-    """The campaign database at `path` (a file, or a directory holding campaign.db), opened read-only and checked: an
+    """The campaign database at `path` (a file, or a directory holding campaign.db), opened to be read and checked: an
     SQLite file whose meta table says format iosim-campaign/1 and that has the tables runs and results. ResultError
     (exit 2) naming the file, what it is instead and the fix."""
     if os.path.isdir(path):
@@ -411,7 +419,10 @@ def open_db(path):
         raise ResultError(f"{path}: not an SQLite database (it does not start with the SQLite header); fix: give the "
                           "campaign.db that `iosim sweep` or `iosim merge` wrote")
     try:
-        con = sqlite3.connect(f"file:{urllib.parse.quote(key)}?mode=ro", uri=True)
+        try:  # read-write (it only reads), so that closing it removes the WAL files a read-only reader would leave
+            con = sqlite3.connect(f"file:{urllib.parse.quote(key)}?mode=rw", uri=True)
+        except sqlite3.OperationalError:  # a file or folder this user cannot write
+            con = sqlite3.connect(f"file:{urllib.parse.quote(key)}?mode=ro", uri=True)
         tables = {r[0] for r in con.execute("select name from sqlite_master where type in ('table', 'view')")}
         if "meta" not in tables:
             raise ResultError(f"{path}: an SQLite database but not an iosim campaign database (no table meta; tables: "

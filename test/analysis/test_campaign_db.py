@@ -122,6 +122,8 @@ class CampaignDbTest(unittest.TestCase):
                 for d in (self.db_dir, self.files_dir)]
         self.assertEqual(figs[0], figs[1])
         self.assertTrue(os.path.isfile(os.path.join(self.db_dir, "report", "view.html")))
+        for side in ("-wal", "-shm"):  # the readers closed the database: SQLite removed its WAL files
+            self.assertFalse(os.path.exists(self.db + side), side)
         # the database file itself names the campaign too
         p = iosim("report", self.db, "--metrics", "min_yield")
         self.assertEqual(p.returncode, 0, p.stderr)
