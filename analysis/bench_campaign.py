@@ -26,6 +26,7 @@ unless --keep (default: a temporary directory under $TMPDIR).
 import argparse
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -43,11 +44,19 @@ SCENARIO = {
 }
 
 
+def children_cpu():
+    """CPU time (user + system, s) of this process's finished children so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run(cmd, **kw):
-    """Runs cmd; (wall time in s, CompletedProcess). Exits 1 with its stderr when it fails."""
-    t0 = time.monotonic()
+    """Runs cmd; (wall time in s, CompletedProcess with .cpu_s, its CPU time and its children's). Exits 1 with its
+    stderr when it fails."""
+    t0, c0 = time.monotonic(), children_cpu()
     p = subprocess.run(cmd, capture_output=True, text=True, **kw)
     dt = time.monotonic() - t0
+    p.cpu_s = children_cpu() - c0
     if p.returncode != 0:
         sys.exit(f"bench_campaign: {' '.join(cmd)} exited {p.returncode}:\n{p.stderr[-3000:]}")
     return dt, p
@@ -109,19 +118,22 @@ def main(argv=None):
         print(f"iosim campaign benchmark: {a.runs} runs ({len(policies)} sharing policies x {a.runs // len(policies)} "
               f"seeds) of 2 applications on pfs-single.xml, {a.jobs} jobs, {os.cpu_count()} cores")
 
+        c0 = children_cpu()
         t = fork_floor(a.iosim, scen, os.path.join(work, "floor"), a.floor, a.jobs)
-        floor = a.floor / t
+        floor, floor_cpu = a.floor / t, (children_cpu() - c0) / a.floor
         shutil.rmtree(os.path.join(work, "floor"))
-        print(f"fork floor: {a.floor} bare `iosim run` processes in {t:.1f} s: {floor:.1f} runs/s")
+        print(f"fork floor: {a.floor} bare `iosim run` processes in {t:.1f} s: {floor:.1f} runs/s; CPU "
+              f"{1000 * floor_cpu:.0f} ms per run")
 
         out = os.path.join(work, "out")
-        t, _ = run([a.iosim, "sweep", camp, "--jobs", str(a.jobs), "--out", out])
+        t, p = run([a.iosim, "sweep", camp, "--jobs", str(a.jobs), "--out", out])
         db = os.path.join(out, "campaign.db")
         size = os.path.getsize(db)
         rows = db_rows(db)
         print(f"sweep: {a.runs} runs in {t:.1f} s: {a.runs / t:.1f} runs/s ({a.runs / t / floor:.2f} x the fork "
               f"floor); {count_files(out)} files under OUT; campaign.db {size / 1e6:.1f} MB, {size / a.runs:.0f} "
-              f"bytes per run; {rows} rows in runs")
+              f"bytes per run; {rows} rows in runs; CPU {1000 * p.cpu_s / a.runs:.0f} ms per run (the sweep and its "
+              f"runs, user + system: {a.runs / p.cpu_s:.1f} runs/s per core when the cores are free)")
 
         t, _ = run([a.iosim, "report", out])
         print(f"iosim report: {t:.1f} s")
