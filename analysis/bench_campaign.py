@@ -83,7 +83,7 @@ def count_files(d):
 
 
 def db_rows(path, table="runs"):
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{path}?mode=rw", uri=True)  # closed read-write: no WAL files left behind
     try:
         return con.execute(f"select count(*) from {table}").fetchone()[0]
     finally:
@@ -127,11 +127,12 @@ def main(argv=None):
 
         out = os.path.join(work, "out")
         t, p = run([a.iosim, "sweep", camp, "--jobs", str(a.jobs), "--out", out])
+        files = count_files(out)  # before this script opens the database
         db = os.path.join(out, "campaign.db")
         size = os.path.getsize(db)
         rows = db_rows(db)
         print(f"sweep: {a.runs} runs in {t:.1f} s: {a.runs / t:.1f} runs/s ({a.runs / t / floor:.2f} x the fork "
-              f"floor); {count_files(out)} files under OUT; campaign.db {size / 1e6:.1f} MB, {size / a.runs:.0f} "
+              f"floor); {files} files under OUT; campaign.db {size / 1e6:.1f} MB, {size / a.runs:.0f} "
               f"bytes per run; {rows} rows in runs; CPU {1000 * p.cpu_s / a.runs:.0f} ms per run (the sweep and its "
               f"runs, user + system: {a.runs / p.cpu_s:.1f} runs/s per core when the cores are free)")
 

@@ -32,7 +32,7 @@ from bench_campaign import SCENARIO  # noqa: E402
 
 
 def rows(db):
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{db}?mode=rw", uri=True)  # closed read-write: no WAL files left behind
     try:
         return dict(con.execute("select status, count(*) from runs group by status").fetchall())
     finally:
