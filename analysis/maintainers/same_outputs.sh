@@ -38,9 +38,16 @@ outputs() { # BIN DEST: every output of BIN, written under one fixed path so tha
   "$bin" check deploy/default.json >"$O/check.out" 2>&1
   "$bin" run /nonexistent.json >"$O/bad.out" 2>&1
   echo "rc=$?" >>"$O/bad.out"
+  # the runs' files: per-run directories, which a sweep writes only when asked since the results database (an older
+  # binary without --run-dirs always writes them); the database itself (binary, with wall times) is left out: the
+  # ctest engine_sweep_db checks that it holds the files' values
+  local rd=()
+  "$bin" sweep --help 2>&1 | grep -q -- --run-dirs && rd=(--run-dirs)
   "$bin" sweep deploy/campaigns/rr9502-apex.json --seeds 1 --set workload.generator.window=1 --jobs 2 -o "$O/sw-apex" \
-    >"$O/sw-apex.out" 2>&1
-  "$bin" sweep deploy/campaigns/mn4-ionodes-whatif.json --seeds 1 --jobs 2 -o "$O/sw-mn4" >"$O/sw-mn4.out" 2>&1
+    ${rd[@]+"${rd[@]}"} >"$O/sw-apex.out" 2>&1
+  "$bin" sweep deploy/campaigns/mn4-ionodes-whatif.json --seeds 1 --jobs 2 -o "$O/sw-mn4" ${rd[@]+"${rd[@]}"} \
+    >"$O/sw-mn4.out" 2>&1
+  rm -f "$O"/sw-*/campaign.db "$O"/sw-*/campaign.db-wal "$O"/sw-*/campaign.db-shm
   find "$O" -type f \( -name '*.json' -o -name '*.out' -o -name '*.csv' -o -name '*.err' -o -name '*.txt' \) -exec \
     sed -i -E 's/"([a-z_]*wall[a-z_]*)":[[:space:]]*[0-9.e+-]+/"\1": W/g; s/[0-9.]+ s wall/W s wall/g;
       s/\([0-9.]+ s simulating\)/(S s simulating)/g; s/\.[0-9]+\.tmp/.PID.tmp/g; /elapsed, ETA/d;

@@ -416,11 +416,14 @@ typedef struct {
   ios_sink_t base;
   ios_db_t *db;
   char *run_id;
-  int own_txn;       /* the sink began the transaction */
-  int failed;        /* a write failed: close() rolls back */
-  sqlite3_stmt *ins; /* the open table's INSERT */
-  int ncols;
+  int own_txn; /* the sink began the transaction */
+  int failed;  /* a write failed: close() rolls back */
 } db_sink_t;
+
+struct ios_sink_table {
+  sqlite3_stmt *ins; /* its INSERT (from the database's cache) */
+  int ncols;
+};
 
 static int sink_start(db_sink_t *k) {
   if (!sqlite3_get_autocommit(k->db->h)) return IOS_OK; /* the caller's transaction, or ours already */
@@ -445,31 +448,37 @@ static int delete_run_rows(db_sink_t *k, const char *table) {
   return rc;
 }
 
-static int sink_begin_table(ios_sink_t *base, const char *table, const ios_sink_col_t *cols, int ncols) {
+static ios_sink_table_t *sink_begin_table(ios_sink_t *base, const char *table, const ios_sink_col_t *cols, int ncols) {
   db_sink_t *k = (db_sink_t *)base;
-  int rc = sink_start(k);
+  struct ios_sink_table *t = calloc(1, sizeof *t);
+  int rc = t != NULL ? sink_start(k) : IOS_ENOMEM;
   if (rc == IOS_OK) rc = ios_db_ensure_table(k->db, table, cols, ncols, 0);
   if (rc == IOS_OK) rc = delete_run_rows(k, table);
-  if (rc == IOS_OK && (k->ins = insert_stmt(k->db, table, cols, ncols, 0)) == NULL) rc = IOS_EIO;
-  k->ncols = ncols;
-  return sink_fail(k, rc);
+  if (rc == IOS_OK && (t->ins = insert_stmt(k->db, table, cols, ncols, 0)) == NULL) rc = IOS_EIO;
+  if (rc != IOS_OK) {
+    sink_fail(k, rc);
+    free(t);
+    return NULL;
+  }
+  t->ncols = ncols;
+  return t;
 }
 
-static int sink_row(ios_sink_t *base, const ios_sink_val_t *vals) {
+static int sink_row(ios_sink_t *base, ios_sink_table_t *t, const ios_sink_val_t *vals) {
   db_sink_t *k = (db_sink_t *)base;
-  if (k->ins == NULL) return sink_fail(k, IOS_EINTERNAL);
-  sqlite3_reset(k->ins);
-  sqlite3_bind_text(k->ins, 1, k->run_id, -1, SQLITE_STATIC);
-  for (int c = 0; c < k->ncols; c++)
-    ios_db_bind(k->ins, c + 2, vals[c]);
-  if (sqlite3_step(k->ins) != SQLITE_DONE) return sink_fail(k, db_error(k->db, "cannot insert a row"));
+  sqlite3_reset(t->ins);
+  sqlite3_bind_text(t->ins, 1, k->run_id, -1, SQLITE_STATIC);
+  for (int c = 0; c < t->ncols; c++)
+    ios_db_bind(t->ins, c + 2, vals[c]);
+  if (sqlite3_step(t->ins) != SQLITE_DONE) return sink_fail(k, db_error(k->db, "cannot insert a row"));
   return IOS_OK;
 }
 
-static int sink_end_table(ios_sink_t *base) {
+static int sink_end_table(ios_sink_t *base, ios_sink_table_t *t, int commit) {
   db_sink_t *k = (db_sink_t *)base;
-  if (k->ins != NULL) sqlite3_reset(k->ins);
-  k->ins = NULL;
+  if (!commit) k->failed = 1; /* a table discarded: the run is not whole */
+  sqlite3_reset(t->ins);
+  free(t);
   return IOS_OK;
 }
 
@@ -477,7 +486,7 @@ static int sink_document(ios_sink_t *base, const char *name, const char *text) {
   db_sink_t *k = (db_sink_t *)base;
   char table[256];
   snprintf(table, sizeof table, "%s%s", name, strcmp(name, "results") == 0 ? "" : "s");
-  ios_sink_col_t col = {"json", IOS_SINK_TEXT};
+  ios_sink_col_t col = {"json", IOS_SINK_TEXT, 0};
   int rc = sink_start(k);
   if (rc == IOS_OK) rc = ios_db_ensure_table(k->db, table, &col, 1, 1);
   sqlite3_stmt *st = rc == IOS_OK ? insert_stmt(k->db, table, &col, 1, 1) : NULL;

@@ -54,9 +54,9 @@ static ios_sink_val_t key_value(const cJSON *v, ios_sink_type_t t, char **owned)
 }
 
 /* The fixed columns of runs after the swept ones. */
-static const ios_sink_col_t fixed_cols[] = {{"seed", IOS_SINK_INT},         {"status", IOS_SINK_TEXT},
-                                            {"exit_code", IOS_SINK_INT},    {"transient", IOS_SINK_INT},
-                                            {"wall_time_s", IOS_SINK_REAL}, {"error", IOS_SINK_TEXT}};
+static const ios_sink_col_t fixed_cols[] = {{"seed", IOS_SINK_INT, 0},         {"status", IOS_SINK_TEXT, 0},
+                                            {"exit_code", IOS_SINK_INT, 0},    {"transient", IOS_SINK_INT, 0},
+                                            {"wall_time_s", IOS_SINK_REAL, 0}, {"error", IOS_SINK_TEXT, 0}};
 #define NFIXED ((int)(sizeof fixed_cols / sizeof fixed_cols[0]))
 
 /* A runs row being built: its columns and values, and the strings they borrow. */
@@ -84,6 +84,7 @@ static int row_add(row_t *r, const char *name, ios_sink_type_t type, ios_sink_va
   }
   r->cols[r->n].name = name;
   r->cols[r->n].type = type;
+  r->cols[r->n].shortest = 0;
   r->vals[r->n] = v;
   r->owned[r->n++] = owned;
   return IOS_OK;
@@ -220,11 +221,12 @@ static int put_files(ios_sink_t *k, const char *dir, const char *scenario, const
       snprintf(path, sizeof path, "%s/%s", dir, logs[i]);
       text[i] = ios_read_file(path, NULL);
     }
-    ios_sink_col_t cols[2] = {{"stdout", IOS_SINK_TEXT}, {"stderr", IOS_SINK_TEXT}};
+    ios_sink_col_t cols[2] = {{"stdout", IOS_SINK_TEXT, 0}, {"stderr", IOS_SINK_TEXT, 0}};
     ios_sink_val_t vals[2] = {ios_sink_text(text[0]), ios_sink_text(text[1])};
-    if (rc == IOS_OK) rc = ios_sink_begin_table(k, "logs", cols, 2);
-    if (rc == IOS_OK) rc = ios_sink_row(k, vals);
-    if (rc == IOS_OK) rc = ios_sink_end_table(k);
+    ios_sink_table_t *t = rc == IOS_OK ? ios_sink_begin_table(k, "logs", cols, 2) : NULL;
+    if (rc == IOS_OK && t == NULL) rc = IOS_EIO;
+    if (rc == IOS_OK) rc = ios_sink_row(k, t, vals);
+    if (t != NULL && ios_sink_end_table(k, t, rc == IOS_OK) != IOS_OK && rc == IOS_OK) rc = IOS_EIO;
     free(text[0]);
     free(text[1]);
     return rc;

@@ -7,6 +7,7 @@
 #include "ios_fs.h"
 #include "ios_outdir.h"
 #include "ios_scenario.h"
+#include "ios_sink.h"
 #include "ios_units.h"
 
 #include <errno.h>
@@ -115,20 +116,17 @@ int ios_runs_record(const char *runs_dir, const ios_campaign_point_t *pt, const 
 
 /* -------------------------------------------------------------------------------------------- runs.csv */
 
-static void csv_value(FILE *f, const cJSON *v) {
-  char buf[64];
-  if (v == NULL || cJSON_IsNull(v)) return;
-  if (cJSON_IsString(v)) {
-    ios_csv_field(f, v->valuestring);
-  } else if (cJSON_IsNumber(v)) {
-    fputs(ios_fmt_double(buf, sizeof buf, v->valuedouble), f);
-  } else if (cJSON_IsBool(v)) {
-    fputs(cJSON_IsTrue(v) ? "true" : "false", f);
-  } else {
-    char *t = cJSON_PrintUnformatted(v);
-    if (t != NULL) ios_csv_field(f, t);
-    free(t);
-  }
+/* A JSON value as a runs.csv cell: strings as they are, numbers (REAL, printed in their shortest form), booleans as
+ * true/false, objects and arrays as compact JSON (printed into *owned, which the caller frees), null or absent empty.
+ */
+static ios_sink_val_t json_value(const cJSON *v, char **owned) {
+  *owned = NULL;
+  if (v == NULL || cJSON_IsNull(v)) return ios_sink_null();
+  if (cJSON_IsString(v)) return ios_sink_text(v->valuestring);
+  if (cJSON_IsNumber(v)) return ios_sink_real(v->valuedouble);
+  if (cJSON_IsBool(v)) return ios_sink_text(cJSON_IsTrue(v) ? "true" : "false");
+  *owned = cJSON_PrintUnformatted(v);
+  return ios_sink_text(*owned);
 }
 
 typedef struct {
@@ -155,47 +153,86 @@ typedef struct {
   int nfailed, nmissing;
 } runs_csv_t;
 
-/* One row of runs.csv: the point, its swept values, seed, status, wall time, error, metrics, counts, engine time. */
-static void runs_csv_row(FILE *f, runs_csv_t *x, int i) {
+/* One row of runs.csv into table `t` of sink `k` (columns as runs_csv_put names them): the point, its swept values,
+ * seed, status, wall time, error, metrics, counts, engine time. */
+static int runs_csv_row(ios_sink_t *k, ios_sink_table_t *t, runs_csv_t *x, int i, int ncols) {
   const ios_campaign_point_t *pt = &x->c->points[x->sel[i]];
   const run_files_t *rf = &x->rf[i];
-  fprintf(f, "%s,%d", pt->id, pt->index);
-  for (int k = 0; k < x->c->nkeys; k++)
-    fputc(',', f), csv_value(f, ios_campaign_point_value(x->c, pt->index, k));
+  ios_sink_val_t *v = calloc((size_t)ncols, sizeof *v);
+  char **owned = calloc((size_t)ncols, sizeof *owned), seed[32];
+  if (v == NULL || owned == NULL) {
+    free(v);
+    free(owned);
+    return IOS_ENOMEM;
+  }
+  int n = 0;
+  v[n++] = ios_sink_text(pt->id);
+  v[n++] = ios_sink_int(pt->index);
+  for (int k2 = 0; k2 < x->c->nkeys; k2++, n++)
+    v[n] = json_value(ios_campaign_point_value(x->c, pt->index, k2), &owned[n]);
   const cJSON *status = cJSON_GetObjectItemCaseSensitive(rf->run, "status");
   const char *st = cJSON_IsString(status) ? status->valuestring : "missing";
   x->nfailed += strcmp(st, "failed") == 0;
   x->nmissing += strcmp(st, "missing") == 0;
-  fprintf(f, ",%llu,%s,", (unsigned long long)pt->seed, st);
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "wall_time_s"));
-  fputc(',', f);
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->run, "error"));
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)pt->seed);
+  v[n++] = ios_sink_text(seed);
+  v[n++] = ios_sink_text(st);
+  v[n] = json_value(cJSON_GetObjectItemCaseSensitive(rf->run, "wall_time_s"), &owned[n]), n++;
+  v[n] = json_value(cJSON_GetObjectItemCaseSensitive(rf->run, "error"), &owned[n]), n++;
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(rf->results, "metrics");
   const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(rf->results, "counts"), *col;
-  cJSON_ArrayForEach(col, x->metric_cols) fputc(',', f),
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(m, col->valuestring));
-  cJSON_ArrayForEach(col, x->count_cols) fputc(',', f),
-      csv_value(f, cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring));
-  fputc(',', f); /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
-  csv_value(f, cJSON_GetObjectItemCaseSensitive(rf->results, "wall_time_s"));
-  fputc('\n', f);
+  cJSON_ArrayForEach(col, x->metric_cols) {
+    v[n] = json_value(cJSON_GetObjectItemCaseSensitive(m, col->valuestring), &owned[n]), n++;
+  }
+  cJSON_ArrayForEach(col, x->count_cols) {
+    v[n] = json_value(cJSON_GetObjectItemCaseSensitive(cnt, col->valuestring), &owned[n]), n++;
+  }
+  /* the engine's wall time (results.json): simulation and policy decisions, no set-up */
+  v[n] = json_value(cJSON_GetObjectItemCaseSensitive(rf->results, "wall_time_s"), &owned[n]), n++;
+  int rc = ios_sink_row(k, t, v);
+  for (int c = 0; c < ncols; c++)
+    free(owned[c]);
+  free(owned);
+  free(v);
+  return rc;
 }
 
-/* ios_fs_write_atomic's writer of runs.csv. */
-static int runs_csv_write(FILE *f, void *ctx) {
-  runs_csv_t *x = ctx;
-  fputs("run_id,index", f);
-  for (int k = 0; k < x->c->nkeys; k++)
-    fputc(',', f), ios_csv_field(f, x->c->keys[k].key);
-  fputs(",seed,status,wall_time_s,error", f);
+/* runs.csv through a files sink (ios_sink.h) into directory `dir` as table `table` (its file name without .csv): the
+ * header, then one row per selected point. @return IOS_OK, or an IOS_E* code with errno set. */
+static int runs_csv_put(runs_csv_t *x, const char *dir, const char *table) {
+  int ncols = 2 + x->c->nkeys + 4 + cJSON_GetArraySize(x->metric_cols) + cJSON_GetArraySize(x->count_cols) + 1;
+  ios_sink_col_t *cols = calloc((size_t)ncols, sizeof *cols);
+  ios_sink_t *k = cols != NULL ? ios_sink_files(dir, NULL) : NULL;
+  if (k == NULL) {
+    free(cols);
+    errno = ENOMEM;
+    return IOS_ENOMEM;
+  }
+  int n = 0;
+  static const char *const fixed[] = {"seed", "status", "wall_time_s", "error"};
+  cols[n++].name = "run_id";
+  cols[n++].name = "index";
+  for (int k2 = 0; k2 < x->c->nkeys; k2++)
+    cols[n++].name = x->c->keys[k2].key;
+  for (int f = 0; f < 4; f++)
+    cols[n++].name = fixed[f];
   const cJSON *col;
-  cJSON_ArrayForEach(col, x->metric_cols) fprintf(f, ",%s", col->valuestring);
-  cJSON_ArrayForEach(col, x->count_cols) fprintf(f, ",%s", col->valuestring);
-  fputs(",sim_wall_s\n", f);
+  cJSON_ArrayForEach(col, x->metric_cols) cols[n++].name = col->valuestring;
+  cJSON_ArrayForEach(col, x->count_cols) cols[n++].name = col->valuestring;
+  cols[n++].name = "sim_wall_s";
+  for (int c = 0; c < ncols; c++)
+    cols[c].shortest = 1; /* numbers as the campaign and results.json give them, in their shortest form */
+  ios_sink_table_t *t = ios_sink_begin_table(k, table, cols, ncols);
+  int rc = t != NULL ? IOS_OK : IOS_EIO;
   x->nfailed = x->nmissing = 0;
-  for (int i = 0; i < x->nsel; i++)
-    runs_csv_row(f, x, i);
-  return ferror(f) ? IOS_EIO : IOS_OK;
+  for (int i = 0; rc == IOS_OK && i < x->nsel; i++)
+    rc = runs_csv_row(k, t, x, i, ncols);
+  if (t != NULL && ios_sink_end_table(k, t, rc == IOS_OK) != IOS_OK && rc == IOS_OK) rc = IOS_EIO;
+  int saved = errno;
+  ios_sink_close(k, 0);
+  free(cols);
+  errno = rc == IOS_OK ? 0 : saved != 0 ? saved : EIO;
+  return rc;
 }
 
 /* Keeps of a run's results.json only what runs.csv shows (metrics, counts, wall_time_s): a campaign holds every run's
@@ -229,7 +266,22 @@ int ios_runs_csv_write_with(const ios_campaign_t *c, const int *sel, int nsel, i
       if (strcmp(item->string, "applications") != 0) add_column(x.count_cols, item->string);
     }
   }
-  if (rc == 0 && ios_fs_write_atomic(path, runs_csv_write, &x) != IOS_OK) rc = -1;
+  if (rc == 0) { /* path = DIR/TABLE.csv: the files sink's table TABLE in DIR */
+    char dir[2 * PATH_MAX_LEN + 64], table[256];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash != NULL ? slash + 1 : dir;
+    size_t bl = strlen(base) < sizeof table - 1 ? strlen(base) : sizeof table - 1;
+    memcpy(table, base, bl);
+    table[bl] = '\0';
+    if (slash != NULL)
+      *slash = '\0';
+    else
+      snprintf(dir, sizeof dir, ".");
+    size_t tl = strlen(table);
+    if (tl > 4 && strcmp(table + tl - 4, ".csv") == 0) table[tl - 4] = '\0';
+    if (runs_csv_put(&x, dir, table) != IOS_OK) rc = -1;
+  }
   *nfailed = x.nfailed;
   *nmissing = x.nmissing;
   for (int i = 0; x.rf != NULL && i < nsel; i++) {

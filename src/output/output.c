@@ -1,8 +1,8 @@
 /* iosim — outputs (see ios_output.h). */
 #include "ios_output.h"
 #include "ios_fs.h"
-#include "ios_csv.h"
 #include "ios_diag.h"
+#include "ios_sink.h"
 
 #include <errno.h>
 #include <math.h>
@@ -101,11 +101,6 @@ void ios_output_print_cleaned(FILE *f, const ios_scenario_t *s) {
     fprintf(f, "note: %s/ held the outputs of an earlier run; removed before this one: %s\n", s->out_dir, cleaned);
 }
 
-/* Prints a double for CSV: empty when NaN. */
-static void csv_num(FILE *f, double v, int last) {
-  isnan(v) ? fputs("", f) : fprintf(f, "%.17g", v), fputc(last ? '\n' : ',', f);
-}
-
 static cJSON *num_or_null(double v) {
   return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
@@ -140,74 +135,108 @@ static void app_iteration(const ios_app_t *a, double b, double *iteration, doubl
   *io_fraction = d > 0 ? io_time / d : NAN;
 }
 
-typedef struct {
-  const ios_platform_t *p;
-  const ios_app_result_t *a;
-} res_list_t;
-
-static const char *res_item(int i, void *ctx) {
-  const res_list_t *rl = ctx;
-  return rl->p->res[rl->a->resources[i]].name;
+/* The names of application result `a`'s resources joined by ';' (its PFS's name when it used none and the platform
+ * has one), malloc'ed; NULL on ENOMEM. */
+static char *resource_list(const ios_platform_t *p, const ios_app_result_t *a) {
+  size_t n = 1;
+  for (int i = 0; i < a->n_resources; i++)
+    n += strlen(p->res[a->resources[i]].name) + 1;
+  if (a->n_resources == 0 && p->has_pfs) n += strlen(p->pfs.name);
+  char *s = malloc(n), *at = s;
+  if (s == NULL) return NULL;
+  *at = '\0';
+  for (int i = 0; i < a->n_resources; i++)
+    at += sprintf(at, "%s%s", i ? ";" : "", p->res[a->resources[i]].name);
+  if (a->n_resources == 0 && p->has_pfs) strcpy(at, p->pfs.name);
+  return s;
 }
 
-/* Writes apps.csv: one row per application (docs/outputs.md). */
-static int write_apps_csv(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
-                          const ios_results_t *r) {
-  ios_fs_staged_t st;
-  if (ios_fs_stage(&st, s->out_dir, "apps.csv", "output.dir") != IOS_OK) return IOS_EIO;
-  FILE *f = st.f;
-  fputs("name,nodes,io_volume_bytes,io_time_s,work_time_s,yield,io_slowdown,n_resources,resources,bandwidth_Bps,"
-        "start_s,end_s,iteration_s,io_fraction,rho_io,rho_con,ref_bandwidth_Bps,io_stretch,io_bandwidth_Bps,"
-        "bound_by,bound_share\n",
-        f);
-  for (int j = 0; j < r->napps; j++) {
+/* The columns of apps.csv (docs/outputs.md), in order. */
+static const ios_sink_col_t app_cols[] = {{"name", IOS_SINK_TEXT, 0},
+                                          {"nodes", IOS_SINK_INT, 0},
+                                          {"io_volume_bytes", IOS_SINK_REAL, 0},
+                                          {"io_time_s", IOS_SINK_REAL, 0},
+                                          {"work_time_s", IOS_SINK_REAL, 0},
+                                          {"yield", IOS_SINK_REAL, 0},
+                                          {"io_slowdown", IOS_SINK_REAL, 0},
+                                          {"n_resources", IOS_SINK_INT, 0},
+                                          {"resources", IOS_SINK_TEXT, 0},
+                                          {"bandwidth_Bps", IOS_SINK_REAL, 0},
+                                          {"start_s", IOS_SINK_REAL, 0},
+                                          {"end_s", IOS_SINK_REAL, 0},
+                                          {"iteration_s", IOS_SINK_REAL, 0},
+                                          {"io_fraction", IOS_SINK_REAL, 0},
+                                          {"rho_io", IOS_SINK_REAL, 0},
+                                          {"rho_con", IOS_SINK_REAL, 0},
+                                          {"ref_bandwidth_Bps", IOS_SINK_REAL, 0},
+                                          {"io_stretch", IOS_SINK_REAL, 0},
+                                          {"io_bandwidth_Bps", IOS_SINK_REAL, 0},
+                                          {"bound_by", IOS_SINK_TEXT, 0},
+                                          {"bound_share", IOS_SINK_REAL, 0}};
+#define NAPP_COLS ((int)(sizeof app_cols / sizeof app_cols[0]))
+
+/* Writes table apps into `k`: one row per application (docs/outputs.md). */
+static int write_apps(ios_sink_t *k, const ios_platform_t *p, const ios_workload_t *w, const ios_results_t *r) {
+  ios_sink_table_t *t = ios_sink_begin_table(k, "apps", app_cols, NAPP_COLS);
+  if (t == NULL) return IOS_EIO;
+  int rc = IOS_OK;
+  for (int j = 0; rc == IOS_OK && j < r->napps; j++) {
     const ios_app_result_t *a = &r->apps[j];
-    ios_csv_field(f, w->apps[j].name);
-    fprintf(f, ",%d,", w->apps[j].nodes);
-    csv_num(f, a->io_volume, 0);
-    csv_num(f, a->io_time, 0);
-    csv_num(f, a->work_time, 0);
-    csv_num(f, a->yield, 0);
-    csv_num(f, a->io_slowdown, 0);
-    fprintf(f, "%d,", a->n_resources);
-    res_list_t rl = {p, a};
-    ios_csv_list(f, a->n_resources, res_item, &rl, ';');
-    if (a->n_resources == 0 && p->has_pfs) ios_csv_field(f, p->pfs.name);
-    fputc(',', f);
-    csv_num(f, a->bandwidth, 0);
-    csv_num(f, a->start, 0);
-    csv_num(f, a->end, 0);
+    char *res = resource_list(p, a);
+    if (res == NULL) {
+      rc = IOS_ENOMEM;
+      break;
+    }
     double iteration, io_fraction;
     app_iteration(&w->apps[j], a->bandwidth, &iteration, &io_fraction);
-    csv_num(f, iteration, 0);
-    csv_num(f, io_fraction, 0);
-    csv_num(f, a->rho_io, 0); /* RR-9549 §3.3.2: ρ = ρ_io + ρ_con */
-    csv_num(f, isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io, 0);
-    csv_num(f, a->ref_bandwidth, 0); /* the platform-independent figure (ios_reference_bandwidth) */
-    csv_num(f, a->io_stretch, 0);
-    csv_num(f, a->io_time > 0 ? a->io_volume / a->io_time : NAN, 0); /* the bandwidth the job saw */
-    ios_csv_field(f, a->bound_by); /* what bound it longest, and for what share of its I/O time */
-    fputc(',', f);
-    csv_num(f, a->bound_share, 1);
+    ios_sink_val_t v[NAPP_COLS] = {
+        ios_sink_text(w->apps[j].name),
+        ios_sink_int(w->apps[j].nodes),
+        ios_sink_real(a->io_volume),
+        ios_sink_real(a->io_time),
+        ios_sink_real(a->work_time),
+        ios_sink_real(a->yield),
+        ios_sink_real(a->io_slowdown),
+        ios_sink_int(a->n_resources),
+        ios_sink_text(res),
+        ios_sink_real(a->bandwidth),
+        ios_sink_real(a->start),
+        ios_sink_real(a->end),
+        ios_sink_real(iteration),
+        ios_sink_real(io_fraction),
+        ios_sink_real(a->rho_io), /* RR-9549 §3.3.2: ρ = ρ_io + ρ_con */
+        ios_sink_real(isnan(a->rho_io) ? NAN : a->io_slowdown - a->rho_io),
+        ios_sink_real(a->ref_bandwidth), /* the platform-independent figure (ios_reference_bandwidth) */
+        ios_sink_real(a->io_stretch),
+        ios_sink_real(a->io_time > 0 ? a->io_volume / a->io_time : NAN), /* the bandwidth the job saw */
+        ios_sink_text(a->bound_by), /* what bound it longest, and for what share of its I/O time */
+        ios_sink_real(a->bound_share)};
+    rc = ios_sink_row(k, t, v);
+    free(res);
   }
-  return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
+  int erc = ios_sink_end_table(k, t, rc == IOS_OK);
+  return rc != IOS_OK ? rc : erc;
 }
 
-/* Writes resources.csv: one row per resource of the pool (docs/outputs.md). */
-static int write_resources_csv(const ios_scenario_t *s, const ios_platform_t *p, const ios_results_t *r) {
-  ios_fs_staged_t st;
-  if (ios_fs_stage(&st, s->out_dir, "resources.csv", "output.dir") != IOS_OK) return IOS_EIO;
-  FILE *f = st.f;
-  fputs("name,kind,capacity_Bps,busy_time_s,occupancy,bytes\n", f);
-  for (int i = 0; i < r->nres; i++) {
-    ios_csv_field(f, p->res[i].name);
-    fprintf(f, ",%s,", p->pool_role);
-    csv_num(f, p->res[i].capacity, 0);
-    csv_num(f, r->res[i].busy_time, 0);
-    csv_num(f, r->makespan_s > 0 ? ios_occupancy(r, i) : NAN, 0); /* a stream's idle gaps left out */
-    csv_num(f, r->res[i].bytes, 1);
+/* Writes table resources into `k`: one row per resource of the pool (docs/outputs.md). */
+static int write_resources(ios_sink_t *k, const ios_platform_t *p, const ios_results_t *r) {
+  static const ios_sink_col_t cols[] = {{"name", IOS_SINK_TEXT, 0},         {"kind", IOS_SINK_TEXT, 0},
+                                        {"capacity_Bps", IOS_SINK_REAL, 0}, {"busy_time_s", IOS_SINK_REAL, 0},
+                                        {"occupancy", IOS_SINK_REAL, 0},    {"bytes", IOS_SINK_REAL, 0}};
+  ios_sink_table_t *t = ios_sink_begin_table(k, "resources", cols, 6);
+  if (t == NULL) return IOS_EIO;
+  int rc = IOS_OK;
+  for (int i = 0; rc == IOS_OK && i < r->nres; i++) {
+    ios_sink_val_t v[6] = {ios_sink_text(p->res[i].name),
+                           ios_sink_text(p->pool_role),
+                           ios_sink_real(p->res[i].capacity),
+                           ios_sink_real(r->res[i].busy_time),
+                           ios_sink_real(r->makespan_s > 0 ? ios_occupancy(r, i) : NAN), /* idle gaps left out */
+                           ios_sink_real(r->res[i].bytes)};
+    rc = ios_sink_row(k, t, v);
   }
-  return ios_fs_commit(&st) != IOS_OK ? IOS_EIO : IOS_OK;
+  int erc = ios_sink_end_table(k, t, rc == IOS_OK);
+  return rc != IOS_OK ? rc : erc;
 }
 
 /* Adds the "metrics" (null when not finite) and "counts" objects of results.json to `root`. */
@@ -342,19 +371,16 @@ static char *results_text(const ios_scenario_t *s, const ios_platform_t *p, cons
 
 int ios_output_write(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,
                      const ios_results_t *r) {
-  if (write_apps_csv(s, p, w, r) != IOS_OK) return IOS_EIO;
-  if (write_resources_csv(s, p, r) != IOS_OK) return IOS_EIO;
-  char *text = results_text(s, p, w, r);
-  if (text == NULL) return IOS_ENOMEM;
-  ios_fs_staged_t st;
-  if (ios_fs_stage(&st, s->out_dir, "results.json", "output.dir") != IOS_OK) {
-    free(text);
-    return IOS_EIO;
-  }
-  fputs(text, st.f);
-  fputc('\n', st.f);
+  ios_sink_t *k = ios_sink_files(s->out_dir, "output.dir"); /* the run's directory (ios_sink.h) */
+  if (k == NULL) return IOS_ENOMEM;
+  int rc = write_apps(k, p, w, r);
+  if (rc == IOS_OK) rc = write_resources(k, p, r);
+  char *text = rc == IOS_OK ? results_text(s, p, w, r) : NULL;
+  if (rc == IOS_OK && text == NULL) rc = IOS_ENOMEM;
+  if (rc == IOS_OK) rc = ios_sink_document(k, "results", text); /* last: its presence means a complete run */
   free(text);
-  return ios_fs_commit(&st);
+  int crc = ios_sink_close(k, rc == IOS_OK);
+  return rc != IOS_OK ? (rc == IOS_ENOMEM ? rc : IOS_EIO) : crc;
 }
 
 void ios_output_summary(const ios_scenario_t *s, const ios_platform_t *p, const ios_workload_t *w,

@@ -5,6 +5,7 @@
 #include "ios_csv.h"
 #include "ios_diag.h"
 #include "ios_fs.h"
+#include "ios_sink.h"
 #include "ios_sg.h"
 #include "ios_sg_platform.h"
 
@@ -39,8 +40,10 @@ const char *sim_res_name(const ios_platform_t *p, int res) {
 
 /* The traces' state (engine_t.traces). */
 struct sim_traces {
-  ios_fs_staged_t ev_out; /* events.csv being written (output.events), else timeline.bin; f NULL when neither */
-  ios_fs_staged_t al_out; /* allocations.csv being written */
+  ios_sink_t *sink;       /* the run's tables (ios_sink.h: files in the output directory) */
+  ios_sink_table_t *ev_t; /* events (output.events), NULL when not written */
+  ios_sink_table_t *al_t; /* allocations */
+  ios_fs_staged_t ev_out; /* timeline.bin being written (no output.events); f NULL when not */
   int tl_on;              /* ev_out is timeline.bin */
   const char **tl_keys;   /* open-addressing table: a resource name pointer ... */
   int *tl_vals;           /* ... and its index */
@@ -218,7 +221,6 @@ void sim_segment_row(engine_t *e, const transfer_t *t, double t1, double bytes) 
 /* One interval row: app, kind, resource, start_s, end_s, bytes, rate_Bps (mean over it). */
 void sim_ev_row(engine_t *e, int app, const char *kind, const char *resource, double t0, double t1, double bytes) {
   struct sim_traces *T = e->traces;
-  if (T->ev_out.f == NULL) return;
   if (T->tl_on) {
     tl_row(T, app,
            kind[0] == 'w'   ? 0
@@ -227,21 +229,20 @@ void sim_ev_row(engine_t *e, int app, const char *kind, const char *resource, do
            resource != NULL ? tl_code(T, e, resource) : 0, t0, t1, bytes);
     return;
   }
-  ios_csv_field(T->ev_out.f, e->apps[app].a->name);
-  fprintf(T->ev_out.f, ",%s,", kind);
-  ios_csv_field(T->ev_out.f, resource); /* a host name, or names joined with ';' */
-  fprintf(T->ev_out.f, ",%.17g,%.17g,", t0, t1);
-  if (bytes >= 0) {
-    fprintf(T->ev_out.f, "%.17g,", bytes);
-    if (t1 > t0) fprintf(T->ev_out.f, "%.17g", bytes / (t1 - t0));
-  } else
-    fputc(',', T->ev_out.f);
-  fputc('\n', T->ev_out.f);
+  if (T->ev_t == NULL) return;
+  ios_sink_val_t v[7] = {ios_sink_text(e->apps[app].a->name),
+                         ios_sink_text(kind),
+                         ios_sink_text(resource), /* a host name, or names joined with ';' */
+                         ios_sink_real(t0),
+                         ios_sink_real(t1),
+                         bytes >= 0 ? ios_sink_real(bytes) : ios_sink_null(),
+                         bytes >= 0 && t1 > t0 ? ios_sink_real(bytes / (t1 - t0)) : ios_sink_null()};
+  ios_sink_row(T->sink, T->ev_t, v);
 }
 
 void sim_ev_io_row(engine_t *e, const app_state_t *as, double volume) {
   struct sim_traces *T = e->traces;
-  if (T->ev_out.f == NULL) return;
+  if (T->ev_t == NULL && !T->tl_on) return;
   if (T->tl_on) { /* its resources are those of its transfer records */
     tl_row(T, (int)(as - e->apps), 1, 0, as->posted, sim_now(e), volume);
     return;
@@ -254,25 +255,22 @@ void sim_ev_io_row(engine_t *e, const app_state_t *as, double volume) {
   sim_ev_row(e, (int)(as - e->apps), "io", names, as->posted, sim_now(e), volume);
 }
 
-/* One allocations.csv row: application, [t0, t1), resource count, resource names. */
-struct al_item { /* what al_res_item reads */
-  const ios_platform_t *p;
-  const app_state_t *as;
-};
-
-static const char *al_res_item(int i, void *ctx) {
-  const struct al_item *it = ctx;
-  return sim_res_name(it->p, it->as->res[i]);
-}
-
+/* One allocations.csv row: application, [t0, t1), resource count, resource names joined by ';'. */
 void sim_al_row(const engine_t *e, const app_state_t *as, double t0, double t1) {
   struct sim_traces *T = e->traces;
-  if (T->al_out.f == NULL || !(t1 >= t0)) return;
-  ios_csv_field(T->al_out.f, as->a->name);
-  fprintf(T->al_out.f, ",%.17g,%.17g,%d,", t0, t1, as->n);
-  struct al_item it = {e->p, as};
-  ios_csv_list(T->al_out.f, as->n, al_res_item, &it, ';');
-  fputc('\n', T->al_out.f);
+  if (T->al_t == NULL || !(t1 >= t0)) return;
+  size_t n = 1;
+  for (int i = 0; i < as->n; i++)
+    n += strlen(sim_res_name(e->p, as->res[i])) + 1;
+  char *names = malloc(n), *at = names;
+  if (names == NULL) return;
+  *at = '\0';
+  for (int i = 0; i < as->n; i++)
+    at += sprintf(at, "%s%s", i ? ";" : "", sim_res_name(e->p, as->res[i]));
+  ios_sink_val_t v[5] = {ios_sink_text(as->a->name), ios_sink_real(t0), ios_sink_real(t1), ios_sink_int(as->n),
+                         ios_sink_text(names)};
+  ios_sink_row(T->sink, T->al_t, v);
+  free(names);
 }
 
 /* Whether this run writes timeline.bin: always without output.events, except with the benchmark switch
@@ -285,23 +283,38 @@ int sim_open_traces(engine_t *e, const ios_sim_config_t *s) {
   struct sim_traces *T = e->traces;
   tl_free(T);
   if (s->out_dir == NULL) return IOS_OK; /* a run without an output directory (the SimGrid plugin without output.dir) */
+  static const ios_sink_col_t ev_cols[] = {{"app", IOS_SINK_TEXT, 0},      {"kind", IOS_SINK_TEXT, 0},
+                                           {"resource", IOS_SINK_TEXT, 0}, {"start_s", IOS_SINK_REAL, 0},
+                                           {"end_s", IOS_SINK_REAL, 0},    {"bytes", IOS_SINK_REAL, 0},
+                                           {"rate_Bps", IOS_SINK_REAL, 0}};
+  static const ios_sink_col_t al_cols[] = {{"app", IOS_SINK_TEXT, 0},
+                                           {"start_s", IOS_SINK_REAL, 0},
+                                           {"end_s", IOS_SINK_REAL, 0},
+                                           {"n_resources", IOS_SINK_INT, 0},
+                                           {"resources", IOS_SINK_TEXT, 0}};
+  if (T->sink == NULL && (T->sink = ios_sink_files(s->out_dir, "output.events")) == NULL) return IOS_ENOMEM;
   if (s->events) {
-    if (ios_fs_stage(&T->ev_out, s->out_dir, "events.csv", "output.events") != IOS_OK) return IOS_EIO;
-    fputs("app,kind,resource,start_s,end_s,bytes,rate_Bps\n", T->ev_out.f);
+    ios_sink_files_field(T->sink, "output.events");
+    if ((T->ev_t = ios_sink_begin_table(T->sink, "events", ev_cols, 7)) == NULL) return IOS_EIO;
   } else if (timeline_wanted(s)) {
     int rc = tl_open(T, e, s);
     if (rc != IOS_OK) return rc;
   }
-  if (ios_fs_stage(&T->al_out, s->out_dir, "allocations.csv", "output.dir") != IOS_OK) return IOS_EIO;
-  fputs("app,start_s,end_s,n_resources,resources\n", T->al_out.f);
+  ios_sink_files_field(T->sink, "output.dir");
+  if ((T->al_t = ios_sink_begin_table(T->sink, "allocations", al_cols, 5)) == NULL) return IOS_EIO;
   return IOS_OK;
 }
 
 int sim_close_traces(engine_t *e) {
   struct sim_traces *T = e->traces;
   if (T->tl_on) tl_flush(T);
-  int rc = ios_fs_commit(&T->al_out);
+  int rc = ios_sink_end_table(T->sink, T->al_t, 1);
+  T->al_t = NULL;
+  if (ios_sink_end_table(T->sink, T->ev_t, 1) != IOS_OK) rc = IOS_EIO;
+  T->ev_t = NULL;
   if (ios_fs_commit(&T->ev_out) != IOS_OK) rc = IOS_EIO;
+  if (ios_sink_close(T->sink, 1) != IOS_OK) rc = IOS_EIO;
+  T->sink = NULL;
   tl_free(T);
   return rc;
 }
@@ -364,13 +377,13 @@ void sim_trace_running(engine_t *e) {
 }
 
 int sim_segment_rows(const engine_t *e) {
-  return e->traces->ev_out.f != NULL;
+  return e->traces->ev_t != NULL || e->traces->ev_out.f != NULL;
 }
 
 void sim_traces_fini(engine_t *e) {
   struct sim_traces *T = e->traces;
   if (T == NULL) return;
-  ios_fs_discard(&T->al_out);
+  ios_sink_close(T->sink, 0); /* a failed run leaves no table behind */
   ios_fs_discard(&T->ev_out);
   tl_free(T);
   free(T);
