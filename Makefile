@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps build build-asan run test test-asan format-check bench clean install fuzz data
+.PHONY: deps build build-asan run test test-asan format-check bench bench-campaign clean install fuzz data
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
@@ -37,6 +37,9 @@ test: format-check build build-asan
 	cd build-asan && ctest --output-on-failure -j $(JOBS) -LE slow
 	test/tree_check.sh check build/tree-before.txt
 
+# `make bench` is minutes; campaigns at scale (100,000 runs in one database against the fork floor of bare
+# `iosim run`, then `iosim report` on it: 10-20 min and more on a loaded machine) are `make bench-campaign`
+# (RUNS=2000 for a quick check; analysis/bench_campaign.py, docs/campaigns.md "Campaigns at scale").
 bench: build
 	IOSIM_CROSSCHECK_DIR=$${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502} analysis/bench_rr9502.py
 	IOSIM_CROSSCHECK_DIR=$${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502} analysis/bench_flows.py
@@ -48,6 +51,9 @@ bench: build
 	analysis/bench_storalloc_sim.sh
 	IOSIM_CROSSCHECK_DIR=../shared/crosscheck/rr9502 analysis/bench_bne.sh
 	/usr/bin/python3 analysis/bench_lab.py
+
+bench-campaign: build
+	nice -n 10 /usr/bin/python3 analysis/bench_campaign.py --runs $${RUNS:-100000} --shards $${SHARDS:-4}
 
 # `make fuzz`: libFuzzer (clang, ASan/UBSan) on every input reader for FUZZ_SECONDS each after replaying the seed
 # corpora and the crashers (docs/fuzzing.md); FUZZ_TARGETS picks some (scenario set sample forge workload_json campaign).

@@ -70,8 +70,71 @@ class InputError(Exception):
 # runs.csv
 
 
+DB_NAME = "campaign.db"
+
+
+def campaign_db(cdir):
+    """The campaign database a campaign argument names, or None for a directory of per-run files: `cdir` itself when it
+    is a file (DIR/campaign.db), else DIR/campaign.db when there is one (the sweep's store: it also writes runs.csv,
+    and with --run-dirs the runs' directories, which are then not read); a directory without campaign.db (an older
+    iosim's) is read from runs.csv and runs/ (docs/campaigns.md)."""
+    if os.path.isfile(cdir):
+        return cdir
+    path = os.path.join(cdir, DB_NAME)
+    return path if os.path.isfile(path) else None
+
+
+def campaign_dir(cdir):
+    """The directory of a campaign argument (a directory, or its campaign.db): where report/ is written."""
+    return os.path.dirname(os.path.abspath(cdir)) if os.path.isfile(cdir) else cdir
+
+
+def runs_where(cdir):
+    """What the runs of a campaign argument are read from, for messages: DIR/runs.csv or DB (table runs)."""
+    db = campaign_db(cdir)
+    return f"{db} (table runs)" if db else os.path.join(cdir, "runs.csv")
+
+
+def campaign_text(cdir):
+    """(where, text) of the campaign file as the sweep wrote it: DIR/campaign.json, or the database's meta
+    'campaign'; text None when absent."""
+    db = campaign_db(cdir)
+    if db:
+        from . import results
+        return f"{db} (meta campaign)", results.open_db(db).meta.get("campaign")
+    path = os.path.join(cdir, "campaign.json")
+    if not os.path.isfile(path):
+        return path, None
+    with open(path, encoding="utf-8") as f:
+        return path, f.read()
+
+
+def _load_runs_db(db_path):
+    """The runs table of a campaign database as load_runs() gives runs.csv: `point` named `index`, metric values
+    checked as results.json's are (finite; never negative for a time, volume or bandwidth; shares within [0, 1])."""
+    from . import results
+    db = results.open_db(db_path)
+    df = db.query('select * from runs order by point', table="runs").rename(columns={"point": "index"})
+    missing = [c for c in ("run_id", "index", "status") if c not in df.columns]
+    if missing:
+        raise results.ResultError(f"{db_path}: table runs: column(s) {', '.join(missing)} missing (columns: "
+                                  f"{', '.join(df.columns)}); {results.DB_FIX}")
+    cols = list(df.columns)
+    after = cols.index("error") + 1 if "error" in cols else cols.index("status") + 1
+    specs = {}
+    for c in cols[after:]:
+        if c in FIXED_COLUMNS or not (pd.api.types.is_numeric_dtype(df[c]) or df[c].isna().all()):
+            continue
+        rule = results.METRIC_RULES.get(c) or ("nonneg" if c.endswith(results.NONNEG_SUFFIXES) else "finite")
+        specs[c] = results.Column("float", rule, True, "")
+    df = results.check_frame(df, specs, f"{db_path}: table runs", key="run_id")
+    df["run_id"] = df["run_id"].astype(str)
+    return df
+
+
 def load_runs(cdir, campaign="CAMPAIGN", required=()):
-    """Every row of DIR/runs.csv, as (DataFrame, swept columns, metric columns).
+    """Every row of DIR/runs.csv, as (DataFrame, swept columns, metric columns); or of the runs table of the campaign
+    database (campaign_db(): DIR/campaign.db, or the database file itself), the same columns.
 
     The swept columns are those between `index` and `seed` (docs/campaigns.md); the metric columns are the columns
     after `error` whose every non-empty cell is a number, converted to floats (an empty cell is NaN). `status` is
@@ -79,14 +142,18 @@ def load_runs(cdir, campaign="CAMPAIGN", required=()):
     fix of a missing runs.csv; the `required` columns must exist. Raises InputError naming the file, the column and
     the fix."""
     path = os.path.join(cdir, "runs.csv")
-    if not os.path.isfile(path):
+    db = campaign_db(cdir)
+    if db:
+        df, path = _load_runs_db(db), f"{db} (table runs)"
+    elif not os.path.isfile(path):
         raise InputError(f"{path}: file not found; fix: pass the directory written by `iosim sweep {campaign} "
-                         "--out DIR` (it holds runs.csv and campaign.json)")
-    try:
-        df = pd.read_csv(path, dtype={"run_id": str, "status": str, "error": str}, keep_default_na=False,
-                         na_values=[""])
-    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun the campaign to rewrite it") from None
+                         "--out DIR` (it holds campaign.db, or runs.csv with --run-dirs)")
+    else:
+        try:
+            df = pd.read_csv(path, dtype={"run_id": str, "status": str, "error": str}, keep_default_na=False,
+                             na_values=[""], float_precision="round_trip")  # the doubles iosim wrote, exactly
+        except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
+            raise InputError(f"{path}: not a readable CSV ({e}); fix: rerun the campaign to rewrite it") from None
     missing = [c for c in ("run_id", "status", *required) if c not in df.columns]
     if missing:
         raise InputError(f"{path}: column(s) {', '.join(missing)} missing (columns: {', '.join(df.columns)}); fix: "
@@ -128,7 +195,7 @@ def complete_only(df, path):
 def read_runs(cdir, campaign, required=()):
     """The complete runs of DIR/runs.csv (load_runs(), then complete_only())."""
     df, _, _ = load_runs(cdir, campaign, required)
-    return complete_only(df, os.path.join(cdir, "runs.csv"))
+    return complete_only(df, runs_where(cdir))
 
 
 # ----------------------------------------------------------------------------------------------------------------

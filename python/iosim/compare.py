@@ -4,7 +4,8 @@ jobs, and their change against the first run.
 
 usage: python3 -m iosim.compare RUN_DIR RUN_DIR... [--labels L1,L2,...] [--csv FILE] [--html FILE] [--allow-different]
 
-Each RUN_DIR is the output directory of `iosim run` (results.json and apps.csv). The first is the base. The answer to
+Each RUN_DIR is the output directory of `iosim run` (results.json and apps.csv), or a run inside a campaign database,
+DIR/campaign.db#RUN_ID or DIR#RUN_ID (iosim.results.parse_run). The first is the base. The answer to
 "did it help" is the change of each job's I/O time (`io_time_s` of apps.csv) and of their sum (`total_io_time_s`),
 in %, against the base: negative is faster. End times (`end_s`) and the resource that bound each job most
 (`bound_by`, `bound_share`: apps.csv columns the engine writes; "n/a" when the run has none) are context
@@ -49,7 +50,8 @@ def load_run(rdir):
     none negative or impossible: a bad file is an InputError naming the file, the line, the column and the fix)."""
     run = results.read_run(rdir, need=("results", "apps"))
     if "end_s" not in run.apps.columns:
-        raise InputError(f"{os.path.join(rdir, 'apps.csv')}: column end_s missing; fix: rerun with this iosim")
+        raise InputError(f"{run.apps.attrs.get('path', os.path.join(rdir, 'apps.csv'))}: column end_s missing; fix: "
+                         "rerun with this iosim")
     return run.results, run.apps
 
 
@@ -625,7 +627,8 @@ def html_page(df, labels, header_lines):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="iosim compare", description="Per job and in total, the I/O time and end time "
                                 "of several runs of the same jobs, and their change (%) against the first.")
-    p.add_argument("dirs", metavar="RUN_DIR", nargs="+", help="iosim run output directories; the first is the base")
+    p.add_argument("dirs", metavar="RUN_DIR", nargs="+", help="iosim run output directories, or runs inside a campaign "
+                   "database (DIR/campaign.db#RUN_ID, DIR#RUN_ID); the first is the base")
     p.add_argument("--labels", help="comma-separated names of the runs (default: their directory names)")
     p.add_argument("--csv", metavar="FILE", help="write the table as CSV (one row per job and run, and the total)")
     p.add_argument("--html", metavar="FILE", help="write a self-contained page (plotly, no network)")
@@ -637,7 +640,7 @@ def main(argv=None):
             raise InputError("give at least two run directories (the first is the base); fix: iosim compare "
                              "BASE_DIR OTHER_DIR...")
         labels = [s.strip() for s in args.labels.split(",")] if args.labels else \
-            [os.path.basename(os.path.normpath(d)) or d for d in args.dirs]
+            [results.run_label(d) for d in args.dirs]
         if len(labels) != len(args.dirs):
             raise InputError(f"--labels: {len(labels)} names for {len(args.dirs)} directories; fix: one per "
                              "directory")

@@ -126,11 +126,15 @@ def gantt(events_csv, resources_csv, out_png, title=None, window=None, save=_sav
     completion); bottom, occupancy of each resource as a heat map (one row per resource, mean occupancy per time
     bin; one resource: its occupancy as a step line). `window` = (begin_s, end_s, kind) is marked on both panels
     (default: the window of the results.json beside events_csv, when there is one); `save(fig, out_png)` writes the
-    figure. Returns occupancy_steps()."""
-    ev = read_events(events_csv)
-    res = read_resources(resources_csv)
+    figure. events_csv and resources_csv may also be the tables as DataFrames (a run of a campaign database). Returns
+    occupancy_steps()."""
+    ev = events_csv if isinstance(events_csv, pd.DataFrame) else read_events(events_csv)
+    res = resources_csv if isinstance(resources_csv, pd.DataFrame) else read_resources(resources_csv)
+    if isinstance(events_csv, pd.DataFrame):  # a run of a campaign database (iosim.results.read_events_db)
+        ev = ev.assign(resource=ev["resource"].fillna("").astype(str), app=ev["app"].astype(str),
+                       kind=ev["kind"].astype(str))
     steps = occupancy_steps(ev, res)
-    if window is None:
+    if window is None and not isinstance(events_csv, pd.DataFrame):
         window = read_window(os.path.join(os.path.dirname(os.path.abspath(events_csv)), "results.json"))
     apps = list(dict.fromkeys(ev["app"].dropna().astype(str)))
     t0 = float(min(ev["start_s"].min(), 0.0)) if len(ev) else 0.0

@@ -46,15 +46,14 @@ def load_runs(cdir):
 
 
 def load_campaign(cdir):
-    """campaign.json as a dict ({} with a warning when absent)."""
-    path = os.path.join(cdir, "campaign.json")
-    if not os.path.isfile(path):
+    """campaign.json (or the campaign database's meta 'campaign') as a dict ({} with a warning when absent)."""
+    path, text = campaign_io.campaign_text(cdir)
+    if text is None:
         print(f"report.py: warning: {path} not found; using the directory name as title and default choices",
               file=sys.stderr)
         return {}
     try:
-        with open(path, encoding="utf-8") as f:
-            campaign = json.load(f)
+        campaign = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"{path}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}; fix: correct the "
                          "file or rerun the campaign") from None
@@ -88,8 +87,8 @@ def resolve_choices(args, df, swept, metrics, campaign, cdir):
     """Pick x, policy, metrics, baseline and the Gantt run from the command line, then campaign.report, then
     the defaults documented in analysis/README.md."""
     report = campaign.get("report") or {}
-    runs_path = os.path.join(cdir, "runs.csv")
-    camp_path = os.path.join(cdir, "campaign.json")
+    runs_path = campaign_io.runs_where(cdir)
+    camp_path = campaign_io.campaign_text(cdir)[0]
 
     def pick(cli_value, key):
         if cli_value is not None:
@@ -166,22 +165,41 @@ def resolve_choices(args, df, swept, metrics, campaign, cdir):
 
 
 def choose_gantt_run(df, cdir, wanted, origin, notes):
-    """(run_id, events_csv, resources_csv) or None (with a note). An explicit --gantt that cannot be drawn is an
-    error; a campaign gantt_run that cannot be drawn falls back to the first complete run with an events.csv."""
-    def files(run_id):
-        d = os.path.join(cdir, "runs", run_id)
-        return os.path.join(d, "events.csv"), os.path.join(d, "resources.csv")
+    """(run_id, events, resources) or None (with a note): events and resources the run's events.csv and resources.csv,
+    or for a campaign database its events and resources as DataFrames (None when it has none). An explicit --gantt
+    that cannot be drawn is an error; a campaign gantt_run that cannot be drawn falls back to the first complete run
+    with events."""
+    dbp = campaign_io.campaign_db(cdir)
+    if dbp:
+        db = results.open_db(dbp)
+        with_events = set(db.query("select distinct run_id from events", table="events")["run_id"].astype(str)) \
+            if "events" in db.tables else set()
+
+        def files(run_id):
+            if run_id not in with_events:
+                return f"{dbp} (table events): no row of run {run_id}", None
+            run = results.read_run_db(results.RunRef(dbp, run_id), need=("results", "resources"))
+            ev = results.read_events_db(db, run_id)
+            ev.attrs["window"] = gantt_window(run.results)
+            return ev, run.resources
+    else:
+        def files(run_id):
+            d = os.path.join(cdir, "runs", run_id)
+            return os.path.join(d, "events.csv"), os.path.join(d, "resources.csv")
+
+    def there(x):
+        return isinstance(x, pd.DataFrame) or (x is not None and os.path.isfile(x))
 
     if wanted is not None:
         ev, rs = files(wanted)
         problem = None
         fix = "fix: enable output.events in the campaign's base scenario, or pick a run that has an events.csv"
         if wanted not in set(df["run_id"]):
-            problem = f"run '{wanted}' is not in {os.path.join(cdir, 'runs.csv')}"
+            problem = f"run '{wanted}' is not in {campaign_io.runs_where(cdir)}"
             fix = "fix: pick a run_id from runs.csv (16 hex characters)"
-        elif not os.path.isfile(ev):
-            problem = f"{ev}: file not found"
-        elif not os.path.isfile(rs):
+        elif not there(ev):
+            problem = ev if dbp else f"{ev}: file not found"
+        elif not there(rs):
             problem = f"{rs}: file not found"
             fix = "fix: rerun that run, or pick another one"
         if problem is None:
@@ -190,16 +208,42 @@ def choose_gantt_run(df, cdir, wanted, origin, notes):
             raise InputError(f"--gantt: {problem}; {fix}")
         notes.append(f"Gantt run from {origin}: {problem}; using the first complete run with an events.csv.")
     for run_id in df.loc[figures.is_complete(df), "run_id"]:
+        if dbp and run_id not in with_events:
+            continue
         ev, rs = files(run_id)
-        if os.path.isfile(ev) and os.path.isfile(rs):
+        if there(ev) and there(rs):
             return run_id, ev, rs
     return None
+
+
+def gantt_window(res):
+    """(begin_s, end_s, kind) of a run's metrics window (results.json `window`), or None."""
+    w = res.get("window") if isinstance(res, dict) else None
+    try:
+        return float(w["begin_s"]), float(w["end_s"]), str(w.get("kind", "window"))
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def load_apps(cdir, runs, keep_cols):
     """The apps.csv of every run in `runs` (complete runs) as one DataFrame: its columns plus run_id and keep_cols
     (copied from the run's row of runs.csv). Returns (DataFrame or None when no run has one, the columns every
     loaded apps.csv has, the number of runs without apps.csv)."""
+    dbp = campaign_io.campaign_db(cdir)
+    if dbp:  # one query for every run, checked as apps.csv is (iosim.results)
+        apps = results.read_apps_table(results.open_db(dbp), runs["run_id"])
+        if apps is None:
+            return None, set(), len(runs)
+        have = set(apps["run_id"])
+        common = set(apps.columns) - {"run_id"}  # one table: every run has its columns
+        row_of = runs.drop_duplicates("run_id").set_index("run_id")
+        for c in keep_cols:
+            apps[c] = apps["run_id"].map(row_of[c])
+        order = {r: k for k, r in enumerate(runs["run_id"])}
+        apps = apps.assign(_o=apps["run_id"].map(order)).sort_values("_o", kind="stable").drop(columns="_o")
+        apps = apps[[c for c in apps.columns if c != "run_id"] + ["run_id"]]
+        apps = apps[[c for c in apps.columns if c not in keep_cols] + list(keep_cols)]
+        return apps.reset_index(drop=True), common, int((~runs["run_id"].isin(have)).sum())
     frames, common, missing = [], None, 0
     for _, row in runs.iterrows():
         path = os.path.join(cdir, "runs", str(row["run_id"]), "apps.csv")
@@ -399,7 +443,7 @@ def build_report(cdir, args):
     campaign = load_campaign(cdir)
     ch = resolve_choices(args, df, swept, metrics, campaign, cdir)
     x, policy, chosen, baseline = ch["x"], ch["policy"], ch["metrics"], ch["baseline"]
-    runs_path = os.path.join(cdir, "runs.csv")
+    runs_path = campaign_io.runs_where(cdir)
 
     runs, dropped_note = figures.complete_runs(df)
     if runs.empty:
@@ -414,7 +458,7 @@ def build_report(cdir, args):
     chosen_run = choose_gantt_run(df, cdir, ch["gantt"], ch["gantt_origin"], notes)  # may raise: before writing
     positions = choose_position_figures(cdir, runs, ch, notes)  # may raise: before writing
 
-    out_dir = os.path.join(cdir, "report")
+    out_dir = os.path.join(campaign_io.campaign_dir(cdir), "report")
     os.makedirs(out_dir, exist_ok=True)
     for old in glob.glob(os.path.join(out_dir, "*.png")):
         if os.path.basename(old).startswith(FIGURE_PREFIXES):
@@ -425,8 +469,8 @@ def build_report(cdir, args):
     md.append(f"# Campaign report: {title}\n")
     if campaign.get("description"):
         md.append(f"{campaign['description']}\n")
-    md.append(f"Campaign directory `{cdir}`; generated by `iosim report` from `runs.csv` and "
-              "`campaign.json`.\n")
+    md.append(f"Campaign directory `{campaign_io.campaign_dir(cdir)}`; generated by `iosim report` from "
+              + ("`campaign.db`.\n" if campaign_io.campaign_db(cdir) else "`runs.csv` and `campaign.json`.\n"))
 
     # --- counts
     status = df["status"]
@@ -564,7 +608,8 @@ def build_report(cdir, args):
         params = ", ".join(f"{figures.label_of(c)} = {figures.value_with_unit(c, df[c], row[c])}"
                            for c in swept + (["seed"] if "seed" in df.columns else []))
         png = f"gantt_{safe_name(run_id)}.png"
-        figures.gantt(ev, rs, os.path.join(out_dir, png), title=f"Run {run_id}: {params}")
+        figures.gantt(ev, rs, os.path.join(out_dir, png), title=f"Run {run_id}: {params}",
+                      window=ev.attrs.get("window") if isinstance(ev, pd.DataFrame) else None)
         md.append(f"![Gantt chart of run {run_id}]({png})\n")
         md.append(f"*Run `{run_id}` ({params}): work phases and I/O operations of each application (top) and the "
                   "occupancy of each resource, sum of its transfer rates / capacity, mean per time bin (bottom); "
@@ -587,7 +632,8 @@ def build_report(cdir, args):
 def main(argv=None):
     p = argparse.ArgumentParser(description="Figures and a Markdown report (DIR/report/report.md) for an iosim "
                                 "campaign directory.")
-    p.add_argument("dir", metavar="DIR", help="campaign directory (holds runs.csv, campaign.json, runs/)")
+    p.add_argument("dir", metavar="DIR", help="campaign directory (holds campaign.db, or runs.csv, campaign.json and "
+                   "runs/), or its campaign.db")
     p.add_argument("--x", help="swept column on the x axis ('none' for no x)")
     p.add_argument("--policy", help="column whose values are compared ('none' for one group)")
     p.add_argument("--metrics", help="comma-separated metric columns")

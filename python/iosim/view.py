@@ -5,8 +5,9 @@ usage: python3 -m iosim.view DIR [DIR...] [-o OUT] [--title TEXT] [--labels L1,L
        python/iosim/view.py CAMPAIGN_DIR [-o OUT] [--x COL] [--policy COL] [--metrics M,...] [report.py's options]
 
 DIR is the output directory of `iosim run` (results.json, apps.csv, resources.csv, allocations.csv, and timeline.bin
-or events.csv). Several DIRs are drawn side by side on one time axis, with their metrics in one table. A
-CAMPAIGN_DIR (the output of `iosim sweep`: runs.csv) gives the campaign page: the report's metrics per run as
+or events.csv), or a run inside a campaign database, DB#RUN_ID (DB the campaign.db or the directory holding it; its
+events or timeline tables give the intervals). Several DIRs are drawn side by side on one time axis, with their metrics in one table. A
+CAMPAIGN_DIR (the output of `iosim sweep`: campaign.db, or runs.csv and runs/) gives the campaign page: the report's metrics per run as
 interactive charts (hover: the run and its parameters; click: the run's view below), with the records of its runs
 embedded up to a size limit. `iosim view` and `iosim report` run this script (docs/outputs.md, "iosim view").
 
@@ -23,6 +24,7 @@ import sys
 
 from . import campaign_io  # noqa: E402  (exits 2 naming the Debian package when a module is missing)
 from .campaign_io import InputError  # noqa: E402
+from . import results  # noqa: E402  (runs inside a campaign database: DIR/campaign.db#RUN_ID)
 from . import view_data  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -142,7 +144,7 @@ def campaign_page(cdir, args, max_resources):
     ch = report.resolve_choices(args, df, swept, metrics, camp, cdir)
     runs_df, _ = figures.complete_runs(df)
     if runs_df.empty:
-        raise InputError(f"{os.path.join(cdir, 'runs.csv')}: no complete run; fix: look at the 'error' column of the "
+        raise InputError(f"{campaign_io.runs_where(cdir)}: no complete run; fix: look at the 'error' column of the "
                          "failed runs, correct the campaign and rerun it")
     params = [c for c in swept] + (["seed"] if "seed" in df.columns else [])
     rows, runs, budget = [], [], CAMPAIGN_RECORDS
@@ -150,9 +152,17 @@ def campaign_page(cdir, args, max_resources):
     for m in ch["metrics"] + ([ch["x"]] if ch["x"] else []):
         _, unit, factor = figures.unit_of(m)
         units[m] = unit
+    dbp = campaign_io.campaign_db(cdir)
+    recorded = None  # the runs whose intervals the database holds (events or timeline tables); None: files
+    if dbp:
+        db = results.open_db(dbp)
+        recorded = set()
+        for t in ("events", "timeline"):
+            if t in db.tables:
+                recorded |= set(db.query(f"select distinct run_id from {t}", table=t)["run_id"].astype(str))
     for _, r in runs_df.iterrows():
         run_id = str(r["run_id"])
-        rdir = os.path.join(cdir, "runs", run_id)
+        rdir = f"{dbp}#{run_id}" if dbp else os.path.join(cdir, "runs", run_id)
         row = {"run_id": run_id, "dir": rdir, "run": None, "why": "",
                "params": {c: clean(r[c]) for c in params},
                "metrics": {m: clean(float(r[m]) * figures.unit_of(m)[2]) if r[m] == r[m] else None
@@ -160,6 +170,11 @@ def campaign_page(cdir, args, max_resources):
         if ch["x"]:
             row["params"][ch["x"]] = clean(r[ch["x"]] * figures.unit_of(ch["x"])[2]) \
                 if isinstance(r[ch["x"]], (int, float)) else clean(r[ch["x"]])
+        if recorded is not None and run_id not in recorded:
+            row["why"] = (f"{dbp}: no events or timeline of this run (a campaign stores them only with "
+                          "output.events)")
+            rows.append(row)
+            continue
         try:
             run = view_data.read_run(rdir, run_id)
             size = run["seg"]["n"] + run["io"]["n"] + run["work"]["n"]
@@ -175,7 +190,7 @@ def campaign_page(cdir, args, max_resources):
         except InputError as e:
             row["why"] = str(e)
         rows.append(row)
-    title = camp.get("name") or os.path.basename(os.path.normpath(cdir))
+    title = camp.get("name") or os.path.basename(os.path.normpath(campaign_io.campaign_dir(cdir)))
     embedded = sum(1 for r in rows if r["run"] is not None)
     note = (f"{embedded} of {len(rows)} complete runs have their records in this page"
             + ("" if embedded == len(rows) else " (the others: records missing or over the size limit; the click "
@@ -184,6 +199,15 @@ def campaign_page(cdir, args, max_resources):
             "campaign": {"title": title, "x": ch["x"], "policy": ch["policy"], "metrics": ch["metrics"],
                          "units": units, "rows": rows, "note": note, "xlog": False}}
     return data, data["title"]
+
+
+def is_campaign(arg):
+    """True for a campaign: a directory holding runs.csv or campaign.db, or a campaign database (a file whose meta
+    holds the sweep); False for a run (a run directory, DB#RUN_ID, or the database of one `iosim run`)."""
+    if os.path.isdir(arg):
+        return os.path.isfile(os.path.join(arg, "runs.csv")) or campaign_io.campaign_db(arg) is not None
+    ref = results.parse_run(arg)
+    return isinstance(ref, results.RunRef) and ref.run_id is None and bool(results.open_db(ref.db).meta.get("sweep"))
 
 
 def main(argv=None):
@@ -203,13 +227,13 @@ def main(argv=None):
         if labels and len(labels) != len(args.dirs):
             raise InputError(f"--labels: {len(labels)} names for {len(args.dirs)} directories; fix: give one per "
                              "directory")
-        campaign = [d for d in args.dirs if os.path.isfile(os.path.join(d, "runs.csv"))]
+        campaign = [d for d in args.dirs if is_campaign(d)]
         if campaign:
             if len(args.dirs) > 1:
-                raise InputError(f"{campaign[0]} is a campaign directory (it holds runs.csv): view it alone, or give "
-                                 "its runs' directories (DIR/runs/RUN_ID)")
+                raise InputError(f"{campaign[0]} is a campaign (it holds runs.csv or campaign.db): view it alone, or "
+                                 "give its runs (DIR/runs/RUN_ID, or DIR/campaign.db#RUN_ID)")
             data, title = campaign_page(args.dirs[0], args, args.max_resources)
-            out = args.out or os.path.join(args.dirs[0], "report", "view.html")
+            out = args.out or os.path.join(campaign_io.campaign_dir(args.dirs[0]), "report", "view.html")
             os.makedirs(os.path.dirname(out), exist_ok=True) if not args.out else None
         else:
             data, title = runs_page(args.dirs, labels, args.title, args.max_resources)

@@ -65,11 +65,13 @@ def _varint(buf, pos, path):
             raise InputError(f"{path}: byte {pos}: malformed number; {RERUN}")
 
 
-def read_timeline(path):
+def read_timeline(path, buf=None):
     """timeline.bin -> (app names, resource names (pool then PFS), intervals): intervals is a dict of lists
-    kind, app, res, t0, t1, bytes (res -1 for work and I/O operations; bytes NaN for work)."""
-    with open(path, "rb") as f:
-        buf = f.read()
+    kind, app, res, t0, t1, bytes (res -1 for work and I/O operations; bytes NaN for work). `buf`: the file's bytes
+    when they come from elsewhere (a campaign database's timeline table; `path` then names it in messages)."""
+    if buf is None:
+        with open(path, "rb") as f:
+            buf = f.read()
     if buf[:8] != TIMELINE_MAGIC:
         raise InputError(f"{path}: not an iosim timeline (starts with {buf[:8]!r}, expected {TIMELINE_MAGIC!r}); "
                          f"{RERUN}")
@@ -140,10 +142,12 @@ def read_timeline(path):
     return apps, res, out
 
 
-def read_events(path, apps, res_names):
+def read_events(path, apps, res_names, rows=None):
     """events.csv -> intervals as read_timeline() gives them (application and resource names mapped to indices;
-    a resource not in res_names is appended to it)."""
-    rows = _read_csv(path, ["app", "kind", "resource", "start_s", "end_s", "bytes"])
+    a resource not in res_names is appended to it). `rows`: the events as dicts when they come from a campaign
+    database's events table (`path` then names it in messages)."""
+    if rows is None:
+        rows = _read_csv(path, ["app", "kind", "resource", "start_s", "end_s", "bytes"])
     index = {n: i for i, n in enumerate(apps)}
     rindex = {n: i for i, n in enumerate(res_names)}
     kinds = {"work": KIND_WORK, "io": KIND_IO, "transfer": KIND_TRANSFER}
@@ -180,8 +184,83 @@ def _finite(v):
     return v if isinstance(v, (int, float)) and math.isfinite(v) else None
 
 
+def _read_run_db(ref, label):
+    """read_run() of a run inside a campaign database (results.RunRef): its results, apps and resources through
+    iosim.results, its intervals from the events table (output.events) or the timeline table (the timeline.bin
+    bytes), its allocations from the allocations table."""
+    run = results_reader.read_run(ref, need=("results", "apps", "resources"))
+    db = results_reader.open_db(ref.db)
+    run_id = run.dir.rsplit("#", 1)[1]
+    apps, capacity, kinds = _apps_of(run.apps, run.resources, f"{db.path}: table apps")
+    names = [a["name"] for a in apps]
+    srows = run.resources.to_dict("records")
+    ev = results_reader.read_events_db(db, run_id)
+    tl = db.query("select * from timeline where run_id = ?", (run_id,), "timeline") \
+        if "timeline" in db.tables else None
+    where = f"{db.path}: table events, run_id {run_id!r}"
+    if ev is not None:
+        res_names = [r["name"] for r in srows]
+        iv = read_events(where, names, res_names,
+                         [{k: ("" if v is None or v != v else v) for k, v in r.items()} for r in ev.to_dict("records")])
+        source = "events"
+    elif tl is not None and not tl.empty:
+        blob = next((tl[c].iat[0] for c in tl.columns if isinstance(tl[c].iat[0], (bytes, bytearray))), None)
+        where = f"{db.path}: table timeline, run_id {run_id!r}"
+        if blob is None:
+            raise InputError(f"{where}: no column holds the timeline's bytes; fix: rerun the campaign with this iosim")
+        tl_apps, res_names, iv = read_timeline(where, bytes(blob))
+        if tl_apps != names:
+            raise InputError(f"{where}: its applications ({', '.join(tl_apps[:4])}...) are not those of the apps "
+                             f"table ({', '.join(names[:4])}...); {RERUN}")
+        source = "timeline"
+    else:
+        raise InputError(f"{db.path}: run {run_id} has neither events nor a timeline in the database (a campaign stores "
+                         "them only when asked); fix: rerun the campaign with --set output.events=true (or with its "
+                         "per-run directories, --run-dirs, which keep timeline.bin)")
+    alloc = []
+    if "allocations" in db.tables:
+        aindex = {n: i for i, n in enumerate(names)}
+        lwhere = f"{db.path}: table allocations, run_id {run_id!r}"
+        rows = db.query("select * from allocations where run_id = ?", (run_id,), "allocations").to_dict("records")
+        for no, r in enumerate(rows, start=1):
+            if r.get("app") not in aindex:
+                raise InputError(f"{lwhere}: row {no}: application {r.get('app')!r} is not in the apps table; {RERUN}")
+            alloc.append({"app": aindex[r["app"]], "t0": _num(lwhere, no, "start_s", r["start_s"]),
+                          "t1": _num(lwhere, no, "end_s", r["end_s"]),
+                          "n": int(_num(lwhere, no, "n_resources", r["n_resources"])),
+                          "resources": r["resources"] or ""})
+    return _page_data(run.dir, label or run_id, run.results, apps, capacity, kinds, srows, res_names, iv, source,
+                      alloc, False)
+
+
+def _apps_of(adf, sdf, where):
+    """The page's applications, capacities and kinds from the checked apps and resources tables."""
+    missing = [c for c in ("nodes", "bandwidth_Bps", "start_s", "end_s", "yield") if c not in adf.columns]
+    if missing:
+        raise InputError(f"{where}: column(s) {', '.join(missing)} missing; {RERUN}")
+
+    def opt(row, col):
+        v = row.get(col, float("nan"))
+        return None if v != v else float(v)
+
+    apps = [{"name": r["name"], "nodes": float(r["nodes"]), "b": opt(r, "bandwidth_Bps"),
+             "start": opt(r, "start_s"), "end": opt(r, "end_s"), "volume": opt(r, "io_volume_bytes"),
+             "yield": opt(r, "yield"), "slowdown": opt(r, "io_slowdown"), "stretch": opt(r, "io_stretch"),
+             "ioTime": opt(r, "io_time_s")} for r in adf.to_dict("records")]
+    if "kind" not in sdf.columns:
+        raise InputError(f"{where.replace('apps', 'resources')}: column kind missing; {RERUN}")
+    srows = sdf.to_dict("records")
+    capacity = {r["name"]: opt(r, "capacity_Bps") for r in srows}
+    kinds = {r["name"]: r["kind"] for r in srows}
+    return apps, capacity, kinds
+
+
 def read_run(run_dir, label=None):
-    """The page's data of one run directory (see the module's docstring); raises InputError."""
+    """The page's data of one run directory, or of a run inside a campaign database (DB#RUN_ID: _read_run_db; see the
+    module's docstring); raises InputError."""
+    ref = results_reader.parse_run(run_dir)
+    if isinstance(ref, results_reader.RunRef):
+        return _read_run_db(ref, label)
     d = os.path.normpath(run_dir)
     if not os.path.isdir(d):
         raise InputError(f"{run_dir}: not a directory; fix: give the output directory of `iosim run` (its --out)")
@@ -192,29 +271,11 @@ def read_run(run_dir, label=None):
     results = run.results
     if storage:  # a StorAlloc run with simulated I/O: its requests are the applications, its disks the resources
         apps, capacity, kinds = _storage_apps(d)
-    else:
-        adf, sdf = run.apps, run.resources
-        missing = [c for c in ("nodes", "bandwidth_Bps", "start_s", "end_s", "yield") if c not in adf.columns]
-        if missing:
-            raise InputError(f"{apath}: column(s) {', '.join(missing)} missing; {RERUN}")
-
-        def opt(row, col):
-            v = row.get(col, float("nan"))
-            return None if v != v else float(v)
-
-        apps = [{"name": r["name"], "nodes": float(r["nodes"]), "b": opt(r, "bandwidth_Bps"),
-                 "start": opt(r, "start_s"), "end": opt(r, "end_s"), "volume": opt(r, "io_volume_bytes"),
-                 "yield": opt(r, "yield"), "slowdown": opt(r, "io_slowdown"), "stretch": opt(r, "io_stretch"),
-                 "ioTime": opt(r, "io_time_s")} for r in adf.to_dict("records")]
-        if "kind" not in sdf.columns:
-            raise InputError(f"{os.path.join(d, 'resources.csv')}: column kind missing; {RERUN}")
-    names = [a["name"] for a in apps]
-    if not storage:
-        srows = sdf.to_dict("records")
-        capacity = {r["name"]: opt(r, "capacity_Bps") for r in srows}
-        kinds = {r["name"]: r["kind"] for r in srows}
-    else:
         srows = [{"name": n} for n in capacity]
+    else:
+        apps, capacity, kinds = _apps_of(run.apps, run.resources, apath)
+        srows = run.resources.to_dict("records")
+    names = [a["name"] for a in apps]
 
     tpath, epath = os.path.join(d, "timeline.bin"), os.path.join(d, "events.csv")
     if os.path.isfile(epath):  # output.events: the run wrote events.csv instead of timeline.bin
@@ -243,6 +304,11 @@ def read_run(run_dir, label=None):
                           "n": int(_num(lpath, no, "n_resources", r["n_resources"])),
                           "resources": r["resources"]})
 
+    return _page_data(d, label, results, apps, capacity, kinds, srows, res_names, iv, source, alloc, storage)
+
+
+def _page_data(d, label, results, apps, capacity, kinds, srows, res_names, iv, source, alloc, storage):
+    """read_run()'s dict from what it read (d: the run's directory, or DB#RUN_ID)."""
     resources = []
     used = sorted({r for r in iv["res"] if r >= 0})
     for i, n in enumerate(res_names):
