@@ -17,7 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
-from iosim.campaign_io import InputError, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
+from iosim.campaign_io import InputError, run_files, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
 
 
 def load(cdir, policy_col):
@@ -29,7 +29,7 @@ def load(cdir, policy_col):
                          f"({', '.join(c for c in runs.columns if c.endswith('.policy')) or 'none swept'})")
     out = []
     for _, r in runs.iterrows():
-        rdir = os.path.join(cdir, "runs", r["run_id"])
+        rdir = run_files(cdir, r["run_id"])
         apath = os.path.join(rdir, "allocations.csv")
         if not os.path.isfile(apath):
             raise InputError(f"{apath}: file not found; fix: rerun the campaign with an iosim that writes "

@@ -30,7 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
-from iosim.campaign_io import InputError, complete_only, load_runs, md_table, np, pd, plt, write_markdown  # noqa: E402
+from iosim.campaign_io import InputError, run_files, complete_only, load_runs, md_table, np, pd, plt, write_markdown  # noqa: E402
 from rr9549 import ALLOC, LABEL, PLACE, _bin_label, _name, _summary, bin_left  # noqa: E402
 
 KNOW = "knowledge.profiles"
@@ -92,7 +92,7 @@ def paired(d, width):
 
 def allocations(cdir, run_id):
     """{application: n_resources} of one run (runs/RUN/apps.csv)."""
-    f = os.path.join(cdir, "runs", str(run_id), "apps.csv")
+    f = os.path.join(run_files(cdir, run_id), "apps.csv")
     a = pd.read_csv(f)
     return dict(zip(a["name"], a["n_resources"]))
 
@@ -105,7 +105,7 @@ def changed_allocations(cdir, t):
 def read_fit(cdir, d):
     """The knowledge_fit object of the first group-fit run's results.json (every run fits the same dataset)."""
     for rid in d[d[KNOW] == "group-fit"]["run_id"]:
-        f = os.path.join(cdir, "runs", str(rid), "results.json")
+        f = os.path.join(run_files(cdir, rid), "results.json")
         if os.path.exists(f):
             with open(f) as fh:
                 kf = json.load(fh).get("knowledge_fit")

@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
-from iosim.campaign_io import InputError, read_runs  # noqa: E402
+from iosim.campaign_io import InputError, run_files, read_runs  # noqa: E402
 
 POL = ["random", "round-robin", "worst-fit", "best-bandwidth"]
 CAPS = ["8TB", "16TB", "32TB", "64TB"]
@@ -72,8 +72,8 @@ def main(d):
         print("|---|---|---|---|---|")
         for p in pols:
             u = t[(t.cap == "32TB") & t.split & ~t.requeue & (t.layout != "1N1D") & (t.policy == p)]
-            sdm = [per_disk_sd(f"{d}/runs/{i}", "mean_allocations") for i in u.run_id]
-            sdx = [per_disk_sd(f"{d}/runs/{i}", "max_allocations") for i in u.run_id]
+            sdm = [per_disk_sd(run_files(d, i), "mean_allocations") for i in u.run_id]
+            sdx = [per_disk_sd(run_files(d, i), "max_allocations") for i in u.run_id]
             if not sdm:
                 continue
             print(f"| {p} | {st.mean(sdm):.4f} ({min(sdm):.4f}-{max(sdm):.4f}) | "

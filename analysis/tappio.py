@@ -18,7 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import iosim_path  # noqa: E402,F401  (puts iosim's Python package on sys.path)
-from iosim.campaign_io import InputError, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
+from iosim.campaign_io import InputError, run_files, cli, md_table, pd, plt, read_runs, write_markdown  # noqa: E402
 
 NODES = "workload.generator.nodes"
 LAYOUT = "striping.layout"
@@ -31,7 +31,7 @@ def load(cdir, job):
     path = os.path.join(cdir, "runs.csv")
     rows = []
     for _, r in runs.iterrows():
-        apath = os.path.join(cdir, "runs", r["run_id"], "apps.csv")
+        apath = os.path.join(run_files(cdir, r["run_id"]), "apps.csv")
         apps = pd.read_csv(apath)
         a = apps[apps["name"] == job]
         if a.empty:

@@ -192,6 +192,17 @@ def complete_only(df, path):
     return runs
 
 
+def run_files(cdir, run_id):
+    """The directory of one run's files, DIR/runs/RUN_ID, for the studies of analysis/ that read a run's CSV files.
+    InputError when the sweep kept its runs in DIR/campaign.db only (the default): the fix is --run-dirs."""
+    d = os.path.join(cdir, "runs", str(run_id))
+    if not os.path.isdir(d) and os.path.exists(os.path.join(cdir, "campaign.db")):
+        raise InputError(f"{cdir}: run {run_id}'s files are in {cdir}/campaign.db only, and this study reads each "
+                         "run's files; fix: run the sweep again with --run-dirs (iosim sweep ... --run-dirs, "
+                         "docs/campaigns.md), which keeps DIR/runs/<run_id>/")
+    return d
+
+
 def read_runs(cdir, campaign, required=()):
     """The complete runs of DIR/runs.csv (load_runs(), then complete_only())."""
     df, _, _ = load_runs(cdir, campaign, required)
