@@ -117,3 +117,19 @@ TEST(maxmin, NoRateNoEndAndBadSystems) {
   double r[1];
   EXPECT_EQ(ios_maxmin_rates(&m, nullptr, r), IOS_EINVAL);
 }
+
+// Weights 0.1 and 0.2 filling two links of 1 at once (level 1 / 0.3: rates 1/3 and 2/3), and a third flow alone on a
+// link of 5 (rate 5). Once the first two freeze, 0.1 + 0.2 - 0.1 - 0.2 is 5.6e-17, not 0: a solve that subtracts
+// the frozen weights sees the second link, with nothing left of it, still filled by that residue and binds it at
+// d = 0 for ever (the racked node groups' 1/3 weights hung a run so); summed anew, the third flow fills its link.
+TEST(maxmin, FrozenWeightsLeaveNoResidue) {
+  System s;
+  s.capacity = {1, 1, 5};
+  s.flow(INFINITY, 0.1, {0, 1});
+  s.flow(INFINITY, 0.2, {0, 1});
+  s.flow(INFINITY, 1, {2});
+  auto r = s.rates();
+  EXPECT_NEAR(r[0], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(r[1], 2.0 / 3, 1e-12);
+  EXPECT_NEAR(r[2], 5, 1e-12);
+}

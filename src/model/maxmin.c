@@ -75,9 +75,14 @@ static void fill(const ios_maxmin_t *m, const unsigned char *live, double *rate,
       if (!stop) continue;
       frozen[f] = 1;
       left--;
-      for (int k = m->start[f]; k < m->start[f + 1]; k++)
-        wsum[m->cons[k]] -= m->weight[f];
     }
+    /* the weights still filling each constraint, summed anew: subtracting the frozen flows' weights leaves rounding
+     * residues (weights such as 1/3) on constraints no live flow crosses, which would then bind forever at d = 0 */
+    for (int c = 0; c < m->ncons; c++)
+      wsum[c] = 0;
+    for (int f = 0; f < m->nflows; f++)
+      for (int k = m->start[f]; !frozen[f] && k < m->start[f + 1]; k++)
+        wsum[m->cons[k]] += m->weight[f];
   }
 }
 
