@@ -49,7 +49,7 @@ static const double EPS = 1e-6;
 /* The element that binds a transfer moving at `rate` (bytes/s) under the bound `bound` the policy gave it, whose
  * own cap (the job's b_j(n) per transfer, or its NIC share) is `cap`; `link`: the saturated link SimGrid found on
  * its route (flow path), or NULL. */
-static const char *NOT_BOUND = "not bound"; /* nothing full held it (docs/outputs.md) */
+static const char NOT_BOUND[] = "not bound"; /* nothing full held it (docs/outputs.md) */
 
 /* The platform's name of the element `link` on a transfer's route to resource rs: the resource's own name when the link
  * is the one standing for its bandwidth (an OST `ost6` whose link is `ost6-dev`), else the link's. */
