@@ -26,9 +26,9 @@ import sys
 import time
 import unittest
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/: chromium.py
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    import chromium
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 except ImportError:
@@ -36,7 +36,6 @@ except ImportError:
           "chromium chromium-driver (or `make deps`)", file=sys.stderr)
     sys.exit(2)
 
-CHROMEDRIVER = "/usr/bin/chromedriver"
 ARGS = None
 MODULES = ["sharing", "ionodes", "striping", "storalloc", "darshan"]
 
@@ -77,18 +76,7 @@ return {overlaps: bad, boxes: b.length, scrollWidth: e.scrollWidth, clientWidth:
 
 
 def browser(work, width=1400, height=900):
-    if not os.path.exists(CHROMEDRIVER):
-        raise AssertionError(f"{CHROMEDRIVER} not found; fix: apt-get install chromium chromium-driver (make deps)")
-    opts = webdriver.ChromeOptions()
-    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
-              f"--user-data-dir={os.path.join(work, 'chromium-profile')}", f"--window-size={width},{height}"):
-        opts.add_argument(a)
-    opts.binary_location = "/usr/bin/chromium"
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    tmp = os.path.join(work, "tmp")  # Chromium's scoped dirs: in the work folder, not /tmp
-    os.makedirs(tmp, exist_ok=True)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR=tmp)), options=opts)
+    return chromium.start(work, width, height, extra=("--hide-scrollbars",))
 
 
 def wait(cond, what, timeout=120):

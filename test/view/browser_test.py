@@ -31,15 +31,14 @@ import sys
 import time
 import unittest
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/: chromium.py
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    import chromium
 except ImportError:
     print("browser_test.py: error: Python module selenium not found; fix: apt-get install python3-selenium "
           "chromium chromium-driver (or `make deps`)", file=sys.stderr)
     sys.exit(2)
 
-CHROMEDRIVER = "/usr/bin/chromedriver"
 ARGS = None
 GB = 1e9
 
@@ -52,19 +51,7 @@ def run(cmd):
 
 
 def browser(work, width=1500, height=1600):
-    if not os.path.exists(CHROMEDRIVER):
-        raise AssertionError(f"{CHROMEDRIVER} not found; fix: apt-get install chromium chromium-driver (make deps)")
-    opts = webdriver.ChromeOptions()
-    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-              f"--user-data-dir={os.path.join(work, 'chromium-profile')}", f"--window-size={width},{height}"):
-        opts.add_argument(a)
-    opts.binary_location = "/usr/bin/chromium"
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    tmp = os.path.join(work, "tmp")  # Chromium's scoped dirs: in the work folder, not /tmp
-    os.makedirs(tmp, exist_ok=True)
-    env = dict(os.environ, TMPDIR=tmp)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER, env=env), options=opts)
+    return chromium.start(work, width, height)
 
 
 def open_page(driver, path):

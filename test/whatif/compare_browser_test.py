@@ -30,16 +30,15 @@ import sys
 import time
 import unittest
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/: chromium.py
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    import chromium
 except ImportError:
     print("compare_browser_test.py: error: Python module selenium not found; fix: apt-get install python3-selenium "
           "chromium chromium-driver (or `make deps`)", file=sys.stderr)
     sys.exit(2)
 
 ARGS = None
-CHROMEDRIVER = "/usr/bin/chromedriver"
 JOBS = 120
 
 
@@ -89,18 +88,7 @@ class ComparePage(unittest.TestCase):
         p = subprocess.run([ARGS.iosim, "compare", base, faster, "--html", cls.page], capture_output=True, text=True)
         if p.returncode != 0:
             raise AssertionError(f"iosim compare exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
-        opts = webdriver.ChromeOptions()
-        for a in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
-                  f"--user-data-dir={os.path.join(cls.work, 'chromium-profile')}"):
-            opts.add_argument(a)
-        opts.binary_location = "/usr/bin/chromium"
-        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        tmp = os.path.join(cls.work, "tmp")  # Chromium's scoped dirs: in the work folder, not /tmp
-        os.makedirs(tmp)
-        if not os.path.exists(CHROMEDRIVER):
-            raise AssertionError(f"{CHROMEDRIVER} not found; fix: apt-get install chromium chromium-driver")
-        cls.d = webdriver.Chrome(service=Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR=tmp)), options=opts)
+        cls.d = chromium.start(cls.work, 1400, 900, extra=("--hide-scrollbars",))
         cls.d.set_window_size(1400, 900)
         # the viewport, not the window, is 1400 x 900
         inner = cls.d.execute_script("return [window.innerWidth, window.innerHeight]")
