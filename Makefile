@@ -43,7 +43,7 @@ test: format-check build build-asan
 bench: build
 	IOSIM_CROSSCHECK_DIR=$${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502} analysis/bench_rr9502.py
 	IOSIM_CROSSCHECK_DIR=$${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502} analysis/bench_flows.py
-	IOSIM_DATA_DIR=$${IOSIM_DATA_DIR:-../shared/datasets} analysis/bench_site_year.py
+	IOSIM_DATA_DIR=$${IOSIM_DATA_DIR:-../shared/datasets} analysis/bench_site_year.py --repeat 3
 	analysis/bench.sh
 	analysis/bench_sweep.sh
 	build/iosim_bench_mckp

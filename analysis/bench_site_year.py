@@ -30,8 +30,11 @@ started, wall s (the whole process), CPU s (its user + system time, getrusage of
 does not inflate), engine s (results.json's wall_time_s), peak RSS MB (getrusage of the child), total I/O time
 (results.json's total_io_time_s), makespan, and whether it meets the targets (<= 60 s, <= 2,048 MB).
 
+`--repeat N` runs every row N times, the layouts taking turns, and compares the median times (`make bench`: 3).
+
 Usage: analysis/bench_site_year.py [--jobs 20000] [--seed 29] [--sharing maxmin|fairshare|...]... [--flows auto|simgrid]
                                    [--node-groups on|off|both] [--layout flat|racked|both] [--work DIR] [--keep]
+                                   [--repeat N]
 Environment: IOSIM_BIN (default build/iosim), IOSIM_DATA_DIR (default ../shared/datasets).
 """
 import argparse
@@ -40,6 +43,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -153,6 +157,11 @@ def largest_difference(a, b):
     return worst
 
 
+def median_times(times):
+    """The median wall and the median CPU seconds of a list of (wall, CPU) pairs."""
+    return statistics.median(w for w, _ in times), statistics.median(c for _, c in times)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jobs", type=int, default=20000)
@@ -166,7 +175,13 @@ def main():
                          "(the default)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "bench-site-year"))
     ap.add_argument("--keep", action="store_true", help="keep the run's output directories under --work")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run every row this many times, the layouts taking turns (flat, racked, flat, ...); the "
+                         "racked / flat ratio is then of the median times (a shared machine's times vary by 1.5x "
+                         "from one run to the next)")
     a = ap.parse_args()
+    if a.repeat < 1:
+        sys.exit(f"bench_site_year.py: --repeat {a.repeat}: give 1 or more")
     a.work = os.path.abspath(a.work)
     binary = os.environ.get("IOSIM_BIN", os.path.join(ROOT, "build", "iosim"))
     data_dir = os.environ.get("IOSIM_DATA_DIR", os.path.join(ROOT, "..", "shared", "datasets"))
@@ -198,41 +213,46 @@ def main():
     modes = {"on": [True], "off": [False], "both": [True, False]}[a.node_groups]
     diffs, walls, kept = [], {}, {}
     for pol in a.sharing or ["maxmin"]:
-        for lay in layouts:
-            outs = []
-            for groups in modes:
-                out = os.path.join(a.work, f"out-{lay}-{pol}-{a.flows}" + ("" if groups else "-legs"))
-                sets = [f"sharing.policy={pol}", "output.progress=false"]
-                if a.flows == "simgrid":
-                    sets.append("engine.flows=simgrid")
-                wall, cpu, rss, r = run(binary, scenarios[lay], out, sets, groups)
-                c = r.get("counts", {})
-                m = r.get("metrics", r)
-                path = c.get("transfers", "?")
-                ok = "met" if wall <= TARGET_WALL_S and rss <= TARGET_RSS_MB else "MISSED"
-                print(f"| {lay} | {pol} | {a.flows} | {'on' if groups else 'off'} | {a.jobs} | {path} "
-                      f"| {c.get('events', '?')} | {c.get('flows', '?')} | {wall:.2f} | {cpu:.2f} "
-                      f"| {r.get('wall_time_s', float('nan')):.2f} | {rss:.0f} "
-                      f"| {m.get('total_io_time_s', float('nan')):.6g} "
-                      f"| {m.get('makespan_s', r.get('makespan_s', float('nan'))):.6g} | {ok} |", flush=True)
-                outs.append(out)
-                walls[(lay, pol, groups)] = (wall, cpu)
-                kept[(lay, pol, groups)] = io_times(out)
-            if len(outs) == 2:
-                diffs.append((f"{lay}, {pol}", largest_difference(kept[(lay, pol, True)], kept[(lay, pol, False)])))
-            if not a.keep:
-                for out in outs:
-                    shutil.rmtree(out, ignore_errors=True)
+        for rep in range(a.repeat):
+            for lay in layouts:
+                outs = []
+                for groups in modes:
+                    out = os.path.join(a.work, f"out-{lay}-{pol}-{a.flows}" + ("" if groups else "-legs"))
+                    sets = [f"sharing.policy={pol}", "output.progress=false"]
+                    if a.flows == "simgrid":
+                        sets.append("engine.flows=simgrid")
+                    wall, cpu, rss, r = run(binary, scenarios[lay], out, sets, groups)
+                    c = r.get("counts", {})
+                    m = r.get("metrics", r)
+                    path = c.get("transfers", "?")
+                    ok = "met" if wall <= TARGET_WALL_S and rss <= TARGET_RSS_MB else "MISSED"
+                    print(f"| {lay} | {pol} | {a.flows} | {'on' if groups else 'off'} | {a.jobs} | {path} "
+                          f"| {c.get('events', '?')} | {c.get('flows', '?')} | {wall:.2f} | {cpu:.2f} "
+                          f"| {r.get('wall_time_s', float('nan')):.2f} | {rss:.0f} "
+                          f"| {m.get('total_io_time_s', float('nan')):.6g} "
+                          f"| {m.get('makespan_s', r.get('makespan_s', float('nan'))):.6g} | {ok} |", flush=True)
+                    outs.append(out)
+                    walls.setdefault((lay, pol, groups), []).append((wall, cpu))
+                    if rep == 0:
+                        kept[(lay, pol, groups)] = io_times(out)
+                if len(outs) == 2 and rep == 0:
+                    diffs.append((f"{lay}, {pol}",
+                                  largest_difference(kept[(lay, pol, True)], kept[(lay, pol, False)])))
+                if not a.keep:
+                    for out in outs:
+                        shutil.rmtree(out, ignore_errors=True)
     for what, d in diffs:
         print(f"\n{what}: the largest relative difference of a job's I/O time, node groups on against off: {d:.3g}")
     if len(layouts) == 2:
         for pol in a.sharing or ["maxmin"]:
             for groups in modes:
-                (rw, rc), (fw, fc) = walls[("racked", pol, groups)], walls[("flat", pol, groups)]
+                rw, rc = median_times(walls[("racked", pol, groups)])
+                fw, fc = median_times(walls[("flat", pol, groups)])
                 ratio = rw / fw
                 d = largest_difference(kept[("flat", pol, groups)], kept[("racked", pol, groups)])
                 verdict = "met" if ratio <= TARGET_RACKED_RATIO and d <= 1e-9 else "MISSED"
-                print(f"\n{pol}, node groups {'on' if groups else 'off'}: racked / flat wall = {rw:.2f} / {fw:.2f} s "
+                med = f" (medians of {a.repeat} runs each)" if a.repeat > 1 else ""
+                print(f"\n{pol}, node groups {'on' if groups else 'off'}{med}: racked / flat wall = {rw:.2f} / {fw:.2f} s "
                       f"= {ratio:.2f} (CPU {rc:.2f} / {fc:.2f} s = {rc / fc:.2f}); the largest relative difference of "
                       f"a job's I/O time, racked against flat: {d:.3g} (target: <= {TARGET_RACKED_RATIO}x the flat "
                       f"wall, the same I/O times to 1e-9: {verdict})")

@@ -431,6 +431,33 @@ TEST(nodes_engine, RackedNodesBehindAFatpipeAreLegs) {
   }
 }
 
+// System: 2 racks of 2 nodes (node0-1, node2-3), node links 1 GB/s, backbones 100 GB/s, uplinks 1 GB/s (they bind), 2
+// OSTs of 10 GB/s; the job queue on (src/sim/queue.c). In queue order: P (1 node, work 100 s), A (2 nodes, work 1 s),
+// Q (1 node, work 2 s, then writes 10 GB), C (1 node, released at 1.5 s, work 0.5 s, then writes 10 GB).
+// Expectations (by hand): jobs take the lowest free nodes: P node0, A node1-2, Q node3. A ends at 1 s and gives back
+// node1 and node2; C takes the lowest, node1 (rack 0). From 2 s Q (rack 1) and C (rack 0) each write alone under their
+// rack's uplink: 10 GB at 1 GB/s, I/O time 10 s each. (Given back in A's order, node2 on top, C went to rack 1 and
+// shared its uplink with Q: 20 s each.)
+TEST(nodes_engine, TheQueueGivesAJobTheLowestFreeNodes) {
+  std::vector<rack_t> racks(2, rack_t{1e9, 100e9, 1e9, "SHARED"});
+  std::string platform = racked_xml(racks, 2, 2, 10e9);
+  const std::string scen =
+      R"({"workload": {"applications": [
+           {"name": "P", "nodes": 1, "profile": {"2": 1e15}, "phases": [{"work": 100}]},
+           {"name": "A", "nodes": 2, "profile": {"2": 1e15}, "phases": [{"work": 1}]},
+           {"name": "Q", "nodes": 1, "profile": {"2": 1e15}, "phases": [{"work": 2}, {"io": 10e9}]},
+           {"name": "C", "nodes": 1, "release": 1.5, "profile": {"2": 1e15}, "phases": [{"work": 0.5}, {"io": 10e9}]}]},
+          "allocation": {"policy": "fixed", "n": 2}, "sharing": {"policy": "maxmin"}, "queue": {"enabled": true},
+          "output": {"progress": false}})";
+  for (bool groups : {true, false}) {
+    SimRun run = run_groups(groups, scen, platform);
+    ASSERT_EQ(run.proc.exit_code, 0) << run.describe();
+    EXPECT_NEAR(run.app("Q").io_time, 10.0, 1e-6) << "node groups " << groups;
+    EXPECT_NEAR(run.app("C").io_time, 10.0, 1e-6) << "node groups " << groups;
+    EXPECT_NEAR(run.app("C").start, 1.5, 1e-9) << "node groups " << groups;
+  }
+}
+
 namespace {
 
 // A random racked site (seed `seed`): 2..4 racks of 2..5 nodes; node links of 0.25..1 GB/s (the same in every rack in

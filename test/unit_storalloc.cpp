@@ -947,8 +947,11 @@ TEST(StorallocOutput, RequestsCsvAndMetricsJson) {
   Sched run(plat.s, req, o);
   iosim_test::TempDir tmp; // removed with its content on every exit
   std::string dir = tmp.path(), csv = dir + "/requests.csv", json = dir + "/storalloc.json";
-  ASSERT_EQ(ios_storalloc_write_requests_csv(csv.c_str(), req.data(), 4, &plat.s, &run.r, nullptr), IOS_OK);
-  ASSERT_EQ(ios_storalloc_write_metrics_json(json.c_str(), &plat.s, &o, &run.r), IOS_OK);
+  ios_sink_t *k = ios_sink_files(dir.c_str(), nullptr); // the results sink's files: requests.csv, storalloc.json
+  ASSERT_NE(k, nullptr);
+  ASSERT_EQ(ios_storalloc_write_requests(k, req.data(), 4, &plat.s, &run.r, nullptr), IOS_OK);
+  ASSERT_EQ(ios_storalloc_write_metrics(k, "storalloc", &plat.s, &o, &run.r), IOS_OK);
+  ASSERT_EQ(ios_sink_close(k, 1), IOS_OK);
   std::string text = slurp(csv);
   EXPECT_EQ(text.substr(0, text.find('\n')), "id,submit_s,capacity_bytes,duration_s,bandwidth_Bps,status,requeued,"
                                              "start_s,delay_s,end_s,parts,part_bytes,disks,nodes,est_bw_Bps,"
@@ -968,9 +971,11 @@ TEST(StorallocOutput, RequestsCsvAndMetricsJson) {
   EXPECT_STREQ(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "policy"), "name")->valuestring, "round-robin");
   EXPECT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(j, "disks")), 2);
   cJSON_Delete(j);
-  EXPECT_EQ(
-      ios_storalloc_write_requests_csv((dir + "/no/such/dir.csv").c_str(), req.data(), 4, &plat.s, &run.r, nullptr),
-      IOS_EIO);
+  k = ios_sink_files((dir + "/no/such").c_str(), "output.dir"); // a directory that does not exist
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(ios_storalloc_write_requests(k, req.data(), 4, &plat.s, &run.r, nullptr), IOS_EIO);
+  EXPECT_NE(std::string(ios_diag_message()).find("no/such"), std::string::npos) << ios_diag_message();
+  EXPECT_EQ(ios_sink_close(k, 0), IOS_OK);
   std::remove(csv.c_str());
   std::remove(json.c_str());
   rmdir(dir.c_str());

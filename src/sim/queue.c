@@ -45,15 +45,32 @@ int sim_queue_setup(engine_t *e, int keep_running) {
   Q->waiting = malloc(sizeof *Q->waiting * (size_t)(napps > 0 ? napps : 1));
   Q->free_hosts = malloc(sizeof *Q->free_hosts * (size_t)(p->ncompute > 0 ? p->ncompute : 1));
   if (Q->waiting == NULL || Q->free_hosts == NULL) return IOS_ENOMEM;
-  for (int i = p->ncompute - 1; i >= 0; i--) /* a stack: jobs take the lowest free indices first */
+  for (int i = p->ncompute - 1; i >= 0; i--) /* a stack sorted by decreasing index: jobs take the lowest free first */
     Q->free_hosts[Q->nfree++] = i;
   return IOS_OK;
 }
 
+static int by_index(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Gives a job's K hosts back to the free stack, keeping it sorted by decreasing index (the lowest free index on top,
+ * so the next job takes the lowest free nodes, as a scheduler's linear node selection does): HOSTS is sorted
+ * ascending in place (a job takes its hosts from the top, so they already are, but for a job placed on given hosts)
+ * and merged in from the top, O(nfree + K log K). Without the order, nodes given back in a job's own order scatter
+ * the next jobs across racks (docs/performance.md, racked site year). */
+static void give_back(struct sim_queue *Q, int *hosts, int k) {
+  qsort(hosts, (size_t)k, sizeof *hosts, by_index);
+  int i = Q->nfree - 1, j = 0;
+  for (int w = Q->nfree + k - 1; j < k; w--) /* the smaller of the two heads goes on top */
+    Q->free_hosts[w] = (i >= 0 && Q->free_hosts[i] < hosts[j]) ? Q->free_hosts[i--] : hosts[j++];
+  Q->nfree += k;
+}
+
 void sim_queue_job_ended(engine_t *e, app_state_t *as) {
   struct sim_queue *Q = e->queue;
-  for (int i = 0; as->q.hosts != NULL && !e->s->external && i < as->a->nodes; i++)
-    Q->free_hosts[Q->nfree++] = as->q.hosts[i];
+  if (as->q.hosts != NULL && !e->s->external) give_back(Q, as->q.hosts, as->a->nodes);
   Q->running_changed = 1;
   if (as->st.policy == NULL) { /* its transfers, allocated when it started (below), go with it */
     for (int i = 0; as->t != NULL && i < as->tcap; i++)

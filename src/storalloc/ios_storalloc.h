@@ -14,14 +14,17 @@
  *                                     ios_storalloc_options_from_json(cfg_storalloc, file, "storalloc", &o)
  * (the input functions are in src/storalloc/ios_storalloc_requests.h)
  *   ios_storalloc_result_t r;         ios_storalloc_run(&st, req, n, &o, &r)
- *   ios_storalloc_write_requests_csv(DIR "/requests.csv", req, n, &st, &r, NULL);
- *   ios_storalloc_write_metrics_json(DIR "/storalloc.json", &st, &o, &r);
+ *   ios_sink_t *k = ios_sink_files(DIR, "output.dir");   (the results sink, ios_sink.h)
+ *   ios_storalloc_write_requests(k, req, n, &st, &r, NULL);   (DIR/requests.csv)
+ *   ios_storalloc_write_metrics(k, "storalloc", &st, &o, &r); (DIR/storalloc.json)
+ *   ios_sink_close(k, 1);
  *   ios_storalloc_result_free(&r); free(req); ios_storage_free(&st);
  * Every function returns IOS_OK or a negative IOS_E* code; on IOS_EINVAL/IOS_EIO, ios_diag_message() names the
  * file or object, the field, the value and the fix. */
 #ifndef IOS_STORALLOC_H
 #define IOS_STORALLOC_H
 
+#include "ios_sink.h"
 #include "ios_storage.h"
 
 #include <cjson/cJSON.h>
@@ -199,23 +202,26 @@ typedef struct {
   double time;  /**< s spent in I/O phases (posting to completion) */
 } ios_request_io_t;
 
-/** Writes requests.csv: one row per request, in input order, columns id, submit_s, capacity_bytes, duration_s,
- * bandwidth_Bps, status, requeued, start_s, delay_s, end_s, parts, part_bytes, disks, nodes, est_bw_Bps (disks and
- * nodes: the indices of each part's disk and node separated by ';', empty when not allocated; end_s = start +
- * duration when allocated, else empty; est_bw_Bps: outcome est_bw, empty when not allocated); with `io` [n] (may be
- * NULL) also io_bytes, io_start_s, io_end_s, io_time_s and sim_bw_Bps = io_bytes / io_time_s (empty when no I/O).
- * @return IOS_OK or IOS_EIO (message names the path). */
-int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req, int n, const ios_storage_t *s,
-                                     const ios_storalloc_result_t *r, const ios_request_io_t *io);
+/** Writes the requests table `requests` into sink `k` (borrowed; in a run's directory: requests.csv): one row per
+ * request, in input order, columns id, submit_s, capacity_bytes, duration_s, bandwidth_Bps, status, requeued, start_s,
+ * delay_s, end_s, parts, part_bytes, disks, nodes, est_bw_Bps, parts_allocated, allocated_bytes (disks and nodes: the
+ * indices of each part's disk and node separated by ';', empty when not allocated; end_s = start + duration when
+ * allocated, else empty; est_bw_Bps: outcome est_bw, empty when not allocated); with `io` [n] (may be NULL) also
+ * io_bytes, io_start_s, io_end_s, io_time_s and sim_bw_Bps = io_bytes / io_time_s (empty when no I/O). Reals in their
+ * shortest exact form (ios_fmt_double). @return IOS_OK, IOS_EINVAL, IOS_ENOMEM or the sink's error (IOS_EIO: the
+ * message names the file). */
+int ios_storalloc_write_requests(ios_sink_t *k, const ios_request_t *req, int n, const ios_storage_t *s,
+                                 const ios_storalloc_result_t *r, const ios_request_io_t *io);
 
 /** The metrics as a JSON object (caller deletes): "policy", "options", "platform" (nodes and disks), "metrics"
  * (ios_storalloc_metrics_t, units in the key names), "disks" and "nodes" (per-item metrics). NULL on ENOMEM. */
 cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_options_t *o,
                                   const ios_storalloc_result_t *r);
 
-/** Writes ios_storalloc_metrics_json to `path`. @return IOS_OK, IOS_ENOMEM or IOS_EIO. */
-int ios_storalloc_write_metrics_json(const char *path, const ios_storage_t *s, const ios_storalloc_options_t *o,
-                                     const ios_storalloc_result_t *r);
+/** Writes ios_storalloc_metrics_json as document `name` of sink `k` (borrowed; in a directory: NAME.json).
+ * @return IOS_OK, IOS_EINVAL, IOS_ENOMEM or the sink's error. */
+int ios_storalloc_write_metrics(ios_sink_t *k, const char *name, const ios_storage_t *s,
+                                const ios_storalloc_options_t *o, const ios_storalloc_result_t *r);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,6 @@
 /* iosim — storage-allocation scenarios (see ios_storalloc_run.h). */
 #include "ios_storalloc_run.h"
 #include "ios_value.h"
-#include "ios_fs.h"
 #include "ios_clock.h"
 #include "ios_diag.h"
 #include "ios_engine.h"
@@ -13,14 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int write_json(FILE *f, void *ctx) {
-  char *text = cJSON_Print((const cJSON *)ctx);
-  if (text == NULL) return IOS_ENOMEM;
-  int bad = fputs(text, f) == EOF || fputc('\n', f) == EOF;
-  free(text);
-  return bad ? IOS_EIO : IOS_OK;
-}
 
 /* The requests of the scenario: a trace file or the generator. */
 static int read_requests(const ios_scenario_t *s, const cJSON *rq, ios_request_t **req, int *n) {
@@ -70,9 +61,10 @@ static int read_inputs(const ios_scenario_t *s, int simulate, ios_storalloc_opti
   return rc == IOS_OK ? read_requests(s, rj, req, n) : rc;
 }
 
-/* results.json: the scenario, the Table 3 metrics (plus `extra`, consumed), the policy/platform/per-disk object. */
-static int write_results(const ios_scenario_t *s, const ios_storage_t *plat, const ios_storalloc_options_t *o,
-                         const ios_storalloc_result_t *r, double wall, cJSON *extra) {
+/* The results document into sink k (results.json): the scenario, the Table 3 metrics (plus `extra`, consumed), the
+ * policy/platform/per-disk object. */
+static int write_results(ios_sink_t *k, const ios_scenario_t *s, const ios_storage_t *plat,
+                         const ios_storalloc_options_t *o, const ios_storalloc_result_t *r, double wall, cJSON *extra) {
   cJSON *root = cJSON_CreateObject(), *sa = ios_storalloc_metrics_json(plat, o, r);
   int rc = root != NULL && sa != NULL ? IOS_OK : IOS_ENOMEM;
   if (rc == IOS_OK) {
@@ -88,9 +80,9 @@ static int write_results(const ios_scenario_t *s, const ios_storage_t *plat, con
     cJSON_AddItemToObject(root, "metrics", metrics);
     cJSON_AddItemToObject(root, "storalloc", sa); /* policy, options, platform, per-disk and per-node */
     sa = NULL;
-    char path[4200];
-    snprintf(path, sizeof path, "%s/results.json", s->out_dir);
-    rc = ios_fs_write_atomic(path, write_json, root);
+    char *text = cJSON_Print(root);
+    rc = text != NULL ? ios_sink_document(k, "results", text) : IOS_ENOMEM; /* last: a complete run */
+    free(text);
   }
   cJSON_Delete(root);
   cJSON_Delete(sa);
@@ -127,10 +119,11 @@ int ios_storage_scenario(const ios_scenario_t *s, int check) {
     ios_storalloc_result_t r;
     rc = ios_storalloc_run(&plat, req, n, &o, &r);
     if (rc == IOS_OK) {
-      char path[4200];
-      snprintf(path, sizeof path, "%s/requests.csv", s->out_dir);
-      rc = ios_storalloc_write_requests_csv(path, req, n, &plat, &r, NULL);
-      if (rc == IOS_OK) rc = write_results(s, &plat, &o, &r, ios_clock_s() - t0, NULL);
+      ios_sink_t *k = ios_sink_files(s->out_dir, "output.dir"); /* the run's directory (ios_sink.h) */
+      rc = k != NULL ? ios_storalloc_write_requests(k, req, n, &plat, &r, NULL) : IOS_ENOMEM;
+      if (rc == IOS_OK) rc = write_results(k, s, &plat, &o, &r, ios_clock_s() - t0, NULL);
+      int crc = ios_sink_close(k, rc == IOS_OK);
+      if (rc == IOS_OK) rc = crc;
       if (rc == IOS_OK) {
         print_summary(s, &plat, &o, &r, n);
         printf("%.3f s wall; results in %s/\n", r.wall_time_s, s->out_dir);
@@ -302,13 +295,14 @@ int ios_storage_simulate(const ios_scenario_t *s, const ios_platform_t *p, int c
     for (int i = 0; rc == IOS_OK && i < n; i++)
       io[i] = (ios_request_io_t){er.apps[i].io_volume, er.apps[i].start, er.apps[i].end, er.apps[i].io_time};
     if (rc == IOS_OK) {
-      char path[4200];
-      snprintf(path, sizeof path, "%s/requests.csv", s->out_dir);
-      rc = ios_storalloc_write_requests_csv(path, req, n, &plat, &r, io);
+      ios_sink_t *k = ios_sink_files(s->out_dir, "output.dir"); /* the run's directory (ios_sink.h) */
+      rc = k != NULL ? ios_storalloc_write_requests(k, req, n, &plat, &r, io) : IOS_ENOMEM;
       cJSON *extra = rc == IOS_OK ? sim_metrics(req, n, &r, io, sim_wall) : NULL;
       double sim = extra ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(extra, "sim_bw_mean_Bps")) : 0;
       double est = extra ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(extra, "est_bw_mean_Bps")) : 0;
-      if (rc == IOS_OK) rc = extra != NULL ? write_results(s, &plat, &o, &r, ios_clock_s() - t0, extra) : IOS_ENOMEM;
+      if (rc == IOS_OK) rc = extra != NULL ? write_results(k, s, &plat, &o, &r, ios_clock_s() - t0, extra) : IOS_ENOMEM;
+      int crc = ios_sink_close(k, rc == IOS_OK);
+      if (rc == IOS_OK) rc = crc;
       if (rc == IOS_OK) {
         print_summary(s, &plat, &o, &r, n);
         printf("simulated I/O (SimGrid max-min over %s): %d jobs on the storage, mean bandwidth %.4g GB/s "

@@ -1,85 +1,100 @@
-/* iosim — the StorAlloc scheduler's outputs (see ios_storalloc.h): requests.csv (one row per request, with the
- * simulated I/O columns when given) and the metrics JSON (policy, options, platform, StorAlloc's Table 3 metrics,
- * per disk and per node). */
+/* iosim — the StorAlloc scheduler's outputs (see ios_storalloc.h), written through the results sink (ios_sink.h): the
+ * requests table (requests.csv in a run's directory: one row per request, with the simulated I/O columns when given)
+ * and the metrics document (policy, options, platform, StorAlloc's Table 3 metrics, per disk and per node). */
 #include "ios_storalloc.h"
-#include "ios_diag.h"
-#include "ios_units.h"
+#include "ios_sink.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int ios_storalloc_write_requests_csv(const char *path, const ios_request_t *req, int n, const ios_storage_t *s,
-                                     const ios_storalloc_result_t *r, const ios_request_io_t *io) {
-  if (path == NULL || s == NULL || r == NULL || n != r->nrequests || (n > 0 && req == NULL)) return IOS_EINVAL;
-  FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    ios_diag_set(path, NULL, "cannot write the requests (%s): check the output directory", strerror(errno));
-    return IOS_EIO;
-  }
-  fprintf(f,
-          "id,submit_s,capacity_bytes,duration_s,bandwidth_Bps,status,requeued,start_s,delay_s,end_s,parts,"
-          "part_bytes,disks,nodes,est_bw_Bps,parts_allocated,allocated_bytes%s\n",
-          io != NULL ? ",io_bytes,io_start_s,io_end_s,io_time_s,sim_bw_Bps" : "");
-  char a[40], b[40], c[40], d[40], e[40], g[40], h[40];
-  for (int i = 0; i < n; i++) {
+/* The columns of the requests table; the last five only with simulated I/O. Reals in their shortest exact form. */
+static const ios_sink_col_t request_cols[] = {{"id", IOS_SINK_INT, 0},
+                                              {"submit_s", IOS_SINK_REAL, 1},
+                                              {"capacity_bytes", IOS_SINK_REAL, 1},
+                                              {"duration_s", IOS_SINK_REAL, 1},
+                                              {"bandwidth_Bps", IOS_SINK_REAL, 1},
+                                              {"status", IOS_SINK_TEXT, 0},
+                                              {"requeued", IOS_SINK_INT, 0},
+                                              {"start_s", IOS_SINK_REAL, 1},
+                                              {"delay_s", IOS_SINK_REAL, 1},
+                                              {"end_s", IOS_SINK_REAL, 1},
+                                              {"parts", IOS_SINK_INT, 0},
+                                              {"part_bytes", IOS_SINK_REAL, 1},
+                                              {"disks", IOS_SINK_TEXT, 0},
+                                              {"nodes", IOS_SINK_TEXT, 0},
+                                              {"est_bw_Bps", IOS_SINK_REAL, 1},
+                                              {"parts_allocated", IOS_SINK_INT, 0},
+                                              {"allocated_bytes", IOS_SINK_REAL, 1},
+                                              {"io_bytes", IOS_SINK_REAL, 1},
+                                              {"io_start_s", IOS_SINK_REAL, 1},
+                                              {"io_end_s", IOS_SINK_REAL, 1},
+                                              {"io_time_s", IOS_SINK_REAL, 1},
+                                              {"sim_bw_Bps", IOS_SINK_REAL, 1}};
+enum { NREQ_COLS = 17, NREQ_IO_COLS = 22 };
+
+/* The indices of request q's allocated parts' disks (node = 0) or nodes (1), ';'-separated, into buf [cap]. */
+static const char *part_list(char *buf, size_t cap, const ios_request_outcome_t *q, const ios_storage_t *s,
+                             const ios_storalloc_result_t *r, int node) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (long k = q->first_part; k < q->first_part + q->parts; k++)
+    if (r->part_status[k] == IOS_REQ_ALLOCATED) {
+      int v = node ? s->disks[r->part_disk[k]].node : r->part_disk[k];
+      int w = snprintf(buf + len, cap - len, "%s%d", len > 0 ? ";" : "", v);
+      if (w > 0) len += (size_t)w < cap - len ? (size_t)w : cap - len - 1;
+    }
+  return buf;
+}
+
+int ios_storalloc_write_requests(ios_sink_t *k, const ios_request_t *req, int n, const ios_storage_t *s,
+                                 const ios_storalloc_result_t *r, const ios_request_io_t *io) {
+  if (k == NULL || s == NULL || r == NULL || n != r->nrequests || (n > 0 && req == NULL)) return IOS_EINVAL;
+  long most = 1; /* the most parts of one request: the lists' buffer holds each index in 12 characters */
+  for (int i = 0; i < n; i++)
+    if (r->req[i].parts > most) most = r->req[i].parts;
+  size_t cap = (size_t)most * 12 + 1;
+  char *disks = malloc(cap), *nodes = malloc(cap);
+  ios_sink_table_t *t = disks != NULL && nodes != NULL
+                            ? ios_sink_begin_table(k, "requests", request_cols, io != NULL ? NREQ_IO_COLS : NREQ_COLS)
+                            : NULL;
+  int rc = t != NULL ? IOS_OK : (disks == NULL || nodes == NULL ? IOS_ENOMEM : IOS_EIO);
+  for (int i = 0; rc == IOS_OK && i < n; i++) {
     const ios_request_outcome_t *q = &r->req[i];
     int ok = q->parts_allocated > 0;
     double last = q->start; /* the latest start of its allocated parts */
-    for (long k = q->first_part; k < q->first_part + q->parts; k++)
-      if (r->part_status[k] == IOS_REQ_ALLOCATED && r->part_start[k] > last) last = r->part_start[k];
-    ios_fmt_double(a, sizeof a, req[i].submit);
-    ios_fmt_double(b, sizeof b, req[i].capacity);
-    ios_fmt_double(c, sizeof c, req[i].duration);
-    ios_fmt_double(d, sizeof d, req[i].bandwidth);
-    ios_fmt_double(e, sizeof e, q->start);
-    ios_fmt_double(g, sizeof g, q->delay);
-    ios_fmt_double(h, sizeof h, q->part_size);
-    fprintf(f, "%ld,%s,%s,%s,%s,%s,%d,%s,%s,", req[i].id, a, b, c, d, ios_storalloc_status_name(q->status), q->requeued,
-            e, g);
-    if (ok) {
-      ios_fmt_double(a, sizeof a, last + req[i].duration);
-      fputs(a, f);
-    }
-    fprintf(f, ",%d,%s,", q->parts, h);
-    int first = 1;
-    for (long k = q->first_part; k < q->first_part + q->parts; k++)
-      if (r->part_status[k] == IOS_REQ_ALLOCATED) {
-        fprintf(f, "%s%d", first ? "" : ";", r->part_disk[k]);
-        first = 0;
-      }
-    fputc(',', f);
-    first = 1;
-    for (long k = q->first_part; k < q->first_part + q->parts; k++)
-      if (r->part_status[k] == IOS_REQ_ALLOCATED) {
-        fprintf(f, "%s%d", first ? "" : ";", s->disks[r->part_disk[k]].node);
-        first = 0;
-      }
-    fputc(',', f);
-    if (ok) {
-      ios_fmt_double(a, sizeof a, q->est_bw);
-      fputs(a, f);
-    }
-    ios_fmt_double(a, sizeof a, q->allocated_bytes);
-    fprintf(f, ",%d,%s", q->parts_allocated, a);
-    if (io != NULL) {
-      const ios_request_io_t *x = &io[i];
-      ios_fmt_double(a, sizeof a, x->bytes);
-      ios_fmt_double(b, sizeof b, x->start);
-      ios_fmt_double(c, sizeof c, x->end);
-      ios_fmt_double(d, sizeof d, x->time);
-      ios_fmt_double(e, sizeof e, x->time > 0 ? x->bytes / x->time : 0);
-      fprintf(f, ",%s,%s,%s,%s,%s", a, b, c, d, x->time > 0 ? e : "");
-    }
-    fputc('\n', f);
+    for (long p = q->first_part; p < q->first_part + q->parts; p++)
+      if (r->part_status[p] == IOS_REQ_ALLOCATED && r->part_start[p] > last) last = r->part_start[p];
+    const ios_request_io_t *x = io != NULL ? &io[i] : NULL;
+    ios_sink_val_t v[NREQ_IO_COLS] = {ios_sink_int(req[i].id),
+                                      ios_sink_real(req[i].submit),
+                                      ios_sink_real(req[i].capacity),
+                                      ios_sink_real(req[i].duration),
+                                      ios_sink_real(req[i].bandwidth),
+                                      ios_sink_text(ios_storalloc_status_name(q->status)),
+                                      ios_sink_int(q->requeued),
+                                      ios_sink_real(q->start),
+                                      ios_sink_real(q->delay),
+                                      ok ? ios_sink_real(last + req[i].duration) : ios_sink_null(),
+                                      ios_sink_int(q->parts),
+                                      ios_sink_real(q->part_size),
+                                      ios_sink_text(part_list(disks, cap, q, s, r, 0)),
+                                      ios_sink_text(part_list(nodes, cap, q, s, r, 1)),
+                                      ok ? ios_sink_real(q->est_bw) : ios_sink_null(),
+                                      ios_sink_int(q->parts_allocated),
+                                      ios_sink_real(q->allocated_bytes),
+                                      x != NULL ? ios_sink_real(x->bytes) : ios_sink_null(),
+                                      x != NULL ? ios_sink_real(x->start) : ios_sink_null(),
+                                      x != NULL ? ios_sink_real(x->end) : ios_sink_null(),
+                                      x != NULL ? ios_sink_real(x->time) : ios_sink_null(),
+                                      x != NULL && x->time > 0 ? ios_sink_real(x->bytes / x->time) : ios_sink_null()};
+    rc = ios_sink_row(k, t, v);
   }
-  if (ferror(f) | fclose(f)) {
-    ios_diag_set(path, NULL, "write error: check the disk space");
-    return IOS_EIO;
-  }
-  return IOS_OK;
+  int erc = ios_sink_end_table(k, t, rc == IOS_OK);
+  free(disks);
+  free(nodes);
+  return rc != IOS_OK ? rc : erc;
 }
 
 /* Adds the "policy" (name, source, parameters) and "options" objects of the metrics to `root`. */
@@ -204,19 +219,14 @@ cJSON *ios_storalloc_metrics_json(const ios_storage_t *s, const ios_storalloc_op
   return root;
 }
 
-int ios_storalloc_write_metrics_json(const char *path, const ios_storage_t *s, const ios_storalloc_options_t *o,
-                                     const ios_storalloc_result_t *r) {
-  if (path == NULL) return IOS_EINVAL;
+int ios_storalloc_write_metrics(ios_sink_t *k, const char *name, const ios_storage_t *s,
+                                const ios_storalloc_options_t *o, const ios_storalloc_result_t *r) {
+  if (k == NULL || name == NULL) return IOS_EINVAL;
   cJSON *root = ios_storalloc_metrics_json(s, o, r);
   char *text = root != NULL ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
   if (text == NULL) return IOS_ENOMEM;
-  FILE *f = fopen(path, "w");
-  int rc = IOS_OK;
-  if (f == NULL || fputs(text, f) < 0 || fputc('\n', f) == EOF) rc = IOS_EIO;
-  if (f != NULL && fclose(f) != 0) rc = IOS_EIO;
+  int rc = ios_sink_document(k, name, text);
   free(text);
-  if (rc != IOS_OK)
-    ios_diag_set(path, NULL, "cannot write the metrics (%s): check the output directory", strerror(errno));
   return rc;
 }
