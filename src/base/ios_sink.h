@@ -5,8 +5,9 @@
  * keyed by its run id; nothing visible before the sink is closed with commit = 1). A table is written as begin_table
  * (its name and typed columns), row (one value per column, in the columns' order) any number of times, end_table;
  * tables and documents may come in any order, several tables open at once, a table name once per run. Writers:
- * src/output/output.c (apps, resources, results), src/sim/traces.c (allocations, events), src/campaign/runs.c
- * (runs.csv) and src/campaign/campdb.c (a run's files into the database); docs/architecture.md, "One results sink". */
+ * src/output/output.c (apps, resources, results), src/sim/traces.c (allocations, events), src/storalloc/sched_writers.c
+ * and run.c (StorAlloc requests, results), src/campaign/runs.c (runs.csv) and src/campaign/campdb.c (a run's files
+ * into the database); docs/architecture.md, "One results sink". */
 #ifndef IOS_SINK_H
 #define IOS_SINK_H
 
