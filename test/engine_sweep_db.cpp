@@ -227,7 +227,7 @@ TEST(engine_sweep_db, DatabaseHoldsTheRunDirectoriesValues) {
   EXPECT_EQ(db.text("SELECT typeof(name) || typeof(nodes) || typeof(io_time_s) FROM apps LIMIT 1"), "textintegerreal");
   // the default: the database and runs.csv, no run directory; the same content
   ASSERT_EQ(c.sweep("plain").exit_code, 0);
-  EXPECT_FALSE(file_exists(c.dir->file("plain/runs/" + runs[0]["run_id"])));
+  EXPECT_FALSE(file_exists(c.dir->file("plain/runs"))) << "the runs' staging folder is left after the sweep";
   expect_same_content(c.dir->file("plain/campaign.db"), c.dir->file("out/campaign.db"));
   EXPECT_FALSE(read_text(c.dir->file("plain/runs.csv")).empty());
 }
@@ -320,6 +320,8 @@ TEST(engine_sweep_db, MergeOfThreeShardDatabasesEqualsOneSweep) {
       c.dir->path());
   ASSERT_EQ(m.exit_code, 0) << m.err;
   expect_same_content(c.dir->file("merged/campaign.db"), c.dir->file("whole/campaign.db"));
+  for (const char *d : {"whole/runs", "shard-1/runs", "merged/runs"}) // no run directories asked: no runs/ folder
+    EXPECT_FALSE(file_exists(c.dir->file(d))) << d;
   auto strip = [](CsvTable t) {
     for (auto &r : t)
       r.erase("wall_time_s"), r.erase("sim_wall_s");

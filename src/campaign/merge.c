@@ -191,6 +191,7 @@ int ios_merge_shards(char *const *in, int ndirs, const char *out_arg) {
   }
   if (rc == 0) merge_find_runs(&c, in, ndirs, runs_dir, dirs);
   if (rc == 0) rc = merge_write(&c, first, out, in, ndirs, nabsent);
+  if (lock >= 0) rmdir(runs_dir); /* no shard kept run directories: no links, nothing to keep */
   for (int i = 0; dirs != NULL && i < c.npoints; i++)
     free(dirs[i]);
   free(dirs);

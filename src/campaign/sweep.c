@@ -382,7 +382,8 @@ int ios_sweep_run(const ios_campaign_t *c, const ios_sweep_opts_t *o) {
     run_points(&w);
     rc = finish_sweep(&w);
   }
-  if (rc == 0 && cache[0] != '\0') ios_outdir_remove(cache); /* kept for a resume until every run is complete */
+  if (rc == 0 && cache[0] != '\0') ios_outdir_remove(cache);    /* kept for a resume until every run is complete */
+  if (!o->run_dirs && w.runs_dir[0] != '\0') rmdir(w.runs_dir); /* the runs' staging folder: gone once empty */
   free(w.sel);
   free(w.todo);
   free(w.was_failed);
