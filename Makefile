@@ -38,7 +38,7 @@ test: format-check build build-asan
 	test/tree_check.sh check build/tree-before.txt
 
 # `make bench` is minutes; campaigns at scale (100,000 runs in one database against the fork floor of bare
-# `iosim run`, then `iosim report` on it: 10-20 min and more on a loaded machine) are `make bench-campaign`
+# `iosim run`, then `iosim report` on it: 75 min on 2 free cores, twice that with the shards) are `make bench-campaign`
 # (RUNS=2000 for a quick check; analysis/bench_campaign.py, docs/campaigns.md "Campaigns at scale").
 bench: build
 	IOSIM_CROSSCHECK_DIR=$${IOSIM_CROSSCHECK_DIR:-../shared/crosscheck/rr9502} analysis/bench_rr9502.py
