@@ -4,6 +4,11 @@ start(work, width, height, extra=()) returns a selenium WebDriver whose profile 
 (nothing in /tmp). Chromium sometimes dies while starting on a loaded machine (CI runs the ASan suite beside these
 tests): a session that fails to start is tried again, up to three times, and the last error is raised with every
 attempt's message. The browser tests also hold ctest's RESOURCE_LOCK "chromium", so one Chromium runs at a time.
+
+Chromium binds a Unix socket, TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket, and exits at once ("Chrome instance
+exited") when that path is longer than a socket address holds (107 bytes). WORK/tmp as an absolute path is that long in
+a deep checkout (CI's /check/work/main/build-asan/test/whatif/compare-browser-work: 110 bytes), so Chromium is started
+from inside WORK with the relative TMPDIR "tmp": the socket path is then 48 bytes wherever WORK is.
 """
 import os
 import time
@@ -21,6 +26,7 @@ def start(work, width=1400, height=900, extra=()):
     """A headless Chromium WebDriver with a WIDTH x HEIGHT window (pixels), its profile in WORK/chromium-profile."""
     if not os.path.exists(CHROMEDRIVER):
         raise AssertionError(f"{CHROMEDRIVER} not found; fix: apt-get install chromium chromium-driver (make deps)")
+    work = os.path.abspath(work)
     opts = webdriver.ChromeOptions()
     for a in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
               "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
@@ -31,10 +37,15 @@ def start(work, width=1400, height=900, extra=()):
     tmp = os.path.join(work, "tmp")  # Chromium's scoped dirs: in the work folder, not /tmp
     os.makedirs(tmp, exist_ok=True)
     errors = []
-    for attempt in range(ATTEMPTS):
-        try:
-            return webdriver.Chrome(service=Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR=tmp)), options=opts)
-        except WebDriverException as e:
-            errors.append(f"attempt {attempt + 1}: " + " | ".join(str(e).strip().splitlines()[:3])[:400])
-            time.sleep(2 * (attempt + 1))
-    raise AssertionError("Chromium did not start:\n  " + "\n  ".join(errors))
+    here = os.getcwd()
+    os.chdir(work)  # chromedriver and Chromium inherit this directory: TMPDIR "tmp" is WORK/tmp, the socket path short
+    try:
+        for attempt in range(ATTEMPTS):
+            try:
+                return webdriver.Chrome(service=Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR="tmp")), options=opts)
+            except WebDriverException as e:
+                errors.append(f"attempt {attempt + 1}: " + " | ".join(str(e).strip().splitlines()[:3])[:400])
+                time.sleep(2 * (attempt + 1))
+    finally:
+        os.chdir(here)
+    raise AssertionError(f"Chromium did not start (work folder {work}):\n  " + "\n  ".join(errors))
