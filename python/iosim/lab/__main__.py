@@ -149,8 +149,11 @@ def main(argv=None):
     print(f"iosim lab: http://{host}:{server.effective_port}/ — {len(modules)} modules from {mdir}"
           + (f" ({len(missing)} without their datasets)" if missing else "")
           + f"; runs in {runner.workdir}, {runner.workers} at a time; Ctrl-C stops it", flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: server.close())
     try:
+        # SIGTERM stops the lab as Ctrl-C does: the interrupt leaves waitress's loop, which lets its worker threads end
+        # (server.run catches it). The server is not closed from the handler: a worker that has just written its
+        # response still wakes the loop through the server's trigger pipe, and a closed pipe made it print a traceback.
+        signal.signal(signal.SIGTERM, _interrupt)
         server.run()
     except (KeyboardInterrupt, OSError):
         pass
@@ -158,6 +161,11 @@ def main(argv=None):
         runner.close()
     print(f"iosim lab: stopped ({runner.simulated} simulations this session)", flush=True)
     return 0
+
+
+def _interrupt(signum, frame):
+    """SIGTERM's handler: Ctrl-C's exception, raised in the main thread (waitress's loop)."""
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
